@@ -1,0 +1,52 @@
+"""Typed exceptions: every failure a person can act on is a ``TreeragError``.
+
+The app shows ``str(exc)`` to the user, so messages say what went wrong and what to do,
+never a raw library traceback.
+"""
+
+
+class TreeragError(Exception):
+    """Base of every error treerag_core raises on purpose."""
+
+
+class UnsupportedFormatError(TreeragError):
+    """The file type is not one we can read (PDF, DOCX, HTML, Markdown, text, URL)."""
+
+
+class DocumentReadError(TreeragError):
+    """The file exists but cannot be read: corrupt, encrypted, empty, or over a limit."""
+
+
+class EmptyDocumentError(DocumentReadError):
+    """The document holds no text to index."""
+
+
+class DocumentTooLargeError(DocumentReadError):
+    """The document exceeds a configured limit (bytes, pages, sections, decompressed size)."""
+
+
+class FetchError(TreeragError):
+    """A URL could not be fetched: refused by the network guard, timed out, too big, wrong type."""
+
+
+class BlockedURLError(FetchError):
+    """The URL points at an address the network guard refuses (loopback, private, metadata...)."""
+
+
+class RegistryError(TreeragError):
+    """The registry cannot be read or written; it is never overwritten silently."""
+
+
+class DocumentNotFoundError(RegistryError, KeyError):
+    """No document with that id or name is in the registry."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else "document not found"
+
+
+class LLMError(TreeragError):
+    """A model call failed (HTTP error, timeout, unusable reply) and no fallback applied."""
+
+
+class ConfigError(TreeragError):
+    """Provider settings are incomplete or invalid."""

@@ -1,0 +1,56 @@
+"""Bounds on input size and work, so a hostile or huge file costs bounded time and memory.
+
+One frozen dataclass passed down the pipeline: no module-level mutable settings.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+
+MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_file_bytes: int = 100 * MB
+    max_pages: int = 3000
+    max_sections: int = 20000
+    # Total uncompressed size of a DOCX's zip members we agree to inflate.
+    max_decompressed_bytes: int = 200 * MB
+    # A section whose own text is longer than this is split into child parts.
+    max_section_chars: int = 12000
+    # Plain text with no structure is cut into parts of about this size.
+    fallback_part_chars: int = 6000
+    # PDF page-group fallback: pages per group.
+    pages_per_group: int = 5
+    url_timeout_s: float = 20.0
+    url_max_bytes: int = 20 * MB
+    url_max_redirects: int = 5
+    # Off by default: a team-hosted server must not fetch its own network on a user's behalf.
+    allow_private_urls: bool = False
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Limits:
+        """Limits with overrides from TREERAG_* environment variables (for deployments)."""
+        env = dict(os.environ if env is None else env)
+        base = cls()
+        changes: dict[str, object] = {}
+        for name, field_type in (
+            ("max_file_bytes", int),
+            ("max_pages", int),
+            ("max_sections", int),
+            ("max_section_chars", int),
+            ("url_timeout_s", float),
+            ("url_max_bytes", int),
+        ):
+            raw = env.get(f"TREERAG_{name.upper()}")
+            if raw:
+                changes[name] = field_type(raw)
+        allow = env.get("TREERAG_ALLOW_PRIVATE_URLS", "").strip().lower()
+        if allow in {"1", "true", "yes", "on"}:
+            changes["allow_private_urls"] = True
+        return replace(base, **changes)
+
+
+DEFAULT_LIMITS = Limits()

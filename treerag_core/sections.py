@@ -1,0 +1,215 @@
+"""Markdown-style text → flat list of sections, with page numbers.
+
+Every reader turns its format into one common text: Markdown headings (ATX ``#`` or setext)
+mark structure and a form feed ``\\f`` separates pages. Readers of non-Markdown formats pass
+body lines through :func:`escape_line` so that a PDF line such as ``# of shares`` never
+becomes a heading; :func:`parse_sections` undoes that escape in the section text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .types import Section
+
+PAGE_BREAK = "\f"
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# Lines a reader must escape so they are not read as Markdown structure.
+_NEEDS_ESCAPE = re.compile(r"^ {0,3}(#|=+[ \t]*$|-+[ \t]*$|`{3}|~{3})")
+_ESCAPED = re.compile(r"^( {0,3})\\(?=#|=|-|`|~)")
+_MAX_TITLE = 200
+
+
+def escape_line(line: str) -> str:
+    """Make a plain-text line inert for :func:`parse_sections` (a leading backslash)."""
+    if _NEEDS_ESCAPE.match(line):
+        stripped = len(line) - len(line.lstrip(" "))
+        return line[:stripped] + "\\" + line[stripped:]
+    return line
+
+
+def escape_text(text: str) -> str:
+    return "\n".join(escape_line(line) for line in text.split("\n"))
+
+
+def heading(title: str, level: int) -> str:
+    """One ATX heading line for a reader to emit; the title is flattened to one line."""
+    clean = " ".join(title.split())[:_MAX_TITLE] or "Untitled"
+    return f"{'#' * max(1, min(level, 6))} {clean}"
+
+
+def parse_sections(text: str, max_section_chars: int | None = None) -> list[Section]:
+    """Split Markdown-style text into sections, each with its own text and page range.
+
+    ATX and setext headings are structure; nothing inside fenced code is. Text before the
+    first heading becomes a leading section of its own (titled by its first line) rather
+    than a root that swallows the tree. Pages come from form feeds when there are any. A
+    section longer than ``max_section_chars`` keeps its heading and gets its text as child
+    parts, so no node's text is unbounded.
+    """
+    has_pages = PAGE_BREAK in text
+    sections: list[Section] = []
+    title: str | None = None
+    level = 1
+    body: list[tuple[int, str]] = []  # (page, line)
+    head_page = 1
+    page = 1
+    fence: str | None = None
+    prev_blank = True
+
+    def flush() -> None:
+        nonlocal body
+        _emit(sections, title, level, head_page, body, has_pages, max_section_chars)
+        body = []
+
+    for raw in text.split("\n"):
+        if PAGE_BREAK in raw:  # a form feed may sit anywhere in a line: each starts a page
+            for i, part in enumerate(raw.split(PAGE_BREAK)):
+                page += 1 if i else 0
+                if part.strip():
+                    body.append((page, part))
+            prev_blank = True
+            continue
+        line = raw.rstrip("\r")
+        if fence is not None:
+            body.append((page, line))
+            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
+                fence = None
+            continue
+        m = _FENCE.match(line)
+        if m:
+            fence = m.group(1)
+            body.append((page, line))
+            prev_blank = False
+            continue
+        atx = _ATX.match(line)
+        if atx:
+            flush()
+            title = _clean_title(atx.group(2) or "") or "Untitled"
+            level = len(atx.group(1))
+            head_page = page
+            prev_blank = True
+            continue
+        if _SETEXT.match(line) and not prev_blank and body and _single_line_paragraph(body):
+            candidate_page, candidate = body.pop()
+            flush()
+            title = _clean_title(candidate) or "Untitled"
+            level = 1 if line.strip()[0] == "=" else 2
+            head_page = candidate_page
+            prev_blank = True
+            continue
+        body.append((page, line))
+        prev_blank = not line.strip()
+    flush()
+    return sections
+
+
+def _single_line_paragraph(body: list[tuple[int, str]]) -> bool:
+    """Setext titles here are one paragraph line, directly under a blank line or a heading."""
+    candidate = body[-1][1]
+    if not candidate.strip() or candidate.startswith(("    ", "\t")) or _FENCE.match(candidate):
+        return False
+    return len(body) < 2 or not body[-2][1].strip()
+
+
+def _emit(
+    out: list[Section],
+    title: str | None,
+    level: int,
+    head_page: int,
+    body: list[tuple[int, str]],
+    has_pages: bool,
+    max_chars: int | None,
+) -> None:
+    body = [(p, _ESCAPED.sub(r"\1", ln)) for p, ln in body]
+    while body and not body[0][1].strip():
+        body.pop(0)
+    while body and not body[-1][1].strip():
+        body.pop()
+    if title is None and not body:
+        return
+    size = sum(len(ln) + 1 for _, ln in body)
+    level = level if title is not None else 1
+    if max_chars and size > max_chars:
+        parts = _split_parts(body, max_chars)
+        heading_title = title if title is not None else _first_line_title(parts[0])
+        out.append(_section(heading_title, level, head_page, [], has_pages))
+        for i, part in enumerate(parts, 1):
+            part_title = f"Part {i}/{len(parts)}: {_first_line_title(part)}"
+            out.append(_section(part_title, level + 1, part[0][0], part, has_pages))
+        return
+    sec_title = title if title is not None else _first_line_title(body)
+    out.append(_section(sec_title, level, head_page if title is not None else body[0][0], body, has_pages))
+
+
+def _section(
+    title: str, level: int, start: int, body: list[tuple[int, str]], has_pages: bool
+) -> Section:
+    pages = [p for p, ln in body if ln.strip()]
+    end = max([start, *pages])
+    return Section(
+        title=title,
+        level=level,
+        text="\n".join(ln for _, ln in body).rstrip(),
+        page_start=start if has_pages else None,
+        page_end=end if has_pages else None,
+    )
+
+
+def _split_parts(body: list[tuple[int, str]], max_chars: int) -> list[list[tuple[int, str]]]:
+    """Cut at paragraph breaks when possible, else at lines, else inside a giant line."""
+    pieces: list[tuple[int, str]] = []
+    for page, line in body:
+        while len(line) > max_chars:
+            cut = line.rfind(" ", 0, max_chars)
+            cut = cut if cut > max_chars // 2 else max_chars
+            pieces.append((page, line[:cut]))
+            line = line[cut:].lstrip()
+        pieces.append((page, line))
+    parts: list[list[tuple[int, str]]] = []
+    current: list[tuple[int, str]] = []
+    size = 0
+    last_blank = 0  # index in current after the latest blank line
+    for page, line in pieces:
+        if size + len(line) + 1 > max_chars and current:
+            if last_blank > len(current) // 2:  # prefer a paragraph boundary
+                parts.append(current[:last_blank])
+                current = current[last_blank:]
+            else:
+                parts.append(current)
+                current = []
+            size = sum(len(ln) + 1 for _, ln in current)
+            last_blank = 0
+        current.append((page, line))
+        size += len(line) + 1
+        if not line.strip():
+            last_blank = len(current)
+    if current:
+        parts.append(current)
+    return [_trim(p) for p in parts if any(ln.strip() for _, ln in p)]
+
+
+def _trim(part: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    while part and not part[0][1].strip():
+        part = part[1:]
+    while part and not part[-1][1].strip():
+        part = part[:-1]
+    return part
+
+
+def _clean_title(title: str) -> str:
+    title = title.strip()
+    title = re.sub(r"\s+#+\s*$", "", title)  # closing hashes
+    title = _ESCAPED.sub(r"\1", title)
+    return " ".join(title.split())[:_MAX_TITLE]
+
+
+def _first_line_title(body: list[tuple[int, str]]) -> str:
+    for _, line in body:
+        words = " ".join(line.split())
+        if words:
+            return words[:80] + ("…" if len(words) > 80 else "")
+    return "Untitled"

@@ -1,0 +1,97 @@
+"""Flat sections → nested tree → flat node map with stable ids, breadcrumbs and fingerprints."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from .types import FlatNode, Section, TreeNode
+
+
+def node_id_for(index: int) -> str:
+    return f"{index:04d}"
+
+
+def build_hierarchy(sections: list[Section]) -> list[dict[str, Any]]:
+    """Nest sections by level with a stack; ids follow document order ("0000", "0001", …).
+
+    A level may jump (``#`` then ``###``): the deeper section simply becomes a child of the
+    nearest shallower one, so no empty placeholder nodes are invented.
+    """
+    roots: list[dict[str, Any]] = []
+    stack: list[dict[str, Any]] = []
+    for index, section in enumerate(sections):
+        node = {**section, "node_id": node_id_for(index), "children": []}
+        while stack and stack[-1]["level"] >= node["level"]:
+            stack.pop()
+        (stack[-1]["children"] if stack else roots).append(node)
+        stack.append(node)
+    return roots
+
+
+def fingerprint(title: str, text: str) -> str:
+    return hashlib.sha256(f"{title}\n{text}".encode()).hexdigest()[:16]
+
+
+def flatten_tree(tree: list[dict[str, Any]]) -> dict[str, FlatNode]:
+    """Flat ``{node_id: node}`` in document order, with path, parent, children ids and depth.
+
+    ``level`` becomes the depth in the tree (1 = top), which is what navigation and the UI
+    need; the heading's own markup level only decided the nesting.
+    """
+    flat: dict[str, FlatNode] = {}
+
+    def walk(nodes: list[dict[str, Any]], parent: FlatNode | None, depth: int) -> None:
+        for node in nodes:
+            path = f"{parent['path']} > {node['title']}" if parent else node["title"]
+            text = node.get("text", "")
+            flat[node["node_id"]] = FlatNode(
+                node_id=node["node_id"],
+                title=node["title"],
+                level=depth,
+                path=path,
+                parent_id=parent["node_id"] if parent else None,
+                children=[child["node_id"] for child in node["children"]],
+                text=text,
+                summary=node.get("summary", ""),
+                tags=list(node.get("tags", [])),
+                page_start=node.get("page_start"),
+                page_end=node.get("page_end"),
+                fingerprint=fingerprint(node["title"], text),
+            )
+            walk(node["children"], flat[node["node_id"]], depth + 1)
+
+    walk(tree, None, 1)
+    return flat
+
+
+def tree_skeleton(flat: dict[str, FlatNode]) -> list[TreeNode]:
+    """The nested tree without text: stored in the document so text is kept only once."""
+    built: dict[str, TreeNode] = {}
+    roots: list[TreeNode] = []
+    for node_id, node in flat.items():
+        built[node_id] = TreeNode(
+            node_id=node_id,
+            title=node["title"],
+            level=node["level"],
+            page_start=node.get("page_start"),
+            page_end=node.get("page_end"),
+            children=[],
+        )
+        parent = node.get("parent_id")
+        (built[parent]["children"] if parent else roots).append(built[node_id])
+    return roots
+
+
+def subtree_page_range(flat: dict[str, FlatNode], node_id: str) -> tuple[int | None, int | None]:
+    """Pages covered by a node and all its descendants (a chapter spans its sections)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    todo = [node_id]
+    while todo:
+        node = flat[todo.pop()]
+        if node.get("page_start") is not None:
+            starts.append(node["page_start"])
+            ends.append(node.get("page_end") or node["page_start"])
+        todo.extend(node.get("children", []))
+    return (min(starts), max(ends)) if starts else (None, None)

@@ -1,0 +1,75 @@
+"""Shapes of the plain JSON dicts that flow through the pipeline.
+
+read → sections → tree → summaries → outline → navigate → answer. Documents stay plain
+JSON-serialisable dicts (the seed's contract); these TypedDicts only describe them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypedDict
+
+
+class Section(TypedDict):
+    """One heading and the text up to the next heading (not including sub-sections)."""
+
+    title: str
+    level: int  # 1 = top level
+    text: str
+    page_start: int | None  # 1-based, inclusive; None for sources without pages
+    page_end: int | None
+
+
+class TreeNode(TypedDict):
+    """Skeleton of the nested tree: ids, titles and pages only (text lives in flat_nodes)."""
+
+    node_id: str
+    title: str
+    level: int
+    page_start: int | None
+    page_end: int | None
+    children: list[TreeNode]
+
+
+class FlatNode(TypedDict, total=False):
+    node_id: str
+    title: str
+    level: int
+    path: str  # breadcrumb "Chapter 2 > 2.1 Data"
+    parent_id: str | None
+    children: list[str]
+    text: str  # the section's own text, without its children's
+    summary: str
+    tags: list[str]
+    page_start: int | None
+    page_end: int | None
+    fingerprint: str  # hash of title + text: unchanged sections keep their summaries
+    summary_by: str  # signature of the summarizer that wrote summary/tags
+
+
+class Document(TypedDict, total=False):
+    doc_id: str
+    file_name: str
+    file_path: str
+    source_type: str  # pdf | docx | html | url | markdown | text
+    content_hash: str
+    indexed_at: str
+    total_sections: int
+    total_pages: int | None
+    source_chars: int
+    tree_outline: str
+    flat_nodes: dict[str, FlatNode]
+    tree: list[TreeNode]
+    stats: dict[str, Any]
+    schema_version: int
+
+
+class SummaryResult(TypedDict):
+    summaries: dict[str, dict[str, Any]]  # node_id -> {"summary": str, "tags": [str]}
+    stats: dict[str, Any]
+
+
+# progress(done, total, message)
+ProgressFn = Callable[[int, int, str], None]
+# summarizer(nodes_to_summarize, progress) -> SummaryResult; has a ``signature`` attribute.
+SummarizerFn = Callable[..., SummaryResult]
