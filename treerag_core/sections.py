@@ -142,7 +142,9 @@ def _emit(
             out.append(_section(part_title, level + 1, part[0][0], part, has_pages))
         return
     sec_title = title if title is not None else _first_line_title(body)
-    out.append(_section(sec_title, level, head_page if title is not None else body[0][0], body, has_pages))
+    out.append(
+        _section(sec_title, level, head_page if title is not None else body[0][0], body, has_pages)
+    )
 
 
 def _section(

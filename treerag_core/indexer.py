@@ -1,0 +1,150 @@
+"""``index_document``: read → sections → tree → summaries → outline → registry.
+
+An unchanged source costs one read and no model call; a changed one re-summarises only
+the sections whose text changed (by fingerprint) and only if the same summarizer wrote the
+stored summary.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from datetime import datetime, timezone
+from typing import Any
+
+from .errors import DocumentTooLargeError, EmptyDocumentError
+from .limits import Limits
+from .outline import build_tree_outline
+from .readers import read_source
+from .registry import DEFAULT_REGISTRY, Registry
+from .sections import parse_sections
+from .summarize import null_summarizer
+from .tree import build_hierarchy, flatten_tree, tree_skeleton
+from .types import Document, FlatNode, ProgressFn, SummarizerFn
+
+
+def index_document(
+    file_path: str,
+    summarizer: SummarizerFn = null_summarizer,
+    registry_path: str = DEFAULT_REGISTRY,
+    overwrite: bool = False,
+    persist: bool = True,
+    verbose: bool = True,
+    progress: ProgressFn | None = None,
+    limits: Limits | None = None,
+) -> Document:
+    """Index a file or URL and (by default) store it in the registry.
+
+    ``overwrite=False`` returns the stored document when the same source is unchanged;
+    a changed source, or ``overwrite=True``, is re-indexed in place (same ``doc_id``).
+    ``progress(done, total, message)`` reports each stage and each summary for the UI.
+    """
+    limits = limits or Limits.from_env()
+    report = progress or (lambda done, total, message: None)
+    say = print if verbose else (lambda *args, **kwargs: None)
+    started = time.perf_counter()
+    registry = Registry(registry_path) if persist else None
+
+    report(0, 1, "Reading the document")
+    source = read_source(file_path, limits)
+    read_s = time.perf_counter() - started
+
+    stored = _stored_version(registry, source.source)
+    if stored and stored.get("content_hash") == source.content_hash and not overwrite:
+        say(f"{source.file_name}: unchanged, using the stored index ({stored['doc_id']})")
+        report(1, 1, "Unchanged: loaded from the registry")
+        return stored
+
+    report(0, 1, "Finding sections")
+    sections = parse_sections(source.text, max_section_chars=limits.max_section_chars)
+    if not sections or not any(s["text"].strip() or s["title"].strip() for s in sections):
+        raise EmptyDocumentError(f"{source.file_name} holds no text to index.")
+    if len(sections) > limits.max_sections:
+        raise DocumentTooLargeError(
+            f"{source.file_name} has {len(sections):,} sections, over the limit of "
+            f"{limits.max_sections:,}. Split the document or raise TREERAG_MAX_SECTIONS."
+        )
+    flat = flatten_tree(build_hierarchy(sections))
+    parse_s = time.perf_counter() - started - read_s
+
+    signature = str(getattr(summarizer, "signature", getattr(summarizer, "__name__", "custom")))
+    reused = _reuse_summaries(flat, stored, signature)
+    todo = [node for node in flat.values() if node.get("summary_by") != signature]
+    result = summarizer(todo, progress=report) if todo else {"summaries": {}, "stats": {}}
+    _apply_summaries(flat, result.get("summaries", {}), signature)
+    summarize_s = time.perf_counter() - started - read_s - parse_s
+
+    document: Document = {
+        "doc_id": stored["doc_id"] if stored else str(uuid.uuid4()),
+        "file_name": source.file_name,
+        "file_path": source.source,
+        "source_type": source.source_type,
+        "content_hash": source.content_hash,
+        "indexed_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "total_sections": len(flat),
+        "total_pages": source.page_count,
+        "source_chars": len(source.text),
+        "source_bytes": source.byte_size,
+        "engine": signature,
+        "tree_outline": build_tree_outline(flat),
+        "flat_nodes": flat,
+        "tree": tree_skeleton(flat),
+        "stats": {
+            "read_s": round(read_s, 4),
+            "parse_s": round(parse_s, 4),
+            "summarize_s": round(summarize_s, 4),
+            "sections": len(flat),
+            "summaries_reused": reused,
+            "summaries_written": len(todo),
+            "summaries": result.get("stats", {}),
+        },
+    }
+    if registry is not None:
+        report(1, 1, "Saving to the registry")
+        document = registry.save(document)
+    document["stats"]["total_s"] = round(time.perf_counter() - started, 4)
+    say(
+        f"{source.file_name}: {len(flat)} sections indexed in {document['stats']['total_s']:.2f} s"
+        + (f", {reused} summaries reused" if reused else "")
+    )
+    report(1, 1, "Done")
+    return document
+
+
+def _stored_version(registry: Registry | None, source: str) -> Document | None:
+    if registry is None:
+        return None
+    row = registry.find_by_source(source)
+    return registry.get(row["doc_id"]) if row else None
+
+
+def _reuse_summaries(flat: dict[str, FlatNode], stored: Document | None, signature: str) -> int:
+    """Copy summaries of unchanged sections written by the same summarizer."""
+    if not stored:
+        return 0
+    previous: dict[str, FlatNode] = {}
+    for node in stored.get("flat_nodes", {}).values():
+        if node.get("summary_by") == signature:
+            previous.setdefault(node.get("fingerprint", ""), node)
+    reused = 0
+    for node in flat.values():
+        old = previous.get(node["fingerprint"])
+        if old is not None:
+            node["summary"] = old.get("summary", "")
+            node["tags"] = list(old.get("tags", []))
+            node["summary_by"] = signature
+            reused += 1
+    return reused
+
+
+def _apply_summaries(
+    flat: dict[str, FlatNode], summaries: dict[str, dict[str, Any]], signature: str
+) -> None:
+    """Merge summarizer output; a fallback summary is marked so a later run retries it."""
+    for node_id, entry in summaries.items():
+        node = flat.get(node_id)
+        if node is None:
+            continue
+        node["summary"] = str(entry.get("summary") or "")
+        node["tags"] = [str(tag) for tag in entry.get("tags") or []]
+        node["summary_by"] = signature if not entry.get("fallback") else f"{signature}#fallback"

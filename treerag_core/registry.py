@@ -1,0 +1,256 @@
+"""The TinyDB registry: small metadata rows in TinyDB, each full document in its own file.
+
+Why this layout: listing 100 large documents must not parse their text, and saving one
+must not rewrite the others. TinyDB holds one short row per document (plus the schema
+version) and stays a few kilobytes; each document's JSON lives beside it in
+``<registry>.docs/<doc_id>.json``. Every write happens under a cross-process file lock and
+replaces files atomically, so concurrent sessions lose nothing and a crash mid-save leaves
+the previous registry intact. A registry file that fails to parse raises ``RegistryError``
+and is never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from tinydb import Query, TinyDB
+from tinydb.storages import Storage
+
+from .errors import DocumentNotFoundError, RegistryError
+from .file_lock import atomic_write_bytes, locked
+from .types import Document
+
+SCHEMA_VERSION = 1
+DEFAULT_REGISTRY = "indexed_docs.json"
+_DOC_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# Metadata kept in TinyDB for listing without opening any document.
+LISTED_FIELDS = (
+    "doc_id",
+    "file_name",
+    "file_path",
+    "source_type",
+    "content_hash",
+    "indexed_at",
+    "total_sections",
+    "total_pages",
+    "source_chars",
+    "engine",
+)
+
+
+class AtomicJSONStorage(Storage):
+    """TinyDB storage that refuses to read a corrupt file and writes by atomic replace."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def read(self) -> dict[str, dict[str, Any]] | None:
+        try:
+            with open(self.path, "rb") as fh:
+                raw = fh.read()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise RegistryError(f"Cannot read the registry {self.path}: {exc.strerror}") from exc
+        if not raw.strip():
+            return None
+        try:
+            data = json.loads(raw)
+        except ValueError as exc:
+            raise RegistryError(
+                f"The registry {self.path} is not valid JSON ({exc}). It was left untouched; "
+                "restore it from a backup or move it aside to start a new one."
+            ) from exc
+        if not isinstance(data, dict):
+            raise RegistryError(f"The registry {self.path} does not hold a TinyDB database.")
+        return data
+
+    def write(self, data: dict[str, dict[str, Any]]) -> None:
+        atomic_write_bytes(self.path, json.dumps(data, ensure_ascii=False).encode())
+
+    def close(self) -> None:
+        pass
+
+
+class Registry:
+    """One registry on disk. Cheap to create: holds a path, no open handles or caches."""
+
+    def __init__(self, path: str = DEFAULT_REGISTRY) -> None:
+        self.path = os.path.abspath(path)
+        base, _ = os.path.splitext(self.path)
+        self.docs_dir = base + ".docs"
+        self.lock_path = self.path + ".lock"
+
+    # -- low level -------------------------------------------------------------------
+    @contextmanager
+    def _db(self) -> Iterator[TinyDB]:
+        db = TinyDB(self.path, storage=AtomicJSONStorage)
+        try:
+            self._check_schema(db)
+            yield db
+        finally:
+            db.close()
+
+    def _check_schema(self, db: TinyDB) -> None:
+        rows = db.table("_meta").all()
+        version = rows[0].get("schema_version") if rows else None
+        if version is not None and version > SCHEMA_VERSION:
+            raise RegistryError(
+                f"The registry {self.path} was written by a newer treerag (schema {version}); "
+                "upgrade treerag to open it."
+            )
+
+    def _doc_path(self, doc_id: str) -> str:
+        if not _DOC_ID.match(doc_id or ""):
+            raise DocumentNotFoundError(f"{doc_id!r} is not a valid document id.")
+        return os.path.join(self.docs_dir, f"{doc_id}.json")
+
+    # -- reads (no lock: every file is replaced atomically) -------------------------
+    def list(self) -> list[dict[str, Any]]:
+        """Metadata of every document, newest first; never opens a document file."""
+        if not os.path.exists(self.path):
+            return []
+        with self._db() as db:
+            rows = [dict(row) for row in db.table("documents").all()]
+        for row in rows:
+            row["name"] = row.get("file_name")
+        return sorted(rows, key=lambda r: r.get("indexed_at") or "", reverse=True)
+
+    def meta(self, doc_id: str) -> dict[str, Any] | None:
+        if not os.path.exists(self.path):
+            return None
+        with self._db() as db:
+            row = db.table("documents").get(Query().doc_id == doc_id)
+        return dict(row) if row else None
+
+    def get(self, doc_id: str) -> Document:
+        path = self._doc_path(doc_id)
+        if self.meta(doc_id) is None:
+            raise DocumentNotFoundError(f"No document with id {doc_id} in {self.path}.")
+        try:
+            with open(path, "rb") as fh:
+                return json.loads(fh.read())
+        except FileNotFoundError:
+            raise DocumentNotFoundError(f"Document {doc_id} was just deleted.") from None
+        except ValueError as exc:
+            raise RegistryError(f"The stored document {doc_id} is unreadable: {exc}") from exc
+
+    def find_by_source(self, source: str) -> dict[str, Any] | None:
+        if not os.path.exists(self.path):
+            return None
+        with self._db() as db:
+            row = db.table("documents").get(Query().file_path == source)
+        return dict(row) if row else None
+
+    def size_on_disk(self, doc_id: str) -> int:
+        try:
+            return os.path.getsize(self._doc_path(doc_id))
+        except OSError:
+            return 0
+
+    # -- writes (under the lock) ----------------------------------------------------
+    def save(self, document: Document) -> Document:
+        """Insert or replace one document; an entry of the same source keeps its doc_id.
+
+        Re-checking the source under the lock means two sessions indexing the same file at
+        once end with one entry, not two.
+        """
+        with locked(self.lock_path), self._db() as db:
+            table = db.table("documents")
+            same_source = table.get(Query().file_path == document["file_path"])
+            if same_source and same_source["doc_id"] != document["doc_id"]:
+                document = {**document, "doc_id": same_source["doc_id"]}
+            document = self._write(table, document)
+            self._stamp(db)
+        return document
+
+    def _write(self, table: Any, document: Document) -> Document:
+        """Document file first, then its row: a row never points at a missing file."""
+        document = {**document, "schema_version": SCHEMA_VERSION}
+        payload = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+        atomic_write_bytes(self._doc_path(document["doc_id"]), payload)
+        row = {key: document.get(key) for key in LISTED_FIELDS}
+        row["size_bytes"] = len(payload)
+        table.upsert(row, Query().doc_id == document["doc_id"])
+        return document
+
+    def delete(self, doc_id: str) -> bool:
+        """Remove the row first, then the file: a crash in between leaves only an orphan."""
+        path = self._doc_path(doc_id)
+        with locked(self.lock_path), self._db() as db:
+            removed = db.table("documents").remove(Query().doc_id == doc_id)
+            if removed:
+                self._stamp(db)
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+        return bool(removed)
+
+    def replace_all(self, documents: dict[str, Document]) -> None:
+        """Make the registry hold exactly ``documents`` (``save_registry``'s contract)."""
+        with locked(self.lock_path), self._db() as db:
+            table = db.table("documents")
+            keep = set(documents)
+            for row in table.all():
+                if row["doc_id"] not in keep:
+                    table.remove(Query().doc_id == row["doc_id"])
+                    try:
+                        os.unlink(self._doc_path(row["doc_id"]))
+                    except FileNotFoundError:
+                        pass
+            for doc_id, document in documents.items():
+                self._write(table, {**document, "doc_id": doc_id})
+            self._stamp(db)
+
+    @staticmethod
+    def _stamp(db: TinyDB) -> None:
+        meta = db.table("_meta")
+        if not meta.all():
+            meta.insert({"schema_version": SCHEMA_VERSION})
+
+
+# -- the seed's functional API --------------------------------------------------------
+def list_documents(registry_path: str = DEFAULT_REGISTRY) -> list[dict[str, Any]]:
+    """Every indexed document's metadata (``name``, ``doc_id``, ``total_sections``, …)."""
+    return Registry(registry_path).list()
+
+
+def get_document_by_id(doc_id: str, registry_path: str = DEFAULT_REGISTRY) -> Document:
+    """The full document by its UUID: a keyed lookup plus one file read."""
+    return Registry(registry_path).get(doc_id)
+
+
+def get_document(file_name: str, registry_path: str = DEFAULT_REGISTRY) -> Document:
+    """The most recently indexed document with this file name (names may repeat)."""
+    registry = Registry(registry_path)
+    for row in registry.list():
+        if row.get("file_name") == file_name:
+            return registry.get(row["doc_id"])
+    raise DocumentNotFoundError(f"No document named {file_name!r} in {registry.path}.")
+
+
+def delete_document(doc_id: str, registry_path: str = DEFAULT_REGISTRY) -> bool:
+    """Delete one document; returns False when it was not there."""
+    return Registry(registry_path).delete(doc_id)
+
+
+def save_document(document: Document, registry_path: str = DEFAULT_REGISTRY) -> Document:
+    """Insert or replace one document (used by ``index_document`` and imports)."""
+    return Registry(registry_path).save(document)
+
+
+def load_registry(registry_path: str = DEFAULT_REGISTRY) -> dict[str, Document]:
+    """Every full document, keyed by doc_id. Reads every file: for tooling, not hot paths."""
+    registry = Registry(registry_path)
+    return {row["doc_id"]: registry.get(row["doc_id"]) for row in registry.list()}
+
+
+def save_registry(registry: dict[str, Document], registry_path: str = DEFAULT_REGISTRY) -> None:
+    """Make the registry hold exactly these documents (migrations, restores)."""
+    Registry(registry_path).replace_all(registry)
