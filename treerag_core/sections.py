@@ -56,7 +56,6 @@ def parse_sections(text: str, max_section_chars: int | None = None) -> list[Sect
     level = 1
     body: list[tuple[int, str]] = []  # (page, line)
     head_page = 1
-    page = 1
     fence: str | None = None
     prev_blank = True
 
@@ -65,14 +64,12 @@ def parse_sections(text: str, max_section_chars: int | None = None) -> list[Sect
         _emit(sections, title, level, head_page, body, has_pages, max_section_chars)
         body = []
 
-    for raw in text.split("\n"):
-        if PAGE_BREAK in raw:  # a form feed may sit anywhere in a line: each starts a page
-            for i, part in enumerate(raw.split(PAGE_BREAK)):
-                page += 1 if i else 0
-                if part.strip():
-                    body.append((page, part))
-            prev_blank = True
-            continue
+    lines = (
+        (page_no, raw)
+        for page_no, page_text in enumerate(text.split(PAGE_BREAK), 1)
+        for raw in page_text.split("\n")
+    )
+    for page, raw in lines:
         line = raw.rstrip("\r")
         if fence is not None:
             body.append((page, line))

@@ -1,0 +1,78 @@
+from treerag_core import build_hierarchy, build_tree_outline, flatten_tree, parse_sections
+from treerag_core.sections import escape_text
+
+
+def titles(text, **kw):
+    return [(s["title"], s["level"]) for s in parse_sections(text, **kw)]
+
+
+def test_atx_setext_and_closing_hashes():
+    text = "Main\n====\nintro\n\nSub\n---\nbody\n\n## Closed ##\nx\n"
+    assert titles(text) == [("Main", 1), ("Sub", 2), ("Closed", 2)]
+
+
+def test_nothing_inside_code_is_a_heading():
+    text = "# Real\n```python\n# comment\nx = 1\n```\n~~~\n## also not\n~~~\n    # indented code\n"
+    sections = parse_sections(text)
+    assert [s["title"] for s in sections] == ["Real"]
+    assert "# comment" in sections[0]["text"] and "## also not" in sections[0]["text"]
+
+
+def test_text_before_first_heading_is_its_own_leading_node():
+    sections = parse_sections("Preface words here.\nMore.\n\n# Chapter 1\nBody\n## 1.1\nDeep\n")
+    assert sections[0]["title"] == "Preface words here."
+    assert sections[0]["text"].startswith("Preface")
+    flat = flatten_tree(build_hierarchy(sections))
+    assert flat["0000"]["parent_id"] is None and flat["0000"]["children"] == []
+    assert flat["0001"]["children"] == ["0002"]
+
+
+def test_page_ranges_come_from_form_feeds():
+    text = "# A\none\fstill A\f# B\nthree\n## C\nC text\fpage four\n"
+    got = [(s["title"], s["page_start"], s["page_end"]) for s in parse_sections(text)]
+    assert got == [("A", 1, 2), ("B", 3, 3), ("C", 3, 4)]
+
+
+def test_escaped_lines_are_not_headings_and_are_unescaped():
+    body = escape_text("# of shares 100\n---\n```")
+    sections = parse_sections("# Real\n" + body)
+    assert [s["title"] for s in sections] == ["Real"]
+    assert sections[0]["text"] == "# of shares 100\n---\n```"
+
+
+def test_oversized_section_becomes_child_parts():
+    paragraph = ("word " * 200).strip()
+    text = "# Big\n" + "\n\n".join([paragraph] * 30) + "\n# Next\nsmall"
+    sections = parse_sections(text, max_section_chars=3000)
+    assert sections[0]["title"] == "Big" and sections[0]["text"] == ""
+    parts = [s for s in sections if s["title"].startswith("Part ")]
+    assert len(parts) >= 10 and all(len(p["text"]) <= 3000 for p in parts)
+    assert all(p["level"] == 2 for p in parts)
+    assert sections[-1]["title"] == "Next"
+    flat = flatten_tree(build_hierarchy(sections))
+    assert len(flat["0000"]["children"]) == len(parts)
+
+
+def test_unstructured_text_is_cut_into_bounded_parts_titled_by_first_line():
+    text = "\n".join(f"Line {i} of a long unstructured note." for i in range(2000))
+    sections = parse_sections(text, max_section_chars=5000)
+    assert all(len(s["text"]) <= 5000 for s in sections)
+    assert sections[1]["title"].startswith("Part 1/") and "Line 0" in sections[1]["title"]
+
+
+def test_flat_nodes_paths_levels_and_outline():
+    text = "# Chapter 2\nintro\n## 2.1 Data\nrows\n### Detail\nd\n# Chapter 3\nend\n"
+    flat = flatten_tree(build_hierarchy(parse_sections(text)))
+    assert list(flat) == ["0000", "0001", "0002", "0003"]
+    assert flat["0001"]["path"] == "Chapter 2 > 2.1 Data"
+    assert flat["0002"]["level"] == 3 and flat["0002"]["parent_id"] == "0001"
+    assert flat["0000"]["fingerprint"] != flat["0003"]["fingerprint"]
+    flat["0001"]["summary"] = "Tables of data"
+    flat["0001"]["tags"] = ["rows", "tables"]
+    outline = build_tree_outline(flat)
+    assert "  - [0001] 2.1 Data — Tables of data | Tags: rows, tables" in outline.splitlines()
+
+
+def test_level_jumps_nest_under_nearest_shallower_heading():
+    flat = flatten_tree(build_hierarchy(parse_sections("# A\n### C\n## B\n")))
+    assert flat["0001"]["parent_id"] == "0000" and flat["0002"]["parent_id"] == "0000"
