@@ -23,11 +23,15 @@ from tinydb.storages import Storage
 
 from .errors import DocumentNotFoundError, RegistryError
 from .file_lock import atomic_write_bytes, locked
+from .outline import build_tree_outline
+from .tree import tree_skeleton
 from .types import Document
 
 SCHEMA_VERSION = 1
 DEFAULT_REGISTRY = "indexed_docs.json"
 _DOC_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# Derived from flat_nodes on every load, so not stored twice (keeps the registry small).
+DERIVED_FIELDS = ("tree", "tree_outline")
 # Metadata kept in TinyDB for listing without opening any document.
 LISTED_FIELDS = (
     "doc_id",
@@ -134,11 +138,12 @@ class Registry:
             raise DocumentNotFoundError(f"No document with id {doc_id} in {self.path}.")
         try:
             with open(path, "rb") as fh:
-                return json.loads(fh.read())
+                document = json.loads(fh.read())
         except FileNotFoundError:
             raise DocumentNotFoundError(f"Document {doc_id} was just deleted.") from None
         except ValueError as exc:
             raise RegistryError(f"The stored document {doc_id} is unreadable: {exc}") from exc
+        return with_derived_fields(document)
 
     def find_by_source(self, source: str) -> dict[str, Any] | None:
         if not os.path.exists(self.path):
@@ -172,7 +177,8 @@ class Registry:
     def _write(self, table: Any, document: Document) -> Document:
         """Document file first, then its row: a row never points at a missing file."""
         document = {**document, "schema_version": SCHEMA_VERSION}
-        payload = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+        stored = {k: v for k, v in document.items() if k not in DERIVED_FIELDS}
+        payload = json.dumps(stored, ensure_ascii=False, separators=(",", ":")).encode()
         atomic_write_bytes(self._doc_path(document["doc_id"]), payload)
         row = {key: document.get(key) for key in LISTED_FIELDS}
         row["size_bytes"] = len(payload)
@@ -213,6 +219,12 @@ class Registry:
         meta = db.table("_meta")
         if not meta.all():
             meta.insert({"schema_version": SCHEMA_VERSION})
+
+
+def with_derived_fields(document: Document) -> Document:
+    """Rebuild the nested tree and the outline from flat_nodes (cheap, deterministic)."""
+    flat = document.get("flat_nodes", {})
+    return {**document, "tree": tree_skeleton(flat), "tree_outline": build_tree_outline(flat)}
 
 
 # -- the seed's functional API --------------------------------------------------------
