@@ -14,6 +14,8 @@ MB = 1024 * 1024
 @dataclass(frozen=True)
 class Limits:
     max_file_bytes: int = 100 * MB
+    # Text-like sources (txt, md, html): 20 MB of text is ~10,000 pages already.
+    max_text_bytes: int = 20 * MB
     max_pages: int = 3000
     max_sections: int = 20000
     # Total uncompressed size of a DOCX's zip members we agree to inflate.
@@ -38,6 +40,7 @@ class Limits:
         changes: dict[str, object] = {}
         for name, field_type in (
             ("max_file_bytes", int),
+            ("max_text_bytes", int),
             ("max_pages", int),
             ("max_sections", int),
             ("max_section_chars", int),
