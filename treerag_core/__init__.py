@@ -3,6 +3,16 @@
 read → sections → tree → summaries → outline → navigate → answer.
 """
 
+from .answer import (
+    AnswerMessage,
+    Retriever,
+    aask,
+    aask_multi,
+    ask,
+    ask_multi,
+    make_async_retriever,
+    make_retriever,
+)
 from .errors import (
     BlockedURLError,
     ConfigError,
@@ -18,7 +28,10 @@ from .errors import (
 )
 from .indexer import index_document
 from .limits import Limits
+from .llm_cache import LLMCache
+from .navigate import NavigationConfig
 from .outline import build_tree_outline
+from .providers import load_settings, make_llms
 from .readers import read_file, read_source
 from .registry import (
     delete_document,
@@ -30,10 +43,25 @@ from .registry import (
     save_registry,
 )
 from .sections import parse_sections
-from .summarize import null_summarizer
+from .summarize import SummaryBudget, make_summarizer, null_summarizer, offline_summarizer
 from .tree import build_hierarchy, flatten_tree
 
 __all__ = [
+    "AnswerMessage",
+    "LLMCache",
+    "NavigationConfig",
+    "Retriever",
+    "SummaryBudget",
+    "aask",
+    "aask_multi",
+    "ask",
+    "ask_multi",
+    "load_settings",
+    "make_async_retriever",
+    "make_llms",
+    "make_retriever",
+    "make_summarizer",
+    "offline_summarizer",
     "BlockedURLError",
     "ConfigError",
     "DocumentNotFoundError",
