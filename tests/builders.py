@@ -48,7 +48,7 @@ def make_pdf(
     parents: dict[int, Any] = {}
     for title, level, page in outline or []:
         parent = parents.get(level - 1) if level > 1 else None
-        parents[level] = writer.add_outline_item(title, page - 1, parent=parent)
+        parents[level] = writer.add_outline_item(title=title, page_number=page - 1, parent=parent)
     if encrypt_password is not None:
         writer.encrypt(
             user_password=encrypt_password, owner_password="owner-secret", algorithm="AES-128"

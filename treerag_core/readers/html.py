@@ -15,11 +15,16 @@ from .text import decode_bytes
 
 _DROP_ALWAYS = ("script", "style", "noscript", "template", "svg", "canvas", "iframe", "object")
 _CHROME = ("nav", "footer", "aside", "form", "header", "menu", "dialog", "button", "select")
-_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-_BLOCKS = {
-    "p", "div", "section", "article", "main", "blockquote", "pre", "figure", "figcaption",
-    "dl", "dt", "dd", "address", "details", "summary", "body", "br", "hr", "center",
+_INLINE = {
+    "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "img",
+    "kbd", "label", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time",
+    "u", "var", "wbr", "del", "ins",
 }  # fmt: skip
+_STRUCTURAL = [
+    "h1", "h2", "h3", "h4", "h5", "h6", "p", "div", "table", "ul", "ol", "li", "pre", "br",
+    "section", "article", "blockquote", "dl",
+]  # fmt: skip
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
 def read_html(data: bytes | str) -> ReadResult:
@@ -93,13 +98,13 @@ def _walk(node: Any, out: list[str]) -> None:
             flush()
             out.extend(escape_line(ln.rstrip()) for ln in child.get_text().split("\n"))
             continue
-        if name in _BLOCKS or name == "li":
-            flush()
-            _walk(child, out)
-            if name != "br":
-                out.append("")
+        if name in _INLINE and child.find(_STRUCTURAL) is None:
+            buffer.append(" " + child.get_text(" ") + " ")
             continue
-        buffer.append(" " + child.get_text(" ") + " ")
+        flush()  # blocks, and unknown or inline tags wrapping blocks, are walked
+        if name != "br":
+            _walk(child, out)
+        out.append("")
     flush()
 
 

@@ -184,9 +184,7 @@ def _keyword_candidate(m: re.Match[str]) -> Candidate | None:
             return None  # "Item 8 of this report ...", "Part II, Item 7" (comma rejected above)
         if not sep.strip() and kw in {"item", "note"} and title[0].isdigit():
             return None
-    label = f"{m.group('kw')} {num}" if m.group("kw") != "§" else f"§ {num}"
-    full = f"{label}{sep.strip() and (sep.strip() if sep.strip() != '.' else '.')}"
-    full = f"{full} {title}".strip() if title else full
+    full = m.string.strip()
     return Candidate(kw, full, f"{kw} {num.lower()}", None, _is_toc_title(title, full))
 
 

@@ -1,0 +1,303 @@
+"""Reading real files of every supported format: PDF, DOCX, HTML, Markdown, text."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from builders import make_docx, make_pdf, make_zip_bomb_docx
+
+from treerag_core.errors import (
+    DocumentReadError,
+    DocumentTooLargeError,
+    EmptyDocumentError,
+    TreeragError,
+    UnsupportedFormatError,
+)
+from treerag_core.limits import Limits
+from treerag_core.readers import read_bytes, read_file, read_source
+from treerag_core.sections import parse_sections
+
+
+def _secs(text: str) -> list[tuple[str, int, int | None, int | None]]:
+    return [(s["title"], s["level"], s["page_start"], s["page_end"]) for s in parse_sections(text)]
+
+
+# --- PDF ------------------------------------------------------------------------------
+
+
+def test_pdf_with_outline_gives_titles_levels_pages(tmp_path: Path):
+    pages = [
+        "Cover page of the report",
+        "Introduction\nWhy we wrote this.",
+        "More introduction text",
+        "Methods\nWe measured things.\nData\nThe data came from sensors.",
+        "Results\n# of samples 12\nAll good.",
+    ]
+    outline = [
+        ("Introduction", 1, 2),
+        ("Methods", 1, 4),
+        ("Data", 2, 4),
+        ("Results", 1, 5),
+    ]
+    path = make_pdf(tmp_path / "report.pdf", pages, outline)
+    st = read_source(str(path))
+    assert st.source_type == "pdf" and st.page_count == 5
+    assert _secs(st.text) == [
+        ("Cover page of the report", 1, 1, 1),
+        ("Introduction", 1, 2, 3),
+        ("Methods", 1, 4, 4),
+        ("Data", 2, 4, 4),
+        ("Results", 1, 5, 5),
+    ]
+    sections = parse_sections(st.text)
+    assert "sensors" in sections[3]["text"] and "sensors" not in sections[2]["text"]
+    assert "# of samples 12" in sections[4]["text"]  # escaped body line, not a heading
+
+
+def test_pdf_without_outline_uses_text_structure(tmp_path: Path):
+    pages = [
+        "1 Introduction\nThis is the start.",
+        "Still the introduction.\n2 Methods\nWe did things.",
+        "2.1 Sampling\nSamples were taken.",
+        "3 Results\nThey worked.",
+    ]
+    st = read_source(str(make_pdf(tmp_path / "plain.pdf", pages)))
+    assert _secs(st.text) == [
+        ("1 Introduction", 1, 1, 2),
+        ("2 Methods", 1, 2, 2),
+        ("2.1 Sampling", 2, 3, 3),
+        ("3 Results", 1, 4, 4),
+    ]
+
+
+def test_pdf_without_structure_falls_back_to_page_groups(tmp_path: Path):
+    pages = [f"just some words on page {i} without any headings at all" for i in range(1, 13)]
+    limits = replace(Limits(), pages_per_group=5)
+    st = read_source(str(make_pdf(tmp_path / "flat.pdf", pages)), limits)
+    got = _secs(st.text)
+    assert [g[0].split(":")[0] for g in got] == ["Pages 1–5", "Pages 6–10", "Pages 11–12"]
+    assert [(g[2], g[3]) for g in got] == [(1, 5), (6, 10), (11, 12)]
+
+
+def test_pdf_encrypted_with_empty_password_is_read(tmp_path: Path):
+    path = make_pdf(tmp_path / "enc.pdf", ["1 Scope\nSecret but open."], encrypt_password="")
+    st = read_source(str(path))
+    assert "Secret but open." in st.text
+
+
+def test_pdf_with_real_password_is_a_clear_error(tmp_path: Path):
+    path = make_pdf(tmp_path / "locked.pdf", ["hidden"], encrypt_password="hunter2")
+    with pytest.raises(DocumentReadError, match="password"):
+        read_source(str(path))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"this is not a pdf at all", b"%PDF-1.7\n" + bytes(range(256)) * 40, b""],
+    ids=["text", "random-after-header", "empty"],
+)
+def test_corrupt_pdf_raises_document_read_error(tmp_path: Path, data: bytes):
+    path = tmp_path / "broken.pdf"
+    path.write_bytes(data)
+    with pytest.raises(DocumentReadError):
+        read_source(str(path))
+
+
+def test_truncated_pdf_raises_document_read_error(tmp_path: Path):
+    good = make_pdf(tmp_path / "good.pdf", ["1 Hello\nworld"] * 3).read_bytes()
+    path = tmp_path / "cut.pdf"
+    path.write_bytes(good[: len(good) // 3])
+    with pytest.raises(TreeragError):
+        read_source(str(path))
+
+
+def test_pdf_page_limit(tmp_path: Path):
+    path = make_pdf(tmp_path / "long.pdf", ["page"] * 4)
+    with pytest.raises(DocumentTooLargeError, match="pages"):
+        read_source(str(path), replace(Limits(), max_pages=3))
+
+
+def test_file_size_limit_checked_before_reading(tmp_path: Path):
+    path = tmp_path / "big.txt"
+    path.write_bytes(b"x" * 2000)
+    with pytest.raises(DocumentTooLargeError):
+        read_source(str(path), replace(Limits(), max_file_bytes=1000))
+
+
+# --- DOCX -----------------------------------------------------------------------------
+
+
+def test_docx_headings_and_table_in_document_order(tmp_path: Path):
+    path = make_docx(
+        tmp_path / "spec.docx",
+        [
+            ("p", "Preamble before any heading."),
+            ("h1", "Overview"),
+            ("p", "The overview."),
+            ("h2", "Prices"),
+            ("p", "See the table:"),
+            ("table", [["Item", "Price"], ["Anvil", "100"], ["Rocket", "250"]]),
+            ("p", "After the table."),
+            ("h1", "Appendix"),
+            ("p", "# not a heading"),
+        ],
+    )
+    st = read_source(str(path))
+    sections = parse_sections(st.text)
+    assert [(s["title"], s["level"]) for s in sections] == [
+        ("Preamble before any heading.", 1),
+        ("Overview", 1),
+        ("Prices", 2),
+        ("Appendix", 1),
+    ]
+    prices = sections[2]["text"]
+    assert "Item | Price\nAnvil | 100\nRocket | 250" in prices
+    assert prices.index("See the table:") < prices.index("Anvil") < prices.index("After the")
+    assert sections[3]["text"] == "# not a heading"
+    assert st.page_count is None and sections[0]["page_start"] is None
+
+
+def test_docx_title_style_is_level_one(tmp_path: Path):
+    path = make_docx(tmp_path / "t.docx", [("title", "Handbook"), ("h1", "Rules"), ("p", "x")])
+    st = read_source(str(path))
+    assert [(s["title"], s["level"]) for s in parse_sections(st.text)] == [
+        ("Handbook", 1),
+        ("Rules", 2),
+    ]
+    assert st.title == "Handbook"
+
+
+def test_docx_without_heading_styles_uses_text_structure(tmp_path: Path):
+    path = make_docx(
+        tmp_path / "plain.docx",
+        [("p", "1 Purpose"), ("p", "Why."), ("p", "2 Scope"), ("p", "What.")],
+    )
+    titles = [s["title"] for s in parse_sections(read_file(str(path)))]
+    assert titles == ["1 Purpose", "2 Scope"]
+
+
+def test_docx_that_is_not_a_zip(tmp_path: Path):
+    path = tmp_path / "fake.docx"
+    path.write_bytes(b"\xd0\xcf\x11\xe0 old word binary format")
+    with pytest.raises(DocumentReadError, match="not a valid .docx"):
+        read_source(str(path))
+
+
+def test_docx_zip_bomb_refused_fast(tmp_path: Path):
+    path = make_zip_bomb_docx(tmp_path / "bomb.docx", inflated_bytes=64 * 1024 * 1024)
+    assert path.stat().st_size < 1024 * 1024
+    limits = replace(Limits(), max_decompressed_bytes=32 * 1024 * 1024)
+    start = time.monotonic()
+    with pytest.raises(DocumentTooLargeError, match="expand"):
+        read_source(str(path), limits)
+    assert time.monotonic() - start < 1.0
+
+
+# --- HTML -----------------------------------------------------------------------------
+
+_PAGE = """<!doctype html><html><head><title>Ignored Title</title>
+<style>body { color: red }</style><script>var secret = "do not index";</script></head>
+<body>
+<header><a href="/">Home</a><h1>Annual Widget Report</h1></header>
+<nav><ul><li>Menu one</li><li>Menu two</li></ul></nav>
+<main>
+<p>Intro paragraph with <b>bold</b> text.</p>
+<h2>Sales</h2>
+<p># of widgets sold grew.</p>
+<table><tr><th>Year</th><th>Units</th></tr><tr><td>2022</td><td>10</td></tr></table>
+<h3>Regions</h3>
+<ul><li>North</li><li>South<ul><li>Deep south</li></ul></li></ul>
+</main>
+<aside>Related links</aside>
+<footer>Copyright footer text</footer>
+<noscript>enable js</noscript>
+</body></html>"""
+
+
+def test_html_drops_chrome_keeps_headings_tables_lists(tmp_path: Path):
+    path = tmp_path / "page.html"
+    path.write_text(_PAGE, encoding="utf-8")
+    st = read_source(str(path))
+    sections = parse_sections(st.text)
+    assert [(s["title"], s["level"]) for s in sections] == [
+        ("Annual Widget Report", 1),
+        ("Sales", 2),
+        ("Regions", 3),
+    ]
+    for junk in ("do not index", "color: red", "Menu one", "Copyright", "Related links", "js"):
+        assert junk not in st.text
+    assert "Intro paragraph with bold text." in sections[0]["text"]
+    assert "Year | Units\n2022 | 10" in sections[1]["text"]
+    assert "# of widgets sold grew." in sections[1]["text"]
+    assert "- North\n- South\n  - Deep south" in sections[2]["text"]
+
+
+def test_html_title_used_when_no_h1():
+    html = b"<html><head><title>Only Title</title></head><body><p>Body</p></body></html>"
+    st = read_bytes(html, "x.htm")
+    assert [s["title"] for s in parse_sections(st.text)] == ["Only Title"]
+
+
+# --- Markdown and text ----------------------------------------------------------------
+
+
+def test_markdown_is_untouched(tmp_path: Path):
+    md = "# Title\n\nText\n\n```\n# not heading\n```\n\nSetext\n------\n\nmore\n"
+    path = tmp_path / "notes.md"
+    path.write_text(md, encoding="utf-8")
+    st = read_source(str(path))
+    assert st.text == md and st.source_type == "markdown"
+    assert [s["title"] for s in parse_sections(st.text)] == ["Title", "Setext"]
+
+
+def test_latin1_and_utf16_text(tmp_path: Path):
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("1 Café\nCrème brûlée à la carte.\n".encode("latin-1"))
+    assert "Crème brûlée" in read_file(str(latin))
+    utf16 = tmp_path / "wide.txt"
+    utf16.write_bytes("1 Überblick\nGrüße aus Köln.\n".encode("utf-16"))
+    text = read_file(str(utf16))
+    assert "Grüße aus Köln." in text and "\x00" not in text
+    assert [s["title"] for s in parse_sections(text)] == ["1 Überblick"]
+    be = tmp_path / "be.txt"
+    be.write_bytes(b"\xfe\xff" + "Hallo Welt".encode("utf-16-be"))
+    assert read_file(str(be)) == "Hallo Welt"
+    cp = tmp_path / "cp.txt"
+    cp.write_bytes(b"smart \x93quotes\x94 and \x80 sign")
+    assert read_file(str(cp)) == "smart \u201cquotes\u201d and \u20ac sign"
+
+
+def test_source_text_fields(tmp_path: Path):
+    path = tmp_path / "a.txt"
+    path.write_bytes(b"hello world")
+    st = read_source(str(path))
+    assert st.file_name == "a.txt" and st.source == str(path.resolve())
+    assert st.byte_size == 11 and len(st.content_hash) == 64 and st.source_type == "text"
+
+
+@pytest.mark.parametrize("name", ["old.doc", "sheet.xlsx", "noext"])
+def test_unsupported_types(tmp_path: Path, name: str):
+    path = tmp_path / name
+    path.write_bytes(b"data")
+    with pytest.raises(UnsupportedFormatError, match="Supported: PDF"):
+        read_source(str(path))
+
+
+def test_empty_documents(tmp_path: Path):
+    for name, data in [("e.txt", b"  \n\n"), ("e.md", b"")]:
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(EmptyDocumentError):
+            read_source(str(path))
+    html = tmp_path / "e.html"
+    html.write_text("<html><script>x()</script></html>")
+    with pytest.raises(EmptyDocumentError):
+        read_source(str(html))
+
+
+def test_missing_file(tmp_path: Path):
+    with pytest.raises(DocumentReadError, match="Cannot read"):
+        read_source(str(tmp_path / "nope.pdf"))
