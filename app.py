@@ -1,21 +1,49 @@
-"""treerag: placeholder page listing the registry until the full app lands."""
+"""treerag: the Streamlit app's entry point (``streamlit run app.py``).
+
+Only navigation and session defaults live here; each page in ``pages/`` is thin and calls
+helpers in ``ui/`` and ``treerag_core``. Configuration comes from the environment (and a
+``.env`` file): TREERAG_REGISTRY, OPENAI_API_KEY, OPENAI_BASE_URL, OLLAMA_HOST.
+"""
+
+from __future__ import annotations
 
 import os
 
 import streamlit as st
+from dotenv import dotenv_values
 
-from treerag_core import TreeragError, list_documents
+from ui import state
+from ui.engine import engine_label
+from ui.errors import message_for
+from ui.text import md_escape
 
-st.set_page_config(page_title="treerag", layout="wide")
-st.title("treerag")
-registry = os.environ.get("TREERAG_REGISTRY", "indexed_docs.json")
-try:
-    rows = list_documents(registry)
-except TreeragError as exc:
-    st.error(str(exc))
-    rows = []
-st.write(f"{len(rows)} documents in {registry}")
-st.dataframe(
-    [{k: r.get(k) for k in ("file_name", "total_sections", "indexed_at")} for r in rows],
-    use_container_width=True,
-)
+
+@st.cache_resource(show_spinner=False)
+def dotenv_registry() -> str | None:
+    """TREERAG_REGISTRY from ``.env`` (read once; the environment wins over it)."""
+    return dotenv_values(".env").get("TREERAG_REGISTRY") if os.path.isfile(".env") else None
+
+
+st.set_page_config(page_title="treerag", page_icon="🌳", layout="wide")
+env = dict(os.environ)
+if not env.get("TREERAG_REGISTRY") and dotenv_registry():
+    env["TREERAG_REGISTRY"] = str(dotenv_registry())
+state.init_state(env)
+
+pages = [
+    st.Page(state.PAGE_UPLOAD, title="Upload & index", icon="📤", default=True),
+    st.Page(state.PAGE_TREE, title="Tree browser", icon="🌳", url_path="tree"),
+    st.Page(state.PAGE_CHAT, title="Chat", icon="💬", url_path="chat"),
+    st.Page(state.PAGE_REGISTRY, title="Registry", icon="🗂️", url_path="registry"),
+    st.Page(state.PAGE_SETTINGS, title="Settings", icon="⚙️", url_path="settings"),
+]
+page = st.navigation(pages)
+
+with st.sidebar:
+    try:
+        st.caption(f"Engine: {md_escape(engine_label())}")
+    except Exception as exc:  # a bad provider setting must not break every page
+        st.caption(f"Engine: not configured ({md_escape(message_for(exc), 120)})")
+    st.caption(f"Registry: {md_escape(state.registry_path())}")
+
+page.run()

@@ -1,0 +1,103 @@
+"""Registry: every indexed document; open, re-index, delete, export and import."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import streamlit as st
+
+from treerag_core import delete_document
+from ui import docs, state
+from ui.engine import current_summarizer
+from ui.errors import shown_errors
+from ui.indexing import index_source
+from ui.registry_logic import export_bytes, import_bytes, table_rows
+from ui.text import md_escape
+
+ss = st.session_state
+
+
+def _actions(row: dict[str, Any]) -> None:
+    doc_id = row["doc_id"]
+    cols = st.columns(5)
+    if cols[0].button("Open in tree", key="reg_tree"):
+        state.open_in_tree(doc_id)
+    if cols[1].button("Open in chat", key="reg_chat"):
+        state.open_in_chat([doc_id])
+    if cols[2].button("Re-index", key="reg_reindex"):
+        source = str(row.get("file_path") or "")
+        if row.get("source_type") != "url" and not os.path.exists(source):
+            st.error(f"The source file is no longer at {source}: upload it again to re-index.")
+        else:
+            with st.spinner("Re-indexing…"):
+                outcome = index_source(
+                    source, str(row.get("file_name")), state.registry_path(),
+                    current_summarizer(), overwrite=True,
+                )  # fmt: skip
+            if outcome.error:
+                st.error(outcome.error)
+            else:
+                st.success(f"Re-indexed: {outcome.sections} sections in {outcome.seconds:.2f} s.")
+    cols[3].download_button(
+        "Export JSON",
+        export_bytes([doc_id]),
+        file_name=f"{os.path.splitext(str(row.get('file_name')))[0]}.treerag.json",
+        mime="application/json",
+        key="reg_export_one",
+    )
+    if cols[4].button("Delete…", key="reg_delete"):
+        ss["reg_confirm_delete"] = doc_id
+    if ss.get("reg_confirm_delete") == doc_id:
+        st.warning(
+            f"Delete {md_escape(row.get('file_name'))} from the registry? This cannot be undone."
+        )
+        yes, no = st.columns(2)
+        if yes.button("Yes, delete", type="primary", key="reg_delete_yes"):
+            delete_document(doc_id, state.registry_path())
+            ss["reg_confirm_delete"] = None
+            if ss.get(state.TREE_DOC) == doc_id:
+                ss[state.TREE_DOC] = None
+            st.toast(f"Deleted {row.get('file_name')}.")
+            st.rerun()
+        if no.button("Cancel", key="reg_delete_no"):
+            ss["reg_confirm_delete"] = None
+            st.rerun()
+
+
+def _import() -> None:
+    with st.expander("Import documents from an export file"):
+        upload = st.file_uploader("Export file (.json)", type=["json"], key="reg_import_file")
+        if upload is not None and st.button("Import", key="reg_import"):
+            with shown_errors():
+                names = import_bytes(upload.getvalue(), state.registry_path())
+                st.success("Imported: " + ", ".join(md_escape(n, 80) for n in names))
+
+
+def main() -> None:
+    st.title("Registry")
+    st.caption(f"Registry file: {md_escape(os.path.abspath(state.registry_path()))}")
+    listing = docs.rows()
+    if not listing:
+        st.info("The registry is empty: index a document or import an export file.")
+        _import()
+        return
+    st.dataframe(table_rows(listing, state.registry_path()), hide_index=True)
+    ids = [r["doc_id"] for r in listing]
+    by_id = {r["doc_id"]: r for r in listing}
+    choice = st.selectbox(
+        "Document", ids, format_func=lambda i: docs.label(by_id[i]), key="reg_pick"
+    )
+    _actions(by_id[choice])
+    st.download_button(
+        f"Export all {len(ids)} documents (JSON)",
+        export_bytes(ids),
+        file_name="treerag-export.json",
+        mime="application/json",
+        key="reg_export_all",
+    )
+    _import()
+
+
+with shown_errors():
+    main()

@@ -1,0 +1,110 @@
+"""Tree browser: the hierarchy as a clickable graph, a text outline, search and a node panel."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit_agraph import agraph
+
+from treerag_core.tree_view import outline_rows, search_nodes
+from ui import docs, panel, state
+from ui.errors import shown_errors
+from ui.graph import graph_elements
+from ui.text import md_escape, plain_label
+from ui.tree_logic import MAX_DRAWN, apply_click, breadcrumb, visible_slice
+
+ss = st.session_state
+
+
+def _pick_document() -> str | None:
+    listing = docs.rows()
+    if not listing:
+        st.info("No documents yet: index one on the Upload & index page.")
+        return None
+    ids = [r["doc_id"] for r in listing]
+    labels = {r["doc_id"]: docs.label(r) for r in listing}
+    if ss.get(state.TREE_DOC) not in ids:
+        ss[state.TREE_DOC] = ids[0]
+    on_change = state.bind(state.TREE_DOC, "tree_doc_pick")
+
+    def changed() -> None:
+        on_change()
+        ss[state.TREE_FOCUS] = ss[state.TREE_SELECTED] = ss[state.TREE_LAST_CLICK] = None
+
+    st.selectbox(
+        "Document", ids, format_func=lambda i: labels[i], key="tree_doc_pick", on_change=changed
+    )
+    return ss[state.TREE_DOC]
+
+
+def _search(flat: dict) -> None:
+    query = st.text_input("Search sections (title, tag or text)", key="tree_search")
+    if not query.strip():
+        return
+    hits = search_nodes(flat, query, limit=12)
+    if not hits:
+        st.caption("No section matches.")
+    for nid, where in hits:
+        title = plain_label(flat[nid].get("title") or nid, 70)
+        if st.button(f"{title} · {where}", key=f"hit_{nid}"):
+            ss[state.TREE_SELECTED] = nid
+            ss[state.TREE_FOCUS] = None
+            st.rerun()
+
+
+def _breadcrumb(flat: dict, focus: str | None) -> None:
+    crumbs = breadcrumb(flat, focus)
+    cols = st.columns(min(len(crumbs), 6))
+    for i, (nid, title) in enumerate(crumbs[-6:]):
+        if cols[i].button(plain_label(title, 28), key=f"crumb_{i}", disabled=nid == focus):
+            ss[state.TREE_FOCUS] = nid
+            st.rerun()
+
+
+def _outline(flat: dict, view) -> None:
+    with st.container(height=560):
+        for nid, indent, text in outline_rows(flat, view):
+            mark = "▶ " if nid == ss.get(state.TREE_SELECTED) else ""
+            label = "\u2003" * indent + mark + plain_label(text, 80)
+            if st.button(label, key=f"outline_{nid}", type="tertiary"):
+                ss[state.TREE_SELECTED] = nid
+                st.rerun()
+
+
+def main() -> None:
+    st.title("Tree browser")
+    doc_id = _pick_document()
+    if not doc_id:
+        return
+    doc = docs.load(doc_id)
+    flat = doc.get("flat_nodes") or {}
+    if not flat:
+        st.warning("This document has no sections.")
+        return
+    _search(flat)
+    on_depth = state.bind(state.TREE_DEPTH, "tree_depth_pick")
+    st.slider("Depth shown", 1, 8, key="tree_depth_pick", on_change=on_depth)
+    selected = ss.get(state.TREE_SELECTED) if ss.get(state.TREE_SELECTED) in flat else None
+    view, focus = visible_slice(flat, ss.get(state.TREE_FOCUS), ss[state.TREE_DEPTH], selected)
+    ss[state.TREE_FOCUS] = focus
+    _breadcrumb(flat, focus)
+    graph_col, outline_col = st.columns([3, 2])
+    with graph_col:
+        nodes, edges, config = graph_elements(flat, view, selected)
+        clicked = agraph(nodes=nodes, edges=edges, config=config)
+        if apply_click(ss, clicked, flat, view):
+            st.rerun()
+        note = f"Showing {len(view.node_ids)} of {len(flat)} sections"
+        if view.truncated:
+            note += f" (at most {MAX_DRAWN} are drawn: focus on a section to see more)"
+        st.caption(note + ". Click a node to open it; (+N) marks hidden sub-sections.")
+    with outline_col:
+        _outline(flat, view)
+    if selected:
+        with st.container(border=True):
+            panel.render(doc, selected)
+    else:
+        st.caption(f"Select a section of {md_escape(doc.get('file_name'))} to see its text.")
+
+
+with shown_errors():
+    main()

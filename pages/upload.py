@@ -1,0 +1,119 @@
+"""Upload & index: several files and/or a URL, live progress, then a result card each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from treerag_core import Limits
+from ui import state
+from ui.engine import current_summarizer, engine_label
+from ui.errors import shown_errors
+from ui.indexing import IndexOutcome, index_source, index_upload
+from ui.presets import CUSTOM, PRESETS, system_prompt_for
+from ui.text import md_escape
+from ui.uploads import SUPPORTED_EXTENSIONS
+
+MODES = ("Re-index only if the file changed", "Re-index anyway (overwrite)")
+
+
+def _reporter(bar: Any) -> Any:
+    """A core progress callback that drives one ``st.progress`` bar."""
+
+    def report(done: int, total: int, message: str) -> None:
+        bar.progress(min(1.0, done / total) if total else 0.0, text=md_escape(message, 100))
+
+    return report
+
+
+def _run(files: list[Any], url: str, summarizer: Any, overwrite: bool, separate: bool) -> None:
+    """Index every file, then the URL; each gets its own status box and progress bar."""
+    results: list[dict[str, Any]] = []
+    registry = state.registry_path()
+    limits = Limits.from_env()
+    jobs = [(f.name, f) for f in files] + ([(url, None)] if url else [])
+    for name, upload in jobs:
+        with st.status(f"Indexing {md_escape(name, 80)}", expanded=True) as box:
+            bar = st.progress(0.0, text="Starting")
+            if upload is not None:
+                outcome = index_upload(
+                    name,
+                    upload.getvalue(),
+                    state.uploads_dir(registry),
+                    registry,
+                    summarizer,
+                    overwrite,
+                    separate,
+                    _reporter(bar),
+                    limits,
+                )
+            else:
+                outcome = index_source(name, name, registry, summarizer, overwrite, _reporter(bar))
+            box.update(
+                label=f"{md_escape(name, 80)}: {'failed' if outcome.error else 'done'}",
+                state="error" if outcome.error else "complete",
+                expanded=bool(outcome.error),
+            )
+        results.append(outcome.as_dict())
+    st.session_state[state.UPLOAD_RESULTS] = results
+
+
+def _card(index: int, result: dict[str, Any]) -> None:
+    outcome = IndexOutcome(**result)
+    with st.container(border=True):
+        st.markdown(f"**{md_escape(outcome.name, 100)}**")
+        if outcome.error:
+            st.error(outcome.error)
+            return
+        if outcome.unchanged:
+            st.info("Unchanged since it was last indexed: the stored index was kept.")
+        cols = st.columns(6)
+        cols[0].metric("Sections", outcome.sections)
+        cols[1].metric("Pages", outcome.pages if outcome.pages is not None else "–")
+        cols[2].metric("LLM calls", outcome.llm_calls)
+        cols[3].metric("Tokens", outcome.tokens)
+        cols[4].metric("Seconds", f"{outcome.seconds:.2f}")
+        cols[5].metric("Summaries reused", outcome.reused)
+        st.caption(f"Engine: {md_escape(outcome.engine)}")
+        left, right = st.columns(2)
+        if left.button("Open in tree", key=f"card_tree_{index}"):
+            state.open_in_tree(str(outcome.doc_id))
+        if right.button("Ask about it", key=f"card_chat_{index}"):
+            state.open_in_chat([str(outcome.doc_id)])
+
+
+def main() -> None:
+    st.title("Upload & index")
+    files = st.file_uploader(
+        "Documents (PDF, DOCX, HTML, Markdown, text)",
+        type=list(SUPPORTED_EXTENSIONS),
+        accept_multiple_files=True,
+        key="upload_files",
+    )
+    url = st.text_input("…or a web page URL", key="upload_url", placeholder="https://…").strip()
+    left, right = st.columns(2)
+    preset = left.selectbox("Domain prompt", [*PRESETS, CUSTOM], key="upload_preset")
+    custom = ""
+    if preset == CUSTOM:
+        custom = left.text_area("Custom summary prompt", key="upload_custom")
+    mode = right.radio("When a document is already indexed", MODES, key="upload_mode")
+    separate = right.checkbox(
+        "Keep as a separate document if a file with the same name was uploaded before",
+        key="upload_separate",
+    )
+    engine = engine_label()
+    st.caption(f"Summaries by: {md_escape(engine)}")
+    if engine.startswith("Offline") and preset != "General":
+        st.caption(
+            "The offline engine extracts summaries and tags itself; prompts apply to models."
+        )
+    if st.button("Index", type="primary", disabled=not files and not url):
+        summarizer = current_summarizer(system_prompt_for(preset, custom))
+        _run(list(files or []), url, summarizer, mode == MODES[1], separate)
+    for index, result in enumerate(st.session_state.get(state.UPLOAD_RESULTS, [])):
+        _card(index, result)
+
+
+with shown_errors():
+    main()

@@ -1,0 +1,90 @@
+"""Models, summarizers and retrievers from the session's provider settings.
+
+Built through ``treerag_core.providers`` (settings → environment → ``.env``), cached with
+``st.cache_resource`` so a rerun does not rebuild HTTP clients. ``(None, None)`` models
+mean the offline engine, which is what a fresh machine with no key and no network gets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import streamlit as st
+
+from treerag_core.answer import Retriever, make_retriever
+from treerag_core.llm_call import invoke, model_name
+from treerag_core.providers import DEFAULT_MODELS, load_settings, make_llms, resolve_provider
+from treerag_core.summarize import make_summarizer
+
+from . import state
+
+PROVIDER_LABELS = {"offline": "Offline engine (no model)", "openai": "OpenAI", "ollama": "Ollama"}
+
+
+def session_settings() -> dict[str, Any]:
+    """The settings the user chose this session (may hold an API key: never display it)."""
+    return dict(st.session_state.get(state.PROVIDER) or {})
+
+
+def effective_settings(settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Session choices over the environment over ``.env``."""
+    return load_settings(settings if settings is not None else session_settings())
+
+
+def provider_name(settings: Mapping[str, Any] | None = None) -> str:
+    """``offline`` / ``openai`` / ``ollama`` as resolved now (raises ConfigError if bad)."""
+    return resolve_provider(effective_settings(settings))
+
+
+def _frozen(settings: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((str(k), str(v)) for k, v in settings.items()))
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _cached_llms(frozen: tuple[tuple[str, str], ...]) -> tuple[Any, Any]:
+    """One pair of clients per distinct settings (the key is hashed, not shown)."""
+    return make_llms(dict(frozen))
+
+
+def current_llms() -> tuple[Any, Any]:
+    """``(search_llm, answer_llm)`` or ``(None, None)`` for offline."""
+    return _cached_llms(_frozen(session_settings()))
+
+
+def current_summarizer(system_prompt: str | None = None) -> Any:
+    """The summarizer for indexing; the offline engine ignores the prompt."""
+    search_llm, _ = current_llms()
+    if search_llm is None:
+        return make_summarizer(None)
+    if system_prompt:
+        return make_summarizer(search_llm, system_prompt=system_prompt)
+    return make_summarizer(search_llm)
+
+
+def current_retriever() -> Retriever:
+    """The retriever for chat: search model for navigation, answer model for the reply."""
+    search_llm, answer_llm = current_llms()
+    return make_retriever(llm=answer_llm, search_llm=search_llm)
+
+
+def engine_label() -> str:
+    """Short description for the sidebar and result cards (no secrets)."""
+    search_llm, answer_llm = current_llms()
+    if search_llm is None:
+        return PROVIDER_LABELS["offline"]
+    names = {model_name(search_llm), model_name(answer_llm)}
+    return f"{provider_name()} · {' / '.join(sorted(names))}"
+
+
+def default_models(provider: str) -> tuple[str, str]:
+    return DEFAULT_MODELS.get(provider, ("", ""))
+
+
+def test_connection(settings: Mapping[str, Any]) -> str:
+    """One tiny call to the answer model; returns a success line or raises TreeragError."""
+    search_llm, answer_llm = make_llms(dict(settings))
+    if answer_llm is None:
+        return "Offline engine selected: no connection needed."
+    reply = invoke(answer_llm, "Reply with the single word OK.", "ping", what="connection test")
+    return f"Connected to {model_name(answer_llm)}: it replied {reply.text.strip()[:40]!r}."

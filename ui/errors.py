@@ -1,0 +1,38 @@
+"""The page boundary: every failure becomes a message, never a traceback on screen."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import streamlit as st
+
+from treerag_core import TreeragError
+
+log = logging.getLogger("treerag.app")
+
+
+def message_for(exc: BaseException) -> str:
+    """What to tell the person: the core's own message, or a short generic one."""
+    if isinstance(exc, TreeragError):
+        return str(exc) or type(exc).__name__
+    return (
+        f"Something unexpected went wrong ({type(exc).__name__}). Nothing stored was changed; "
+        "the details are in the server log."
+    )
+
+
+@contextmanager
+def shown_errors() -> Iterator[None]:
+    """Run a page (or an action) and show any error as ``st.error``.
+
+    Streamlit's own rerun / page-switch signals derive from BaseException and pass through.
+    """
+    try:
+        yield
+    except TreeragError as exc:
+        st.error(message_for(exc))
+    except Exception as exc:  # the page boundary: log it, show a message
+        log.exception("unexpected error in a page")
+        st.error(message_for(exc))

@@ -1,0 +1,55 @@
+"""Registry page helpers: the table, export, import, re-index."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from treerag_core.export import export_documents, parse_import
+from treerag_core.registry import Registry, save_document
+
+from .docs import load
+
+
+def human_size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} B"
+
+
+def table_rows(rows: list[dict[str, Any]], registry_path: str) -> list[dict[str, Any]]:
+    """One row per document as the registry table shows it."""
+    registry = Registry(registry_path)
+    out = []
+    for row in rows:
+        out.append(
+            {
+                "name": row.get("file_name"),
+                "sections": row.get("total_sections"),
+                "pages": row.get("total_pages"),
+                "indexed at": row.get("indexed_at"),
+                "engine": row.get("engine"),
+                "size on disk": human_size(registry.size_on_disk(row["doc_id"])),
+                "type": row.get("source_type"),
+            }
+        )
+    return out
+
+
+def export_bytes(doc_ids: list[str]) -> bytes:
+    """The chosen documents (one or all) as one export file."""
+    return export_documents([dict(load(doc_id)) for doc_id in doc_ids])
+
+
+def import_bytes(data: bytes, registry_path: str) -> list[str]:
+    """Validate then store every document in the file; returns their names.
+
+    Validation runs on the whole file first, so a bad file stores nothing.
+    """
+    documents = parse_import(data)
+    names = []
+    for document in documents:
+        saved = save_document(document, registry_path)
+        names.append(str(saved.get("file_name")))
+    return names

@@ -1,0 +1,92 @@
+"""Session-state keys and the few helpers that move a person between pages.
+
+All UI state lives in ``st.session_state`` under the names below, so pages can hand each
+other a document / node / question without globals, and each browser session is separate.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+DEFAULT_REGISTRY = "indexed_docs.json"
+
+REGISTRY_PATH = "registry_path"
+PROVIDER = "provider_settings"  # dict for treerag_core.providers.make_llms (key included)
+TREE_DOC = "tree_doc_id"
+TREE_FOCUS = "tree_focus"  # node id whose subtree is drawn; None = whole document
+TREE_SELECTED = "tree_selected"  # node id shown in the panel
+TREE_DEPTH = "tree_depth"
+TREE_LAST_CLICK = "tree_last_click"  # last value agraph returned (it repeats across reruns)
+CHAT_DOCS = "chat_doc_ids"
+CHAT_HISTORY = "chat_history"
+CHAT_CONTEXT = "chat_context"  # {"doc_id", "node_id", "path"} from "Ask about this section"
+UPLOAD_RESULTS = "upload_results"
+
+PAGE_UPLOAD = "pages/upload.py"
+PAGE_TREE = "pages/tree.py"
+PAGE_CHAT = "pages/chat.py"
+PAGE_REGISTRY = "pages/registry.py"
+PAGE_SETTINGS = "pages/settings.py"
+
+
+def init_state(env: dict[str, str] | None = None) -> None:
+    """Defaults for a new session; the registry path comes from TREERAG_REGISTRY."""
+    environ = os.environ if env is None else env
+    ss = st.session_state
+    ss.setdefault(REGISTRY_PATH, environ.get("TREERAG_REGISTRY") or DEFAULT_REGISTRY)
+    ss.setdefault(PROVIDER, {})
+    ss.setdefault(TREE_DOC, None)
+    ss.setdefault(TREE_FOCUS, None)
+    ss.setdefault(TREE_SELECTED, None)
+    ss.setdefault(TREE_DEPTH, 3)
+    ss.setdefault(TREE_LAST_CLICK, None)
+    ss.setdefault(CHAT_DOCS, [])
+    ss.setdefault(CHAT_HISTORY, [])
+    ss.setdefault(CHAT_CONTEXT, None)
+    ss.setdefault(UPLOAD_RESULTS, [])
+
+
+def registry_path() -> str:
+    return str(st.session_state.get(REGISTRY_PATH) or DEFAULT_REGISTRY)
+
+
+def uploads_dir(registry: str | None = None) -> str:
+    """Uploaded files live next to the registry: ``<registry stem>.uploads/``."""
+    base, _ = os.path.splitext(os.path.abspath(registry or registry_path()))
+    return base + ".uploads"
+
+
+def bind(state_key: str, widget_key: str) -> Callable[[], None]:
+    """Seed a widget from canonical state; return the on_change that copies it back.
+
+    Widget keys are dropped when their page is not shown, so the canonical value lives
+    under a non-widget key and survives page switches.
+    """
+    if state_key in st.session_state:
+        st.session_state[widget_key] = st.session_state[state_key]
+
+    def copy_back() -> None:
+        st.session_state[state_key] = st.session_state[widget_key]
+
+    return copy_back
+
+
+def open_in_tree(doc_id: str, node_id: str | None = None) -> None:
+    """Show ``node_id`` of ``doc_id`` in the tree browser, focused on its parent's subtree."""
+    ss = st.session_state
+    ss[TREE_DOC] = doc_id
+    ss[TREE_SELECTED] = node_id
+    ss[TREE_FOCUS] = None
+    ss[TREE_LAST_CLICK] = None
+    st.switch_page(PAGE_TREE)
+
+
+def open_in_chat(doc_ids: list[str], context: dict[str, Any] | None = None) -> None:
+    """Go to chat with these documents selected (and optionally one section as context)."""
+    st.session_state[CHAT_DOCS] = list(doc_ids)
+    st.session_state[CHAT_CONTEXT] = context
+    st.switch_page(PAGE_CHAT)

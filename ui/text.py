@@ -1,0 +1,26 @@
+"""Showing document text safely: as escaped Markdown, never as HTML."""
+
+from __future__ import annotations
+
+import re
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
+
+
+def md_escape(text: object, max_chars: int | None = None) -> str:
+    """Escape every Markdown/HTML-significant character so text renders literally."""
+    value = " ".join(str(text if text is not None else "").split())
+    if max_chars and len(value) > max_chars:
+        value = value[: max_chars - 1] + "…"
+    return _MD_SPECIAL.sub(r"\\\1", value)
+
+
+def plain_label(text: object, max_chars: int = 60) -> str:
+    """A one-line label for buttons/options (escaped: widget labels render Markdown)."""
+    return md_escape(text, max_chars)
+
+
+def tooltip_text(text: object, max_chars: int = 160) -> str:
+    """Text for places that end up as HTML (agraph tooltips): markup characters removed."""
+    value = re.sub(r"[<>&\"'`\\]", "", " ".join(str(text or "").split()))
+    return value[:max_chars]

@@ -1,0 +1,53 @@
+"""Tree-browser state transitions, kept out of the page so they are testable."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from treerag_core.tree_view import TreeSlice, ancestors, tree_slice
+from treerag_core.types import FlatNode
+
+MAX_DRAWN = 150
+
+
+def visible_slice(
+    flat: Mapping[str, FlatNode], focus: str | None, depth: int, selected: str | None
+) -> tuple[TreeSlice, str | None]:
+    """The slice to draw and the focus used; the selected node is always kept visible.
+
+    If the selected node (from a reference, a search or the outline) is outside the
+    focused, depth-limited slice, the focus moves to its parent.
+    """
+    if focus not in flat:
+        focus = None
+    view = tree_slice(flat, focus, depth, MAX_DRAWN)
+    if selected in flat and selected not in view.node_ids:
+        focus = flat[selected].get("parent_id") or selected
+        view = tree_slice(flat, focus, depth, MAX_DRAWN)
+    return view, focus
+
+
+def apply_click(
+    ss: Any, clicked: str | None, flat: Mapping[str, FlatNode], view: TreeSlice
+) -> bool:
+    """Handle agraph's return value; True if the selection changed.
+
+    agraph returns the last clicked id on every rerun, so only a *new* value counts.
+    Clicking a node whose children are hidden also drills down into it.
+    """
+    if not clicked or clicked == ss.get("tree_last_click") or clicked not in flat:
+        return False
+    ss["tree_last_click"] = clicked
+    ss["tree_selected"] = clicked
+    if view.hidden_children.get(clicked):
+        ss["tree_focus"] = clicked
+    return True
+
+
+def breadcrumb(flat: Mapping[str, FlatNode], focus: str | None) -> list[tuple[str | None, str]]:
+    """``(focus id, title)`` pairs from "All sections" down to the current focus."""
+    crumbs: list[tuple[str | None, str]] = [(None, "All sections")]
+    if focus in flat:
+        crumbs += [(nid, str(flat[nid].get("title") or nid)) for nid in ancestors(flat, focus)]
+    return crumbs
