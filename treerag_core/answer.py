@@ -193,11 +193,11 @@ def _prepare(
     for index, (doc, nid) in enumerate(picks, 1):
         ref = _reference(doc, nid)
         text = _section_text(doc["flat_nodes"], nid, share)
-        header = f'ref="S{index}" file="{ref["file_name"]}" path="{ref["path"]}"'
+        attributes = {"ref": f"S{index}", "file": ref["file_name"], "path": ref["path"]}
         if _pages(ref):
-            header += f' pages="{_pages(ref)}"'
+            attributes["pages"] = _pages(ref)
         references.append(ref)
-        quoted.append(quote_section(text, header))
+        quoted.append(quote_section(text, attributes))
         label = f"{ref['file_name']} › {ref['path']}" if len(documents) > 1 else ref["path"]
         sections.append(
             {"label": label + (f", {_pages(ref)}" if _pages(ref) else ""), "text": text}

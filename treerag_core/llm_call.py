@@ -198,6 +198,23 @@ async def ainvoke(
     return reply
 
 
+# Clients known to report how a stream ended; for them, no end marker means a cut stream.
+_REPORTS_FINISH = {"ChatOpenAI", "AzureChatOpenAI", "ChatOllama"}
+
+
+def _check_complete(total: Any, llm: Any, what: str) -> None:
+    """A stream that stops without its finish marker was cut: say so instead of passing a
+    truncated answer off as complete."""
+    if type(llm).__name__ not in _REPORTS_FINISH:
+        return
+    meta = getattr(total, "response_metadata", None) or {}
+    if not (meta.get("finish_reason") or meta.get("done_reason") or meta.get("done")):
+        raise LLMError(
+            f"The {what} model ({model_name(llm)}) stream ended without its end marker: "
+            "the answer was cut off."
+        )
+
+
 def stream(
     llm: Any, system: str, user: str, state: StreamState, *, what: str = "answer"
 ) -> Iterator[str]:
@@ -219,6 +236,7 @@ def stream(
         raise
     except Exception as exc:
         raise LLMError(describe_error(exc, what, llm) + " (the answer was cut off)") from exc
+    _check_complete(total, llm, what)
     state.reply = _reply_from_message(
         total if total is not None else "",
         llm,
@@ -245,6 +263,7 @@ async def astream(
         raise
     except Exception as exc:
         raise LLMError(describe_error(exc, what, llm) + " (the answer was cut off)") from exc
+    _check_complete(total, llm, what)
     state.reply = _reply_from_message(
         total if total is not None else "",
         llm,

@@ -78,15 +78,19 @@ SECTION_OPEN = "<section_data"
 SECTION_CLOSE = "</section_data>"
 
 
-def quote_section(text: str, header: str) -> str:
+def quote_section(text: str, attributes: dict[str, str]) -> str:
     """Wrap section text in the data delimiters, neutralising any delimiter inside it.
 
     A document that contains ``</section_data>`` would otherwise close the quote early and
-    smuggle the rest of its text out as instructions.
+    smuggle the rest of its text out as instructions; attribute values (titles come from
+    the document too) cannot break out of the opening tag either.
     """
     safe = text.replace(SECTION_OPEN, "<section-data").replace(SECTION_CLOSE, "</section-data>")
-    safe_header = header.replace('"', "'").replace("\n", " ")
-    return f"{SECTION_OPEN} {safe_header}>\n{safe}\n{SECTION_CLOSE}"
+    header = " ".join(
+        f'{key}="{" ".join(str(value).split()).replace(chr(34), chr(39)).replace("<", "‹").replace(">", "›")}"'
+        for key, value in attributes.items()
+    )
+    return f"{SECTION_OPEN} {header}>\n{safe}\n{SECTION_CLOSE}"
 
 
 def format_extra_context(extra_context: str) -> str:

@@ -218,7 +218,9 @@ def parse_search_reply(text: str, known_ids: Collection[str]) -> tuple[list[str]
     ]
     ids = resolver.resolve_all(bracketed + padded)
     if not ids:
-        ids = resolver.resolve_all(int(t) for t in re.findall(r"(?<![\d.])\d{1,6}(?![\d.])", prose))
+        ids = resolver.resolve_all(
+            int(t) for t in re.findall(r"(?<![\d.])\d{1,6}(?!\d|\.\d)", prose)
+        )
     if ids:
         return ids, " ".join(prose.split())[:300], "prose"
     return [], "", "none"

@@ -151,7 +151,7 @@ def make_summarizer(
             user = user_prompt_template.format(
                 title=node.get("title", ""),
                 path=node.get("path", ""),
-                section=quote_section(text, f'title="{node.get("title", "")}"'),
+                section=quote_section(text, {"title": str(node.get("title", ""))}),
                 text=text,
             )
             refused = ledger.reserve(estimate_tokens(system_prompt + user))
