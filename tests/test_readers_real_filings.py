@@ -1,0 +1,60 @@
+"""Structure of real SEC filings from the shared bench (skipped when it is absent)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from treerag_core.readers import read_source
+from treerag_core.sections import parse_sections
+
+BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
+
+
+def _read(name: str) -> list[dict]:
+    path = BENCH / name
+    if not path.exists():
+        pytest.skip(f"bench filing {name} not found under {BENCH} (shared bench data absent)")
+    st = read_source(str(path))
+    assert st.page_count and st.source_type == "pdf"
+    return parse_sections(st.text)
+
+
+def _first(sections: list[dict], prefix: str) -> dict:
+    hits = [s for s in sections if s["title"].lower().startswith(prefix.lower())]
+    assert hits, f"no heading starting with {prefix!r}"
+    return hits[0]
+
+
+@pytest.mark.slow
+def test_amazon_10k_items_come_from_the_body_not_the_toc():
+    sections = _read("AMAZON_2019_10K.pdf")  # 83 pages, no bookmarks
+    item7 = _first(sections, "Item 7.")
+    item8 = _first(sections, "Item 8.")
+    assert item7["page_start"] == 19 and item8["page_start"] == 34
+    assert "Management" in item7["title"] and "Financial Statements" in item8["title"]
+    # the index on page 2 lists every Item; none of them may become a heading there
+    assert not [s for s in sections if s["page_start"] == 2 and s["title"].startswith("Item")]
+    part2 = _first(sections, "PART II")
+    assert part2["level"] == 1 and item7["level"] == 2
+    assert sum(s["title"].startswith("Item") for s in sections) >= 15
+
+
+def test_bestbuy_10q_parts_items_and_notes():
+    sections = _read("BESTBUY_2024Q2_10Q.pdf")  # 30 pages, no bookmarks, TOC on page 2
+    got = [(s["title"], s["level"], s["page_start"]) for s in sections]
+    assert ("Item 1. Financial Statements", 2, 3) in got
+    assert ("Item 4. Controls and Procedures", 2, 24) in got
+    assert any(t.startswith("PART II") and lvl == 1 and p == 24 for t, lvl, p in got)
+    notes = [(t, lvl) for t, lvl, _ in got if t[:2].rstrip(".").isdigit()]
+    assert ("1. Basis of Presentation", 3) in notes and len(notes) >= 10
+    assert not [t for t, _, p in got if p == 2 and t.startswith("Item")]  # the TOC page
+
+
+def test_pepsico_outline_is_the_structure():
+    sections = _read("PEPSICO_2023Q1_EARNINGS.pdf")  # has bookmarks
+    titles = [s["title"] for s in sections]
+    assert "Guidance and Outlook" in titles and "Cautionary Statement" in titles
+    balance = _first(sections, "A-5")
+    assert balance["page_start"] == 8 and balance["page_end"] == 8
