@@ -50,6 +50,9 @@ class LLMCache:
         except OSError:
             pass  # a cache that cannot be written only costs money, never correctness
 
+    def __bool__(self) -> bool:  # an empty cache is still a cache
+        return True
+
     def __len__(self) -> int:
         count = 0
         for _root, _dirs, files in os.walk(self.directory):

@@ -130,7 +130,7 @@ def _cache_key(llm: Any, system: str, user: str) -> str:
 
 
 def _from_cache(cache: LLMCache | None, key: str) -> LLMReply | None:
-    hit = cache.get(key) if cache else None
+    hit = cache.get(key) if cache is not None else None
     if hit is None:
         return None
     return LLMReply(text=hit["text"], model=str(hit.get("model", "")), cached=True)
@@ -154,7 +154,7 @@ def invoke(
 
     ``cacheable(text)`` decides whether a reply is worth keeping (a garbage reply is not).
     """
-    key = _cache_key(llm, system, user) if cache else ""
+    key = _cache_key(llm, system, user) if cache is not None else ""
     hit = _from_cache(cache, key)
     if hit:
         return hit
@@ -181,7 +181,7 @@ async def ainvoke(
     cacheable: Callable[[str], bool] | None = None,
 ) -> LLMReply:
     """The async twin of :func:`invoke` (``ainvoke`` on the model)."""
-    key = _cache_key(llm, system, user) if cache else ""
+    key = _cache_key(llm, system, user) if cache is not None else ""
     hit = _from_cache(cache, key)
     if hit:
         return hit
