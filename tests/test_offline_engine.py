@@ -1,0 +1,172 @@
+"""The offline engine: the seed's quickstart flow end to end with no model and no network."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from treerag_core import (
+    aask,
+    ask,
+    ask_multi,
+    get_document_by_id,
+    index_document,
+    make_retriever,
+    make_summarizer,
+)
+from treerag_core.offline_engine import OFFLINE_NOTE, extract_tags, leading_summary, rank_nodes
+
+GUIDE = """# Acme Widget Guide
+
+The Acme Widget is a small sensor made by Acme Corp in Lyon.
+
+## Installation
+
+Mount the widget at least 2 m above the floor. It needs a 12 V power supply.
+The installation takes about 15 minutes.
+
+## Warranty
+
+The warranty lasts 24 months from the date of purchase. Claims go to the
+Customer Care team in Dublin, who answer within 5 days.
+
+# Troubleshooting
+
+## Blinking light
+
+A blinking red light means the battery is low. Replace the CR2032 battery.
+
+## No signal
+
+If the widget shows no signal, move it closer to the WLAN access point.
+"""
+
+
+@pytest.fixture
+def guide(tmp_path):
+    path = tmp_path / "widget_guide.md"
+    path.write_text(GUIDE)
+    registry = str(tmp_path / "indexed_docs.json")
+    doc = index_document(
+        str(path), summarizer=make_summarizer(None), registry_path=registry, verbose=False
+    )
+    return doc, registry
+
+
+def test_quickstart_flow_offline(guide) -> None:
+    doc, registry = guide
+    retriever = make_retriever(None)
+    result = ask("How long does the warranty last?", doc, retriever)
+    assert "24 months" in result.content
+    assert OFFLINE_NOTE in result.content  # honest about being extractive
+    assert result.references[0]["title"] == "Warranty"
+    assert result.references[0]["path"] == "Acme Widget Guide > Warranty"
+    assert result.references[0]["file_name"] == "widget_guide.md"
+    assert result.references[0]["doc_id"] == doc["doc_id"]
+    assert "[Acme Widget Guide > Warranty]" in result.content  # each sentence cites its section
+    assert result.response_metadata["llm_calls"] == 0
+    # reload from the registry: same answer, no model
+    again = ask(
+        "How long does the warranty last?", get_document_by_id(doc["doc_id"], registry), retriever
+    )
+    assert again.content == result.content
+
+
+def test_offline_summaries_and_tags_are_in_the_outline(guide) -> None:
+    doc, _ = guide
+    warranty = next(n for n in doc["flat_nodes"].values() if n["title"] == "Warranty")
+    assert warranty["summary"].startswith("The warranty lasts 24 months")
+    assert "Dublin" in warranty["tags"] and "24 months" in warranty["tags"]
+    assert "Customer Care" in " ".join(warranty["tags"])
+    assert "Dublin" in doc["tree_outline"]
+
+
+@pytest.mark.parametrize(
+    "question, title",
+    [
+        ("What does a blinking red light mean?", "Blinking light"),
+        ("Which battery does it use?", "Blinking light"),
+        ("What voltage does the power supply need?", "Installation"),
+        ("WLAN access point", "No signal"),
+        ("Who makes the widget?", "Acme Widget Guide"),
+    ],
+)
+def test_offline_navigation_finds_the_section(guide, question: str, title: str) -> None:
+    doc, _ = guide
+    ranked = rank_nodes(question, doc["flat_nodes"], k=1)
+    assert doc["flat_nodes"][ranked[0][0]]["title"] == title
+
+
+def test_stream_and_dict_modes_offline(guide) -> None:
+    doc, _ = guide
+    chunks = list(ask("blinking red light", doc, make_retriever(None), stream=True))
+    assert (
+        isinstance(chunks[-1], dict)
+        and chunks[-1]["__references__"][0]["title"] == "Blinking light"
+    )
+    assert "battery is low" in "".join(c for c in chunks if isinstance(c, str))
+    plain = ask("blinking red light", doc, make_retriever(None), return_raw=False)
+    assert plain["references"] == chunks[-1]["__references__"]
+
+
+def test_async_and_multi_offline(guide, tmp_path) -> None:
+    doc, registry = guide
+    other_path = tmp_path / "pricing.md"
+    other_path.write_text(
+        "# Prices\n\nThe Acme Widget costs 49 EUR.\n\n# Shipping\n\nShipping is free.\n"
+    )
+    other = index_document(
+        str(other_path), summarizer=make_summarizer(None), registry_path=registry, verbose=False
+    )
+    result = ask_multi(
+        "How much does the widget cost and how long is the warranty?",
+        [doc, other],
+        make_retriever(None),
+    )
+    files = {r["file_name"] for r in result.references}
+    assert files == {"widget_guide.md", "pricing.md"}
+    assert "49 EUR" in result.content and "24 months" in result.content
+    chunks = asyncio.run(_collect(aask("warranty", doc, make_retriever(None), stream=True)))
+    assert chunks[-1]["__references__"][0]["title"] == "Warranty"
+
+
+async def _collect(awaitable):
+    return [c async for c in await awaitable]
+
+
+def test_unanswerable_question_says_so(guide) -> None:
+    doc, _ = guide
+    result = ask("zebra quantum flux", doc, make_retriever(None))
+    assert "may not contain the answer" in result.content
+
+
+def test_empty_document_answers_without_crashing() -> None:
+    doc = {"doc_id": "e", "file_name": "empty.md", "flat_nodes": {}, "tree_outline": ""}
+    result = ask("anything?", doc, make_retriever(None))
+    assert "nothing to answer from" in result.content and result.references == []
+
+
+def test_tag_extraction() -> None:
+    tags = extract_tags(
+        "The Bank of England raised rates by 0.25% in 2023. The FDA approved 50 mg doses. "
+        "Ada Lovelace met Charles Babbage in London.",
+        "Rates",
+    )
+    for expected in (
+        "Bank of England",
+        "0.25%",
+        "2023",
+        "FDA",
+        "50 mg",
+        "Ada Lovelace",
+        "Charles Babbage",
+        "London",
+    ):
+        assert expected in tags or len(tags) == 8, (expected, tags)
+    assert "The" not in tags
+
+
+def test_leading_summary_is_bounded() -> None:
+    assert leading_summary("One. Two. Three.") == "One. Two. Three."
+    assert len(leading_summary("word " * 1000)) <= 200
