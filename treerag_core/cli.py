@@ -1,4 +1,4 @@
-"""Command line on the same core as the app: index, list, show, delete."""
+"""Command line on the same core as the app: index, list, show, delete, eval."""
 
 from __future__ import annotations
 
@@ -23,6 +23,12 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("doc_id")
     delete = commands.add_parser("delete", help="delete a document")
     delete.add_argument("doc_id")
+    evaluate = commands.add_parser("eval", help="score retrieval on questions with gold evidence")
+    evaluate.add_argument("questions", help="JSONL: question, document, gold pages/sections")
+    evaluate.add_argument("--registry", default=argparse.SUPPRESS, help="registry file (JSON)")
+    evaluate.add_argument("--pdf-root", help="folder the questions' files are relative to")
+    evaluate.add_argument("--baseline", choices=["chunks", "none"], default="chunks")
+    evaluate.add_argument("--json", help="also write the full results here")
     return parser
 
 
@@ -50,6 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"No document {args.doc_id}.", file=sys.stderr)
                 return 1
             print(f"Deleted {args.doc_id}.")
+        elif args.command == "eval":
+            from .evaluate import run_cli
+
+            return run_cli(args.questions, args.registry, args.pdf_root, args.baseline, args.json)
     except TreeragError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

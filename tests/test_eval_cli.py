@@ -1,0 +1,79 @@
+"""``python -m treerag_core eval`` on a tiny synthetic question set and small documents."""
+
+from __future__ import annotations
+
+import json
+
+from treerag_core.cli import main
+from treerag_core.evaluate import evaluate, load_questions, registry_loader
+
+DOC = """# Revenue
+
+Net revenue grew to $4.2 billion on strong retail demand.
+
+# Leases
+
+## Operating leases
+
+Operating lease liabilities were $310 million, mostly for stores and warehouses.
+
+# Pensions
+
+The pension plan obligation fell as discount rates rose.
+"""
+
+
+def _setup(tmp_path):
+    (tmp_path / "report.md").write_text(DOC, encoding="utf-8")
+    questions = [
+        {
+            "id": "q1",
+            "file": "report.md",
+            "question": "What were the operating lease liabilities?",
+            "gold_sections": ["Operating leases"],
+        },
+        {
+            "id": "q2",
+            "file": "report.md",
+            "question": "How did net revenue change?",
+            "gold_sections": ["Pensions"],  # deliberately wrong gold: must be a miss
+        },
+        {"id": "q3", "file": "missing.md", "question": "Anything?", "gold_sections": ["X"]},
+    ]
+    path = tmp_path / "questions.jsonl"
+    path.write_text("\n".join(json.dumps(q) for q in questions) + "\n", encoding="utf-8")
+    return path
+
+
+def test_evaluate_scores_hits_misses_and_errors(tmp_path):
+    path = _setup(tmp_path)
+    registry = str(tmp_path / "reg.json")
+    result = evaluate(load_questions(str(path)), registry_loader(registry, str(tmp_path)))
+    summary = result.summary()
+    assert summary["navigation"]["questions"] == 2
+    assert summary["navigation"]["section_hit_rate"] == 0.5
+    assert summary["navigation"]["page_hit_rate"] is None  # no gold pages in this set
+    assert [m.id for m in result.misses()] == ["q2"]
+    assert result.errors and result.errors[0]["id"] == "q3"
+    assert summary["chunks"]["questions"] == 2
+    assert all(r.tokens > 0 for r in result.navigation)
+
+
+def test_eval_cli_prints_table_and_misses_and_writes_json(tmp_path, capsys):
+    path = _setup(tmp_path)
+    out = tmp_path / "out.json"
+    code = main(["eval", str(path), "--registry", str(tmp_path / "reg.json"), "--json", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 1  # q3's document is missing: reported, and the exit code says so
+    assert "| tree navigation |" in printed and "| chunk baseline (BM25) |" in printed
+    assert "q2" in printed and "missing.md" in printed
+    data = json.loads(out.read_text())
+    assert data["summary"]["navigation"]["section_hit_rate"] == 0.5
+    assert len(data["navigation"]) == 2 and data["chunks"] is not None
+
+
+def test_eval_cli_without_baseline(tmp_path, capsys):
+    path = _setup(tmp_path)
+    main(["--registry", str(tmp_path / "r.json"), "eval", str(path), "--baseline", "none"])
+    printed = capsys.readouterr().out
+    assert "| tree navigation |" in printed and "chunk baseline" not in printed
