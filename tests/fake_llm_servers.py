@@ -142,7 +142,10 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             if fake.delay:
                 time.sleep(fake.delay)
-            behaviour = fake.reply(request)
+            try:
+                behaviour = fake.reply(request)
+            except Exception as exc:  # a broken test script answers 500 instead of hanging
+                behaviour = Status(500, f"fake server script failed: {exc!r}")
             if isinstance(behaviour, Hang):
                 fake.stopping.wait(behaviour.seconds)
                 return
