@@ -70,6 +70,7 @@ _PAGE_NUMBER_RE = re.compile(
     re.IGNORECASE,
 )
 _TOC_WORD_RE = re.compile(r"\b(table of contents|contents|index)\b", re.IGNORECASE)
+_CONNECTORS = {"AND", "OR", "OF", "TO", "FOR", "IN", "WITH", "BY", "ON", "AT", "&", "-"}
 _REFERENCE_START = re.compile(r"^(of|and|or|to|in|through|thru|above|below|hereof|herein)\b")
 
 
@@ -117,7 +118,7 @@ def structure_text(text: str) -> StructuredText:
 
 def structure_pages(pages: list[str]) -> StructuredText:
     """Find headings in page texts and return one Markdown-style text with page breaks."""
-    page_lines = [[ln.rstrip() for ln in page.split("\n")] for page in pages]
+    page_lines = [_split_glued_headings(page.split("\n")) for page in pages]
     dropped = _running_lines(page_lines) if len(page_lines) >= 3 else set()
     found: list[_Found] = []
     for p, lines in enumerate(page_lines):
@@ -132,6 +133,9 @@ def structure_pages(pages: list[str]) -> StructuredText:
                 i += 1
                 continue
             cand, span = _extend_title(cand, lines, i + glued - 1, p, dropped)
+            if cand.kind == "caps" and not _prose_follows(lines, i + glued - 1 + span):
+                i += 1
+                continue
             found.append(_Found(p, i, span + glued - 1, cand))
             i += span + glued - 1
     found = _drop_toc(found, page_lines, dropped, paged=len(page_lines) > 1)
@@ -143,6 +147,28 @@ def structure_pages(pages: list[str]) -> StructuredText:
     return _render(page_lines, dropped, found)
 
 
+_GLUED_HEADING = re.compile(
+    r"(?<=[.!?:;)”\"] )\s*((?:NOTE|ITEM|PART)\s+[0-9IVX]{1,4}[A-C]?\s*[.:\-–—]\s*[A-Z][A-Z0-9 ,&'’()/\-]{3,})$"
+)
+
+
+def _split_glued_headings(lines: list[str]) -> list[str]:
+    """Split ``...finished goods. NOTE 3 — PROPERTY, PLANT`` into body + heading lines.
+
+    Some PDFs run an ALL-CAPS note/item heading into the end of the previous paragraph.
+    """
+    out: list[str] = []
+    for line in lines:
+        line = line.rstrip()
+        m = _GLUED_HEADING.search(line) if len(line) > 20 else None
+        if m and m.start(1) > 0:
+            out.append(line[: m.start(1)].rstrip())
+            out.append(m.group(1))
+        else:
+            out.append(line)
+    return out
+
+
 # --- classification ---------------------------------------------------------------------
 
 
@@ -151,11 +177,11 @@ def classify_line(line: str) -> Candidate | None:
     text = " ".join(line.split())
     if not text or len(text) > _MAX_TITLE_CHARS + 20:
         return None
-    if text.endswith((",", ";")):
-        return None
     m = _KEYWORD_RE.match(text)
     if m:
         return _keyword_candidate(m)
+    if text.endswith((",", ";")):
+        return None
     m = _CLAUSE_RE.match(text)
     if m and _title_ok(m.group("title")):
         title = m.group("title")
@@ -179,8 +205,12 @@ def _keyword_candidate(m: re.Match[str]) -> Candidate | None:
         return None  # "Item IV" is not a thing; "Section I" is too ambiguous with words
     if kw in {"item", "note"} and not re.fullmatch(r"\d{1,2}[A-Z]?", num):
         return None
+    if kw == "section" and not re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*", num):
+        return None  # "Section 1350 Certifications", "Section 409A": references, not parts
+    if title.endswith(",") and (title.upper() != title or sep.strip() == ""):
+        return None  # a sentence or a cross-reference list, not a wrapped caps title
     if title:
-        if _REFERENCE_START.match(title) or not _title_ok(title):
+        if _REFERENCE_START.match(title) or not _title_ok(title.rstrip(",")):
             return None  # "Item 8 of this report ...", "Part II, Item 7" (comma rejected above)
         if not sep.strip() and kw in {"item", "note"} and title[0].isdigit():
             return None
@@ -247,6 +277,8 @@ def _is_caps_heading(text: str) -> bool:
         return False
     if text.endswith((",", ";", ":")) or text[-1].isdigit():
         return False
+    if words[0] in _CONNECTORS or "%" in text or "$" in text:
+        return False  # "AND TAXES", "CHANGE % CHANGE": table headers and wrapped fragments
     if text[0] in "([" or text.endswith(")") and "(" in text[:3]:
         return False  # "(MILLIONS)", "(UNAUDITED)"
     return text.upper() not in {"N/A", "NONE", "TOTAL", "TOTALS", "NOT APPLICABLE"}
@@ -298,6 +330,20 @@ def _extend_title(
             continue
         break
     return cand, span
+
+
+def _prose_follows(lines: list[str], j: int) -> bool:
+    """An ALL-CAPS heading introduces text: the next line has lowercase words (or is a
+    keyword heading). Column headers of tables are followed by more capitals or numbers."""
+    nxt = " ".join(_next_nonblank(lines, j).split())
+    if not nxt:
+        return True  # end of page: the text continues on the next one
+    cand = classify_line(nxt)
+    if cand is not None and cand.kind != "caps":
+        return True
+    letters = sum(c.isalpha() for c in nxt)
+    lower = sum(c.islower() for c in nxt)
+    return lower >= 3 and letters / max(1, len(nxt.replace(" ", ""))) >= 0.6
 
 
 def _next_nonblank(lines: list[str], j: int) -> str:
