@@ -27,6 +27,12 @@ def _key_status(chosen: dict, merged: dict) -> str:
     return "No API key set."
 
 
+def _take_key() -> None:
+    """Move the typed key out of the widget, so the field is empty when the page redraws."""
+    ss["_typed_api_key"] = str(ss.get("settings_api_key") or "").strip()
+    ss["settings_api_key"] = ""
+
+
 def main() -> None:
     st.title("Settings")
     chosen = dict(ss.get(state.PROVIDER) or {})
@@ -38,7 +44,7 @@ def main() -> None:
             if merged.get("openai_api_key") or merged.get("openai_base_url")
             else ("ollama" if merged.get("ollama_host") else "offline")
         )
-    with st.form("settings_form"):
+    with st.form("settings_form", clear_on_submit=True):  # the key field empties after saving
         provider = st.radio(
             "Provider", PROVIDERS, index=PROVIDERS.index(current),
             format_func=lambda p: PROVIDER_LABELS.get(p, p), horizontal=True,
@@ -52,8 +58,8 @@ def main() -> None:
             "Answer model", value=merged.get("answer_model") or "",
             placeholder=answer_default or "not used offline",
         )  # fmt: skip
-        api_key = st.text_input(
-            "OpenAI API key", type="password", value="",
+        st.text_input(
+            "OpenAI API key", type="password", key="settings_api_key",
             placeholder="leave empty to keep the current key", help=_key_status(chosen, merged),
         )  # fmt: skip
         base_url = st.text_input(
@@ -61,8 +67,7 @@ def main() -> None:
         )
         ollama_host = st.text_input("Ollama host", value=merged.get("ollama_host") or "")
         registry = st.text_input("Registry file", value=state.registry_path())
-        saved = st.form_submit_button("Save settings", type="primary")
-    st.caption(_key_status(chosen, merged))
+        saved = st.form_submit_button("Save settings", type="primary", on_click=_take_key)
     if saved:
         new = {
             "provider": provider,
@@ -70,7 +75,7 @@ def main() -> None:
             "answer_model": answer_model.strip(),
             "openai_base_url": base_url.strip(),
             "ollama_host": ollama_host.strip(),
-            "openai_api_key": api_key.strip() or chosen.get("openai_api_key", ""),
+            "openai_api_key": ss.pop("_typed_api_key", "") or chosen.get("openai_api_key", ""),
         }
         ss[state.PROVIDER] = {k: v for k, v in new.items() if v}
         if registry.strip() and registry.strip() != state.registry_path():
@@ -78,6 +83,9 @@ def main() -> None:
             ss[state.TREE_DOC] = None
             ss[state.CHAT_DOCS] = []
         st.success("Settings saved for this session.")
+        chosen = dict(ss[state.PROVIDER])
+        merged = effective_settings(chosen)
+    st.caption(_key_status(chosen, merged))
     left, right = st.columns(2)
     if left.button("Test connection", key="settings_test"):
         with st.spinner("Calling the model…"):

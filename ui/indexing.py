@@ -81,7 +81,10 @@ def index_source(
         )
     except TreeragError as exc:
         return IndexOutcome(name=name, error=str(exc), seconds=time.perf_counter() - started)
-    unchanged = bool(before) and before.get("indexed_at") == doc.get("indexed_at")
+    # Same content and no overwrite: index_document returned the stored document as is.
+    unchanged = (
+        bool(before) and not overwrite and before.get("content_hash") == doc.get("content_hash")
+    )
     return outcome_from(name, doc, time.perf_counter() - started, unchanged)
 
 

@@ -1,0 +1,157 @@
+"""Fixtures for the app tests: an isolated registry for AppTest, and for the browser tests
+a live Streamlit server on a free loopback port plus Debian's Chromium."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PROVIDER_ENV = (
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "OLLAMA_HOST",
+    "TREERAG_PROVIDER",
+    "TREERAG_SEARCH_MODEL",
+    "TREERAG_ANSWER_MODEL",
+)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def app_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """TREERAG_REGISTRY in a temp dir, no provider configured, no .env in the cwd."""
+    for name in PROVIDER_ENV:
+        monkeypatch.delenv(name, raising=False)
+    registry = tmp_path / "registry" / "indexed_docs.json"
+    registry.parent.mkdir()
+    monkeypatch.setenv("TREERAG_REGISTRY", str(registry))
+    monkeypatch.chdir(tmp_path)
+    return registry
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """``streamlit run app.py`` on a free 127.0.0.1 port with its own registry."""
+    workdir = tmp_path_factory.mktemp("live")
+    registry = workdir / "indexed_docs.json"
+    env = {k: v for k, v in os.environ.items() if k not in PROVIDER_ENV}
+    env["TREERAG_REGISTRY"] = str(registry)
+    port = _free_port()
+    log = open(workdir / "server.log", "wb")  # noqa: SIM115 - closed in teardown
+    proc = subprocess.Popen(
+        [
+            sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+            "--server.headless", "true", "--server.port", str(port),
+            "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+        ],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        proc.terminate()
+        raise RuntimeError("Streamlit did not start; see " + str(workdir / "server.log"))
+    try:
+        yield {"url": url, "registry": str(registry), "workdir": str(workdir)}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """Debian's Chromium (Playwright cannot download its own here), headless and quiet."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": CHROMIUM_ARGS,
+    }
+
+
+SAMPLE_MD = """# Introduction
+Treerag indexes documents. Alice Smith wrote it in 2024.
+
+## Scope
+The scope covers PDF and Markdown files.
+
+# Methods
+We use BM25 ranking for offline navigation.
+
+## Data
+The data came from SEC filings of 3M Company. Revenue was $32 billion.
+"""
+
+
+@pytest.fixture
+def sample_doc(app_registry: Path, tmp_path: Path) -> dict:
+    """A small Markdown document indexed with the offline engine into the app registry."""
+    from treerag_core import index_document
+    from treerag_core.summarize import make_summarizer
+
+    source = tmp_path / "sample.md"
+    source.write_text(SAMPLE_MD)
+    return index_document(
+        str(source),
+        summarizer=make_summarizer(None),
+        registry_path=str(app_registry),
+        verbose=False,
+    )
+
+
+@pytest.fixture
+def make_app(app_registry: Path):  # noqa: ANN201 - returns a factory
+    """``make_app(page=None)``: an AppTest of app.py, run once, optionally on a page."""
+    from streamlit.testing.v1 import AppTest
+
+    def factory(page: str | None = None) -> AppTest:
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+        at.run()
+        if page:
+            at.switch_page(page)
+            at.run()
+        return at
+
+    return factory
+
+
+def texts(at) -> str:  # noqa: ANN001
+    """Every markdown, caption, text, subheader, error, info, success and warning value."""
+    parts = []
+    for kind in ("markdown", "caption", "text", "subheader", "error", "info", "success", "warning"):
+        parts += [str(e.value) for e in getattr(at, kind)]
+    return "\n".join(parts)

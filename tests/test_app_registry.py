@@ -1,0 +1,111 @@
+"""Registry page (AppTest): table, delete with confirmation, export/import, re-index."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from conftest import texts
+
+from treerag_core import list_documents
+from treerag_core.export import InvalidImportError, export_documents, parse_import
+from ui import state
+
+REG = "pages/registry.py"
+
+
+def test_table_and_delete_with_confirmation(make_app, sample_doc, app_registry: Path) -> None:  # noqa: ANN001
+    at = make_app(REG)
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert list(table["name"]) == ["sample.md"]
+    assert {"sections", "pages", "indexed at", "engine", "size on disk"} <= set(table.columns)
+    at.button(key="reg_delete").click().run()
+    assert "cannot be undone" in texts(at)
+    at.button(key="reg_delete_no").click().run()
+    assert len(list_documents(str(app_registry))) == 1
+    at.button(key="reg_delete").click().run()
+    at.button(key="reg_delete_yes").click().run()
+    assert list_documents(str(app_registry)) == []
+    assert "The registry is empty" in texts(at)
+
+
+def test_export_then_import_into_fresh_registry(
+    make_app, sample_doc, app_registry, tmp_path
+) -> None:  # noqa: ANN001
+    from ui.registry_logic import import_bytes
+
+    at = make_app(REG)
+    assert not at.exception and at.session_state[state.REGISTRY_PATH] == str(app_registry)
+    exported = export_documents([sample_doc])
+    other = tmp_path / "other" / "reg.json"
+    other.parent.mkdir()
+    assert import_bytes(exported, str(other)) == ["sample.md"]
+    assert [r["doc_id"] for r in list_documents(str(other))] == [sample_doc["doc_id"]]
+    assert "OPENAI" not in exported.decode()
+
+
+def test_bad_import_is_refused_with_message(make_app, app_registry: Path) -> None:  # noqa: ANN001
+    at = make_app(REG)
+    at.file_uploader(key="reg_import_file").set_value(("x.json", b"{not json", "application/json"))
+    at.run()
+    at.button(key="reg_import").click().run()
+    assert not at.exception
+    assert any("not valid JSON" in e.value for e in at.error)
+    assert list_documents(str(app_registry)) == []
+
+
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        ({"format": "other"}, "not a treerag export"),
+        ({"format": "treerag-export", "version": 1, "documents": []}, "no documents"),
+        ({"format": "treerag-export", "version": 9, "documents": [{}]}, "version"),
+        ({"doc_id": "../x", "flat_nodes": {}}, "doc_id"),
+    ],
+)
+def test_parse_import_rejects(payload, message) -> None:  # noqa: ANN001
+    with pytest.raises(InvalidImportError, match=message):
+        parse_import(json.dumps(payload).encode())
+
+
+def test_parse_import_rejects_broken_tree(sample_doc) -> None:  # noqa: ANN001
+    doc = json.loads(json.dumps(sample_doc))
+    doc["flat_nodes"]["0001"]["parent_id"] = "9999"
+    with pytest.raises(InvalidImportError, match="missing parent"):
+        parse_import(export_documents([doc]))
+    doc = json.loads(json.dumps(sample_doc))
+    doc["flat_nodes"]["0001"]["children"] = ["nope"]
+    with pytest.raises(InvalidImportError, match="missing child"):
+        parse_import(export_documents([doc]))
+
+
+def test_import_through_page(make_app, sample_doc, app_registry: Path) -> None:  # noqa: ANN001
+    exported = export_documents([sample_doc])
+    from treerag_core import delete_document
+
+    delete_document(sample_doc["doc_id"], str(app_registry))
+    at = make_app(REG)
+    at.file_uploader(key="reg_import_file").set_value(("e.json", exported, "application/json"))
+    at.run()
+    at.button(key="reg_import").click().run()
+    assert any("Imported: sample" in s.value for s in at.success)
+    assert len(list_documents(str(app_registry))) == 1
+
+
+def test_reindex_missing_source_is_a_message(make_app, sample_doc) -> None:  # noqa: ANN001
+    os.unlink(sample_doc["file_path"])
+    at = make_app(REG)
+    at.button(key="reg_reindex").click().run()
+    assert not at.exception
+    assert any("no longer at" in e.value for e in at.error)
+
+
+def test_reindex_and_open_buttons(make_app, sample_doc) -> None:  # noqa: ANN001
+    at = make_app(REG)
+    at.button(key="reg_reindex").click().run()
+    assert any("Re-indexed: 4 sections" in s.value for s in at.success)
+    at.button(key="reg_chat").click().run()
+    assert [t.value for t in at.title] == ["Chat"]

@@ -1,0 +1,76 @@
+"""Settings page (AppTest) and app shell: provider choice, key handling, connection test."""
+
+from __future__ import annotations
+
+import streamlit_agraph
+from conftest import texts
+
+from ui import state
+
+SETTINGS = "pages/settings.py"
+SECRET = "sk-test-SECRET-1234567890"
+
+
+def _all_values(at) -> str:  # noqa: ANN001
+    values = [texts(at)] + [str(w.value) for w in at.text_input]
+    return "\n".join(values)
+
+
+def test_default_is_offline_and_every_page_renders(make_app, sample_doc, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setattr(streamlit_agraph, "agraph", lambda nodes, edges, config: None)
+    at = make_app()
+    assert "Offline engine" in texts(at)
+    for page in ("pages/tree.py", "pages/chat.py", "pages/registry.py", SETTINGS):
+        at.switch_page(page).run()
+        assert not at.exception, page
+        assert not at.error, page
+    assert at.radio[0].value == "offline"
+
+
+def test_api_key_is_never_shown_back(make_app) -> None:  # noqa: ANN001
+    at = make_app(SETTINGS)
+    at.radio[0].set_value("openai")
+    key_field = next(w for w in at.text_input if w.label == "OpenAI API key")
+    key_field.input(SECRET)
+    at.button[0].click().run()  # the form's submit button
+    assert at.session_state[state.PROVIDER]["openai_api_key"] == SECRET
+    assert SECRET not in _all_values(at)
+    assert "An API key was entered in this session." in texts(at)
+    at.switch_page(SETTINGS).run()
+    assert SECRET not in _all_values(at)
+    assert next(w for w in at.text_input if w.label == "OpenAI API key").value == ""
+
+
+def test_connection_error_is_a_message(make_app) -> None:  # noqa: ANN001
+    at = make_app(SETTINGS)
+    at.radio[0].set_value("openai")
+    next(w for w in at.text_input if w.label == "OpenAI API key").input(SECRET)
+    next(w for w in at.text_input if w.label.startswith("OpenAI base URL")).input(
+        "http://127.0.0.1:9/v1"
+    )
+    at.button[0].click().run()
+    at.button(key="settings_test").click().run()
+    assert not at.exception
+    assert at.error and SECRET not in at.error[0].value
+
+
+def test_missing_key_is_a_config_message(make_app) -> None:  # noqa: ANN001
+    at = make_app(SETTINGS)
+    at.radio[0].set_value("openai")
+    at.button[0].click().run()
+    at.button(key="settings_test").click().run()
+    assert any("OPENAI_API_KEY" in e.value for e in at.error)
+
+
+def test_offline_connection_test(make_app) -> None:  # noqa: ANN001
+    at = make_app(SETTINGS)
+    at.button(key="settings_test").click().run()
+    assert any("no connection needed" in s.value for s in at.success)
+
+
+def test_registry_path_setting(make_app, tmp_path) -> None:  # noqa: ANN001
+    at = make_app(SETTINGS)
+    other = str(tmp_path / "elsewhere.json")
+    next(w for w in at.text_input if w.label == "Registry file").input(other)
+    at.button[0].click().run()
+    assert at.session_state[state.REGISTRY_PATH] == other
