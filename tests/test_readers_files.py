@@ -301,3 +301,22 @@ def test_empty_documents(tmp_path: Path):
 def test_missing_file(tmp_path: Path):
     with pytest.raises(DocumentReadError, match="Cannot read"):
         read_source(str(tmp_path / "nope.pdf"))
+
+
+def test_pdf_cyclic_outline_is_bounded(tmp_path: Path):
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import NameObject
+
+    base = make_pdf(tmp_path / "base.pdf", ["A\nx", "B\ny", "C\nz"])
+    writer = PdfWriter(clone_from=PdfReader(str(base)))
+    first = writer.add_outline_item(title="A", page_number=0)
+    writer.add_outline_item(title="B", page_number=1)
+    last = writer.add_outline_item(title="C", page_number=2)
+    last.get_object()[NameObject("/Next")] = first  # C -> A -> B -> C -> ...
+    path = tmp_path / "cyclic.pdf"
+    with open(path, "wb") as fh:
+        writer.write(fh)
+    start = time.monotonic()
+    st = read_source(str(path))
+    assert time.monotonic() - start < 5
+    assert st.page_count == 3 and "z" in st.text

@@ -21,6 +21,7 @@ from .plain_structure import join_pages, structure_pages
 
 _MAX_OUTLINE_ENTRIES = 5000
 _MAX_OUTLINE_DEPTH = 6
+_FILE_TITLE = re.compile(r"\.(pdf|htm|html|docx?|xlsx?|txt)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,8 @@ def read_pdf(data: bytes, limits: Limits, name: str = "the PDF") -> ReadResult:
         )
     pages = [_page_text(reader, i) for i in range(count)]
     outline = _outline(reader, count)
-    if outline:
+    # A token outline (one or two bookmarks over a long filing) is not a structure.
+    if outline and (len(outline) >= 3 or count <= 10):
         text = _with_outline(pages, outline)
     else:
         text = _with_detected_structure(pages, limits)
@@ -127,6 +129,8 @@ def _outline(reader: Any, page_count: int) -> list[OutlineEntry]:
             continue
         if page is None or not 0 <= page < page_count or not title.strip():
             continue
+        if _FILE_TITLE.search(title.strip()):
+            continue  # bookmarks to attached/remote files ("Ex 21 Q4 2022.pdf"), not sections
         out.append(OutlineEntry(" ".join(title.split()), min(level, 6), page))
     # Nested lists in pypdf follow their parent entry; depth counts list nesting.
     return out
