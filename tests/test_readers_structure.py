@@ -187,3 +187,13 @@ def test_word_fragments_from_pdf_extraction_are_rejoined():
     result = structure_pages(["x\n1", page, "y\n3"])
     titles = [t for t, _, _ in result.headings]
     assert titles == ["PART III", "Item 10. Directors, Executive Officers."]
+
+
+def test_run_in_heading_keeps_its_sentence_as_body():
+    text = "ARTICLE 2 DEFINITIONS\nSection 2.1 Definitions. As used in the Plan, terms mean this.\n"
+    sections = parse_sections(structure_text(text).text)
+    assert [(s["title"], s["level"]) for s in sections] == [
+        ("ARTICLE 2 DEFINITIONS", 1),
+        ("Section 2.1 Definitions.", 2),
+    ]
+    assert sections[1]["text"] == "As used in the Plan, terms mean this."

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..sections import PAGE_BREAK, escape_line, heading
 
@@ -83,6 +83,7 @@ class Candidate:
     key: str  # identity used to spot TOC entries repeated later ("item 7", "number 1.2")
     number: tuple[int, ...] | None = None
     toc_like: bool = False  # ends in a page number or dotted leader
+    rest: str = ""  # run-in text after the title ("Definitions. As used here...") kept as body
 
 
 @dataclass(frozen=True)
@@ -215,7 +216,12 @@ def _keyword_candidate(m: re.Match[str]) -> Candidate | None:
         if not sep.strip() and kw in {"item", "note"} and title[0].isdigit():
             return None
     full = m.string.strip()
-    return Candidate(kw, full, f"{kw} {num.lower()}", None, _is_toc_title(title, full))
+    rest = ""
+    run_in = re.search(r"[.:]\s+(?=[A-Z“\"(])", title)
+    if run_in and len(title[: run_in.start()].split()) <= 10:
+        cut = len(full) - len(title) + run_in.start() + 1
+        full, rest = full[:cut], full[cut:].strip()
+    return Candidate(kw, full, f"{kw} {num.lower()}", None, _is_toc_title(title, full), rest)
 
 
 def _number_candidate(m: re.Match[str], text: str) -> Candidate | None:
@@ -289,6 +295,8 @@ def _extend_title(
 ) -> tuple[Candidate, int]:
     """Join a wrapped title: ``Item 7.`` + next short line, or ALL-CAPS title on two lines."""
     span = 1
+    if cand.rest:
+        return cand, span  # a run-in heading: the line's own text continues as body
     bare = cand.kind not in {"caps", "number", "clause"} and _bare_label(cand)
     caps_title = cand.title.upper() == cand.title and cand.kind != "number"
     title = cand.title
@@ -310,13 +318,13 @@ def _extend_title(
                 known = _known_title(nxt) if cand.kind == "item" else None
                 if known:
                     title = f"{title} {known}"
-                    cand = Candidate(cand.kind, title, cand.key, cand.number, cand.toc_like)
+                    cand = replace(cand, title=title)
                 break
             if cand.kind == "part" and nxt.upper() != nxt:
                 break  # "PART III" then a sub-heading in title case
             title = f"{title} {nxt}"
             toc = cand.toc_like or _is_toc_title(nxt, nxt) or bool(re.fullmatch(r"\d{1,3}", nxt))
-            cand = Candidate(cand.kind, title, cand.key, cand.number, toc)
+            cand = replace(cand, title=title, toc_like=toc)
             span = j + glued - i
             bare = False
             caps_title = nxt.upper() == nxt
@@ -325,7 +333,7 @@ def _extend_title(
             if cand.kind == "caps" and len(nxt.split()) < 2 and len(title.split()) < 2:
                 break
             title = f"{title} {nxt}"
-            cand = Candidate(cand.kind, title, cand.key, cand.number, cand.toc_like)
+            cand = replace(cand, title=title)
             span = j + glued - i
             continue
         break
@@ -607,7 +615,7 @@ def _check_sequence(found: list[_Found]) -> list[_Found]:
             continue
         num = c.number
         if part_number is not None and num[0] == part_number and len(num) >= 2:
-            f.cand = Candidate("clause", c.title, c.key, num, c.toc_like)
+            f.cand = replace(c, kind="clause")
             kept.append(f)
             continue
         if last is None:
@@ -657,6 +665,8 @@ def _render(
                 if out and out[-1].strip():
                     out.append("")
                 out.append(heading(f.cand.title, f.level))
+                if f.cand.rest:
+                    out.append(escape_line(f.cand.rest))
                 i += f.span
                 continue
             if (p, i) not in dropped:
