@@ -8,7 +8,6 @@ tree. Every failure pypdf can raise on a hostile or broken file becomes a Docume
 from __future__ import annotations
 
 import io
-import logging
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -56,7 +55,6 @@ def _open(data: bytes, name: str) -> Any:
     from pypdf import PdfReader
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 
-    logging.getLogger("pypdf").setLevel(logging.ERROR)
     if not data.lstrip()[:1024].count(b"%PDF"):
         raise DocumentReadError(f"{name} is not a PDF file (no %PDF header).")
     try:
