@@ -58,7 +58,11 @@ def main() -> None:
             )
         if kind_of(request) == "search":  # a model that finds the rule by its name
             _, user = messages_text(request)
-            hits = [ln.split("]")[0].split("[")[1] for ln in user.splitlines() if "Rule R57 " in ln]
+            hits = [
+                ln.split("]")[0].split("[")[1]
+                for ln in user.splitlines()
+                if "Rule R57 " in ln and "- [" in ln
+            ]
             return json.dumps({"reasoning": "the rule is named in its title", "node_list": hits})
         return default_reply(request)
 

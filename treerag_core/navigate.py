@@ -32,6 +32,8 @@ from .prompts import (
 from .reply_parsing import parse_navigation_step, parse_search_reply
 from .types import Document, FlatNode
 
+RELATIVE_CUTOFF = 0.4  # offline picks must score at least this share of the best one
+
 
 @dataclass(frozen=True)
 class NavigationConfig:
@@ -87,7 +89,9 @@ Plan = Generator[_Request, "LLMReply | LLMError", NavigationResult]
 def _offline_pick(
     query: str, flat: dict[str, FlatNode], k: int, candidates: list[str] | None = None
 ) -> tuple[list[str], str]:
-    ranked = [nid for nid, _ in rank_nodes(query, flat, k=k, candidates=candidates)]
+    scored = rank_nodes(query, flat, k=k, candidates=candidates)
+    # Keep only sections scoring near the best: a common word must not drag in noise.
+    ranked = [nid for nid, score in scored if score >= RELATIVE_CUTOFF * scored[0][1]]
     if ranked:
         return ranked, "offline BM25 ranking"
     pool = candidates if candidates is not None else list(flat)
