@@ -269,3 +269,13 @@ def test_default_prompts_work_with_a_plain_model(server) -> None:
     server.reply = default_reply
     result = ask("What about Security and laptops?", make_doc(), make_retriever(chat(server)))
     assert result.references[0]["title"] == "Security"
+
+
+def test_custom_prompts_and_extra_context_reach_the_models(server, capsys) -> None:
+    server.reply = pick("0001")
+    retriever = make_retriever(chat(server), answer_system_prompt="You are a legal assistant.")
+    ask("Pro plan?", make_doc(), retriever, extra_context="Focus on 2026 prices.", verbose=True)
+    search, answer = server.chat_requests()
+    assert "Focus on 2026 prices." in messages_text(search)[1]
+    assert messages_text(answer)[0] == "You are a legal assistant."
+    assert "2 LLM calls" in capsys.readouterr().out
