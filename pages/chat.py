@@ -53,9 +53,11 @@ def _show_turn(index: int, turn: dict[str, Any]) -> None:
         if turn.get("error"):
             st.error(turn["error"])
         multi = len({r.get("doc_id") for r in turn.get("references") or []}) > 1
+        if turn.get("references"):
+            st.caption("References (open in the tree browser):")
         for r, ref in enumerate(turn.get("references") or []):
             label = plain_label(reference_label(ref, with_file=True), 140)
-            if st.button(f"📄 {label}", key=f"ref_{index}_{r}", type="tertiary"):
+            if st.button(label, key=f"ref_{index}_{r}", type="tertiary", icon=":material/article:"):
                 state.open_in_tree(ref["doc_id"], ref["node_id"])
         if turn.get("trace") or turn.get("usage"):
             with st.expander("Navigation trace and token usage"):

@@ -29,6 +29,7 @@ def _pick_document() -> str | None:
     def changed() -> None:
         on_change()
         ss[state.TREE_FOCUS] = ss[state.TREE_SELECTED] = ss[state.TREE_LAST_CLICK] = None
+        ss[state.TREE_PAGE] = 0
 
     st.selectbox(
         "Document", ids, format_func=lambda i: labels[i], key="tree_doc_pick", on_change=changed
@@ -47,7 +48,6 @@ def _search(flat: dict) -> None:
         title = plain_label(flat[nid].get("title") or nid, 70)
         if st.button(f"{title} · {where}", key=f"hit_{nid}"):
             ss[state.TREE_SELECTED] = nid
-            ss[state.TREE_FOCUS] = None
             st.rerun()
 
 
@@ -57,7 +57,21 @@ def _breadcrumb(flat: dict, focus: str | None) -> None:
     for i, (nid, title) in enumerate(crumbs[-6:]):
         if cols[i].button(plain_label(title, 28), key=f"crumb_{i}", disabled=nid == focus):
             ss[state.TREE_FOCUS] = nid
+            ss[state.TREE_PAGE] = 0
             st.rerun()
+
+
+def _pager(view) -> None:
+    if view.pages <= 1:
+        return
+    left, mid, right = st.columns([1, 3, 1])
+    if left.button("◀ Previous", key="tree_prev", disabled=view.page == 0):
+        ss[state.TREE_PAGE] = view.page - 1
+        st.rerun()
+    mid.caption(f"Group {view.page + 1} of {view.pages} at this level")
+    if right.button("Next ▶", key="tree_next", disabled=view.page >= view.pages - 1):
+        ss[state.TREE_PAGE] = view.page + 1
+        st.rerun()
 
 
 def _outline(flat: dict, view) -> None:
@@ -84,9 +98,12 @@ def main() -> None:
     on_depth = state.bind(state.TREE_DEPTH, "tree_depth_pick")
     st.slider("Depth shown", 1, 8, key="tree_depth_pick", on_change=on_depth)
     selected = ss.get(state.TREE_SELECTED) if ss.get(state.TREE_SELECTED) in flat else None
-    view, focus = visible_slice(flat, ss.get(state.TREE_FOCUS), ss[state.TREE_DEPTH], selected)
-    ss[state.TREE_FOCUS] = focus
+    view, focus = visible_slice(
+        flat, ss.get(state.TREE_FOCUS), ss[state.TREE_DEPTH], selected, ss[state.TREE_PAGE]
+    )
+    ss[state.TREE_FOCUS], ss[state.TREE_PAGE] = focus, view.page
     _breadcrumb(flat, focus)
+    _pager(view)
     graph_col, outline_col = st.columns([3, 2])
     with graph_col:
         nodes, edges, config = graph_elements(flat, view, selected)
@@ -95,7 +112,7 @@ def main() -> None:
             st.rerun()
         note = f"Showing {len(view.node_ids)} of {len(flat)} sections"
         if view.truncated:
-            note += f" (at most {MAX_DRAWN} are drawn: focus on a section to see more)"
+            note += f" (at most {MAX_DRAWN}, in readable widths: click a (+N) node to see more)"
         st.caption(note + ". Click a node to open it; (+N) marks hidden sub-sections.")
     with outline_col:
         _outline(flat, view)

@@ -105,17 +105,23 @@ def test_large_document_is_capped_and_drills_down(make_app, app_registry, tmp_pa
     assert doc["total_sections"] == 2000
     at = make_app(TREE)
     assert not at.exception
-    assert len(graph.calls[-1]["nodes"]) <= 150
+    drawn = [n.id for n in graph.calls[-1]["nodes"]]
+    assert len(drawn) == 12  # one group of top-level chapters; 49 sections each stay hidden
     assert "of 2000 sections" in texts(at)
-    at.slider(key="tree_depth_pick").set_value(1).run()
-    assert len(graph.calls[-1]["nodes"]) == 40
-    graph.click = "0050"  # Chapter 1: its children are hidden at depth 1 → drill down
+    assert "Group 1 of 4 at this level" in texts(at)
+    at.button(key="tree_next").click().run()
+    assert [n.id for n in graph.calls[-1]["nodes"]][0] == "0600"  # Chapter 12
+    at.button(key="tree_prev").click().run()
+    graph.click = "0050"  # Chapter 1: its children are hidden → drill down
     at.run()
     assert at.session_state[state.TREE_FOCUS] == "0050"
+    drawn = [n.id for n in graph.calls[-1]["nodes"]]
+    assert drawn[0] == "0050" and len(drawn) == 13 and len(graph.calls[-1]["edges"]) == 12
     crumbs = [b for b in at.button if str(b.key).startswith("crumb_")]
     assert [c.label for c in crumbs] == ["All sections", "Chapter 1"]
     crumbs[0].click().run()
     assert at.session_state[state.TREE_FOCUS] is None
+    assert all(len(call["nodes"]) <= 150 for call in graph.calls)
 
 
 def test_reference_deep_node_is_made_visible(make_app, app_registry, tmp_path, graph) -> None:  # noqa: ANN001
@@ -159,9 +165,20 @@ def test_tree_view_helpers() -> None:
     assert ancestors(flat, "0002") == ["0000", "0001", "0002"]
     view = tree_slice(flat, None, depth=2)
     assert view.node_ids == ["0000", "0001"] and view.hidden_children == {"0001": 1}
+    assert view.edges == [("0000", "0001")]
     assert tree_slice(flat, "0001", depth=5).node_ids == ["0001", "0002"]
     capped = tree_slice(flat, None, depth=5, max_nodes=1)
     assert capped.node_ids == ["0000"] and capped.truncated
+    wide = {
+        f"{i:04d}": {"node_id": f"{i:04d}", "title": str(i), "level": 1, "parent_id": None, "children": []}
+        for i in range(30)
+    }  # fmt: skip
+    paged = tree_slice(wide, None, depth=3, page=2, page_size=12)
+    assert (
+        paged.pages == 3
+        and paged.page == 2
+        and paged.node_ids == [f"{i:04d}" for i in range(24, 30)]
+    )
     assert search_nodes(flat, "zeta") == [("0000", "tag")]
     assert search_nodes(flat, "ALPHA") == [("0001", "text")]
     assert search_nodes(flat, "c")[0] == ("0002", "title")

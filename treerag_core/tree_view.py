@@ -7,7 +7,6 @@ data over ``flat_nodes`` (no UI library), so any front end and the tests can use
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -18,13 +17,15 @@ DEFAULT_MAX_NODES = 150
 
 @dataclass
 class TreeSlice:
-    """Nodes to draw (breadth-first order), parent→child edges, and what was left out."""
+    """Nodes to draw (level by level), parent→child edges, and what was left out."""
 
     node_ids: list[str]
     edges: list[tuple[str, str]]
-    # node id -> number of its children not drawn (depth limit or node cap)
+    # node id -> number of its children not drawn (depth limit, width limit or node cap)
     hidden_children: dict[str, int] = field(default_factory=dict)
-    truncated: bool = False  # the node cap, not only the depth limit, cut the slice
+    truncated: bool = False  # a width or node cap, not only the depth limit, cut the slice
+    page: int = 0  # which window of the first level below the focus is shown
+    pages: int = 1
 
 
 def root_ids(flat: Mapping[str, FlatNode]) -> list[str]:
@@ -44,50 +45,66 @@ def ancestors(flat: Mapping[str, FlatNode], node_id: str) -> list[str]:
     return list(reversed(chain))
 
 
+def _children(flat: Mapping[str, FlatNode], nid: str) -> list[str]:
+    return [c for c in flat[nid].get("children", []) if c in flat]
+
+
 def tree_slice(
     flat: Mapping[str, FlatNode],
     focus: str | None = None,
     depth: int = 3,
     max_nodes: int = DEFAULT_MAX_NODES,
+    page: int = 0,
+    page_size: int = 12,
+    max_level_width: int = 16,
 ) -> TreeSlice:
     """The subtree under ``focus`` (or the whole forest) down to ``depth`` levels.
 
-    Breadth-first so that, when ``max_nodes`` cuts, the levels nearest the focus are the
-    ones kept. ``depth=1`` is the focus (or the top level) alone.
+    A tree drawn top-down is only readable while each level stays narrow, so: the first
+    level below the focus (or the top level) is shown ``page_size`` at a time, a deeper
+    level is drawn only while it has at most ``max_level_width`` nodes, and never more
+    than ``max_nodes`` in all. ``depth=1`` is the focus (or one page of the top level).
     """
-    starts = [focus] if focus and focus in flat else root_ids(flat)
     depth = max(1, depth)
-    max_nodes = max(1, max_nodes)
-    drawn: list[str] = []
+    focus = focus if focus and focus in flat else None
+    first = _children(flat, focus) if focus else root_ids(flat)
+    pages = max(1, -(-len(first) // max(1, page_size)))
+    page = min(max(0, page), pages - 1)
+    window = first[page * page_size : (page + 1) * page_size]
+    drawn: list[str] = [focus] if focus else []
     edges: list[tuple[str, str]] = []
     hidden: dict[str, int] = {}
     truncated = False
-    queue: deque[tuple[str, int]] = deque((nid, 1) for nid in starts)
-    queued = set(starts)
-    while queue:
-        nid, level = queue.popleft()
-        if len(drawn) >= max_nodes:
+    if focus and depth == 1:
+        hidden[focus] = len(first)
+        return TreeSlice(drawn, edges, hidden, False, page, pages)
+    level_nodes = window
+    levels_left = depth - (1 if focus else 0)
+    if focus:
+        edges += [(focus, c) for c in window]
+    while level_nodes:
+        room = max_nodes - len(drawn)
+        if room <= 0:
             truncated = True
-            parent = flat[nid].get("parent_id")
-            if parent in queued:
-                hidden[parent] = hidden.get(parent, 0) + 1
-            continue
-        drawn.append(nid)
-        parent = flat[nid].get("parent_id")
-        if parent and parent in queued and nid not in starts:
-            edges.append((parent, nid))
-        children = [c for c in flat[nid].get("children", []) if c in flat]
-        if level >= depth:
-            if children:
-                hidden[nid] = len(children)
-            continue
-        for child in children:
-            queued.add(child)
-            queue.append((child, level + 1))
+            break
+        if len(level_nodes) > room:
+            truncated = True
+            level_nodes = level_nodes[:room]
+        drawn += level_nodes
+        levels_left -= 1
+        below = [c for nid in level_nodes for c in _children(flat, nid)]
+        too_wide = len(below) > max_level_width
+        if levels_left <= 0 or too_wide or len(drawn) + len(below) > max_nodes:
+            truncated = truncated or (levels_left > 0 and bool(below))
+            for nid in level_nodes:
+                if _children(flat, nid):
+                    hidden[nid] = len(_children(flat, nid))
+            break
+        edges += [(nid, c) for nid in level_nodes for c in _children(flat, nid)]
+        level_nodes = below
     drawn_set = set(drawn)
     edges = [(a, b) for a, b in edges if a in drawn_set and b in drawn_set]
-    hidden = {nid: n for nid, n in hidden.items() if nid in drawn_set}
-    return TreeSlice(node_ids=drawn, edges=edges, hidden_children=hidden, truncated=truncated)
+    return TreeSlice(drawn, edges, hidden, truncated, page, pages)
 
 
 def search_nodes(

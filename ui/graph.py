@@ -49,7 +49,7 @@ def graph_elements(
     flat: Mapping[str, FlatNode],
     view: TreeSlice,
     selected: str | None,
-    width: int = 760,
+    width: int = 560,
     height: int = 560,
 ) -> tuple[list[Node], list[Edge], Config]:
     """Nodes, edges and config for ``agraph``; depth is relative to the drawn slice."""

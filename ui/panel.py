@@ -59,6 +59,7 @@ def render(doc: Document, node_id: str) -> None:
         state.open_in_chat([doc["doc_id"]], context)
     if node.get("children") and act2.button("Focus on this section", key="panel_focus"):
         st.session_state[state.TREE_FOCUS] = node_id
+        st.session_state[state.TREE_PAGE] = 0
         st.rerun()
     _pdf_pages(doc, node)
     children = [c for c in node.get("children", []) if c in flat]

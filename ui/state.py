@@ -20,6 +20,7 @@ TREE_DOC = "tree_doc_id"
 TREE_FOCUS = "tree_focus"  # node id whose subtree is drawn; None = whole document
 TREE_SELECTED = "tree_selected"  # node id shown in the panel
 TREE_DEPTH = "tree_depth"
+TREE_PAGE = "tree_page"  # which group of the first level below the focus is drawn
 TREE_LAST_CLICK = "tree_last_click"  # last value agraph returned (it repeats across reruns)
 CHAT_DOCS = "chat_doc_ids"
 CHAT_HISTORY = "chat_history"
@@ -43,6 +44,7 @@ def init_state(env: dict[str, str] | None = None) -> None:
     ss.setdefault(TREE_FOCUS, None)
     ss.setdefault(TREE_SELECTED, None)
     ss.setdefault(TREE_DEPTH, 3)
+    ss.setdefault(TREE_PAGE, 0)
     ss.setdefault(TREE_LAST_CLICK, None)
     ss.setdefault(CHAT_DOCS, [])
     ss.setdefault(CHAT_HISTORY, [])
@@ -81,6 +83,7 @@ def open_in_tree(doc_id: str, node_id: str | None = None) -> None:
     ss[TREE_DOC] = doc_id
     ss[TREE_SELECTED] = node_id
     ss[TREE_FOCUS] = None
+    ss[TREE_PAGE] = 0
     ss[TREE_LAST_CLICK] = None
     st.switch_page(PAGE_TREE)
 

@@ -5,26 +5,34 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from treerag_core.tree_view import TreeSlice, ancestors, tree_slice
+from treerag_core.tree_view import TreeSlice, ancestors, root_ids, tree_slice
 from treerag_core.types import FlatNode
 
 MAX_DRAWN = 150
+PAGE_SIZE = 12
 
 
 def visible_slice(
-    flat: Mapping[str, FlatNode], focus: str | None, depth: int, selected: str | None
+    flat: Mapping[str, FlatNode],
+    focus: str | None,
+    depth: int,
+    selected: str | None,
+    page: int = 0,
 ) -> tuple[TreeSlice, str | None]:
     """The slice to draw and the focus used; the selected node is always kept visible.
 
     If the selected node (from a reference, a search or the outline) is outside the
-    focused, depth-limited slice, the focus moves to its parent.
+    focused, depth-limited, paged slice, the view moves to its parent and its page.
     """
     if focus not in flat:
         focus = None
-    view = tree_slice(flat, focus, depth, MAX_DRAWN)
+    view = tree_slice(flat, focus, depth, MAX_DRAWN, page, PAGE_SIZE)
     if selected in flat and selected not in view.node_ids:
-        focus = flat[selected].get("parent_id") or selected
-        view = tree_slice(flat, focus, depth, MAX_DRAWN)
+        parent = flat[selected].get("parent_id")
+        focus = parent if parent in flat else None
+        siblings = list(flat[parent].get("children") or []) if focus else root_ids(flat)
+        page = siblings.index(selected) // PAGE_SIZE if selected in siblings else 0
+        view = tree_slice(flat, focus, max(depth, 2), MAX_DRAWN, page, PAGE_SIZE)
     return view, focus
 
 
@@ -40,8 +48,9 @@ def apply_click(
         return False
     ss["tree_last_click"] = clicked
     ss["tree_selected"] = clicked
-    if view.hidden_children.get(clicked):
+    if view.hidden_children.get(clicked) and clicked != ss.get("tree_focus"):
         ss["tree_focus"] = clicked
+        ss["tree_page"] = 0
     return True
 
 
