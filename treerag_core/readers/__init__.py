@@ -32,6 +32,8 @@ EXTENSIONS = {
     ".markdown": "markdown",
     ".txt": "text",
 }
+# Text-like kinds have their own, smaller size limit (parsing cost grows with the text).
+TEXT_KINDS = {"html", "markdown", "text"}
 SUPPORTED_TYPES = "PDF (.pdf), Word (.docx), HTML (.html, .htm), Markdown (.md), text (.txt)"
 
 
@@ -81,13 +83,14 @@ def read_source(
         size = os.stat(path).st_size
     except OSError as exc:
         raise DocumentReadError(f"Cannot read {name}: {exc.strerror or exc}.") from exc
-    if size > limits.max_file_bytes:
+    limit = limits.max_text_bytes if kind in TEXT_KINDS else limits.max_file_bytes
+    if size > limit:
         raise DocumentTooLargeError(
-            f"{name} is {size:,} bytes; the limit is {limits.max_file_bytes:,} bytes."
+            f"{name} is {size:,} bytes; the limit for this type is {limit:,} bytes."
         )
     try:
         with open(path, "rb") as fh:
-            data = fh.read(limits.max_file_bytes + 1)
+            data = fh.read(limit + 1)
     except OSError as exc:
         raise DocumentReadError(f"Cannot read {name}: {exc.strerror or exc}.") from exc
     return read_bytes(data, name, limits, source=path, kind=kind)
@@ -102,9 +105,12 @@ def read_bytes(
 ) -> SourceText:
     """Read raw bytes (an upload, a fetched body); the kind comes from the name if not given."""
     kind = kind or source_kind(file_name)
-    if len(data) > limits.max_file_bytes:
+    if not data.strip():
+        raise EmptyDocumentError(f"{file_name} is empty: there is nothing to index.")
+    limit = limits.max_text_bytes if kind in TEXT_KINDS else limits.max_file_bytes
+    if len(data) > limit:
         raise DocumentTooLargeError(
-            f"{file_name} is {len(data):,} bytes; the limit is {limits.max_file_bytes:,} bytes."
+            f"{file_name} is {len(data):,} bytes; the limit for this type is {limit:,} bytes."
         )
     result = _READERS[kind](data, limits, file_name)
     if not result.text.replace("\f", "").strip():

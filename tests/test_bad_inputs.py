@@ -1,0 +1,126 @@
+"""Hostile and broken files: a typed error with a human message (or a correct index when the
+file is merely unusual), in bounded time, and the registry exactly as it was."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fixtures.bad.make_corpus import make_corpus
+
+from treerag_core import (
+    DocumentReadError,
+    DocumentTooLargeError,
+    EmptyDocumentError,
+    TreeragError,
+    UnsupportedFormatError,
+    index_document,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+OK = None  # indexes correctly
+EITHER = "either"  # an unusual file: a correct index or a TreeragError are both fine
+
+EXPECTED = {
+    "zero.pdf": EmptyDocumentError,
+    "truncated.pdf": DocumentReadError,
+    "random.pdf": DocumentReadError,
+    "password.pdf": DocumentReadError,
+    "cyclic_outline.pdf": EITHER,
+    "huge_outline.pdf": EITHER,
+    "bomb.docx": DocumentTooLargeError,
+    "not_a_zip.docx": DocumentReadError,
+    "hostile.html": OK,
+    "latin1.txt": OK,
+    "utf16.txt": OK,
+    "nul_bytes.txt": OK,
+    "many_headings.md": DocumentTooLargeError,
+    "empty.md": EmptyDocumentError,
+    "whitespace.txt": EmptyDocumentError,
+    "unsupported.xlsx": UnsupportedFormatError,
+    "../../escape $(touch pwned); `id` 'q'.md": OK,
+    "big_50mb.txt": DocumentTooLargeError,
+}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    return make_corpus(tmp_path_factory.mktemp("bad"))
+
+
+@pytest.fixture
+def registry(tmp_path):
+    """A registry holding one document, and a snapshot of every byte of it."""
+    reg = tmp_path / "reg.json"
+    source = tmp_path / "keep.md"
+    source.write_text("# Keep\nThis must survive.\n")
+    index_document(str(source), registry_path=str(reg), verbose=False)
+
+    def snapshot():
+        files = [reg, *sorted((tmp_path / "reg.docs").iterdir())]
+        return {p.name: p.read_bytes() for p in files}
+
+    return reg, snapshot
+
+
+def _all_text(doc) -> str:
+    return "\n".join(n["title"] + "\n" + n["text"] for n in doc["flat_nodes"].values())
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_bad_input(name, corpus, registry):
+    reg, snapshot = registry
+    before = snapshot()
+    expected = EXPECTED[name]
+    try:
+        doc = index_document(str(corpus[name]), registry_path=str(reg), verbose=False)
+    except TreeragError as exc:
+        assert expected is not OK, f"{name}: unexpected {type(exc).__name__}: {exc}"
+        if expected is not EITHER:
+            assert isinstance(exc, expected), f"{name}: {type(exc).__name__}: {exc}"
+        message = str(exc)
+        assert 10 < len(message) < 400 and "Traceback" not in message
+        assert snapshot() == before, "a failed index must leave the registry untouched"
+        return
+    assert expected in (OK, EITHER), f"{name} should have failed with {expected.__name__}"
+    text = _all_text(doc)
+    assert "\x00" not in text
+    if name == "hostile.html":
+        titles = [n["title"] for n in doc["flat_nodes"].values()]
+        assert "Real Title" in titles and "Second" in titles
+        for bad in ("alert", "steal()", "evil()", "Injected", "javascript:", "Footer junk"):
+            assert bad not in text
+    if name == "latin1.txt":
+        assert "Café crème à Zürich, naïve façade." in text
+    if name == "utf16.txt":
+        assert "Grüße aus Köln" in text
+    if name.startswith("../"):
+        assert doc["file_name"] == os.path.basename(corpus[name])
+        assert not (Path.cwd() / "pwned").exists()
+
+
+def test_huge_inputs_stay_within_bounded_memory(corpus):
+    """Zip bomb, 50 MB text and 100,000 headings in a fresh process: peak RSS stays bounded."""
+    script = (
+        "import sys, resource\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from treerag_core import index_document, TreeragError\n"
+        "for path in sys.argv[1:]:\n"
+        "    try:\n"
+        "        index_document(path, persist=False, verbose=False)\n"
+        "    except TreeragError:\n"
+        "        pass\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    names = ["bomb.docx", "big_50mb.txt", "many_headings.md", "huge_outline.pdf"]
+    proc = subprocess.run(
+        [sys.executable, "-c", script, *[str(corpus[n]) for n in names]],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    peak_mb = int(proc.stdout.strip()) / 1024
+    assert peak_mb < 800, f"peak RSS {peak_mb:.0f} MB"
