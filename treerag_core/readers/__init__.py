@@ -50,6 +50,13 @@ class SourceText:
     content_type: str | None = None  # for URLs: the server's Content-Type
 
 
+def size_limit(kind: str, limits: Limits) -> int:
+    """Bytes we accept for this kind: text-like sources have the smaller text limit too."""
+    if kind in TEXT_KINDS:
+        return min(limits.max_text_bytes, limits.max_file_bytes)
+    return limits.max_file_bytes
+
+
 def is_url(path_or_url: str) -> bool:
     return path_or_url.strip().lower().startswith(("http://", "https://"))
 
@@ -83,7 +90,7 @@ def read_source(
         size = os.stat(path).st_size
     except OSError as exc:
         raise DocumentReadError(f"Cannot read {name}: {exc.strerror or exc}.") from exc
-    limit = limits.max_text_bytes if kind in TEXT_KINDS else limits.max_file_bytes
+    limit = size_limit(kind, limits)
     if size > limit:
         raise DocumentTooLargeError(
             f"{name} is {size:,} bytes; the limit for this type is {limit:,} bytes."
@@ -107,7 +114,7 @@ def read_bytes(
     kind = kind or source_kind(file_name)
     if not data.strip():
         raise EmptyDocumentError(f"{file_name} is empty: there is nothing to index.")
-    limit = limits.max_text_bytes if kind in TEXT_KINDS else limits.max_file_bytes
+    limit = size_limit(kind, limits)
     if len(data) > limit:
         raise DocumentTooLargeError(
             f"{file_name} is {len(data):,} bytes; the limit for this type is {limit:,} bytes."
