@@ -24,7 +24,7 @@ SELECTED_COLOR = "#d62728"
 EDGE_COLOR = "#9aa5b1"
 
 
-def node_label(title: str, hidden: int = 0, width: int = 18, lines: int = 2) -> str:
+def node_label(title: str, hidden: int = 0, width: int = 14, lines: int = 2) -> str:
     """Short wrapped label under the dot; ``+N`` when children are not drawn."""
     wrapped = textwrap.wrap(" ".join(title.split()) or "(untitled)", width) or ["(untitled)"]
     if len(wrapped) > lines:
@@ -64,10 +64,10 @@ def graph_elements(
                 id=nid,
                 label=node_label(str(node.get("title") or nid), view.hidden_children.get(nid, 0)),
                 title=node_tooltip(node),
-                size=max(10, 26 - 4 * (depth - 1)) + (6 if is_selected else 0),
+                size=max(8, 20 - 3 * (depth - 1)) + (5 if is_selected else 0),
                 color=SELECTED_COLOR if is_selected else level_color(depth),
                 shape="dot",
-                font={"size": 13, "face": "sans-serif", "color": "#1d2a27"},
+                font={"size": 14, "face": "sans-serif", "color": "#1d2a27"},
             )
         )
     edges = [Edge(source=a, target=b, color=EDGE_COLOR) for a, b in view.edges]
@@ -80,6 +80,10 @@ def graph_elements(
         groups={},
     )
     config.layout["hierarchical"].update(
-        direction="UD", sortMethod="directed", levelSeparation=110, nodeSpacing=130
+        direction="UD",
+        sortMethod="directed",
+        levelSeparation=100,
+        nodeSpacing=85,
+        treeSpacing=90,  # each top-level section is its own tree: keep them close
     )
     return nodes, edges, config

@@ -9,7 +9,10 @@ from treerag_core.tree_view import TreeSlice, ancestors, root_ids, tree_slice
 from treerag_core.types import FlatNode
 
 MAX_DRAWN = 150
-PAGE_SIZE = 12
+PAGE_SIZE = 8
+# A level wider than this is not drawn (its parents show +N): about 70 px per node keeps
+# labels readable in a ~560 px canvas.
+MAX_LEVEL_WIDTH = 8
 
 
 def visible_slice(
@@ -26,13 +29,13 @@ def visible_slice(
     """
     if focus not in flat:
         focus = None
-    view = tree_slice(flat, focus, depth, MAX_DRAWN, page, PAGE_SIZE)
+    view = tree_slice(flat, focus, depth, MAX_DRAWN, page, PAGE_SIZE, MAX_LEVEL_WIDTH)
     if selected in flat and selected not in view.node_ids:
         parent = flat[selected].get("parent_id")
         focus = parent if parent in flat else None
         siblings = list(flat[parent].get("children") or []) if focus else root_ids(flat)
         page = siblings.index(selected) // PAGE_SIZE if selected in siblings else 0
-        view = tree_slice(flat, focus, max(depth, 2), MAX_DRAWN, page, PAGE_SIZE)
+        view = tree_slice(flat, focus, max(depth, 2), MAX_DRAWN, page, PAGE_SIZE, MAX_LEVEL_WIDTH)
     return view, focus
 
 
