@@ -1,4 +1,8 @@
-"""Command line on the same core as the app: index, list, show, delete, eval."""
+"""Command line on the same core as the app: index, list, show, ask, delete, eval.
+
+Models come from the environment / ``.env`` exactly as in the app (OPENAI_API_KEY,
+OPENAI_BASE_URL, OLLAMA_HOST, TREERAG_PROVIDER); with none set, the offline engine.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from .answer import ask, ask_multi, make_retriever
 from .errors import TreeragError
 from .indexer import index_document
+from .providers import make_llms
 from .registry import DEFAULT_REGISTRY, delete_document, get_document_by_id, list_documents
+from .summarize import make_summarizer, null_summarizer
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -18,9 +25,14 @@ def _parser() -> argparse.ArgumentParser:
     index = commands.add_parser("index", help="index a file or URL")
     index.add_argument("source", help="path or http(s) URL")
     index.add_argument("--overwrite", action="store_true", help="re-index even if unchanged")
+    index.add_argument("--no-summaries", action="store_true", help="titles only, no summarizer")
+    index.add_argument("--workers", type=int, default=10, help="parallel summary calls")
     commands.add_parser("list", help="list indexed documents")
     show = commands.add_parser("show", help="print a document's outline")
     show.add_argument("doc_id")
+    ask_cmd = commands.add_parser("ask", help="ask a question of one or more documents")
+    ask_cmd.add_argument("question")
+    ask_cmd.add_argument("doc_ids", nargs="+", metavar="DOC_ID")
     delete = commands.add_parser("delete", help="delete a document")
     delete.add_argument("doc_id")
     evaluate = commands.add_parser("eval", help="score retrieval on questions with gold evidence")
@@ -32,14 +44,46 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _ask(question: str, doc_ids: list[str], registry: str) -> int:
+    """Stream the answer to stdout, then list the references with their pages."""
+    documents = [get_document_by_id(doc_id, registry) for doc_id in doc_ids]
+    search_llm, answer_llm = make_llms()
+    retriever = make_retriever(answer_llm, search_llm=search_llm)
+    if len(documents) == 1:
+        stream = ask(question, documents[0], retriever, stream=True)
+    else:
+        stream = ask_multi(question, documents, retriever, stream=True)
+    for chunk in stream:
+        if isinstance(chunk, dict):
+            print("\n\nReferences:")
+            for ref in chunk["__references__"]:
+                pages = (
+                    f" (pp. {ref['page_start']}–{ref['page_end']})" if ref.get("page_start") else ""
+                )
+                print(f"  [{ref['node_id']}] {ref['file_name']}: {ref['path']}{pages}")
+        else:
+            print(chunk, end="", flush=True)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "index":
+            summarizer = null_summarizer
+            if not args.no_summaries:
+                search_llm, _ = make_llms()
+                summarizer = make_summarizer(search_llm, max_workers=args.workers)
             doc = index_document(
-                args.source, registry_path=args.registry, overwrite=args.overwrite, verbose=False
+                args.source,
+                summarizer=summarizer,
+                registry_path=args.registry,
+                overwrite=args.overwrite,
+                verbose=False,
             )
             print(f"{doc['doc_id']}  {doc['file_name']}  {doc['total_sections']} sections")
+        elif args.command == "ask":
+            return _ask(args.question, args.doc_ids, args.registry)
         elif args.command == "list":
             for row in list_documents(args.registry):
                 pages = f"{row['total_pages']} pages" if row.get("total_pages") else "-"
