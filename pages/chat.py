@@ -7,7 +7,13 @@ from typing import Any
 import streamlit as st
 
 from ui import docs, state
-from ui.chat_logic import history_markdown, reference_label, start_answer, usage_rows
+from ui.chat_logic import (
+    history_markdown,
+    reference_label,
+    start_answer,
+    trace_rows,
+    usage_rows,
+)
 from ui.engine import current_retriever
 from ui.errors import message_for, shown_errors
 from ui.text import md_escape, plain_label
@@ -66,6 +72,8 @@ def _show_turn(index: int, turn: dict[str, Any]) -> None:
                     st.markdown(f"**{name}** — mode: {md_escape(entry.get('mode'))}")
                     if entry.get("fallback"):
                         st.caption(md_escape(entry["fallback"], 400))
+                    rows = trace_rows(entry, turn.get("references") or [])
+                    st.dataframe(rows, hide_index=True)
                     st.json(entry.get("steps") or [], expanded=False)
                 if turn.get("usage"):
                     st.dataframe(usage_rows(turn["usage"]), hide_index=True)

@@ -11,7 +11,7 @@ from conftest import texts
 from treerag_core import index_document
 from treerag_core.summarize import make_summarizer
 from ui import state
-from ui.chat_logic import history_markdown, reference_label
+from ui.chat_logic import history_markdown, reference_label, trace_rows
 
 CHAT = "pages/chat.py"
 
@@ -36,6 +36,10 @@ def test_answer_with_reference_opens_tree(make_app, sample_doc) -> None:  # noqa
     assert answer["references"][0]["node_id"] == "0000"
     assert answer["usage"]["llm_calls"] == 0
     assert answer["trace"]["documents"][0]["mode"] == "offline"
+    rows = trace_rows(answer["trace"]["documents"][0], answer["references"])
+    assert rows[0]["chosen"].startswith("0000 Introduction")
+    assert rows[0]["reasons"] == "offline BM25 ranking"
+    assert len(at.dataframe) == 2  # trace steps and token usage
     ref_button = next(b for b in at.button if b.key == "ref_1_0")
     assert "Introduction" in ref_button.label
     ref_button.click().run()

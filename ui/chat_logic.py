@@ -66,6 +66,28 @@ def reference_label(ref: dict[str, Any], with_file: bool = True) -> str:
     return label
 
 
+def trace_rows(entry: dict[str, Any], references: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per navigation step: candidates seen, sections chosen (by title), reasons."""
+    titles = {(r.get("doc_id"), r.get("node_id")): r.get("title") for r in references}
+    doc_id = entry.get("doc_id")
+    rows = []
+    for step in entry.get("steps") or []:
+        chosen = [
+            f"{nid} {titles.get((doc_id, nid)) or ''}".strip() for nid in step.get("chosen") or []
+        ]
+        candidates = step.get("candidates")
+        rows.append(
+            {
+                "step": step.get("step"),
+                "mode": step.get("mode", entry.get("mode")),
+                "candidates": len(candidates) if isinstance(candidates, list) else candidates,
+                "chosen": ", ".join(chosen),
+                "reasons": step.get("reasoning") or step.get("fallback") or step.get("error") or "",
+            }
+        )
+    return rows
+
+
 def usage_rows(usage: dict[str, Any]) -> list[dict[str, Any]]:
     """The two calls' token usage as table rows (search, answer, total)."""
     rows = []
