@@ -27,6 +27,7 @@ from .llm_cache import LLMCache
 from .llm_call import LLMReply, StreamState, ainvoke, astream, invoke, model_name, stream
 from .navigate import NavigationConfig, NavigationResult, SearchPrompts, anavigate, navigate
 from .offline_engine import ENGINE_NAME, extractive_answer
+from .outline import page_label
 from .prompts import (
     ANSWER_SYSTEM_PROMPT,
     ANSWER_USER_PROMPT,
@@ -174,10 +175,7 @@ def _section_text(flat: dict[str, FlatNode], node_id: str, max_chars: int) -> st
 
 
 def _pages(ref: dict[str, Any]) -> str:
-    start, end = ref.get("page_start"), ref.get("page_end")
-    if start is None:
-        return ""
-    return f"p. {start}" if end in (None, start) else f"pp. {start}-{end}"
+    return page_label(ref.get("page_start"), ref.get("page_end"))
 
 
 def _prepare(

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from .answer import ask, ask_multi, make_retriever
 from .errors import TreeragError
 from .indexer import index_document
+from .outline import page_label
 from .providers import make_llms
 from .registry import DEFAULT_REGISTRY, delete_document, get_document_by_id, list_documents
 from .summarize import make_summarizer, null_summarizer
@@ -57,10 +58,8 @@ def _ask(question: str, doc_ids: list[str], registry: str) -> int:
         if isinstance(chunk, dict):
             print("\n\nReferences:")
             for ref in chunk["__references__"]:
-                pages = (
-                    f" (pp. {ref['page_start']}–{ref['page_end']})" if ref.get("page_start") else ""
-                )
-                print(f"  [{ref['node_id']}] {ref['file_name']}: {ref['path']}{pages}")
+                pages = page_label(ref.get("page_start"), ref.get("page_end"))
+                print(f"  [{ref['node_id']}] {ref['file_name']}: {ref['path']} {pages}")
         else:
             print(chunk, end="", flush=True)
     return 0

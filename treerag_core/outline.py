@@ -8,13 +8,20 @@ MAX_SUMMARY_CHARS = 160
 MAX_TAGS = 8
 
 
+def page_label(start: int | None, end: int | None) -> str:
+    """``p. 4`` / ``pp. 4–6`` / ``""`` for sources without pages: one spelling everywhere."""
+    if start is None:
+        return ""
+    return f"p. {start}" if end in (None, start) else f"pp. {start}–{end}"
+
+
 def outline_line(node: FlatNode, depth_offset: int = 0) -> str:
     """``- [0003] Title (pp. 4–6) — summary | Tags: a, b``, indented by depth."""
     indent = "  " * max(0, node["level"] - 1 - depth_offset)
     line = f"{indent}- [{node['node_id']}] {node['title']}"
-    start, end = node.get("page_start"), node.get("page_end")
-    if start is not None:
-        line += f" (p. {start})" if end in (None, start) else f" (pp. {start}–{end})"
+    pages = page_label(node.get("page_start"), node.get("page_end"))
+    if pages:
+        line += f" ({pages})"
     summary = " ".join((node.get("summary") or "").split())
     if summary:
         if len(summary) > MAX_SUMMARY_CHARS:
