@@ -215,6 +215,9 @@ def rank_nodes(
     return ranked[:k]
 
 
+MIN_ANSWER_TOKENS = 4
+
+
 def extractive_answer(
     query: str, sections: list[dict[str, Any]], max_sentences: int = 4
 ) -> tuple[str, list[int]]:
@@ -225,10 +228,17 @@ def extractive_answer(
     """
     sentences: dict[str, list[str]] = {}
     where: dict[str, tuple[int, int]] = {}
+    seen: set[str] = set()
     for si, section in enumerate(sections):
         for pi, sentence in enumerate(split_sentences(section.get("text", ""))):
+            tokens = tokenize(sentence)
+            normal = " ".join(tokens)
+            # A bare label ("Net sales") says nothing on its own; a repeat says it twice.
+            if len(tokens) < MIN_ANSWER_TOKENS or normal in seen:
+                continue
+            seen.add(normal)
             key = f"{si}:{pi}"
-            sentences[key] = tokenize(sentence)
+            sentences[key] = tokens
             where[key] = (si, pi)
     q = tokenize(query)
     scores = BM25(sentences).scores(q) if sentences else {}
