@@ -20,6 +20,7 @@ ss = st.session_state
 
 def _actions(row: dict[str, Any]) -> None:
     doc_id = row["doc_id"]
+    registry = state.registry_path()
     cols = st.columns(5)
     if cols[0].button("Open in tree", key="reg_tree"):
         state.open_in_tree(doc_id)
@@ -41,7 +42,7 @@ def _actions(row: dict[str, Any]) -> None:
                 st.success(f"Re-indexed: {outcome.sections} sections in {outcome.seconds:.2f} s.")
     cols[3].download_button(
         "Export JSON",
-        export_bytes([doc_id]),
+        export_bytes([doc_id], registry),
         file_name=f"{os.path.splitext(str(row.get('file_name')))[0]}.treerag.json",
         mime="application/json",
         key="reg_export_one",
@@ -84,18 +85,22 @@ def main() -> None:
         return
     st.dataframe(table_rows(listing, state.registry_path()), hide_index=True)
     ids = [r["doc_id"] for r in listing]
+    registry = state.registry_path()
     by_id = {r["doc_id"]: r for r in listing}
     choice = st.selectbox(
         "Document", ids, format_func=lambda i: docs.label(by_id[i]), key="reg_pick"
     )
     _actions(by_id[choice])
-    st.download_button(
-        f"Export all {len(ids)} documents (JSON)",
-        export_bytes(ids),
-        file_name="treerag-export.json",
-        mime="application/json",
-        key="reg_export_all",
-    )
+    if st.button(f"Prepare an export of all {len(ids)} documents", key="reg_prepare_all"):
+        ss["reg_export_all_data"] = export_bytes(ids, registry)  # read all only on request
+    if ss.get("reg_export_all_data"):
+        st.download_button(
+            "Download the export of all documents (JSON)",
+            ss["reg_export_all_data"],
+            file_name="treerag-export.json",
+            mime="application/json",
+            key="reg_export_all",
+        )
     _import()
 
 

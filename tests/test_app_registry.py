@@ -109,3 +109,19 @@ def test_reindex_and_open_buttons(make_app, sample_doc) -> None:  # noqa: ANN001
     assert any("Re-indexed: 4 sections" in s.value for s in at.success)
     at.button(key="reg_chat").click().run()
     assert [t.value for t in at.title] == ["Chat"]
+
+
+def test_export_bytes_reads_the_given_registry(sample_doc, app_registry: Path) -> None:  # noqa: ANN001
+    from ui.registry_logic import export_bytes
+
+    documents = parse_import(export_bytes([sample_doc["doc_id"]], str(app_registry)))
+    assert [d["doc_id"] for d in documents] == [sample_doc["doc_id"]]
+    assert "tree_outline" not in documents[0]
+
+
+def test_export_all_is_prepared_on_request(make_app, sample_doc) -> None:  # noqa: ANN001
+    at = make_app(REG)
+    assert "reg_export_all_data" not in at.session_state
+    at.button(key="reg_prepare_all").click().run()
+    documents = parse_import(at.session_state["reg_export_all_data"])
+    assert [d["file_name"] for d in documents] == ["sample.md"]

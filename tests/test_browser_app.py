@@ -8,6 +8,7 @@ in the tree, delete the document. Screenshots of each step go to test-artifacts/
 from __future__ import annotations
 
 import io
+import json
 import re
 import time
 from pathlib import Path
@@ -158,6 +159,10 @@ def test_full_flow(page: Page, live_server: dict, tmp_path: Path) -> None:
     expect(page.get_by_role("heading", name="Registry")).to_be_visible(timeout=30_000)
     expect(page.get_by_role("combobox", name="Document")).to_have_value(re.compile("segments.pdf"))
     shot(page, "07-registry.png")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export JSON").click()
+    exported = json.loads(Path(download.value.path()).read_text())
+    assert [d["file_name"] for d in exported["documents"]] == ["segments.pdf"]
     page.get_by_role("button", name="Delete…").click()
     page.get_by_role("button", name="Yes, delete").click()
     expect(page.get_by_text("The registry is empty")).to_be_visible(timeout=30_000)

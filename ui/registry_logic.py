@@ -7,8 +7,6 @@ from typing import Any
 from treerag_core.export import export_documents, parse_import
 from treerag_core.registry import Registry, save_document
 
-from .docs import load
-
 
 def human_size(n: int) -> str:
     for unit in ("B", "KB", "MB", "GB"):
@@ -37,9 +35,13 @@ def table_rows(rows: list[dict[str, Any]], registry_path: str) -> list[dict[str,
     return out
 
 
-def export_bytes(doc_ids: list[str]) -> bytes:
-    """The chosen documents (one or all) as one export file."""
-    return export_documents([dict(load(doc_id)) for doc_id in doc_ids])
+def export_bytes(doc_ids: list[str], registry_path: str) -> bytes:
+    """The chosen documents (one or all) as one export file.
+
+    Takes the registry path explicitly so it needs no Streamlit session (reusable, testable).
+    """
+    registry = Registry(registry_path)
+    return export_documents([dict(registry.get(doc_id)) for doc_id in doc_ids])
 
 
 def import_bytes(data: bytes, registry_path: str) -> list[str]:
