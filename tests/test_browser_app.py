@@ -51,6 +51,7 @@ def make_pdf(path: Path, pages: int) -> Path:
 
 
 def shot(page: Page, name: str) -> None:
+    wait_idle(page)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
 
