@@ -50,6 +50,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
+class _Server(ThreadingHTTPServer):
+    # The default listen backlog (5) drops connections when 20 workers connect at once; the
+    # client then waits ~1 s for a SYN retry, which looked like poor parallel efficiency.
+    request_queue_size = 128
+    daemon_threads = True
+
+
 class FakeLLM:
     """``with FakeLLM(delay=0.2) as llm: llm.url`` → ``http://127.0.0.1:PORT/v1``."""
 
@@ -57,8 +64,7 @@ class FakeLLM:
         self.delay = delay
         self.requests = 0
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self._server.daemon_threads = True
+        self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.owner = self  # type: ignore[attr-defined]
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 

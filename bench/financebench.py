@@ -17,7 +17,10 @@ from pathlib import Path
 
 from .page_cache import cached_pages
 
-DEV_SET = Path("/work/shared/bench/financebench/questions.jsonl")
+# shared/ sits beside the repository (on every developer machine and in CI).
+DEV_SET = (
+    Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "questions.jsonl"
+)
 OUT = Path(__file__).resolve().parent / "out" / "financebench"
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -62,43 +65,96 @@ def main(argv: list[str] | None = None) -> int:
     return run_eval(args.questions, args.registry, args.results, log)
 
 
-def loss_analysis(evaluation) -> dict:  # noqa: ANN001 - an Evaluation
-    """Where navigation misses and the baseline hits (and the reverse), with a cause each.
+STATEMENT_WORDS = ("income statement", "cash flow", "balance sheet", "financial position")
 
-    Cause labels: ``near`` (a retrieved range ends within 2 pages of the gold page: the
-    right part of the filing, the wrong node), ``wide_node`` (a retrieved node spans more
-    than 15 pages, so its text was truncated before the gold page), ``elsewhere``.
+
+def gold_nodes(document: dict, gold: set[int]) -> list[str]:
+    """Nodes whose own page range holds a gold page (where the evidence text lives)."""
+    return [
+        nid
+        for nid, n in (document.get("flat_nodes") or {}).items()
+        if n.get("page_start")
+        and any(n["page_start"] <= g <= (n.get("page_end") or n["page_start"]) for g in gold)
+    ]
+
+
+def loss_analysis(evaluation, questions: dict, load) -> dict:  # noqa: ANN001
+    """Every navigation miss explained: where the gold evidence sits in the tree and how the
+    offline ranking placed it.
+
+    ``best_gold_rank`` is the best BM25 rank (``offline_engine.rank_nodes``) of a node
+    holding a gold page; navigation reads the top ``k`` = 5. ``split_title`` says the gold
+    node is a "Part i/n" piece made by the section-size split, i.e. the evidence had no
+    heading of its own. ``statement`` says the question asks about a primary financial
+    statement (income statement, cash flow statement, balance sheet).
     """
+    from treerag_core.offline_engine import rank_nodes
+
     base = {r.id: r for r in evaluation.baseline or []}
     rows = []
     for nav in evaluation.navigation:
-        chunk = base.get(nav.id)
-        if nav.page_hit is None or chunk is None or nav.page_hit == chunk.page_hit:
+        if nav.page_hit is not False:
             continue
-        gold = set(nav.gold_pages)
-        cause = "elsewhere"
-        spans = [(r.page_start, r.page_end or r.page_start) for r in nav.retrieved if r.page_start]
-        if any(e - s > 15 for s, e in spans):
-            cause = "wide_node"
-        if any(min(abs(g - s), abs(g - e)) <= 2 for s, e in spans for g in gold):
-            cause = "near"
+        item = questions[nav.id]
+        document = load(item)
+        flat = document["flat_nodes"]
+        ranked = [nid for nid, _ in rank_nodes(nav.question, flat, k=len(flat))]
+        holders = gold_nodes(document, set(nav.gold_pages))
+        ranks = {nid: (ranked.index(nid) + 1 if nid in ranked else None) for nid in holders}
+        best = min((r for r in ranks.values() if r), default=None)
+        best_node = next(
+            (n for n, r in ranks.items() if r == best), holders[0] if holders else None
+        )
+        title = flat[best_node]["title"] if best_node else ""
+        chunk = base.get(nav.id)
         rows.append(
             {
                 "id": nav.id,
                 "document": nav.document,
+                "question_type": item.get("question_type"),
                 "question": nav.question,
                 "gold_pages": nav.gold_pages,
-                "navigation_hit": nav.page_hit,
-                "chunks_hit": chunk.page_hit,
+                "chunks_hit": chunk.page_hit if chunk else None,
+                "gold_nodes": [
+                    {"node": n, "rank": r, "title": flat[n]["title"][:80]} for n, r in ranks.items()
+                ],
+                "best_gold_rank": best,
+                "best_gold_title": title[:80],
+                "split_title": title.startswith("Part ") and "/" in title.split(":")[0],
+                "statement": any(w in nav.question.lower() for w in STATEMENT_WORDS),
                 "navigation_got": [
                     {"node": r.label, "pages": [r.page_start, r.page_end], "title": r.titles[:1]}
                     for r in nav.retrieved
                 ],
-                "chunks_got_pages": sorted({p for r in chunk.retrieved for p in r.page_set()}),
-                "cause": cause if not nav.page_hit else "",
             }
         )
     return {"rows": rows}
+
+
+def loss_lines(rows: list[dict], k: int = 5) -> list[str]:
+    """The Markdown paragraph and table on where navigation loses."""
+    only_chunks = [r for r in rows if r["chunks_hit"]]
+    ranks = [r["best_gold_rank"] for r in rows]
+    near = sum(1 for x in ranks if x and x <= 3 * k)
+    far = sum(1 for x in ranks if x and x > 3 * k)
+    lines = [
+        f"Navigation missed {len(rows)} questions; the chunk baseline hit {len(only_chunks)} of them.",
+        f"- Gold node ranked {k + 1}–{3 * k} by the offline BM25 (just past the k={k} read): {near}; "
+        f"ranked lower: {far}; no node holds the page: {sum(1 for x in ranks if x is None)}.",
+        f"- Gold node is a size-split 'Part i/n' piece (the evidence had no heading of its own): "
+        f"{sum(r['split_title'] for r in rows)}.",
+        f"- Question about a primary financial statement: {sum(r['statement'] for r in rows)} "
+        f"(of which the baseline hit {sum(r['statement'] for r in only_chunks)}).",
+        "",
+        "| question | type | gold pages | best gold node rank | its title | chunks hit |",
+        "|---|---|---|---:|---|:---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['id']} ({r['document'].split('/')[-1]}) | {r['question_type']} | {r['gold_pages']} | "
+            f"{r['best_gold_rank']} | {r['best_gold_title'][:50]} | {'yes' if r['chunks_hit'] else 'no'} |"
+        )
+    return lines
 
 
 def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  # noqa: ANN001
@@ -122,11 +178,8 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
         return cached_pages(path) if path.suffix.lower() == ".pdf" and path.exists() else None
 
     started = time.perf_counter()
-    evaluation = evaluate(
-        questions,
-        registry_loader(str(registry), str(questions_path.parent), index_missing=False),
-        page_texts=page_texts,
-    )
+    loader = registry_loader(str(registry), str(questions_path.parent), index_missing=False)
+    evaluation = evaluate(questions, loader, page_texts=page_texts)
     seconds = time.perf_counter() - started
     summary = evaluation.summary()
     by_type: dict[str, dict] = {}
@@ -141,7 +194,8 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()
-    losses = loss_analysis(evaluation)
+    by_id = {q["id"]: q for q in questions}
+    losses = loss_analysis(evaluation, by_id, loader)
     report = {
         "generated_at": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "commit": commit,
@@ -152,17 +206,13 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
         "seconds": round(seconds, 1),
         "summary": summary,
         "by_question_type": by_type,
-        "navigation_vs_chunks": losses,
+        "navigation_misses_explained": losses,
         **evaluation.as_dict(),
     }
     results.mkdir(parents=True, exist_ok=True)
     (results / "eval.json").write_text(json.dumps(report, indent=1) + "\n")
-    nav_only = sum(1 for r in losses["rows"] if r["navigation_hit"])
-    chunk_only = len(losses["rows"]) - nav_only
-    causes: dict[str, int] = defaultdict(int)
-    for r in losses["rows"]:
-        if r["cause"]:
-            causes[r["cause"]] += 1
+    nav_hits = {r.id for r in evaluation.navigation if r.page_hit}
+    chunk_hits = {r.id for r in evaluation.baseline or [] if r.page_hit}
     md = [
         "# Retrieval on the FinanceBench development set",
         "",
@@ -182,11 +232,12 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
             for k, v in by_type.items()
         ],
         "",
-        f"## Navigation vs chunks: {nav_only} questions only navigation hit, "
-        f"{chunk_only} only chunks hit",
+        f"Both hit {len(nav_hits & chunk_hits)}; only navigation {len(nav_hits - chunk_hits)}; "
+        f"only chunks {len(chunk_hits - nav_hits)}.",
         "",
-        "Causes where navigation missed and chunks hit: "
-        + (", ".join(f"{k} {v}" for k, v in sorted(causes.items())) or "none"),
+        "## Where navigation loses",
+        "",
+        *loss_lines(losses["rows"]),
         "",
         "## Misses, navigation",
         "",

@@ -56,7 +56,8 @@ def cached_pages(
 
 def main(argv: list[str]) -> int:
     """Warm the cache for every PDF under the given folders (run once, in the background)."""
-    for folder in argv or ["/work/shared/bench/financebench/pdfs"]:
+    default = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
+    for folder in argv or [str(default)]:
         for pdf in sorted(Path(folder).glob("*.pdf")):
             pages = cached_pages(pdf)
             print(f"{pdf.name}: {len(pages)} pages", flush=True)
