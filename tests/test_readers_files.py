@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -320,3 +321,17 @@ def test_pdf_cyclic_outline_is_bounded(tmp_path: Path):
     st = read_source(str(path))
     assert time.monotonic() - start < 5
     assert st.page_count == 3 and "z" in st.text
+
+
+def test_long_pdf_pages_extracted_in_worker_processes_match_serial(tmp_path: Path):
+    from pypdf import PdfReader
+
+    from treerag_core.readers.pdf import extract_pages
+
+    pages = [f"{i} Heading {i}\nBody text of page {i} with value {i * 7}." for i in range(1, 91)]
+    data = make_pdf(tmp_path / "long.pdf", pages).read_bytes()
+    reader = PdfReader(io.BytesIO(data))
+    serial = extract_pages(data, reader, len(pages), "long.pdf", workers=1)
+    parallel = extract_pages(data, reader, len(pages), "long.pdf", workers=2)
+    assert parallel == serial and len(parallel) == 90
+    assert "value 623" in parallel[88]
