@@ -170,3 +170,15 @@ def test_tag_extraction() -> None:
 def test_leading_summary_is_bounded() -> None:
     assert leading_summary("One. Two. Three.") == "One. Two. Three."
     assert len(leading_summary("word " * 1000)) <= 200
+
+
+def test_sentences_wrapped_by_a_pdf_are_rejoined_but_table_rows_are_not():
+    from treerag_core.offline_engine import split_sentences
+
+    text = "Revenue grew in fiscal 2023. The\nindependent auditor was Deloitte.\nNet sales 10 20\nTotal 30"
+    assert split_sentences(text) == [
+        "Revenue grew in fiscal 2023.",
+        "The independent auditor was Deloitte.",
+        "Net sales 10 20",
+        "Total 30",
+    ]
