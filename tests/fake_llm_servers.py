@@ -12,7 +12,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -50,6 +50,20 @@ class CutStream:
 
     text: str
     after: int = 2
+
+
+@dataclass
+class Endless:
+    """Stream words forever (a looping model); bounded by ``seconds`` so a test never hangs."""
+
+    seconds: float = 20.0
+    text: str = ""
+
+    def pieces(self) -> Iterator[str]:
+        stop = time.monotonic() + self.seconds
+        while time.monotonic() < stop:
+            time.sleep(0.002)
+            yield "again "
 
 
 Reply = Callable[[dict[str, Any]], Any]
@@ -171,7 +185,7 @@ class _Handler(BaseHTTPRequestHandler):
     # --- wire formats ---------------------------------------------------------------
 
     def _openai(self, request: dict[str, Any], behaviour: Any) -> None:
-        text = behaviour.text if isinstance(behaviour, CutStream) else str(behaviour)
+        text = behaviour.text if isinstance(behaviour, (CutStream, Endless)) else str(behaviour)
         usage = _usage(request, text)
         model = request.get("model", "fake")
         if not request.get("stream"):
@@ -204,7 +218,7 @@ class _Handler(BaseHTTPRequestHandler):
             "created": int(time.time()),
             "model": model,
         }
-        pieces = _pieces(text)
+        pieces = behaviour.pieces() if isinstance(behaviour, Endless) else _pieces(text)
         for i, piece in enumerate(pieces):
             if isinstance(behaviour, CutStream) and i >= behaviour.after:
                 self.close_connection = True
@@ -226,7 +240,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._write("data: [DONE]\n\n")
 
     def _ollama(self, request: dict[str, Any], behaviour: Any) -> None:
-        text = behaviour.text if isinstance(behaviour, CutStream) else str(behaviour)
+        text = behaviour.text if isinstance(behaviour, (CutStream, Endless)) else str(behaviour)
         usage = _usage(request, text)
         model = request.get("model", "fake")
         stamp = "2026-01-01T00:00:00Z"
@@ -247,7 +261,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(200, {**final, "message": {"role": "assistant", "content": text}})
             return
         self._start_stream("application/x-ndjson")
-        for i, piece in enumerate(_pieces(text)):
+        pieces = behaviour.pieces() if isinstance(behaviour, Endless) else _pieces(text)
+        for i, piece in enumerate(pieces):
             if isinstance(behaviour, CutStream) and i >= behaviour.after:
                 self.close_connection = True
                 return

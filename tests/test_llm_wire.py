@@ -13,6 +13,7 @@ import time
 import pytest
 from fake_llm_servers import (
     CutStream,
+    Endless,
     FakeLLMServer,
     Garbage,
     Hang,
@@ -180,6 +181,25 @@ def test_stream_cut_midway_raises_after_the_chunks(server) -> None:
         for chunk in ask("Pro plan price?", make_doc(), make_retriever(chat(server)), stream=True):
             received.append(chunk)
     assert received and all(isinstance(c, str) for c in received)
+
+
+@pytest.mark.parametrize("limit", ["chars", "seconds"])
+def test_endless_stream_is_cut_at_its_limit_and_reported(server, limit) -> None:
+    def reply(request):
+        if kind_of(request) == "search":
+            return pick("0001")(request)
+        return Endless(seconds=15)
+
+    server.reply = reply
+    caps = {"answer_max_chars": 300} if limit == "chars" else {"answer_max_seconds": 0.5}
+    received: list[str] = []
+    started = time.monotonic()
+    with pytest.raises(LLMError, match="kept streaming past"):
+        for chunk in ask(
+            "Pro plan price?", make_doc(), make_retriever(chat(server), **caps), stream=True
+        ):
+            received.append(chunk)
+    assert received and time.monotonic() - started < 10
 
 
 INJECTED = HANDBOOK.replace(

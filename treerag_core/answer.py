@@ -24,7 +24,17 @@ from langchain_core.messages import AIMessage
 
 from .errors import TreeragError
 from .llm_cache import LLMCache
-from .llm_call import LLMReply, StreamState, ainvoke, astream, invoke, model_name, stream
+from .llm_call import (
+    DEFAULT_STREAM_MAX_CHARS,
+    DEFAULT_STREAM_MAX_SECONDS,
+    LLMReply,
+    StreamState,
+    ainvoke,
+    astream,
+    invoke,
+    model_name,
+    stream,
+)
 from .navigate import NavigationConfig, NavigationResult, SearchPrompts, anavigate, navigate
 from .offline_engine import ENGINE_NAME, extractive_answer
 from .outline import page_label
@@ -65,6 +75,8 @@ class Retriever:
     max_context_chars: int = 48_000
     cache: LLMCache | None = None
     is_async: bool = False
+    answer_max_chars: int = DEFAULT_STREAM_MAX_CHARS
+    answer_max_seconds: float = DEFAULT_STREAM_MAX_SECONDS
 
     def __call__(
         self, query: str, document: Document, extra_context: str = ""
@@ -107,6 +119,8 @@ def make_retriever(
     navigation: NavigationConfig | None = None,
     max_context_chars: int = 48_000,
     cache: LLMCache | None = None,
+    answer_max_chars: int = DEFAULT_STREAM_MAX_CHARS,
+    answer_max_seconds: float = DEFAULT_STREAM_MAX_SECONDS,
 ) -> Retriever:
     """A retriever for :func:`ask`; ``search_llm`` defaults to ``llm``; ``None`` = offline."""
     return Retriever(
@@ -119,6 +133,8 @@ def make_retriever(
         max_context_chars=max_context_chars,
         cache=cache,
         is_async=False,
+        answer_max_chars=answer_max_chars,
+        answer_max_seconds=answer_max_seconds,
     )
 
 
@@ -371,7 +387,14 @@ def _stream_answer(
     prepared: _Prepared, retriever: Retriever, verbose: bool
 ) -> Iterator[str | dict[str, Any]]:
     state = StreamState()
-    yield from stream(retriever.llm, prepared.system, prepared.user, state)
+    yield from stream(
+        retriever.llm,
+        prepared.system,
+        prepared.user,
+        state,
+        max_chars=retriever.answer_max_chars,
+        max_seconds=retriever.answer_max_seconds,
+    )
     final = _final_chunk(prepared, state.reply or LLMReply(text="".join(state.parts)))
     if verbose:
         _print_trace(prepared.trace, final["usage"])
@@ -475,7 +498,14 @@ async def _astream_answer(
         yield _final_chunk(prepared, reply)
         return
     state = StreamState()
-    async for chunk in astream(retriever.llm, prepared.system, prepared.user, state):
+    async for chunk in astream(
+        retriever.llm,
+        prepared.system,
+        prepared.user,
+        state,
+        max_chars=retriever.answer_max_chars,
+        max_seconds=retriever.answer_max_seconds,
+    ):
         yield chunk
     final = _final_chunk(prepared, state.reply or LLMReply(text="".join(state.parts)))
     if verbose:

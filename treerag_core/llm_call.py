@@ -198,6 +198,25 @@ async def ainvoke(
     return reply
 
 
+# A model that never stops (a loop, a broken server) must not hold a session forever; the
+# client's read timeout cannot see it because bytes keep arriving.
+DEFAULT_STREAM_MAX_CHARS = 40_000
+DEFAULT_STREAM_MAX_SECONDS = 180.0
+
+
+def _check_runaway(
+    state: StreamState, started: float, max_chars: int, max_seconds: float, llm: Any, what: str
+) -> None:
+    size = sum(len(part) for part in state.parts)
+    elapsed = time.perf_counter() - started
+    if size > max_chars or elapsed > max_seconds:
+        limit = f"{max_chars:,} characters" if size > max_chars else f"{max_seconds:.0f} s"
+        raise LLMError(
+            f"The {what} model ({model_name(llm)}) kept streaming past {limit}: "
+            "the answer was cut off."
+        )
+
+
 # Clients known to report how a stream ended; for them, no end marker means a cut stream.
 _REPORTS_FINISH = {"ChatOpenAI", "AzureChatOpenAI", "ChatOllama"}
 
@@ -216,7 +235,14 @@ def _check_complete(total: Any, llm: Any, what: str) -> None:
 
 
 def stream(
-    llm: Any, system: str, user: str, state: StreamState, *, what: str = "answer"
+    llm: Any,
+    system: str,
+    user: str,
+    state: StreamState,
+    *,
+    what: str = "answer",
+    max_chars: int = DEFAULT_STREAM_MAX_CHARS,
+    max_seconds: float = DEFAULT_STREAM_MAX_SECONDS,
 ) -> Iterator[str]:
     """Yield text chunks; ``state.reply`` holds the full text and usage at the end.
 
@@ -232,6 +258,7 @@ def stream(
             if text:
                 state.parts.append(text)
                 yield text
+            _check_runaway(state, started, max_chars, max_seconds, llm, what)
     except LLMError:
         raise
     except Exception as exc:
@@ -247,7 +274,14 @@ def stream(
 
 
 async def astream(
-    llm: Any, system: str, user: str, state: StreamState, *, what: str = "answer"
+    llm: Any,
+    system: str,
+    user: str,
+    state: StreamState,
+    *,
+    what: str = "answer",
+    max_chars: int = DEFAULT_STREAM_MAX_CHARS,
+    max_seconds: float = DEFAULT_STREAM_MAX_SECONDS,
 ) -> AsyncIterator[str]:
     """The async twin of :func:`stream` (``astream`` on the model)."""
     started = time.perf_counter()
@@ -259,6 +293,7 @@ async def astream(
             if text:
                 state.parts.append(text)
                 yield text
+            _check_runaway(state, started, max_chars, max_seconds, llm, what)
     except LLMError:
         raise
     except Exception as exc:
