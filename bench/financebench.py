@@ -157,6 +157,38 @@ def loss_lines(rows: list[dict], k: int = 5) -> list[str]:
     return lines
 
 
+def compact_rows(evaluation) -> list[dict]:  # noqa: ANN001
+    """One short row per question (both methods), so eval.json stays small."""
+    from treerag_core.evaluate import range_label
+
+    chunks = {r.id: r for r in evaluation.baseline or []}
+    rows = []
+    for nav in evaluation.navigation:
+        chunk = chunks.get(nav.id)
+        rows.append(
+            {
+                "id": nav.id,
+                "document": nav.document.split("/")[-1],
+                "gold_pages": nav.gold_pages,
+                "navigation": {
+                    "hit": nav.page_hit,
+                    "tokens": nav.tokens,
+                    "pages": nav.pages_retrieved,
+                    "got": [f"{r.label} {range_label(r)}" for r in nav.retrieved],
+                },
+                "chunks": None
+                if chunk is None
+                else {
+                    "hit": chunk.page_hit,
+                    "tokens": chunk.tokens,
+                    "pages": chunk.pages_retrieved,
+                    "k": len(chunk.retrieved),
+                },
+            }
+        )
+    return rows
+
+
 def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  # noqa: ANN001
     """Offline navigation and the chunk baseline on the dev set; write eval.json/.md."""
     import subprocess
@@ -207,7 +239,8 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
         "summary": summary,
         "by_question_type": by_type,
         "navigation_misses_explained": losses,
-        **evaluation.as_dict(),
+        "per_question": compact_rows(evaluation),
+        "errors": evaluation.errors,
     }
     results.mkdir(parents=True, exist_ok=True)
     (results / "eval.json").write_text(json.dumps(report, indent=1) + "\n")

@@ -405,7 +405,7 @@ def summary_table(summary: dict[str, Any]) -> str:
 
 def describe_miss(result: QuestionResult) -> str:
     got = ", ".join(
-        f"{r.label} {_range(r)}" + (f" “{r.titles[0][:40]}”" if r.titles else "")
+        f"{r.label} {range_label(r)}" + (f" “{r.titles[0][:40]}”" if r.titles else "")
         for r in result.retrieved
     )
     gold = f"pages {result.gold_pages}" if result.gold_pages else ""
@@ -414,7 +414,7 @@ def describe_miss(result: QuestionResult) -> str:
     return f"- {result.id} [{result.document}] {result.question[:90]} — gold {gold}; got {got or 'nothing'}"
 
 
-def _range(r: Retrieved) -> str:
+def range_label(r: Retrieved) -> str:
     if r.pages is not None:
         return f"(pp. {_compact(r.pages)})" if r.pages else "(no pages)"
     if r.page_start is None:
