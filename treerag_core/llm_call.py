@@ -166,6 +166,7 @@ def invoke(
     reply = _reply_from_message(
         message, llm, len(system) + len(user), time.perf_counter() - started
     )
+    _check_not_empty(reply.text, llm, what)
     if cacheable is None or cacheable(reply.text):
         _to_cache(cache, key, reply)
     return reply
@@ -193,6 +194,7 @@ async def ainvoke(
     reply = _reply_from_message(
         message, llm, len(system) + len(user), time.perf_counter() - started
     )
+    _check_not_empty(reply.text, llm, what)
     if cacheable is None or cacheable(reply.text):
         _to_cache(cache, key, reply)
     return reply
@@ -215,6 +217,12 @@ def _check_runaway(
             f"The {what} model ({model_name(llm)}) kept streaming past {limit}: "
             "the answer was cut off."
         )
+
+
+def _check_not_empty(text: str, llm: Any, what: str) -> None:
+    """An empty answer is a failure to report, not an answer to show."""
+    if what == "answer" and not text.strip():
+        raise LLMError(f"The {what} model ({model_name(llm)}) returned an empty reply.")
 
 
 # Clients known to report how a stream ended; for them, no end marker means a cut stream.
@@ -264,6 +272,7 @@ def stream(
     except Exception as exc:
         raise LLMError(describe_error(exc, what, llm) + " (the answer was cut off)") from exc
     _check_complete(total, llm, what)
+    _check_not_empty("".join(state.parts), llm, what)
     state.reply = _reply_from_message(
         total if total is not None else "",
         llm,
@@ -299,6 +308,7 @@ async def astream(
     except Exception as exc:
         raise LLMError(describe_error(exc, what, llm) + " (the answer was cut off)") from exc
     _check_complete(total, llm, what)
+    _check_not_empty("".join(state.parts), llm, what)
     state.reply = _reply_from_message(
         total if total is not None else "",
         llm,
