@@ -77,3 +77,53 @@ def test_eval_cli_without_baseline(tmp_path, capsys):
     main(["--registry", str(tmp_path / "r.json"), "eval", str(path), "--baseline", "none"])
     printed = capsys.readouterr().out
     assert "| tree navigation |" in printed and "chunk baseline" not in printed
+
+
+def _pdf(path):
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pages = [
+        ("1 Overview", "The company sells widgets in many markets around the world."),
+        ("2 Leases", "Operating lease liabilities were 310 million dollars at year end."),
+        ("3 Pensions", "The pension plan obligation fell as discount rates rose sharply."),
+    ]
+    for title, body in pages:
+        pdf.add_page()
+        pdf.set_font("helvetica", "B", 14)
+        pdf.cell(0, 10, title, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("helvetica", "", 11)
+        pdf.multi_cell(0, 6, body)
+    pdf.output(str(path))
+
+
+def test_pdf_gold_pages_and_the_page_cache(tmp_path):
+    from treerag_core.evaluate import cached_page_texts
+
+    _pdf(tmp_path / "filing.pdf")
+    questions = [
+        {
+            "id": "p1",
+            "file": "filing.pdf",
+            "question": "Operating lease liabilities?",
+            "evidence_pages": [2],
+        },
+        {
+            "id": "p2",
+            "file": "filing.pdf",
+            "question": "Operating lease liabilities?",
+            "evidence_pages": [3],
+        },
+    ]
+    cache = tmp_path / "pages"
+    result = evaluate(
+        questions,
+        registry_loader(str(tmp_path / "reg.json"), str(tmp_path)),
+        page_texts=cached_page_texts(str(cache)),
+    )
+    nav = {r.id: r for r in result.navigation}
+    assert nav["p1"].page_hit is True
+    assert nav["p2"].page_hit is False  # gold page 3 lies outside every retrieved range
+    chunk = {r.id: r for r in result.baseline}
+    assert chunk["p1"].retrieved and all(r.pages for r in chunk["p1"].retrieved)
+    assert len(list(cache.glob("*.json"))) == 1  # one extraction, cached by content hash
