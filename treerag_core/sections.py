@@ -21,6 +21,8 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _NEEDS_ESCAPE = re.compile(r"^ {0,3}(#|=+[ \t]*$|-+[ \t]*$|`{3}|~{3})")
 _ESCAPED = re.compile(r"^( {0,3})\\(?=#|=|-|`|~)")
 _MAX_TITLE = 200
+# A line can be structure only if its first non-space character is one of these.
+_MARKUP_START = set("#=-`~")
 
 
 def escape_line(line: str) -> str:
@@ -76,6 +78,10 @@ def parse_sections(text: str, max_section_chars: int | None = None) -> list[Sect
             if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
                 fence = None
             continue
+        if line.lstrip(" ")[:1] not in _MARKUP_START:  # most lines: plain body text
+            body.append((page, line))
+            prev_blank = not line.strip()
+            continue
         m = _FENCE.match(line)
         if m:
             fence = m.group(1)
@@ -121,7 +127,7 @@ def _emit(
     has_pages: bool,
     max_chars: int | None,
 ) -> None:
-    body = [(p, _ESCAPED.sub(r"\1", ln)) for p, ln in body]
+    body = [(p, _ESCAPED.sub(r"\1", ln) if "\\" in ln else ln) for p, ln in body]
     while body and not body[0][1].strip():
         body.pop(0)
     while body and not body[-1][1].strip():
