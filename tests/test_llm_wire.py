@@ -6,11 +6,11 @@ Each test starts a fake server on 127.0.0.1 that speaks the provider's real wire
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 
 import pytest
+from async_helpers import run_coroutine
 from fake_llm_servers import (
     CutStream,
     Endless,
@@ -281,7 +281,7 @@ def test_aask_stream_and_aask_multi(server) -> None:
         )
         return chunks, result, multi
 
-    chunks, result, multi = asyncio.run(run())
+    chunks, result, multi = run_coroutine(run())
     assert "".join(c for c in chunks if isinstance(c, str)) == "Twenty dollars."
     assert isinstance(chunks[-1], dict) and chunks[-1]["__references__"][0]["node_id"] == "0001"
     assert result.content == "Twenty dollars." and result.references[0]["title"] == "Pricing"
@@ -293,7 +293,7 @@ def test_aask_multi_navigates_documents_concurrently(server) -> None:
     server.delay = 0.3
     server.reply = pick("0001")
     docs = [make_doc(doc_id=f"d{i}") for i in range(4)]
-    asyncio.run(aask_multi("Pro plan price?", docs, make_async_retriever(chat(server))))
+    run_coroutine(aask_multi("Pro plan price?", docs, make_async_retriever(chat(server))))
     assert server.max_in_flight >= 2  # the four searches overlapped
 
 

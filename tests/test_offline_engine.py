@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
+from async_helpers import run_coroutine
 
 from treerag_core import (
     aask,
@@ -127,7 +126,7 @@ def test_async_and_multi_offline(guide, tmp_path) -> None:
     files = {r["file_name"] for r in result.references}
     assert files == {"widget_guide.md", "pricing.md"}
     assert "49 EUR" in result.content and "24 months" in result.content
-    chunks = asyncio.run(_collect(aask("warranty", doc, make_retriever(None), stream=True)))
+    chunks = run_coroutine(_collect(aask("warranty", doc, make_retriever(None), stream=True)))
     assert chunks[-1]["__references__"][0]["title"] == "Warranty"
 
 

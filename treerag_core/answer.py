@@ -23,6 +23,7 @@ from typing import Any
 from langchain_core.messages import AIMessage
 
 from .errors import TreeragError
+from .excerpt import section_excerpt
 from .llm_cache import LLMCache
 from .llm_call import (
     DEFAULT_STREAM_MAX_CHARS,
@@ -174,20 +175,29 @@ def _reference(document: Document, node_id: str) -> dict[str, Any]:
     }
 
 
-def _section_text(flat: dict[str, FlatNode], node_id: str, max_chars: int) -> str:
-    """The node's own text; a heading with little text of its own brings its sub-sections."""
+def _section_text(
+    flat: dict[str, FlatNode], node_id: str, query: str, max_chars: int
+) -> tuple[str, int | None, int | None]:
+    """Text for the answer model and the pages it comes from.
+
+    A heading with little text of its own brings its sub-sections; a long section is cut
+    to its passage that best matches the question (see :mod:`.excerpt`).
+    """
     node = flat[node_id]
+    if not (node.get("children") and len(node.get("text") or "") < 200):
+        return section_excerpt(node, query, max_chars)
     parts = [str(node.get("text") or "")]
-    if node.get("children") and len(parts[0]) < 200:
-        todo = list(reversed(node["children"]))
-        size = len(parts[0])
-        while todo and size < max_chars:
-            child = flat[todo.pop()]
-            piece = f"\n\n{child.get('title', '')}\n{child.get('text') or ''}"
-            parts.append(piece)
-            size += len(piece)
-            todo.extend(reversed(child.get("children") or []))
-    return truncate("".join(parts).strip(), max_chars)
+    todo = list(reversed(node["children"]))
+    size = len(parts[0])
+    last_page = node.get("page_end")
+    while todo and size < max_chars:
+        child = flat[todo.pop()]
+        piece = f"\n\n{child.get('title', '')}\n{child.get('text') or ''}"
+        parts.append(piece)
+        size += len(piece)
+        last_page = child.get("page_end") or last_page
+        todo.extend(reversed(child.get("children") or []))
+    return truncate("".join(parts).strip(), max_chars), node.get("page_start"), last_page
 
 
 def _pages(ref: dict[str, Any]) -> str:
@@ -206,7 +216,9 @@ def _prepare(
     references, quoted, sections = [], [], []
     for index, (doc, nid) in enumerate(picks, 1):
         ref = _reference(doc, nid)
-        text = _section_text(doc["flat_nodes"], nid, share)
+        text, ref["page_start"], ref["page_end"] = _section_text(
+            doc["flat_nodes"], nid, query, share
+        )
         attributes = {"ref": f"S{index}", "file": ref["file_name"], "path": ref["path"]}
         if _pages(ref):
             attributes["pages"] = _pages(ref)

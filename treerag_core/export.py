@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from .errors import TreeragError
@@ -32,7 +32,7 @@ def export_documents(documents: list[Document]) -> bytes:
     payload = {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
-        "exported_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "exported_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
         "documents": [{k: v for k, v in d.items() if k not in _DROPPED} for d in documents],
     }
     return json.dumps(payload, ensure_ascii=False, indent=1).encode("utf-8")

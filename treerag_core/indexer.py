@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from .errors import DocumentTooLargeError, EmptyDocumentError
@@ -80,7 +80,7 @@ def index_document(
         "file_path": source.source,
         "source_type": source.source_type,
         "content_hash": source.content_hash,
-        "indexed_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "indexed_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
         "total_sections": len(flat),
         "total_pages": source.page_count,
         "source_chars": len(source.text),

@@ -40,7 +40,9 @@ class NavigationConfig:
     """How much of the outline one call may see, and the budget of a level-by-level walk."""
 
     single_pass_max_chars: int = 40_000
-    max_sections: int = 5  # sections whose text goes to the answer model, per document
+    # Sections whose text goes to the answer model, per document. Long ones are cut to their
+    # passage that best matches the question, so 8 fit the default context (~12k tokens).
+    max_sections: int = 8
     beam_width: int = 4
     max_steps: int = 6
     max_calls: int = 6

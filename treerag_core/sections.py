@@ -155,13 +155,29 @@ def _section(
 ) -> Section:
     pages = [p for p, ln in body if ln.strip()]
     end = max([start, *pages])
-    return Section(
+    section = Section(
         title=title,
         level=level,
         text="\n".join(ln for _, ln in body).rstrip(),
         page_start=start if has_pages else None,
         page_end=end if has_pages else None,
     )
+    if has_pages and end > start:
+        section["page_marks"] = _page_marks(start, body)
+    return section
+
+
+def _page_marks(start: int, body: list[tuple[int, str]]) -> list[list[int]]:
+    """``[[offset, page], …]``: where in the section's text each later page begins, so an
+    excerpt of a long section can be cited with the pages it really comes from."""
+    marks: list[list[int]] = []
+    offset, current = 0, start
+    for page, line in body:
+        if page > current and line.strip():
+            marks.append([offset, page])
+            current = page
+        offset += len(line) + 1
+    return marks
 
 
 def _split_parts(body: list[tuple[int, str]], max_chars: int) -> list[list[tuple[int, str]]]:

@@ -59,6 +59,8 @@ def flatten_tree(tree: list[dict[str, Any]]) -> dict[str, FlatNode]:
                 page_end=node.get("page_end"),
                 fingerprint=fingerprint(node["title"], text),
             )
+            if node.get("page_marks"):
+                flat[node["node_id"]]["page_marks"] = node["page_marks"]
             walk(node["children"], flat[node["node_id"]], depth + 1)
 
     walk(tree, None, 1)
@@ -81,6 +83,19 @@ def tree_skeleton(flat: dict[str, FlatNode]) -> list[TreeNode]:
         parent = node.get("parent_id")
         (built[parent]["children"] if parent else roots).append(built[node_id])
     return roots
+
+
+def excerpt_pages(node: FlatNode, start: int, end: int) -> tuple[int | None, int | None]:
+    """Pages holding characters ``start:end`` of the node's own text."""
+    first, last = node.get("page_start"), node.get("page_start")
+    if first is None:
+        return None, None
+    for offset, page in node.get("page_marks") or []:
+        if offset <= start:
+            first = page
+        if offset < end:
+            last = page
+    return first, max(first, last or first)
 
 
 def subtree_page_range(flat: dict[str, FlatNode], node_id: str) -> tuple[int | None, int | None]:

@@ -7,7 +7,7 @@ JSON-serialisable dicts (the seed's contract); these TypedDicts only describe th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 
 class Section(TypedDict):
@@ -18,6 +18,7 @@ class Section(TypedDict):
     text: str
     page_start: int | None  # 1-based, inclusive; None for sources without pages
     page_end: int | None
+    page_marks: NotRequired[list[list[int]]]  # [[offset in text, page], …] past page_start
 
 
 class TreeNode(TypedDict):
@@ -43,6 +44,7 @@ class FlatNode(TypedDict, total=False):
     tags: list[str]
     page_start: int | None
     page_end: int | None
+    page_marks: list[list[int]]  # only on sections spanning pages
     fingerprint: str  # hash of title + text: unchanged sections keep their summaries
     summary_by: str  # signature of the summarizer that wrote summary/tags
 

@@ -1,0 +1,52 @@
+"""Fit a long section into its share of the answer context by its most relevant passage.
+
+Cutting every section to its opening would send the heading and miss the table the question
+is about; the excerpt is instead the window of the section that best matches the question,
+and the reference cites the pages of that window, not of the whole section.
+"""
+
+from __future__ import annotations
+
+from .offline_engine import BM25, tokenize
+from .tree import excerpt_pages
+from .types import FlatNode
+
+_STEPS_PER_WINDOW = 4  # windows overlap by three quarters
+
+
+def best_window(text: str, query: str, max_chars: int) -> tuple[int, int]:
+    """``(start, end)`` of the at most ``max_chars`` characters that best match ``query``."""
+    if len(text) <= max_chars:
+        return 0, len(text)
+    step = max(1, max_chars // _STEPS_PER_WINDOW)
+    starts = list(range(0, len(text) - max_chars + step, step))
+    windows = {str(i): tokenize(text[s : s + max_chars]) for i, s in enumerate(starts)}
+    scores = BM25(windows).scores(tokenize(query))
+    top = max(scores.values(), default=0.0)
+    # Several windows hold the same match: the middle one centres it.
+    tied = sorted(int(key) for key, score in scores.items() if score >= top - 1e-9) or [0]
+    start = starts[tied[len(tied) // 2]]
+    # Begin and end on line boundaries so a table row or sentence is not cut in half.
+    if start:
+        line_start = text.rfind("\n", 0, start)
+        start = line_start + 1 if line_start >= start - step else start
+    end = min(len(text), start + max_chars)
+    if end < len(text):
+        line_end = text.rfind("\n", start, end)
+        end = line_end if line_end > start + max_chars // 2 else end
+    return start, end
+
+
+def section_excerpt(
+    node: FlatNode, query: str, max_chars: int
+) -> tuple[str, int | None, int | None]:
+    """The node's text fitted to ``max_chars`` around the question, with its pages."""
+    text = str(node.get("text") or "")
+    start, end = best_window(text, query, max_chars)
+    first, last = excerpt_pages(node, start, end)
+    excerpt = text[start:end].strip()
+    if start > 0:
+        excerpt = f"[… {start:,} characters before]\n{excerpt}"
+    if end < len(text):
+        excerpt = f"{excerpt}\n[… {len(text) - end:,} characters after]"
+    return excerpt, first, last
