@@ -37,7 +37,9 @@ def scripted_reply(user_prompt: str, open_per_level: int = 2, read: int = 5) -> 
     return json.dumps({"reasoning": "scripted", "open": [], "read": leaves[:read]})
 
 
-def run_plan(document: dict[str, Any], question: str, config: Any) -> dict[str, Any]:
+def run_plan(
+    document: dict[str, Any], question: str, config: Any, open_per_level: int = 2
+) -> dict[str, Any]:
     """Drive one navigation with the scripted model; count calls and prompt characters."""
     from treerag_core.llm_call import LLMReply
     from treerag_core.navigate import SearchPrompts, plan_navigation
@@ -50,21 +52,24 @@ def run_plan(document: dict[str, Any], question: str, config: Any) -> dict[str, 
             size = len(request.system) + len(request.user)
             calls += 1
             chars += size
-            reply = LLMReply(text=scripted_reply(request.user), input_tokens=size // 4)
+            text = scripted_reply(request.user, open_per_level=open_per_level)
+            reply = LLMReply(text=text, input_tokens=size // 4)
             request = plan.send(reply)
     except StopIteration as stop:
         result = stop.value
     return {"calls": calls, "tokens": chars_to_tokens(chars), "mode": result.mode}
 
 
-def navigation_tokens(document: dict[str, Any], question: str) -> dict[str, Any]:
+def navigation_tokens(
+    document: dict[str, Any], question: str, open_per_level: int = 2
+) -> dict[str, Any]:
     """Single pass over the whole outline vs the default (level-by-level when large)."""
     from treerag_core.navigate import NavigationConfig
 
     default = NavigationConfig()
     whole = replace(default, single_pass_max_chars=10**9)
     single = run_plan(document, question, whole)
-    levels = run_plan(document, question, default)
+    levels = run_plan(document, question, default, open_per_level)
     return {
         "outline_chars": len(document.get("tree_outline") or ""),
         "single_pass_tokens": single["tokens"],

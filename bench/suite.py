@@ -180,6 +180,22 @@ def token_figures(ours: runner.Side, peer: runner.Side, inputs: Inputs, log: Log
             met=check(o.get("default_tokens"), 15000),
             note=note,
         ),
+        Figure(
+            "outline size with offline summaries (ours; treerag's null summarizer above)",
+            "chars",
+            o.get("summaries_outline_chars"),
+            None,
+        ),
+        Figure(
+            f"search tokens/question: offline summaries, model opens the full beam "
+            f"({o.get('summaries_wide_calls', '?')} calls)",
+            "tokens",
+            o.get("summaries_wide_tokens"),
+            t.get("single_pass_tokens"),
+            target="≤ 15,000",
+            met=check(o.get("summaries_wide_tokens"), 15000),
+            note="chars/4; worst case we expect",
+        ),
     ]
 
 

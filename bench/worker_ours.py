@@ -102,7 +102,17 @@ def op_tokens(path: str, question: str) -> dict[str, Any]:
     from treerag_core import index_document
 
     doc = index_document(path, persist=False, verbose=False)
-    return navigation_tokens(doc, question)
+    result = navigation_tokens(doc, question)
+    # Worst case we expect: summaries on every outline line, the model opening the full beam.
+    from treerag_core.navigate import NavigationConfig
+    from treerag_core.summarize import offline_summarizer
+
+    rich = index_document(path, summarizer=offline_summarizer, persist=False, verbose=False)
+    wide = navigation_tokens(rich, question, open_per_level=NavigationConfig().beam_width)
+    result["summaries_outline_chars"] = wide["outline_chars"]
+    result["summaries_wide_tokens"] = wide["default_tokens"]
+    result["summaries_wide_calls"] = wide["default_calls"]
+    return result
 
 
 OPS = {
