@@ -90,6 +90,8 @@ def excerpt_pages(node: FlatNode, start: int, end: int) -> tuple[int | None, int
     first, last = node.get("page_start"), node.get("page_start")
     if first is None:
         return None, None
+    if "page_marks" not in node:  # one page, or indexed before marks existed: whole range
+        return first, node.get("page_end") or first
     for offset, page in node.get("page_marks") or []:
         if offset <= start:
             first = page
