@@ -37,6 +37,9 @@ pages = [
     st.Page(
         state.PAGE_REGISTRY, title="Registry", icon=":material/inventory_2:", url_path="registry"
     ),
+    st.Page(
+        state.PAGE_EVALUATE, title="Evaluate", icon=":material/fact_check:", url_path="evaluate"
+    ),
     st.Page(state.PAGE_SETTINGS, title="Settings", icon=":material/settings:", url_path="settings"),
 ]
 page = st.navigation(pages)

@@ -26,12 +26,14 @@ CHAT_DOCS = "chat_doc_ids"
 CHAT_HISTORY = "chat_history"
 CHAT_CONTEXT = "chat_context"  # {"doc_id", "node_id", "path"} from "Ask about this section"
 UPLOAD_RESULTS = "upload_results"
+EVAL_RESULT = "eval_result"  # the last evaluation (plain JSON) the Evaluate page shows
 
 PAGE_UPLOAD = "pages/upload.py"
 PAGE_TREE = "pages/tree.py"
 PAGE_CHAT = "pages/chat.py"
 PAGE_REGISTRY = "pages/registry.py"
 PAGE_SETTINGS = "pages/settings.py"
+PAGE_EVALUATE = "pages/evaluate.py"
 
 
 def init_state(env: dict[str, str] | None = None) -> None:
