@@ -181,3 +181,19 @@ def test_sentences_wrapped_by_a_pdf_are_rejoined_but_table_rows_are_not():
         "Net sales 10 20",
         "Total 30",
     ]
+
+
+def test_query_expansion_maps_question_words_to_filing_words():
+    from treerag_core.offline_engine import expand_query, rank_nodes
+
+    assert "operations" in expand_query("What does the income statement say?")
+    assert expand_query("Who audits the company?") == "Who audits the company?"
+    flat = {
+        "0000": {
+            "node_id": "0000",
+            "title": "Consolidated Statements of Operations",
+            "text": "Net sales 100 Operating income 20",
+        },
+        "0001": {"node_id": "0001", "title": "Risk factors", "text": "Competition is intense."},
+    }
+    assert rank_nodes("net income in the income statement", flat, k=1)[0][0] == "0000"

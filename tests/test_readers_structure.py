@@ -197,3 +197,18 @@ def test_run_in_heading_keeps_its_sentence_as_body():
         ("Section 2.1 Definitions.", 2),
     ]
     assert sections[1]["text"] == "As used in the Plan, terms mean this."
+
+
+def test_financial_statement_titles_in_any_case_are_headings():
+    from treerag_core.readers.plain_structure import structure_pages
+
+    pages = [
+        "PART II\nItem 8. Financial Statements\nThe statements follow on the next pages.\n",
+        "CONSOLIDATED STATEMENTS OF\nCASH FLOWS(in millions)\nNet income 100 200\n",
+        "Consolidated Balance Sheets\n(in millions)\nTotal assets 1 2\n",
+        "Our cash is discussed in the Consolidated Statements of Cash Flows.\nMore text here.\n",
+    ]
+    text = structure_pages(pages).text
+    assert "### CONSOLIDATED STATEMENTS OF CASH FLOWS" in text
+    assert "### Consolidated Balance Sheets" in text
+    assert "# Our cash" not in text  # a sentence that names a statement is not a heading

@@ -5,7 +5,8 @@ the same questions with the same token budget. Chunks are ~500 tokens (4 charact
 token) with ~50 tokens of overlap, cut at whitespace; each chunk keeps the pages (and, when
 built from sections, the section titles) its characters span, so the same hit metrics
 apply. The BM25 here is deliberately small and separate from the offline engine's; only the
-tokenizer is shared, so the comparison is about tree vs chunks, not about word splitting.
+tokenizer and query expansion are shared, so the comparison is about tree vs chunks, not
+about word splitting.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .offline_engine import tokenize
+from .offline_engine import expand_query, tokenize
 
 CHARS_PER_TOKEN = 4
 
@@ -145,7 +146,7 @@ class ChunkIndex:
 
     def rank(self, query: str) -> list[Chunk]:
         """Every chunk with a positive score, best first (ties in document order)."""
-        scores = self.bm25.score(tokenize(query))
+        scores = self.bm25.score(tokenize(expand_query(query)))
         order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
         return [self.chunks[i] for i in order if scores[i] > 0]
 

@@ -216,6 +216,34 @@ def node_tokens(node: Mapping[str, Any], text_chars: int = 20000) -> list[str]:
     return tokenize(head + meta + str(node.get("text") or "")[:text_chars])
 
 
+# Query phrases and the words documents use for them: financial filings call the "income
+# statement" a "statement of operations" and "capex" "purchases of property and equipment".
+# Applied to the question only, so an added word can help a match but never create one
+# where the question's own words appear. A named constant: callers may extend or replace it.
+QUERY_EXPANSIONS: dict[str, str] = {
+    "income statement": "statements of income operations earnings",
+    "statement of income": "operations earnings",
+    "p&l": "statements of income operations earnings",
+    "balance sheet": "balance sheets financial position assets liabilities",
+    "statement of financial position": "balance sheets assets liabilities",
+    "cash flow statement": "statements of cash flows",
+    "statement of cash flows": "cash flows",
+    "capital expenditure": "purchases of property plant equipment additions",
+    "capex": "capital expenditures purchases of property plant equipment",
+    "ppne": "property plant equipment",
+    "cogs": "cost of sales cost of goods sold",
+    "working capital": "total current assets total current liabilities",
+    "revenue": "net sales revenues",
+    "dividends": "dividends paid",
+}
+
+
+def expand_query(query: str, expansions: Mapping[str, str] = QUERY_EXPANSIONS) -> str:
+    lowered = query.lower()
+    extra = [words for phrase, words in expansions.items() if phrase in lowered]
+    return " ".join([query, *extra])
+
+
 def rank_nodes(
     query: str,
     flat_nodes: Mapping[str, FlatNode],
@@ -225,7 +253,7 @@ def rank_nodes(
     """The ``k`` best nodes for ``query`` by BM25, best first (ties in document order)."""
     ids = list(candidates) if candidates is not None else list(flat_nodes)
     index = BM25({nid: node_tokens(flat_nodes[nid]) for nid in ids if nid in flat_nodes})
-    scores = index.scores(tokenize(query))
+    scores = index.scores(tokenize(expand_query(query)))
     order = {nid: i for i, nid in enumerate(ids)}
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], order[kv[0]]))
     return ranked[:k]

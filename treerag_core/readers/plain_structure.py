@@ -192,9 +192,27 @@ def classify_line(line: str) -> Candidate | None:
     m = _NUMBER_RE.match(text)
     if m:
         return _number_candidate(m, text)
+    if _STATEMENT_RE.match(text) and not text.endswith(".") and not text[-1].isdigit():
+        title = re.sub(r"\s*\(.*$", "", text)  # drop "(in millions, except per share data)"
+        return Candidate("statement", title, f"statement {title.lower()}")
     if _is_caps_heading(text):
         return Candidate("caps", text, f"caps {text.lower()}")
     return None
+
+
+# The primary statements and reports of a financial filing, in any letter case: their pages
+# are tables with no prose, so they are headings the ALL-CAPS rule cannot see.
+_STATEMENT_RE = re.compile(
+    r"^(?:(?:consolidated|combined|condensed|interim|unaudited)\s+)*"
+    r"(?:statements?\s+of\s+(?:consolidated\s+)?(?:income|earnings|operations|"
+    r"comprehensive\s+(?:income|loss|earnings)|cash\s+flows?|financial\s+position|"
+    r"(?:changes\s+in\s+)?(?:stockholders|shareholders|shareowners|share\s*owners)['’]?\s+"
+    r"(?:equity|deficit)|(?:changes\s+in\s+)?equity)|balance\s+sheets?|"
+    r"notes\s+to\s+(?:the\s+)?(?:consolidated\s+|condensed\s+)*financial\s+statements|"
+    r"report\s+of\s+independent\s+registered\s+public\s+accounting\s+firm)"
+    r"(?:\s*\(.{0,60}\))?\s*$",
+    re.IGNORECASE,
+)
 
 
 def _keyword_candidate(m: re.Match[str]) -> Candidate | None:
@@ -290,6 +308,21 @@ def _is_caps_heading(text: str) -> bool:
     return text.upper() not in {"N/A", "NONE", "TOTAL", "TOTALS", "NOT APPLICABLE"}
 
 
+_DANGLING = {"of", "and", "in", "to", "for", "the", "&", "on"}
+_CAPS_RUN = re.compile(r"^[A-Z][A-Z ,'’&\-]*[A-Z]")
+
+
+def _complete_dangling(cand: Candidate, lines: list[str], i: int) -> Candidate:
+    """``CONSOLIDATED STATEMENTS OF`` / ``CASH FLOWS(in millions)``: a title that ends on
+    "of" continues with the capitals that open the next line; that line stays body text."""
+    run = _CAPS_RUN.match(_next_nonblank(lines, i + 1))
+    if not run:
+        return cand
+    title = f"{cand.title} {run.group(0).strip()}"
+    kind = "statement" if _STATEMENT_RE.match(title) else cand.kind
+    return replace(cand, kind=kind, title=title, key=f"{kind} {title.lower()}")
+
+
 def _extend_title(
     cand: Candidate, lines: list[str], i: int, page: int, dropped: set[tuple[int, int]]
 ) -> tuple[Candidate, int]:
@@ -297,6 +330,8 @@ def _extend_title(
     span = 1
     if cand.rest:
         return cand, span  # a run-in heading: the line's own text continues as body
+    if cand.kind == "caps" and cand.title.split()[-1].lower() in _DANGLING:
+        return _complete_dangling(cand, lines, i), span
     bare = cand.kind not in {"caps", "number", "clause"} and _bare_label(cand)
     caps_title = cand.title.upper() == cand.title and cand.kind != "number"
     title = cand.title
@@ -631,18 +666,22 @@ def _check_sequence(found: list[_Found]) -> list[_Found]:
     return kept
 
 
+# Headings without a numbering rank sit one level below the latest ranked heading.
+_UNRANKED = {"caps", "statement"}
+
+
 def _assign_levels(found: list[_Found]) -> None:
     for f in found:
         c = f.cand
         if c.kind == "number" and c.number is not None:
             f.rank = _NUMBER_BASE + len(c.number)
-        elif c.kind != "caps":
+        elif c.kind not in _UNRANKED:
             f.rank = _RANK[c.kind]
     # Level = 1 + open headings of higher rank: PART → Item → Note nest, while a later
     # Article after Item 16 climbs back to just below the PART.
     stack: list[float] = []
     for f in found:
-        if f.cand.kind == "caps":
+        if f.cand.kind in _UNRANKED:
             f.level = min(6, len(stack) + 1)
             continue
         while stack and stack[-1] >= f.rank:
