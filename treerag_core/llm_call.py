@@ -242,6 +242,20 @@ def _check_complete(total: Any, llm: Any, what: str) -> None:
         )
 
 
+def _finish_stream(
+    state: StreamState, total: Any, llm: Any, what: str, prompt_chars: int, started: float
+) -> None:
+    """After the last chunk: refuse a cut or empty stream, then record text and usage."""
+    _check_complete(total, llm, what)
+    text = "".join(state.parts)
+    _check_not_empty(text, llm, what)
+    elapsed = time.perf_counter() - started
+    state.reply = _reply_from_message(
+        total if total is not None else "", llm, prompt_chars, elapsed
+    )
+    state.reply.text = text
+
+
 def stream(
     llm: Any,
     system: str,
@@ -271,15 +285,7 @@ def stream(
         raise
     except Exception as exc:
         raise LLMError(describe_error(exc, what, llm) + " (the answer was cut off)") from exc
-    _check_complete(total, llm, what)
-    _check_not_empty("".join(state.parts), llm, what)
-    state.reply = _reply_from_message(
-        total if total is not None else "",
-        llm,
-        len(system) + len(user),
-        time.perf_counter() - started,
-    )
-    state.reply.text = "".join(state.parts)
+    _finish_stream(state, total, llm, what, len(system) + len(user), started)
 
 
 async def astream(
@@ -307,12 +313,4 @@ async def astream(
         raise
     except Exception as exc:
         raise LLMError(describe_error(exc, what, llm) + " (the answer was cut off)") from exc
-    _check_complete(total, llm, what)
-    _check_not_empty("".join(state.parts), llm, what)
-    state.reply = _reply_from_message(
-        total if total is not None else "",
-        llm,
-        len(system) + len(user),
-        time.perf_counter() - started,
-    )
-    state.reply.text = "".join(state.parts)
+    _finish_stream(state, total, llm, what, len(system) + len(user), started)
