@@ -131,8 +131,12 @@ def loss_analysis(evaluation, questions: dict, load) -> dict:  # noqa: ANN001
     return {"rows": rows}
 
 
-def loss_lines(rows: list[dict], k: int = 5) -> list[str]:
+def loss_lines(rows: list[dict], k: int | None = None) -> list[str]:
     """The Markdown paragraph and table on where navigation loses."""
+    if k is None:
+        from treerag_core.navigate import NavigationConfig
+
+        k = NavigationConfig().offline_sections
     only_chunks = [r for r in rows if r["chunks_hit"]]
     ranks = [r["best_gold_rank"] for r in rows]
     near = sum(1 for x in ranks if x and x <= 3 * k)
@@ -202,6 +206,7 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
         summarize_results,
         summary_table,
     )
+    from treerag_core.navigate import NavigationConfig
 
     questions = load_questions(str(questions_path))
 
@@ -232,7 +237,11 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
         "generated_at": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "commit": commit,
         "dataset": "FinanceBench dev set (65 questions, 37 filings; CC BY-NC 4.0, Patronus AI)",
-        "engine": "offline (BM25 navigation over the tree, k=5 sections; no model)",
+        "engine": (
+            "offline (BM25 navigation over the tree, up to "
+            f"{NavigationConfig().offline_sections} sections, each cut to its best-matching "
+            "passage; no model)"
+        ),
         "baseline": "500-token chunks, 50-token overlap, BM25, top-k to the same token budget",
         "index_summarizer": "offline_summarizer",
         "seconds": round(seconds, 1),
