@@ -1,8 +1,8 @@
 """A node's own pages cut out of the source PDF, so a person can check the source.
 
-``st.pdf`` needs the optional ``streamlit-pdf`` package, which is not a dependency here;
-a small PDF of just those pages (pypdf, already required) is offered for download and
-shown inline only when that package is installed.
+A small PDF of just those pages (pypdf) is shown inline with ``st.pdf`` (its viewer is the
+``streamlit-pdf`` package in requirements.txt) and offered for download; where that
+package is missing (an older install), only the download is offered.
 """
 
 from __future__ import annotations
