@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .outline import page_label as pages_between
 from .types import FlatNode
 
 DEFAULT_MAX_NODES = 150
@@ -133,11 +134,8 @@ def search_nodes(
 
 
 def page_label(node: Mapping[str, object]) -> str:
-    """``p. 4`` / ``pp. 4–6`` / ``""`` for sources without pages."""
-    start, end = node.get("page_start"), node.get("page_end")
-    if start is None:
-        return ""
-    return f"p. {start}" if end in (None, start) else f"pp. {start}–{end}"
+    """The node's (or reference's) pages, spelled as everywhere else."""
+    return pages_between(node.get("page_start"), node.get("page_end"))  # type: ignore[arg-type]
 
 
 def outline_rows(flat: Mapping[str, FlatNode], view: TreeSlice) -> list[tuple[str, int, str]]:

@@ -17,24 +17,26 @@ from .pdf_pages import can_show_inline, pages_for
 from .text import md_escape, plain_label
 
 
-def _pdf_pages(doc: Document, node: Mapping[str, Any]) -> None:
+def _source_pdf(doc: Document, node: Mapping[str, Any]) -> tuple[bytes | None, int, int]:
+    """The node's own pages cut out of its PDF (``None`` when not a PDF or the file is gone)."""
     start, end = node.get("page_start"), node.get("page_end")
     if start is None and node.get("children"):
         start, end = subtree_page_range(doc["flat_nodes"], node["node_id"])
-    if start is None:
-        return
+    if start is None or doc.get("source_type") != "pdf":
+        return None, 0, 0
     end = end or start
-    path = str(doc.get("file_path") or "")
-    data = pages_for(path, int(start), int(end)) if doc.get("source_type") == "pdf" else None
-    if data is None:
-        st.caption(f"Source pages: {page_label({'page_start': start, 'page_end': end})}")
-        return
+    return pages_for(str(doc.get("file_path") or ""), int(start), int(end)), int(start), int(end)
+
+
+def _show_pdf(doc: Document, node: Mapping[str, Any], data: bytes, start: int, end: int) -> None:
+    st.markdown("**Source pages**")
     if can_show_inline():
-        st.pdf(data, height=500)
+        st.pdf(data, height=560)
+    name = os.path.splitext(os.path.basename(str(doc.get("file_path") or "source")))[0]
     st.download_button(
         f"Source pages {start}–{end} (PDF)",
         data,
-        file_name=f"{os.path.splitext(os.path.basename(path))[0]}_p{start}-{end}.pdf",
+        file_name=f"{name}_p{start}-{end}.pdf",
         mime="application/pdf",
         key=f"pdf_{node['node_id']}",
     )
@@ -61,14 +63,21 @@ def render(doc: Document, node_id: str) -> None:
         st.session_state[state.TREE_FOCUS] = node_id
         st.session_state[state.TREE_PAGE] = 0
         st.rerun()
-    _pdf_pages(doc, node)
-    children = [c for c in node.get("children", []) if c in flat]
-    if children:
-        with st.expander(f"Children ({len(children)})", expanded=False):
-            for child in children[:100]:
-                if st.button(plain_label(flat[child].get("title") or child), key=f"child_{child}"):
-                    st.session_state[state.TREE_SELECTED] = child
-                    st.rerun()
-    st.markdown("**Full text**")
-    with st.container(height=320):
-        st.text(node.get("text") or "(This heading has no text of its own.)")
+    # The section's text beside its source pages, so a person can check one against the other.
+    data, start, end = _source_pdf(doc, node)
+    text_col, pdf_col = st.columns([1, 1]) if data else (st.container(), None)
+    with text_col:
+        children = [c for c in node.get("children", []) if c in flat]
+        if children:
+            with st.expander(f"Children ({len(children)})", expanded=False):
+                for child in children[:100]:
+                    title = plain_label(flat[child].get("title") or child)
+                    if st.button(title, key=f"child_{child}"):
+                        st.session_state[state.TREE_SELECTED] = child
+                        st.rerun()
+        st.markdown("**Full text**")
+        with st.container(height=560 if data else 320):
+            st.text(node.get("text") or "(This heading has no text of its own.)")
+    if pdf_col is not None and data:
+        with pdf_col:
+            _show_pdf(doc, node, data, start, end)
