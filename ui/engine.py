@@ -13,6 +13,7 @@ from typing import Any
 import streamlit as st
 
 from treerag_core.answer import Retriever, make_retriever
+from treerag_core.llm_cache import LLMCache
 from treerag_core.llm_call import invoke, model_name
 from treerag_core.providers import DEFAULT_MODELS, load_settings, make_llms, resolve_provider
 from treerag_core.summarize import make_summarizer
@@ -52,20 +53,27 @@ def current_llms() -> tuple[Any, Any]:
     return _cached_llms(_frozen(session_settings()))
 
 
+def _cache() -> LLMCache:
+    """Summaries and searches already paid for are kept beside the registry: re-indexing
+    or asking the same question again with the same model costs nothing."""
+    return LLMCache.beside_registry(state.registry_path())
+
+
 def current_summarizer(system_prompt: str | None = None) -> Any:
     """The summarizer for indexing; the offline engine ignores the prompt."""
     search_llm, _ = current_llms()
     if search_llm is None:
         return make_summarizer(None)
     if system_prompt:
-        return make_summarizer(search_llm, system_prompt=system_prompt)
-    return make_summarizer(search_llm)
+        return make_summarizer(search_llm, system_prompt=system_prompt, cache=_cache())
+    return make_summarizer(search_llm, cache=_cache())
 
 
 def current_retriever() -> Retriever:
     """The retriever for chat: search model for navigation, answer model for the reply."""
     search_llm, answer_llm = current_llms()
-    return make_retriever(llm=answer_llm, search_llm=search_llm)
+    cache = _cache() if search_llm is not None else None
+    return make_retriever(llm=answer_llm, search_llm=search_llm, cache=cache)
 
 
 def engine_label() -> str:
