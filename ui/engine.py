@@ -49,8 +49,12 @@ def _cached_llms(frozen: tuple[tuple[str, str], ...]) -> tuple[Any, Any]:
 
 
 def current_llms() -> tuple[Any, Any]:
-    """``(search_llm, answer_llm)`` or ``(None, None)`` for offline."""
-    return _cached_llms(_frozen(session_settings()))
+    """``(search_llm, answer_llm)`` or ``(None, None)`` for offline.
+
+    Keyed by the effective settings (session over environment over ``.env``), so a changed
+    environment or ``.env`` never reuses clients built for another endpoint.
+    """
+    return _cached_llms(_frozen(effective_settings()))
 
 
 def _cache() -> LLMCache:

@@ -1,0 +1,98 @@
+"""The app with a model configured by environment, end to end through the real ChatOpenAI
+and ChatOllama clients against wire-protocol servers on 127.0.0.1: summaries while
+indexing, two calls per question, a stream cut mid-answer, the connection test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import streamlit_agraph
+from conftest import SAMPLE_MD, texts
+from fake_llm_servers import CutStream, FakeLLMServer, default_reply, kind_of
+
+from treerag_core import get_document_by_id, list_documents
+from ui import state
+
+CHAT = "pages/chat.py"
+
+
+@pytest.fixture(autouse=True)
+def no_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(streamlit_agraph, "agraph", lambda nodes, edges, config: None)
+
+
+@pytest.fixture(params=["openai", "ollama"])
+def model_server(request, app_registry: Path, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN001, ANN201
+    server = FakeLLMServer(request.param).start()
+    if request.param == "openai":
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret-key-123")
+    else:
+        monkeypatch.setenv("OLLAMA_HOST", server.url)
+    monkeypatch.setenv("TREERAG_LLM_TIMEOUT", "5")
+    yield server
+    server.stop()
+
+
+def _index_sample(at) -> None:  # noqa: ANN001
+    at.file_uploader[0].set_value([("guide.md", SAMPLE_MD.encode(), "text/markdown")])
+    at.run()
+    next(b for b in at.button if b.label == "Index").click().run()
+    assert not at.exception
+
+
+def test_index_and_ask_with_a_configured_model(make_app, app_registry: Path, model_server) -> None:  # noqa: ANN001
+    at = make_app()
+    assert model_server.protocol in texts(at).lower()  # the sidebar names the provider
+    _index_sample(at)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["LLM calls"] == "4"  # one summary call per section
+    doc = get_document_by_id(list_documents(str(app_registry))[0]["doc_id"], str(app_registry))
+    assert doc["flat_nodes"]["0000"]["summary"] == "About Introduction."
+    assert doc["flat_nodes"]["0000"]["tags"] == ["Fake"]
+
+    model_server.reset()
+    at.switch_page(CHAT).run()
+    at.chat_input[0].set_value("What ranking does the offline navigation use?").run()
+    assert not at.exception
+    answer = at.session_state[state.CHAT_HISTORY][1]
+    assert answer["content"] == "Answer from the sections."
+    assert answer["usage"]["llm_calls"] == 2
+    assert model_server.kinds() == ["search", "answer"]
+    assert answer["references"] and answer["references"][0]["file_name"] == "guide.md"
+    assert "sk-test-secret-key-123" not in texts(at)
+
+
+def test_stream_cut_mid_answer_is_reported_and_chat_stays_usable(
+    make_app,
+    app_registry: Path,
+    model_server,  # noqa: ANN001
+) -> None:
+    at = make_app()
+    _index_sample(at)
+    calls = {"answers": 0}
+
+    def reply(request):  # noqa: ANN001, ANN202
+        if kind_of(request) == "answer":
+            calls["answers"] += 1
+            if calls["answers"] == 1:
+                return CutStream("The first answer is cut off here", after=3)
+        return default_reply(request)
+
+    model_server.reply = reply
+    at.switch_page(CHAT).run()
+    at.chat_input[0].set_value("Who wrote it?").run()
+    assert not at.exception
+    assert any("cut off" in e.value for e in at.error)
+    assert at.session_state[state.CHAT_HISTORY][1]["content"].startswith("The first")
+    at.chat_input[0].set_value("What data was used?").run()
+    assert not at.exception
+    assert at.session_state[state.CHAT_HISTORY][-1]["content"] == "Answer from the sections."
+
+
+def test_connection_test_reaches_the_model(make_app, model_server) -> None:  # noqa: ANN001
+    at = make_app("pages/settings.py")
+    next(b for b in at.button if "connection" in b.label.lower()).click().run()
+    assert not at.exception
+    assert any("Connected to" in s.value for s in at.success)
