@@ -104,7 +104,7 @@ def main() -> None:
     ss[state.TREE_FOCUS], ss[state.TREE_PAGE] = focus, view.page
     _breadcrumb(flat, focus)
     _pager(view)
-    graph_col, outline_col = st.columns([3, 2])
+    graph_col, outline_col = st.columns([3, 1])
     with graph_col:
         nodes, edges, config = graph_elements(flat, view, selected)
         clicked = agraph(nodes=nodes, edges=edges, config=config)

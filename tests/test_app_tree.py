@@ -13,6 +13,7 @@ from treerag_core import index_document
 from treerag_core.summarize import make_summarizer
 from treerag_core.tree_view import ancestors, search_nodes, section_document, tree_slice
 from ui import state
+from ui.tree_logic import PAGE_SIZE
 
 TREE = "pages/tree.py"
 
@@ -62,11 +63,11 @@ def test_graph_is_hierarchical_and_click_opens_panel(make_app, sample_doc, graph
     assert [n.id for n in drawn["nodes"]] == ["0000", "0002", "0001", "0003"]
     cfg = drawn["config"]
     assert cfg.layout["hierarchical"]["enabled"] is True
-    assert cfg.layout["hierarchical"]["direction"] == "UD"
+    assert cfg.layout["hierarchical"]["direction"] == "LR"
     assert cfg.groups == {} and "direction" not in cfg.__dict__
     assert all(n.title.startswith(n.id) for n in drawn["nodes"])
-    sizes = {n.id: n.size for n in drawn["nodes"]}
-    assert sizes["0000"] > sizes["0001"]  # size by level
+    colours = {n.id: n.color for n in drawn["nodes"]}
+    assert colours["0000"] == colours["0002"] != colours["0001"]  # colour by level
     graph.click = "0001"
     at.run()
     assert not at.exception
@@ -106,17 +107,19 @@ def test_large_document_is_capped_and_drills_down(make_app, app_registry, tmp_pa
     at = make_app(TREE)
     assert not at.exception
     drawn = [n.id for n in graph.calls[-1]["nodes"]]
-    assert len(drawn) == 8  # one group of top-level chapters; 49 sections each stay hidden
+    assert len(drawn) == PAGE_SIZE  # one group of top-level chapters; 49 sections each hidden
     assert "of 2000 sections" in texts(at)
-    assert "Group 1 of 5 at this level" in texts(at)
+    assert f"Group 1 of {-(-40 // PAGE_SIZE)} at this level" in texts(at)
     at.button(key="tree_next").click().run()
-    assert [n.id for n in graph.calls[-1]["nodes"]][0] == "0400"  # Chapter 8
+    first = f"{PAGE_SIZE * 50:04d}"  # the first chapter of the second group
+    assert [n.id for n in graph.calls[-1]["nodes"]][0] == first
     at.button(key="tree_prev").click().run()
     graph.click = "0050"  # Chapter 1: its children are hidden → drill down
     at.run()
     assert at.session_state[state.TREE_FOCUS] == "0050"
     drawn = [n.id for n in graph.calls[-1]["nodes"]]
-    assert drawn[0] == "0050" and len(drawn) == 9 and len(graph.calls[-1]["edges"]) == 8
+    assert drawn[0] == "0050" and len(drawn) == PAGE_SIZE + 1
+    assert len(graph.calls[-1]["edges"]) == PAGE_SIZE
     crumbs = [b for b in at.button if str(b.key).startswith("crumb_")]
     assert [c.label for c in crumbs] == ["All sections", "Chapter 1"]
     crumbs[0].click().run()

@@ -93,7 +93,8 @@ def colour_centres(png: bytes, rgb: tuple[int, int, int], tol: int = 12) -> list
                         todo.append((x + dx, y + dy))
         if len(blob) >= 12:
             blobs.append(blob)
-    blobs.sort(key=lambda b: sum(p[0] for p in b) / len(b))
+    # Top to bottom: the tree is drawn left to right, siblings stacked in document order.
+    blobs.sort(key=lambda b: (sum(p[1] for p in b) / len(b), sum(p[0] for p in b) / len(b)))
     return [(sum(p[0] for p in b) // len(b), sum(p[1] for p in b) // len(b)) for b in blobs]
 
 

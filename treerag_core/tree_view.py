@@ -93,15 +93,25 @@ def tree_slice(
             level_nodes = level_nodes[:room]
         drawn += level_nodes
         levels_left -= 1
-        below = [c for nid in level_nodes for c in _children(flat, nid)]
-        too_wide = len(below) > max_level_width
-        if levels_left <= 0 or too_wide or len(drawn) + len(below) > max_nodes:
-            truncated = truncated or (levels_left > 0 and bool(below))
-            for nid in level_nodes:
-                if _children(flat, nid):
-                    hidden[nid] = len(_children(flat, nid))
-            break
-        edges += [(nid, c) for nid in level_nodes for c in _children(flat, nid)]
+        # Open parents one by one, in order, while the next level stays readable and the
+        # node cap holds; the rest keep a +N marker (a wide Part II must not hide Part I's
+        # three items as well).
+        below: list[str] = []
+        for nid in level_nodes:
+            kids = _children(flat, nid)
+            if not kids:
+                continue
+            fits = (
+                levels_left > 0
+                and len(below) + len(kids) <= max_level_width
+                and len(drawn) + len(below) + len(kids) <= max_nodes
+            )
+            if fits:
+                below += kids
+                edges += [(nid, c) for c in kids]
+            else:
+                hidden[nid] = len(kids)
+                truncated = truncated or levels_left > 0
         level_nodes = below
     drawn_set = set(drawn)
     edges = [(a, b) for a, b in edges if a in drawn_set and b in drawn_set]

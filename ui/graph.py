@@ -1,4 +1,4 @@
-"""The tree as streamlit-agraph nodes: hierarchical, coloured and sized by depth, capped.
+"""The tree as streamlit-agraph nodes: left to right, coloured by depth, capped.
 
 Why the care: agraph 0.0.45 copies every Config keyword to the top level (so the layout
 is set on ``cfg.layout`` afterwards), and it puts each node's ``title`` into a div's
@@ -8,7 +8,7 @@ the node id plus markup-free text: never HTML, never a URL scheme.
 
 from __future__ import annotations
 
-import textwrap
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,17 +21,18 @@ from .text import tooltip_text
 
 LEVEL_COLORS = ("#1f5f8b", "#2f8f6e", "#e08a1e", "#8e5ba8", "#c2527a", "#5b7f2a")
 SELECTED_COLOR = "#d62728"
+ROW_HEIGHT = 36  # vertical pixels per sibling
+MIN_HEIGHT, MAX_HEIGHT = 360, 900
 EDGE_COLOR = "#9aa5b1"
 
 
-def node_label(title: str, hidden: int = 0, width: int = 14, lines: int = 2) -> str:
-    """Short wrapped label under the dot; ``+N`` when children are not drawn."""
-    wrapped = textwrap.wrap(" ".join(title.split()) or "(untitled)", width) or ["(untitled)"]
-    if len(wrapped) > lines:
-        wrapped = wrapped[:lines]
-        wrapped[-1] = wrapped[-1][: width - 1] + "…"
-    label = "\n".join(wrapped)
-    return f"{label}\n(+{hidden})" if hidden else label
+def node_label(title: str, hidden: int = 0, width: int = 34) -> str:
+    """One line inside the box (left-to-right trees keep titles readable); ``+N`` when
+    children are not drawn."""
+    label = " ".join(title.split()) or "(untitled)"
+    if len(label) > width:
+        label = label[: width - 1].rstrip() + "…"
+    return f"{label}  (+{hidden})" if hidden else label
 
 
 def node_tooltip(node: Mapping[str, Any]) -> str:
@@ -49,11 +50,19 @@ def graph_elements(
     flat: Mapping[str, FlatNode],
     view: TreeSlice,
     selected: str | None,
-    width: int = 560,
-    height: int = 560,
+    width: int = 640,
+    height: int | None = None,
 ) -> tuple[list[Node], list[Edge], Config]:
-    """Nodes, edges and config for ``agraph``; depth is relative to the drawn slice."""
+    """Nodes, edges and config for ``agraph``; depth is relative to the drawn slice.
+
+    Left to right, like a table of contents: siblings stack vertically, so a wide level
+    (Part II's sixteen Items) stays readable, and the canvas grows with the widest level.
+    """
     base = min((int(flat[n].get("level", 1)) for n in view.node_ids), default=1)
+    per_level = Counter(int(flat[n].get("level", 1)) for n in view.node_ids)
+    if height is None:
+        widest = max(per_level.values(), default=1)
+        height = max(MIN_HEIGHT, min(MAX_HEIGHT, ROW_HEIGHT * widest + 60))
     nodes = []
     for nid in view.node_ids:
         node = flat[nid]
@@ -64,10 +73,10 @@ def graph_elements(
                 id=nid,
                 label=node_label(str(node.get("title") or nid), view.hidden_children.get(nid, 0)),
                 title=node_tooltip(node),
-                size=max(8, 20 - 3 * (depth - 1)) + (5 if is_selected else 0),
                 color=SELECTED_COLOR if is_selected else level_color(depth),
-                shape="dot",
-                font={"size": 14, "face": "sans-serif", "color": "#1d2a27"},
+                shape="box",
+                margin=6,
+                font={"size": 13, "face": "sans-serif", "color": "#ffffff"},
             )
         )
     edges = [Edge(source=a, target=b, color=EDGE_COLOR) for a, b in view.edges]
@@ -80,10 +89,10 @@ def graph_elements(
         groups={},
     )
     config.layout["hierarchical"].update(
-        direction="UD",
+        direction="LR",
         sortMethod="directed",
-        levelSeparation=100,
-        nodeSpacing=85,
-        treeSpacing=90,  # each top-level section is its own tree: keep them close
+        levelSeparation=250,
+        nodeSpacing=ROW_HEIGHT,
+        treeSpacing=ROW_HEIGHT,  # each top-level section is its own tree: keep them close
     )
     return nodes, edges, config

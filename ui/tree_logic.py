@@ -9,10 +9,10 @@ from treerag_core.tree_view import TreeSlice, ancestors, root_ids, tree_slice
 from treerag_core.types import FlatNode
 
 MAX_DRAWN = 150
-PAGE_SIZE = 8
-# A level wider than this is not drawn (its parents show +N): about 70 px per node keeps
-# labels readable in a ~560 px canvas.
-MAX_LEVEL_WIDTH = 8
+PAGE_SIZE = 12
+# Parents are opened while the next level stays within this many nodes (the others show
+# +N): about 56 px per node keeps labels readable in the ~900 px canvas.
+MAX_LEVEL_WIDTH = 16
 
 
 def visible_slice(
