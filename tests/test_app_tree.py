@@ -9,7 +9,7 @@ import pytest
 import streamlit_agraph
 from conftest import texts
 
-from treerag_core import index_document
+from treerag_core import build_hierarchy, flatten_tree, index_document, parse_sections
 from treerag_core.summarize import make_summarizer
 from treerag_core.tree_view import ancestors, search_nodes, section_document, tree_slice
 from ui import state
@@ -188,3 +188,15 @@ def test_tree_view_helpers() -> None:
     sub = section_document({"doc_id": "d", "flat_nodes": flat}, "0001")
     assert list(sub["flat_nodes"]) == ["0001", "0002"]
     assert sub["flat_nodes"]["0001"]["parent_id"] is None and flat["0001"]["parent_id"] == "0000"
+
+
+def test_parents_open_one_by_one_while_the_level_fits() -> None:
+    text = "# A\n" + "".join(f"## a{i}\nx\n" for i in range(3))
+    text += "# B\n" + "".join(f"## b{i}\nx\n" for i in range(20))
+    text += "# C\n## c0\nx\n"
+    flat = flatten_tree(build_hierarchy(parse_sections(text)))
+    view = tree_slice(flat, None, depth=2, max_level_width=16)
+    titles = [flat[n]["title"] for n in view.node_ids]
+    assert titles == ["A", "B", "C", "a0", "a1", "a2", "c0"]
+    b = next(n for n in view.node_ids if flat[n]["title"] == "B")
+    assert view.hidden_children == {b: 20} and view.truncated
