@@ -59,12 +59,15 @@ def _show_turn(index: int, turn: dict[str, Any]) -> None:
         if turn.get("error"):
             st.error(turn["error"])
         multi = len({r.get("doc_id") for r in turn.get("references") or []}) > 1
-        if turn.get("references"):
-            st.caption("References (open in the tree browser):")
-        for r, ref in enumerate(turn.get("references") or []):
-            label = plain_label(reference_label(ref, with_file=True), 140)
-            if st.button(label, key=f"ref_{index}_{r}", type="tertiary", icon=":material/article:"):
-                state.open_in_tree(ref["doc_id"], ref["node_id"])
+        refs = list(enumerate(turn.get("references") or []))
+        cited = [(r, ref) for r, ref in refs if ref.get("cited", True)]
+        also_read = [(r, ref) for r, ref in refs if not ref.get("cited", True)]
+        if cited:
+            st.caption("References used in the answer (open in the tree browser):")
+            _reference_buttons(index, cited)
+        if also_read:
+            with st.expander(f"Also read, not cited ({len(also_read)})"):
+                _reference_buttons(index, also_read)
         if turn.get("trace") or turn.get("usage"):
             with st.expander("Navigation trace and token usage"):
                 for entry in (turn.get("trace") or {}).get("documents", []):
@@ -77,6 +80,13 @@ def _show_turn(index: int, turn: dict[str, Any]) -> None:
                     st.json(entry.get("steps") or [], expanded=False)
                 if turn.get("usage"):
                     st.dataframe(usage_rows(turn["usage"]), hide_index=True)
+
+
+def _reference_buttons(index: int, refs: list[tuple[int, dict[str, Any]]]) -> None:
+    for r, ref in refs:
+        label = plain_label(reference_label(ref, with_file=True), 140)
+        if st.button(label, key=f"ref_{index}_{r}", type="tertiary", icon=":material/article:"):
+            state.open_in_tree(ref["doc_id"], ref["node_id"])
 
 
 def _answer(question: str, doc_ids: list[str], context: dict[str, Any] | None) -> None:

@@ -83,7 +83,7 @@ def test_clear_and_download_history(make_app, sample_doc) -> None:  # noqa: ANN0
     at = _ask(make_app(CHAT), "Which company filings?")
     markdown = history_markdown(at.session_state[state.CHAT_HISTORY])
     assert "**You:**" in markdown and "Which company filings?" in markdown
-    assert "3M" in markdown and "- Data — Methods > Data · sample.md" in markdown
+    assert "3M" in markdown and "- [S1] Data — Methods > Data · sample.md" in markdown
     at.button(key="chat_clear").click().run()
     assert at.session_state[state.CHAT_HISTORY] == []
 

@@ -311,3 +311,16 @@ def test_custom_prompts_and_extra_context_reach_the_models(server, capsys) -> No
     assert "Focus on 2026 prices." in messages_text(search)[1]
     assert messages_text(answer)[0] == "You are a legal assistant."
     assert "2 LLM calls" in capsys.readouterr().out
+
+
+def test_references_say_which_sections_the_answer_cites(server) -> None:
+    def reply(request):
+        if kind_of(request) == "search":
+            return json.dumps({"node_list": ["0001", "0002"]})
+        return "The Pro plan costs $20 per month [S2]."
+
+    server.reply = reply
+    result = ask("Pro plan price?", make_doc(), make_retriever(chat(server)))
+    assert [(r["ref"], r["cited"]) for r in result.references] == [("S1", False), ("S2", True)]
+    request = server.chat_requests()[-1]
+    assert "[S2]" in messages_text(request)[0]  # the prompt asks for these citations

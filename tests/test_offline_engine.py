@@ -63,7 +63,10 @@ def test_quickstart_flow_offline(guide) -> None:
     assert result.references[0]["path"] == "Acme Widget Guide > Warranty"
     assert result.references[0]["file_name"] == "widget_guide.md"
     assert result.references[0]["doc_id"] == doc["doc_id"]
-    assert "[Acme Widget Guide > Warranty]" in result.content  # each sentence cites its section
+    assert (
+        "[S1 · Acme Widget Guide > Warranty]" in result.content
+    )  # each sentence cites its section
+    assert result.references[0]["ref"] == "S1" and result.references[0]["cited"] is True
     assert result.response_metadata["llm_calls"] == 0
     # reload from the registry: same answer, no model
     again = ask(

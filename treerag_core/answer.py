@@ -15,6 +15,7 @@ worse than a visible error.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -219,12 +220,14 @@ def _prepare(
         text, ref["page_start"], ref["page_end"] = _section_text(
             doc["flat_nodes"], nid, query, share
         )
-        attributes = {"ref": f"S{index}", "file": ref["file_name"], "path": ref["path"]}
+        ref["ref"] = f"S{index}"
+        attributes = {"ref": ref["ref"], "file": ref["file_name"], "path": ref["path"]}
         if _pages(ref):
             attributes["pages"] = _pages(ref)
         references.append(ref)
         quoted.append(quote_section(text, attributes))
-        label = f"{ref['file_name']} › {ref['path']}" if len(documents) > 1 else ref["path"]
+        where = f"{ref['file_name']} › {ref['path']}" if len(documents) > 1 else ref["path"]
+        label = f"{ref['ref']} · {where}"
         sections.append(
             {"label": label + (f", {_pages(ref)}" if _pages(ref) else ""), "text": text}
         )
@@ -284,6 +287,7 @@ def _result(
     prepared: _Prepared, reply: LLMReply, retriever: Retriever, return_raw: bool, verbose: bool
 ) -> AnswerMessage | dict[str, Any]:
     usage = _usage(prepared.navs, reply)
+    _mark_cited(prepared.references, reply.text)
     if verbose:
         _print_trace(prepared.trace, usage)
     if not return_raw:
@@ -322,7 +326,19 @@ def _result(
     )
 
 
+_CITATION = re.compile(r"\[S(\d+)\b")
+
+
+def _mark_cited(references: list[dict[str, Any]], answer: str) -> None:
+    """Flag the references the answer cites (``[S2]``): the sections it actually used come
+    first for the reader; when the answer cites none, every section sent counts as used."""
+    cited = {f"S{n}" for n in _CITATION.findall(answer)}
+    for ref in references:
+        ref["cited"] = not cited or ref.get("ref") in cited
+
+
 def _final_chunk(prepared: _Prepared, reply: LLMReply) -> dict[str, Any]:
+    _mark_cited(prepared.references, reply.text)
     return {
         "__references__": prepared.references,
         "trace": prepared.trace,

@@ -63,7 +63,7 @@ def reference_label(ref: dict[str, Any], with_file: bool = True) -> str:
         label += f" ({pages})"
     if with_file and ref.get("file_name"):
         label += f" · {ref['file_name']}"
-    return label
+    return f"[{ref['ref']}] {label}" if ref.get("ref") else label
 
 
 def trace_rows(entry: dict[str, Any], references: list[dict[str, Any]]) -> list[dict[str, Any]]:
