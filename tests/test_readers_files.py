@@ -323,15 +323,22 @@ def test_pdf_cyclic_outline_is_bounded(tmp_path: Path):
     assert st.page_count == 3 and "z" in st.text
 
 
-def test_long_pdf_pages_extracted_in_worker_processes_match_serial(tmp_path: Path):
+def test_pdf_text_comes_from_pdfium_with_pypdf_as_fallback(tmp_path: Path, monkeypatch):
+    import pypdfium2
     from pypdf import PdfReader
 
     from treerag_core.readers.pdf import extract_pages
 
-    pages = [f"{i} Heading {i}\nBody text of page {i} with value {i * 7}." for i in range(1, 91)]
-    data = make_pdf(tmp_path / "long.pdf", pages).read_bytes()
+    pages = [f"{i} Heading {i}\nBody text of page {i} with value {i * 7}." for i in range(1, 6)]
+    data = make_pdf(tmp_path / "five.pdf", pages).read_bytes()
     reader = PdfReader(io.BytesIO(data))
-    serial = extract_pages(data, reader, len(pages), "long.pdf", workers=1)
-    parallel = extract_pages(data, reader, len(pages), "long.pdf", workers=2)
-    assert parallel == serial and len(parallel) == 90
-    assert "value 623" in parallel[88]
+    by_pdfium = extract_pages(data, reader, 5, "five.pdf")
+    assert "value 35" in by_pdfium[4] and "\r" not in "".join(by_pdfium)
+
+    def refuse(*args, **kwargs):
+        raise pypdfium2.PdfiumError("cannot open")
+
+    monkeypatch.setattr(pypdfium2, "PdfDocument", refuse)
+    by_pypdf = extract_pages(data, reader, 5, "five.pdf")
+    assert "value 35" in by_pypdf[4]
+    assert [" ".join(t.split()) for t in by_pypdf] == [" ".join(t.split()) for t in by_pdfium]

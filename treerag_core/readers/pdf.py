@@ -8,12 +8,8 @@ tree. Every failure pypdf can raise on a hostile or broken file becomes a Docume
 from __future__ import annotations
 
 import io
-import multiprocessing
-import os
 import re
-import sys
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,8 +19,8 @@ from ..sections import escape_line, heading
 from ._result import ReadResult
 from .plain_structure import join_pages, structure_pages
 
-_MAX_WORKERS = 4
-_MIN_PAGES_PER_WORKER = 40
+# PDFium is not thread-safe, and the app indexes from several sessions' threads at once.
+_PDFIUM_LOCK = threading.Lock()
 _MAX_OUTLINE_ENTRIES = 5000
 _MAX_OUTLINE_DEPTH = 6
 _FILE_TITLE = re.compile(r"\.(pdf|htm|html|docx?|xlsx?|txt)$", re.IGNORECASE)
@@ -89,40 +85,41 @@ def _open(data: bytes, name: str) -> Any:
         ) from exc
 
 
-def extract_pages(data: bytes, reader: Any, count: int, name: str, workers: int = 0) -> list[str]:
-    """Every page's text; a long PDF is split over worker processes.
+def extract_pages(data: bytes, reader: Any, count: int, name: str) -> list[str]:
+    """Every page's text, extracted by PDFium (pypdfium2).
 
-    pypdf's extraction is pure-Python and CPU-bound (0.1–0.25 s a page on real filings), so a
-    300-page 10-K takes 20–70 s on one core. Spawned workers (not forked: the app server is
-    multi-threaded) each open the bytes and extract every n-th page; any pool failure
-    falls back to extracting here.
+    pypdf's extraction is pure Python: a real 306-page 10-K took 19 s; PDFium reads it in
+    about 1 s and splits fewer words ("B USINESS"), which makes better headings. Any page
+    PDFium cannot read (or every page, if it cannot open the file) falls back to pypdf.
     """
-    workers = workers or min(os.cpu_count() or 1, _MAX_WORKERS)
-    workers = min(workers, count // _MIN_PAGES_PER_WORKER)
-    if workers > 1 and _spawn_can_start():
-        # Interleaved pages, not halves: cost is skewed (financial statements cost 10x prose).
-        jobs = [(data, name, k, count, workers) for k in range(workers)]
-        try:
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(workers, mp_context=context) as pool:
-                parts = list(pool.map(_extract_stride, jobs))
-        except (OSError, BrokenProcessPool, DocumentReadError):
-            parts = []
-        if parts:
-            return [parts[i % workers][i // workers] for i in range(count)]
-    return [_page_text(reader, i) for i in range(count)]
+    texts: list[str | None] = [None] * count
+    try:
+        import pypdfium2 as pdfium
+
+        with _PDFIUM_LOCK:
+            document = pdfium.PdfDocument(data, password="")
+            try:
+                for index in range(min(count, len(document))):
+                    texts[index] = _pdfium_page_text(document, index)
+            finally:
+                document.close()
+    except Exception:  # noqa: BLE001 - PDFium refusing a file is not fatal: pypdf reads it
+        pass
+    return [text if text is not None else _page_text(reader, i) for i, text in enumerate(texts)]
 
 
-def _spawn_can_start() -> bool:
-    """Spawned children re-import ``__main__`` from its file; a REPL or stdin has none."""
-    main_file = getattr(sys.modules.get("__main__"), "__file__", None)
-    return bool(main_file) and os.path.isfile(main_file)
-
-
-def _extract_stride(job: tuple[bytes, str, int, int, int]) -> list[str]:
-    data, name, first, count, step = job
-    reader = _open(data, name)
-    return [_page_text(reader, i) for i in range(first, count, step)]
+def _pdfium_page_text(document: Any, index: int) -> str | None:
+    try:
+        page = document[index]
+        textpage = page.get_textpage()
+        raw = textpage.get_text_range()
+        textpage.close()
+        page.close()
+    except Exception:  # noqa: BLE001 - one bad page must not lose the document
+        return None
+    # PDFium ends lines with CR LF and marks a hyphenated line break with U+FFFE.
+    text = raw.replace("\ufffe\r\n", "").replace("\ufffe", "")
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").replace("\f", "\n")
 
 
 def _page_text(reader: Any, index: int) -> str:
