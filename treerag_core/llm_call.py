@@ -141,6 +141,26 @@ def _to_cache(cache: LLMCache | None, key: str, reply: LLMReply) -> None:
         cache.put(key, {"text": reply.text, "model": reply.model})
 
 
+def _finish_reply(
+    message: Any,
+    llm: Any,
+    system: str,
+    user: str,
+    started: float,
+    what: str,
+    cache: LLMCache | None,
+    key: str,
+    cacheable: Callable[[str], bool] | None,
+) -> LLMReply:
+    """After a blocking or awaited call: record usage, refuse an empty answer, cache."""
+    elapsed = time.perf_counter() - started
+    reply = _reply_from_message(message, llm, len(system) + len(user), elapsed)
+    _check_not_empty(reply.text, llm, what)
+    if cacheable is None or cacheable(reply.text):
+        _to_cache(cache, key, reply)
+    return reply
+
+
 def invoke(
     llm: Any,
     system: str,
@@ -163,13 +183,7 @@ def invoke(
         message = llm.invoke(build_messages(system, user))
     except Exception as exc:  # any client error becomes one typed error
         raise LLMError(describe_error(exc, what, llm)) from exc
-    reply = _reply_from_message(
-        message, llm, len(system) + len(user), time.perf_counter() - started
-    )
-    _check_not_empty(reply.text, llm, what)
-    if cacheable is None or cacheable(reply.text):
-        _to_cache(cache, key, reply)
-    return reply
+    return _finish_reply(message, llm, system, user, started, what, cache, key, cacheable)
 
 
 async def ainvoke(
@@ -191,13 +205,7 @@ async def ainvoke(
         message = await llm.ainvoke(build_messages(system, user))
     except Exception as exc:
         raise LLMError(describe_error(exc, what, llm)) from exc
-    reply = _reply_from_message(
-        message, llm, len(system) + len(user), time.perf_counter() - started
-    )
-    _check_not_empty(reply.text, llm, what)
-    if cacheable is None or cacheable(reply.text):
-        _to_cache(cache, key, reply)
-    return reply
+    return _finish_reply(message, llm, system, user, started, what, cache, key, cacheable)
 
 
 # A model that never stops (a loop, a broken server) must not hold a session forever; the

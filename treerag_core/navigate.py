@@ -119,11 +119,13 @@ def plan_navigation(
     query: str,
     document: Document,
     has_model: bool,
-    config: NavigationConfig,
-    prompts: SearchPrompts,
+    config: NavigationConfig | None = None,
+    prompts: SearchPrompts | None = None,
     extra_context: str = "",
 ) -> Plan:
     """The navigation as a generator: yields prompts, receives replies, returns the result."""
+    config = config or NavigationConfig()
+    prompts = prompts or SearchPrompts()
     flat: dict[str, FlatNode] = document.get("flat_nodes") or {}
     k = max(1, config.max_sections)
     if not flat:
@@ -301,14 +303,7 @@ def navigate(
     cache: LLMCache | None = None,
 ) -> NavigationResult:
     """Blocking navigation; ``search_llm=None`` uses the offline ranking."""
-    plan = plan_navigation(
-        query,
-        document,
-        search_llm is not None,
-        config or NavigationConfig(),
-        prompts or SearchPrompts(),
-        extra_context,
-    )
+    plan = plan_navigation(query, document, search_llm is not None, config, prompts, extra_context)
     try:
         request = next(plan)
         while True:
@@ -338,14 +333,7 @@ async def anavigate(
     cache: LLMCache | None = None,
 ) -> NavigationResult:
     """The async twin of :func:`navigate`."""
-    plan = plan_navigation(
-        query,
-        document,
-        search_llm is not None,
-        config or NavigationConfig(),
-        prompts or SearchPrompts(),
-        extra_context,
-    )
+    plan = plan_navigation(query, document, search_llm is not None, config, prompts, extra_context)
     try:
         request = next(plan)
         while True:
