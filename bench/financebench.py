@@ -28,7 +28,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 def index_all(questions_path: Path, registry: Path, log=print) -> None:
     """Index every filing the questions name that the registry does not hold yet."""
     from treerag_core import index_document, list_documents
-    from treerag_core.summarize import offline_summarizer
+    from treerag_core.ingest.summarize import offline_summarizer
 
     root = questions_path.parent
     files = sorted({json.loads(line)["file"] for line in questions_path.open() if line.strip()})
@@ -88,7 +88,7 @@ def loss_analysis(evaluation, questions: dict, load) -> dict:  # noqa: ANN001
     heading of its own. ``statement`` says the question asks about a primary financial
     statement (income statement, cash flow statement, balance sheet).
     """
-    from treerag_core.offline_engine import rank_nodes
+    from treerag_core.text.offline import rank_nodes
 
     base = {r.id: r for r in evaluation.baseline or []}
     rows = []
@@ -134,7 +134,7 @@ def loss_analysis(evaluation, questions: dict, load) -> dict:  # noqa: ANN001
 def loss_lines(rows: list[dict], k: int | None = None) -> list[str]:
     """The Markdown paragraph and table on where navigation loses."""
     if k is None:
-        from treerag_core.navigate import NavigationConfig
+        from treerag_core.qa.navigate import NavigationConfig
 
         k = NavigationConfig().offline_sections
     only_chunks = [r for r in rows if r["chunks_hit"]]
@@ -163,7 +163,7 @@ def loss_lines(rows: list[dict], k: int | None = None) -> list[str]:
 
 def compact_rows(evaluation) -> list[dict]:  # noqa: ANN001
     """One short row per question (both methods), so eval.json stays small."""
-    from treerag_core.evaluate import range_label
+    from treerag_core.evaluation.run import range_label
 
     chunks = {r.id: r for r in evaluation.baseline or []}
     rows = []
@@ -198,7 +198,7 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
     import subprocess
     from collections import defaultdict
 
-    from treerag_core.evaluate import (
+    from treerag_core.evaluation.run import (
         describe_miss,
         evaluate,
         load_questions,
@@ -206,7 +206,7 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
         summarize_results,
         summary_table,
     )
-    from treerag_core.navigate import NavigationConfig
+    from treerag_core.qa.navigate import NavigationConfig
 
     questions = load_questions(str(questions_path))
 

@@ -10,7 +10,7 @@ import os
 
 import streamlit as st
 
-from treerag_core.providers import PROVIDERS
+from treerag_core.llm.providers import PROVIDERS
 from ui import state
 from ui.engine import PROVIDER_LABELS, default_models, effective_settings, test_connection
 from ui.errors import message_for, shown_errors

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from treerag_core.outline import build_tree_outline
-from treerag_core.sections import parse_sections
-from treerag_core.summarize import offline_summarizer
-from treerag_core.tree import build_hierarchy, flatten_tree, tree_skeleton
+from treerag_core.ingest.outline import build_tree_outline
+from treerag_core.ingest.sections import parse_sections
+from treerag_core.ingest.summarize import offline_summarizer
+from treerag_core.ingest.tree import build_hierarchy, flatten_tree, tree_skeleton
 
 HANDBOOK = (
     "# Company Handbook\n"

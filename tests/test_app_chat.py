@@ -9,7 +9,7 @@ import streamlit_agraph
 from conftest import texts
 
 from treerag_core import index_document
-from treerag_core.summarize import make_summarizer
+from treerag_core.ingest.summarize import make_summarizer
 from ui import state
 from ui.chat_logic import history_markdown, reference_label, trace_rows
 

@@ -11,8 +11,8 @@ from builders import make_pdf
 from conftest import texts as escaped_texts
 
 from treerag_core import index_document
-from treerag_core.evaluate import InvalidQuestionsError, load_questions, parse_questions
-from treerag_core.summarize import make_summarizer
+from treerag_core.evaluation.run import InvalidQuestionsError, load_questions, parse_questions
+from treerag_core.ingest.summarize import make_summarizer
 from ui import state
 
 PAGE = "pages/evaluate.py"

@@ -10,7 +10,7 @@ import pytest
 from conftest import texts
 
 from treerag_core import list_documents
-from treerag_core.export import InvalidImportError, export_documents, parse_import
+from treerag_core.store.export import InvalidImportError, export_documents, parse_import
 from ui import state
 
 REG = "pages/registry.py"

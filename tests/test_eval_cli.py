@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from treerag_core.cli import main
-from treerag_core.evaluate import evaluate, load_questions, registry_loader
+from treerag_core.evaluation.run import evaluate, load_questions, registry_loader
 
 DOC = """# Revenue
 
@@ -98,7 +98,7 @@ def _pdf(path):
 
 
 def test_pdf_gold_pages_and_the_page_cache(tmp_path):
-    from treerag_core.evaluate import cached_page_texts
+    from treerag_core.evaluation.run import cached_page_texts
 
     _pdf(tmp_path / "filing.pdf")
     questions = [

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from treerag_core.chunk_baseline import (
+from treerag_core.evaluation.chunks import (
     ChunkIndex,
     Segment,
     estimate_tokens,
     make_chunks,
     segments_from_pages,
 )
-from treerag_core.evaluate import (
+from treerag_core.evaluation.run import (
     QuestionResult,
     Retrieved,
     page_hit,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from treerag_core import ConfigError, make_llms
-from treerag_core.providers import describe_settings, load_settings
+from treerag_core.llm.providers import describe_settings, load_settings
 
 
 def test_nothing_configured_means_offline() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from treerag_core.reply_parsing import (
+from treerag_core.llm.replies import (
     parse_navigation_step,
     parse_search_reply,
     parse_summary_reply,

@@ -17,9 +17,9 @@ from treerag_core.errors import (
     TreeragError,
     UnsupportedFormatError,
 )
+from treerag_core.ingest.readers import read_bytes, read_file, read_source
+from treerag_core.ingest.sections import parse_sections
 from treerag_core.limits import Limits
-from treerag_core.readers import read_bytes, read_file, read_source
-from treerag_core.sections import parse_sections
 
 
 def _secs(text: str) -> list[tuple[str, int, int | None, int | None]]:
@@ -327,7 +327,7 @@ def test_pdf_text_comes_from_pdfium_with_pypdf_as_fallback(tmp_path: Path, monke
     import pypdfium2
     from pypdf import PdfReader
 
-    from treerag_core.readers.pdf import extract_pages
+    from treerag_core.ingest.readers.pdf import extract_pages
 
     pages = [f"{i} Heading {i}\nBody text of page {i} with value {i * 7}." for i in range(1, 6)]
     data = make_pdf(tmp_path / "five.pdf", pages).read_bytes()

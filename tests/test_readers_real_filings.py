@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from treerag_core.readers import read_source
-from treerag_core.sections import parse_sections
+from treerag_core.ingest.readers import read_source
+from treerag_core.ingest.sections import parse_sections
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from treerag_core.readers.plain_structure import classify_line, structure_pages, structure_text
-from treerag_core.sections import parse_sections
+from treerag_core.ingest.sections import parse_sections
+from treerag_core.ingest.structure.text_rules import classify_line, structure_pages, structure_text
 
 
 def _outline(text: str) -> list[tuple[str, int]]:
@@ -200,7 +200,7 @@ def test_run_in_heading_keeps_its_sentence_as_body():
 
 
 def test_financial_statement_titles_in_any_case_are_headings():
-    from treerag_core.readers.plain_structure import structure_pages
+    from treerag_core.ingest.structure.text_rules import structure_pages
 
     pages = [
         "PART II\nItem 8. Financial Statements\nThe statements follow on the next pages.\n",

@@ -20,7 +20,7 @@ from treerag_core import (
     load_registry,
     save_registry,
 )
-from treerag_core.registry import Registry
+from treerag_core.store.tinydb_store import Registry
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -182,7 +182,7 @@ def test_process_killed_mid_save_leaves_previous_registry_intact(tmp_path, kille
         f"""
         import os, signal, sys
         sys.path.insert(0, {str(ROOT)!r})
-        import treerag_core.file_lock as fl
+        import treerag_core.store.file_lock as fl
         real_replace = os.replace
         def die(src, dst):
             if {target!r} in dst:

@@ -3,16 +3,6 @@
 read → sections → tree → summaries → outline → navigate → answer.
 """
 
-from .answer import (
-    AnswerMessage,
-    Retriever,
-    aask,
-    aask_multi,
-    ask,
-    ask_multi,
-    make_async_retriever,
-    make_retriever,
-)
 from .errors import (
     BlockedURLError,
     ConfigError,
@@ -26,14 +16,27 @@ from .errors import (
     TreeragError,
     UnsupportedFormatError,
 )
-from .indexer import index_document
+from .ingest.indexer import index_document
+from .ingest.outline import build_tree_outline
+from .ingest.readers import read_file, read_source
+from .ingest.sections import parse_sections
+from .ingest.summarize import SummaryBudget, make_summarizer, null_summarizer, offline_summarizer
+from .ingest.tree import build_hierarchy, flatten_tree
 from .limits import Limits
-from .llm_cache import LLMCache
-from .navigate import NavigationConfig
-from .outline import build_tree_outline
-from .providers import load_settings, make_llms
-from .readers import read_file, read_source
-from .registry import (
+from .llm.providers import load_settings, make_llms
+from .qa.answer import (
+    AnswerMessage,
+    Retriever,
+    aask,
+    aask_multi,
+    ask,
+    ask_multi,
+    make_async_retriever,
+    make_retriever,
+)
+from .qa.navigate import NavigationConfig
+from .store.llm_cache import LLMCache
+from .store.tinydb_store import (
     delete_document,
     get_document,
     get_document_by_id,
@@ -42,9 +45,6 @@ from .registry import (
     save_document,
     save_registry,
 )
-from .sections import parse_sections
-from .summarize import SummaryBudget, make_summarizer, null_summarizer, offline_summarizer
-from .tree import build_hierarchy, flatten_tree
 
 __all__ = [
     "AnswerMessage",

@@ -10,13 +10,18 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .answer import ask, ask_multi, make_retriever
 from .errors import TreeragError
-from .indexer import index_document
-from .outline import page_label
-from .providers import make_llms
-from .registry import DEFAULT_REGISTRY, delete_document, get_document_by_id, list_documents
-from .summarize import make_summarizer, null_summarizer
+from .ingest.indexer import index_document
+from .ingest.outline import page_label
+from .ingest.summarize import make_summarizer, null_summarizer
+from .llm.providers import make_llms
+from .qa.answer import ask, ask_multi, make_retriever
+from .store.tinydb_store import (
+    DEFAULT_REGISTRY,
+    delete_document,
+    get_document_by_id,
+    list_documents,
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -100,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 1
             print(f"Deleted {args.doc_id}.")
         elif args.command == "eval":
-            from .evaluate import run_cli
+            from .evaluation.run import run_cli
 
             return run_cli(args.questions, args.registry, args.pdf_root, args.baseline, args.json)
     except TreeragError as exc:

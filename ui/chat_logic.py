@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from treerag_core.answer import ask, ask_multi
-from treerag_core.tree_view import page_label, section_document
+from treerag_core.qa.answer import ask, ask_multi
+from treerag_core.qa.tree_view import page_label, section_document
 from treerag_core.types import Document
 
 

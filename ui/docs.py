@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from treerag_core import list_documents
-from treerag_core.registry import Registry
+from treerag_core.store.tinydb_store import Registry
 from treerag_core.types import Document
 
 from . import state

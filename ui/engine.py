@@ -1,6 +1,6 @@
 """Models, summarizers and retrievers from the session's provider settings.
 
-Built through ``treerag_core.providers`` (settings → environment → ``.env``), cached with
+Built through ``treerag_core.llm.providers`` (settings → environment → ``.env``), cached with
 ``st.cache_resource`` so a rerun does not rebuild HTTP clients. ``(None, None)`` models
 mean the offline engine, which is what a fresh machine with no key and no network gets.
 """
@@ -12,11 +12,11 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core.answer import Retriever, make_retriever
-from treerag_core.llm_cache import LLMCache
-from treerag_core.llm_call import invoke, model_name
-from treerag_core.providers import DEFAULT_MODELS, load_settings, make_llms, resolve_provider
-from treerag_core.summarize import make_summarizer
+from treerag_core.ingest.summarize import make_summarizer
+from treerag_core.llm.call import invoke, model_name
+from treerag_core.llm.providers import DEFAULT_MODELS, load_settings, make_llms, resolve_provider
+from treerag_core.qa.answer import Retriever, make_retriever
+from treerag_core.store.llm_cache import LLMCache
 
 from . import state
 

@@ -14,9 +14,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from treerag_core.answer import Retriever
 from treerag_core.errors import DocumentNotFoundError, RegistryError, TreeragError
-from treerag_core.evaluate import (
+from treerag_core.evaluation.run import (
     DocumentLoader,
     InvalidQuestionsError,
     PageTexts,
@@ -30,6 +29,7 @@ from treerag_core.evaluate import (
     range_label,
     registry_loader,
 )
+from treerag_core.qa.answer import Retriever
 from treerag_core.types import Document
 
 MAX_QUESTIONS_BYTES = 5 * 1024 * 1024

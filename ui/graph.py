@@ -14,7 +14,7 @@ from typing import Any
 
 from streamlit_agraph import Config, Edge, Node
 
-from treerag_core.tree_view import TreeSlice, page_label
+from treerag_core.qa.tree_view import TreeSlice, page_label
 from treerag_core.types import FlatNode
 
 from .text import tooltip_text

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from treerag_core import Limits, TreeragError, index_document
-from treerag_core.registry import Registry
+from treerag_core.store.tinydb_store import Registry
 from treerag_core.types import Document, ProgressFn
 
 from .uploads import check_upload, stored_upload, upload_path

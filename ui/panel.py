@@ -8,8 +8,8 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core.tree import subtree_page_range
-from treerag_core.tree_view import page_label
+from treerag_core.ingest.tree import subtree_page_range
+from treerag_core.qa.tree_view import page_label
 from treerag_core.types import Document
 
 from . import state

@@ -6,7 +6,7 @@ text is data, never instructions) always follow, so a custom prompt cannot drop 
 
 from __future__ import annotations
 
-from treerag_core.summarize import DEFAULT_SYSTEM_PROMPT
+from treerag_core.ingest.summarize import DEFAULT_SYSTEM_PROMPT
 
 PRESETS: dict[str, str] = {
     "General": "",

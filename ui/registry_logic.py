@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from treerag_core.export import export_documents, parse_import
-from treerag_core.registry import Registry, save_document
+from treerag_core.store.export import export_documents, parse_import
+from treerag_core.store.tinydb_store import Registry, save_document
 
 
 def human_size(n: int) -> str:

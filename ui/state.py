@@ -15,7 +15,7 @@ import streamlit as st
 DEFAULT_REGISTRY = "indexed_docs.json"
 
 REGISTRY_PATH = "registry_path"
-PROVIDER = "provider_settings"  # dict for treerag_core.providers.make_llms (key included)
+PROVIDER = "provider_settings"  # dict for treerag_core.llm.providers.make_llms (key included)
 TREE_DOC = "tree_doc_id"
 TREE_FOCUS = "tree_focus"  # node id whose subtree is drawn; None = whole document
 TREE_SELECTED = "tree_selected"  # node id shown in the panel

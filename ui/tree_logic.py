@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from treerag_core.tree_view import TreeSlice, ancestors, root_ids, tree_slice
+from treerag_core.qa.tree_view import TreeSlice, ancestors, root_ids, tree_slice
 from treerag_core.types import FlatNode
 
 MAX_DRAWN = 150

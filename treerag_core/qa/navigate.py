@@ -17,20 +17,20 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import LLMError
-from .llm_cache import LLMCache
-from .llm_call import LLMReply, ainvoke, estimate_tokens, invoke
-from .offline_engine import rank_nodes
-from .outline import build_tree_outline, outline_line
-from .prompts import (
+from ..errors import LLMError
+from ..ingest.outline import build_tree_outline, outline_line
+from ..llm.call import LLMReply, ainvoke, estimate_tokens, invoke
+from ..llm.prompts import (
     LEVEL_SEARCH_SYSTEM_PROMPT,
     LEVEL_SEARCH_USER_PROMPT,
     SEARCH_SYSTEM_PROMPT,
     SEARCH_USER_PROMPT,
     format_extra_context,
 )
-from .reply_parsing import parse_navigation_step, parse_search_reply
-from .types import Document, FlatNode
+from ..llm.replies import parse_navigation_step, parse_search_reply
+from ..store.llm_cache import LLMCache
+from ..text.offline import rank_nodes
+from ..types import Document, FlatNode
 
 RELATIVE_CUTOFF = 0.4  # offline picks must score at least this share of the best one
 

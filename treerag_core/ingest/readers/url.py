@@ -15,8 +15,8 @@ import time
 from collections.abc import Collection
 from urllib.parse import urljoin
 
-from ..errors import BlockedURLError, FetchError
-from ..limits import Limits
+from ...errors import BlockedURLError, FetchError
+from ...limits import Limits
 from .netguard import Resolver, split_url, vet_host
 
 _REDIRECTS = {301, 302, 303, 307, 308}

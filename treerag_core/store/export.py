@@ -12,8 +12,8 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from .errors import TreeragError
-from .types import Document
+from ..errors import TreeragError
+from ..types import Document
 
 EXPORT_FORMAT = "treerag-export"
 EXPORT_VERSION = 1

@@ -13,13 +13,13 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from ..errors import (
+from ...errors import (
     DocumentReadError,
     DocumentTooLargeError,
     EmptyDocumentError,
     UnsupportedFormatError,
 )
-from ..limits import DEFAULT_LIMITS, Limits
+from ...limits import DEFAULT_LIMITS, Limits
 from ._result import ReadResult
 from .netguard import Resolver
 
@@ -165,7 +165,7 @@ def _read_pdf(data: bytes, limits: Limits, name: str) -> ReadResult:
 
 
 def _read_docx(data: bytes, limits: Limits, name: str) -> ReadResult:
-    from .docx_reader import read_docx
+    from .docx import read_docx
 
     return read_docx(data, limits, name)
 

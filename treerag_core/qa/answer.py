@@ -23,10 +23,11 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from .errors import TreeragError
-from .excerpt import section_excerpt
-from .llm_cache import LLMCache
-from .llm_call import (
+from ..errors import TreeragError
+from ..ingest.outline import page_label
+from ..ingest.summarize import truncate
+from ..ingest.tree import subtree_page_range
+from ..llm.call import (
     DEFAULT_STREAM_MAX_CHARS,
     DEFAULT_STREAM_MAX_SECONDS,
     LLMReply,
@@ -37,10 +38,7 @@ from .llm_call import (
     model_name,
     stream,
 )
-from .navigate import NavigationConfig, NavigationResult, SearchPrompts, anavigate, navigate
-from .offline_engine import ENGINE_NAME, extractive_answer
-from .outline import page_label
-from .prompts import (
+from ..llm.prompts import (
     ANSWER_SYSTEM_PROMPT,
     ANSWER_USER_PROMPT,
     SEARCH_SYSTEM_PROMPT,
@@ -48,9 +46,11 @@ from .prompts import (
     format_extra_context,
     quote_section,
 )
-from .summarize import truncate
-from .tree import subtree_page_range
-from .types import Document, FlatNode
+from ..store.llm_cache import LLMCache
+from ..text.offline import ENGINE_NAME, extractive_answer
+from ..types import Document, FlatNode
+from .excerpt import section_excerpt
+from .navigate import NavigationConfig, NavigationResult, SearchPrompts, anavigate, navigate
 
 EMPTY_ANSWER = "The document has no indexed text, so there is nothing to answer from."
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from .types import FlatNode, Section, TreeNode
+from ..types import FlatNode, Section, TreeNode
 
 
 def node_id_for(index: int) -> str:

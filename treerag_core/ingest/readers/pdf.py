@@ -13,11 +13,11 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import DocumentReadError, DocumentTooLargeError
-from ..limits import Limits
+from ...errors import DocumentReadError, DocumentTooLargeError
+from ...limits import Limits
 from ..sections import escape_line, heading
+from ..structure.text_rules import join_pages, structure_pages
 from ._result import ReadResult
-from .plain_structure import join_pages, structure_pages
 
 # PDFium is not thread-safe, and the app indexes from several sessions' threads at once.
 _PDFIUM_LOCK = threading.Lock()

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import codecs
 
+from ..structure.text_rules import structure_text
 from ._result import ReadResult
-from .plain_structure import structure_text
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),

@@ -21,11 +21,11 @@ from typing import Any
 from tinydb import Query, TinyDB
 from tinydb.storages import Storage
 
-from .errors import DocumentNotFoundError, RegistryError
+from ..errors import DocumentNotFoundError, RegistryError
+from ..ingest.outline import build_tree_outline
+from ..ingest.tree import tree_skeleton
+from ..types import Document
 from .file_lock import atomic_write_bytes, locked
-from .outline import build_tree_outline
-from .tree import tree_skeleton
-from .types import Document
 
 SCHEMA_VERSION = 1
 DEFAULT_REGISTRY = "indexed_docs.json"

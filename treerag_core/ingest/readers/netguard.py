@@ -14,7 +14,7 @@ import socket
 from collections.abc import Callable, Sequence
 from urllib.parse import SplitResult, urlsplit
 
-from ..errors import BlockedURLError
+from ...errors import BlockedURLError
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 # resolver(host, port) -> list of IP strings; default uses socket.getaddrinfo.
@@ -112,11 +112,11 @@ def vet_host(host: str, port: int, allow_private: bool, resolver: Resolver | Non
         try:
             addresses = list((resolver or default_resolver)(host, port))
         except (OSError, UnicodeError) as exc:
-            from ..errors import FetchError
+            from ...errors import FetchError
 
             raise FetchError(f"Cannot resolve host {host!r}: {exc}.") from exc
     if not addresses:
-        from ..errors import FetchError
+        from ...errors import FetchError
 
         raise FetchError(f"Host {host!r} has no addresses.")
     for address in addresses:

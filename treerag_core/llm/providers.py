@@ -19,7 +19,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 PROVIDERS = ("openai", "ollama", "offline")
 DEFAULT_MODELS = {

@@ -21,11 +21,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .answer import Retriever, _prepare, make_retriever
-from .chunk_baseline import ChunkIndex, estimate_tokens, make_chunks, segments_from_nodes
-from .chunk_baseline import segments_from_pages as _segments_from_pages
-from .errors import TreeragError
-from .types import Document
+from ..errors import TreeragError
+from ..qa.answer import Retriever, _prepare, make_retriever
+from ..types import Document
+from .chunks import ChunkIndex, estimate_tokens, make_chunks, segments_from_nodes
+from .chunks import segments_from_pages as _segments_from_pages
 
 DocumentLoader = Callable[[dict[str, Any]], Document]
 PageTexts = Callable[[Document], Sequence[str] | None]
@@ -348,9 +348,9 @@ def registry_loader(
 ) -> DocumentLoader:
     """Find a question's document in the registry by id, path or file name; index the
     file under ``source_root`` when it is not there yet (and ``index_missing``)."""
-    from .indexer import index_document
-    from .registry import Registry
-    from .summarize import offline_summarizer
+    from ..ingest.indexer import index_document
+    from ..ingest.summarize import offline_summarizer
+    from ..store.tinydb_store import Registry
 
     registry = Registry(registry_path)
     cache: dict[str, Document] = {}

@@ -12,15 +12,15 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from .errors import DocumentTooLargeError, EmptyDocumentError
-from .limits import Limits
+from ..errors import DocumentTooLargeError, EmptyDocumentError
+from ..limits import Limits
+from ..store.tinydb_store import DEFAULT_REGISTRY, Registry
+from ..types import Document, FlatNode, ProgressFn, SummarizerFn
 from .outline import build_tree_outline
 from .readers import read_source
-from .registry import DEFAULT_REGISTRY, Registry
 from .sections import parse_sections
 from .summarize import null_summarizer
 from .tree import build_hierarchy, flatten_tree, tree_skeleton
-from .types import Document, FlatNode, ProgressFn, SummarizerFn
 
 
 def index_document(

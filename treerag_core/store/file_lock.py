@@ -15,7 +15,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 
-from .errors import RegistryError
+from ..errors import RegistryError
 
 
 @contextlib.contextmanager

@@ -11,11 +11,11 @@ import re
 import zipfile
 from typing import Any
 
-from ..errors import DocumentReadError, DocumentTooLargeError
-from ..limits import Limits
+from ...errors import DocumentReadError, DocumentTooLargeError
+from ...limits import Limits
 from ..sections import escape_line, heading
+from ..structure.text_rules import structure_text
 from ._result import ReadResult
-from .plain_structure import structure_text
 
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from .errors import LLMError
-from .llm_cache import LLMCache
+from ..errors import LLMError
+from ..store.llm_cache import LLMCache
 
 
 @dataclass

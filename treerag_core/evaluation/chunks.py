@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .offline_engine import expand_query, tokenize
+from ..text.offline import expand_query, tokenize
 
 CHARS_PER_TOKEN = 4
 

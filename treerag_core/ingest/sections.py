@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .types import Section
+from ..types import Section
 
 PAGE_BREAK = "\f"
 

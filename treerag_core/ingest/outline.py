@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .types import FlatNode
+from ..types import FlatNode
 
 MAX_SUMMARY_CHARS = 160
 MAX_TAGS = 8

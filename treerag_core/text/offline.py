@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .types import FlatNode
+from ..types import FlatNode
 
 ENGINE_NAME = "treerag-offline"
 OFFLINE_NOTE = (

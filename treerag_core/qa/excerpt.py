@@ -7,9 +7,9 @@ and the reference cites the pages of that window, not of the whole section.
 
 from __future__ import annotations
 
-from .offline_engine import BM25, tokenize
-from .tree import excerpt_pages
-from .types import FlatNode
+from ..ingest.tree import excerpt_pages
+from ..text.offline import BM25, tokenize
+from ..types import FlatNode
 
 _STEPS_PER_WINDOW = 4  # windows overlap by three quarters
 

@@ -20,13 +20,13 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .errors import LLMError
-from .llm_cache import LLMCache
-from .llm_call import estimate_tokens, invoke, model_name
-from .offline_engine import ENGINE_NAME, offline_summary
-from .prompts import SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_PROMPT, quote_section
-from .reply_parsing import parse_summary_reply
-from .types import FlatNode, ProgressFn, SummaryResult
+from ..errors import LLMError
+from ..llm.call import estimate_tokens, invoke, model_name
+from ..llm.prompts import SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_PROMPT, quote_section
+from ..llm.replies import parse_summary_reply
+from ..store.llm_cache import LLMCache
+from ..text.offline import ENGINE_NAME, offline_summary
+from ..types import FlatNode, ProgressFn, SummaryResult
 
 DEFAULT_SYSTEM_PROMPT = SUMMARY_SYSTEM_PROMPT
 DEFAULT_USER_PROMPT = SUMMARY_USER_PROMPT

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .outline import page_label as pages_between
-from .types import FlatNode
+from ..ingest.outline import page_label as pages_between
+from ..types import FlatNode
 
 DEFAULT_MAX_NODES = 150
 
@@ -172,7 +172,7 @@ def section_document(document: Mapping[str, object], node_id: str) -> dict[str, 
     "Ask about this section": navigation and the answer then only see that part, whatever
     the engine. References keep the real node ids, doc_id and file name.
     """
-    from .outline import build_tree_outline
+    from ..ingest.outline import build_tree_outline
 
     flat = document.get("flat_nodes") or {}
     assert isinstance(flat, Mapping)
