@@ -82,8 +82,7 @@ def op_summarize(path: str, count: str, workers: str, url: str) -> dict[str, Any
 
 
 def op_ask(path: str, *questions: str) -> dict[str, Any]:
-    from treerag_core import index_document
-    from treerag_core.qa.answer import ask, make_retriever
+    from treerag_core import ask, index_document, make_retriever
 
     doc = index_document(path, persist=False, verbose=False)
     retriever = make_retriever()  # no model: the offline engine

@@ -7,19 +7,12 @@ from typing import Any
 
 import streamlit as st
 
+from treerag_core import gold_label, missed, retrieved_rows, summary_rows
+from treerag_core.evaluation.report import METHODS
 from ui import state
 from ui.engine import current_retriever, engine_label
 from ui.errors import shown_errors
-from ui.evaluate_logic import (
-    METHODS,
-    download_bytes,
-    gold_label,
-    misses,
-    parse_upload,
-    retrieved_rows,
-    run,
-    summary_rows,
-)
+from ui.evaluate_logic import download_bytes, parse_upload, run
 from ui.text import md_escape
 
 ss = st.session_state
@@ -50,11 +43,11 @@ def _show_misses(result: dict[str, Any]) -> None:
     for method, label in METHODS.items():
         if result.get(method) is None:
             continue
-        missed = misses(result, method)
-        with st.expander(f"Misses, {label} ({len(missed)})", expanded=bool(missed)):
-            if not missed:
+        rows_missed = missed(result.get(method) or [])
+        with st.expander(f"Misses, {label} ({len(rows_missed)})", expanded=bool(rows_missed)):
+            if not rows_missed:
                 st.caption("No misses.")
-            for row in missed:
+            for row in rows_missed:
                 st.markdown(f"**{md_escape(row['id'])}** · {md_escape(row['document'], 120)}")
                 st.text(row["question"])
                 st.caption(f"Gold: {md_escape(gold_label(row), 300)}")

@@ -10,9 +10,9 @@ import os
 
 import streamlit as st
 
-from treerag_core.llm.providers import PROVIDERS
+from treerag_core import PROVIDERS, check_connection
 from ui import state
-from ui.engine import PROVIDER_LABELS, default_models, effective_settings, test_connection
+from ui.engine import PROVIDER_LABELS, default_models, effective_settings
 from ui.errors import message_for, shown_errors
 from ui.text import md_escape
 
@@ -90,7 +90,7 @@ def main() -> None:
     if left.button("Test connection", key="settings_test"):
         with st.spinner("Calling the model…"):
             try:
-                st.success(md_escape(test_connection(ss[state.PROVIDER]), 300))
+                st.success(md_escape(check_connection(ss[state.PROVIDER]), 300))
             except Exception as exc:
                 st.error(message_for(exc))
     if chosen.get("openai_api_key") and right.button("Forget the session's API key"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit_agraph import agraph
 
-from treerag_core.qa.tree_view import outline_rows, search_nodes
+from treerag_core import outline_rows, search_nodes
 from ui import docs, panel, state
 from ui.errors import shown_errors
 from ui.graph import graph_elements

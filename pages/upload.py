@@ -6,14 +6,13 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import Limits
+from treerag_core import Limits, accepted_extensions
 from ui import state
 from ui.engine import current_summarizer, engine_label
 from ui.errors import shown_errors
 from ui.indexing import IndexOutcome, index_source, index_upload
 from ui.presets import CUSTOM, PRESETS, system_prompt_for
 from ui.text import md_escape
-from ui.uploads import SUPPORTED_EXTENSIONS
 
 MODES = ("Re-index only if the file changed", "Re-index anyway (overwrite)")
 
@@ -40,7 +39,6 @@ def _run(files: list[Any], url: str, summarizer: Any, overwrite: bool, separate:
                 outcome = index_upload(
                     name,
                     upload.getvalue(),
-                    state.uploads_dir(registry),
                     registry,
                     summarizer,
                     overwrite,
@@ -87,7 +85,7 @@ def main() -> None:
     st.title("Upload & index")
     files = st.file_uploader(
         "Documents (PDF, DOCX, HTML, Markdown, text)",
-        type=list(SUPPORTED_EXTENSIONS),
+        type=accepted_extensions(),
         accept_multiple_files=True,
         key="upload_files",
     )

@@ -10,8 +10,7 @@ import pytest
 from builders import make_pdf
 from conftest import texts as escaped_texts
 
-from treerag_core import index_document
-from treerag_core.evaluation.run import InvalidQuestionsError, load_questions, parse_questions
+from treerag_core import InvalidQuestionsError, index_document, load_questions, parse_questions
 from treerag_core.ingest.summarize import make_summarizer
 from ui import state
 
@@ -110,8 +109,9 @@ def test_table_misses_and_skipped(make_app, two_docs, app_registry: Path) -> Non
     assert [r["id"] for r in result["navigation"]] == ["q1", "q2"]
     assert result["errors"][0]["id"] == "q3"
     assert json.loads(json.dumps(result))["summary"]["navigation"]["page_hit_rate"] == 1.0
-    # page texts of the PDF were cached beside the registry, as the CLI does
-    assert os.listdir(str(app_registry).removesuffix(".json") + ".pages")
+    # page texts of the PDF were cached in the registry's store, as the CLI does
+    cache = app_registry.parent / "indexed_docs.cache" / "page_texts"
+    assert list(cache.rglob("*.json"))
 
 
 def test_without_baseline_and_missing_source(make_app, two_docs) -> None:  # noqa: ANN001

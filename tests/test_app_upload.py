@@ -7,7 +7,7 @@ from pathlib import Path
 from conftest import SAMPLE_MD, texts
 
 from treerag_core import list_documents
-from ui.uploads import safe_file_name, upload_path
+from treerag_core.store.sources import SourceFolder, safe_file_name
 
 
 def _upload(at, *files):  # noqa: ANN001, ANN202
@@ -114,9 +114,10 @@ def test_safe_file_name() -> None:
 
 
 def test_upload_path_decision(tmp_path: Path) -> None:
-    one = upload_path(str(tmp_path), "r.pdf", b"1")
-    assert one == upload_path(str(tmp_path), "r.pdf", b"2")  # same name = same document
-    assert upload_path(str(tmp_path), "r.pdf", b"1", separate=True) != upload_path(
-        str(tmp_path), "r.pdf", b"2", separate=True
+    sources = SourceFolder(str(tmp_path))
+    one = sources.location_for("r.pdf", b"1")
+    assert one == sources.location_for("r.pdf", b"2")  # same name = same document
+    assert sources.location_for("r.pdf", b"1", separate=True) != sources.location_for(
+        "r.pdf", b"2", separate=True
     )
     assert Path(one).name == "r.pdf" and Path(one).parent.parent == tmp_path

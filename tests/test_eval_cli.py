@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+from treerag_core import evaluate, load_questions, registry_loader
 from treerag_core.cli import main
-from treerag_core.evaluation.run import evaluate, load_questions, registry_loader
 
 DOC = """# Revenue
 
@@ -48,7 +48,9 @@ def _setup(tmp_path):
 def test_evaluate_scores_hits_misses_and_errors(tmp_path):
     path = _setup(tmp_path)
     registry = str(tmp_path / "reg.json")
-    result = evaluate(load_questions(str(path)), registry_loader(registry, str(tmp_path)))
+    result = evaluate(
+        load_questions(str(path)), registry_loader(registry, str(tmp_path), index_missing=True)
+    )
     summary = result.summary()
     assert summary["navigation"]["questions"] == 2
     assert summary["navigation"]["section_hit_rate"] == 0.5
@@ -98,7 +100,7 @@ def _pdf(path):
 
 
 def test_pdf_gold_pages_and_the_page_cache(tmp_path):
-    from treerag_core.evaluation.run import cached_page_texts
+    from treerag_core import evaluation_page_texts, open_store
 
     _pdf(tmp_path / "filing.pdf")
     questions = [
@@ -115,15 +117,16 @@ def test_pdf_gold_pages_and_the_page_cache(tmp_path):
             "evidence_pages": [3],
         },
     ]
-    cache = tmp_path / "pages"
+    store = open_store(str(tmp_path / "reg.json"))
     result = evaluate(
         questions,
-        registry_loader(str(tmp_path / "reg.json"), str(tmp_path)),
-        page_texts=cached_page_texts(str(cache)),
+        registry_loader(store, str(tmp_path), index_missing=True),
+        page_texts=evaluation_page_texts(store),
     )
     nav = {r.id: r for r in result.navigation}
     assert nav["p1"].page_hit is True
     assert nav["p2"].page_hit is False  # gold page 3 lies outside every retrieved range
     chunk = {r.id: r for r in result.baseline}
     assert chunk["p1"].retrieved and all(r.pages for r in chunk["p1"].retrieved)
-    assert len(list(cache.glob("*.json"))) == 1  # one extraction, cached by content hash
+    cached = list((tmp_path / "reg.cache" / "page_texts").rglob("*.json"))
+    assert len(cached) == 1  # one extraction, cached by content hash

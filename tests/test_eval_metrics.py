@@ -9,7 +9,7 @@ from treerag_core.evaluation.chunks import (
     make_chunks,
     segments_from_pages,
 )
-from treerag_core.evaluation.run import (
+from treerag_core.evaluation.metrics import (
     QuestionResult,
     Retrieved,
     page_hit,

@@ -9,7 +9,7 @@ import pytest
 from fake_llm_servers import FakeLLMServer, Hang, kind_of, messages_text, openai_chat
 from llm_test_docs import big_doc, make_doc
 
-from treerag_core import LLMCache, NavigationConfig, ask, make_retriever
+from treerag_core import DirectoryCache, NavigationConfig, ask, make_retriever
 from treerag_core.qa.navigate import navigate
 
 
@@ -107,7 +107,7 @@ def test_search_cache_makes_a_repeated_question_cheaper(server, tmp_path) -> Non
     server.reply = lambda request: (
         '{"node_list": ["0001"]}' if kind_of(request) == "search" else "ok"
     )
-    retriever = make_retriever(openai_chat(server), cache=LLMCache(str(tmp_path / "cache")))
+    retriever = make_retriever(openai_chat(server), cache=DirectoryCache(str(tmp_path / "cache")))
     doc = make_doc()
     ask("Pro plan?", doc, retriever)
     ask("Pro plan?", doc, retriever)

@@ -8,7 +8,7 @@ import pytest
 from fake_llm_servers import FakeLLMServer, Status, messages_text, ollama_chat, openai_chat
 from llm_test_docs import hundred_sections
 
-from treerag_core import LLMCache, SummaryBudget, make_summarizer
+from treerag_core import SummaryBudget, make_summarizer, open_store
 from treerag_core.ingest.summarize import offline_summarizer
 
 
@@ -110,7 +110,7 @@ def test_domain_prompt_reaches_the_model(server) -> None:
 
 
 def test_cache_makes_repeated_summaries_free(server, tmp_path) -> None:
-    cache = LLMCache.beside_registry(str(tmp_path / "indexed_docs.json"))
+    cache = open_store(str(tmp_path / "indexed_docs.json")).cache("llm")
     summarize = make_summarizer(openai_chat(server), cache=cache)
     first = summarize(hundred_sections(5))
     second = summarize(hundred_sections(5))

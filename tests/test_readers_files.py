@@ -17,8 +17,8 @@ from treerag_core.errors import (
     TreeragError,
     UnsupportedFormatError,
 )
-from treerag_core.ingest.readers import read_bytes, read_file, read_source
 from treerag_core.ingest.sections import parse_sections
+from treerag_core.ingest.source import read_bytes, read_file, read_source
 from treerag_core.limits import Limits
 
 
@@ -332,13 +332,13 @@ def test_pdf_text_comes_from_pdfium_with_pypdf_as_fallback(tmp_path: Path, monke
     pages = [f"{i} Heading {i}\nBody text of page {i} with value {i * 7}." for i in range(1, 6)]
     data = make_pdf(tmp_path / "five.pdf", pages).read_bytes()
     reader = PdfReader(io.BytesIO(data))
-    by_pdfium = extract_pages(data, reader, 5, "five.pdf")
+    by_pdfium = [page.text for page in extract_pages(data, reader, 5)]
     assert "value 35" in by_pdfium[4] and "\r" not in "".join(by_pdfium)
 
     def refuse(*args, **kwargs):
         raise pypdfium2.PdfiumError("cannot open")
 
     monkeypatch.setattr(pypdfium2, "PdfDocument", refuse)
-    by_pypdf = extract_pages(data, reader, 5, "five.pdf")
+    by_pypdf = [page.text for page in extract_pages(data, reader, 5)]
     assert "value 35" in by_pypdf[4]
     assert [" ".join(t.split()) for t in by_pypdf] == [" ".join(t.split()) for t in by_pdfium]

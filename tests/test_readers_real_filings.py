@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from treerag_core.ingest.readers import read_source
 from treerag_core.ingest.sections import parse_sections
+from treerag_core.ingest.source import read_source
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
 

@@ -18,9 +18,9 @@ from treerag_core import (
     index_document,
     list_documents,
     load_registry,
+    open_store,
     save_registry,
 )
-from treerag_core.store.tinydb_store import Registry
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -201,4 +201,4 @@ def test_process_killed_mid_save_leaves_previous_registry_intact(tmp_path, kille
     assert get_document_by_id(kept["doc_id"], reg)["flat_nodes"]["0000"]["text"] == "me"
     # The lock died with the process: the next writer goes straight through.
     index_document(str(tmp_path / "new.md"), registry_path=reg, verbose=False)
-    assert len(Registry(reg).list()) == 2
+    assert len(open_store(reg).list()) == 2

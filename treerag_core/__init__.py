@@ -1,6 +1,13 @@
 """treerag_core: vectorless, tree-navigating document Q&A.
 
 read → sections → tree → summaries → outline → navigate → answer.
+
+Everything a program (the app, the CLI, a library user) needs is importable from here; the
+subpackages hold how it is done: ``ingest`` (formats, readers, structure, sections, tree,
+summaries, indexing), ``store`` (the storage seam and the file store), ``llm`` (model calls,
+providers, prompts, reply parsing), ``qa`` (navigation, answers, tree views), ``text``
+(the offline engine's text tools) and ``evaluation`` (retrieval metrics and the chunk
+baseline).
 """
 
 from .errors import (
@@ -16,27 +23,53 @@ from .errors import (
     TreeragError,
     UnsupportedFormatError,
 )
-from .ingest.indexer import index_document
-from .ingest.outline import build_tree_outline
-from .ingest.readers import read_file, read_source
-from .ingest.sections import parse_sections
-from .ingest.summarize import SummaryBudget, make_summarizer, null_summarizer, offline_summarizer
-from .ingest.tree import build_hierarchy, flatten_tree
-from .limits import Limits
-from .llm.providers import load_settings, make_llms
-from .qa.answer import (
-    AnswerMessage,
-    Retriever,
-    aask,
-    aask_multi,
-    ask,
-    ask_multi,
-    make_async_retriever,
-    make_retriever,
+from .evaluation.loader import registry_loader
+from .evaluation.page_texts import page_texts as evaluation_page_texts
+from .evaluation.questions import InvalidQuestionsError, load_questions, parse_questions
+from .evaluation.report import (
+    format_report,
+    gold_label,
+    missed,
+    retrieved_rows,
+    summary_rows,
+    summary_table,
 )
+from .evaluation.run import Evaluation, evaluate
+from .ingest.formats import accepted_extensions, check_upload, supported_types
+from .ingest.indexer import index_document, index_upload
+from .ingest.outline import build_tree_outline, page_label
+from .ingest.sections import parse_sections
+from .ingest.source import read_file, read_source
+from .ingest.summarize import SummaryBudget, make_summarizer, null_summarizer, offline_summarizer
+from .ingest.tree import build_hierarchy, flatten_tree, subtree_page_range
+from .limits import Limits
+from .llm.call import model_name
+from .llm.prompts import SUMMARY_DOMAIN_PRESETS, summary_prompt_for
+from .llm.providers import (
+    DEFAULT_MODELS,
+    PROVIDERS,
+    check_connection,
+    describe_settings,
+    load_settings,
+    make_llms,
+    resolve_provider,
+)
+from .qa.answer import aask, aask_multi, ask, ask_multi
 from .qa.navigate import NavigationConfig
-from .store.llm_cache import LLMCache
-from .store.tinydb_store import (
+from .qa.result import AnswerMessage
+from .qa.retriever import Retriever, make_async_retriever, make_retriever
+from .qa.tree_view import (
+    MAX_DRAWN_NODES,
+    TreeSlice,
+    ancestors,
+    node_pages,
+    outline_rows,
+    root_ids,
+    search_nodes,
+    section_document,
+    tree_slice,
+)
+from .store.api import (
     delete_document,
     get_document,
     get_document_by_id,
@@ -45,23 +78,12 @@ from .store.tinydb_store import (
     save_document,
     save_registry,
 )
+from .store.base import DEFAULT_REGISTRY, DocumentStore, open_store
+from .store.caches import DirectoryCache
+from .store.export import InvalidImportError, export_documents, parse_import
 
 __all__ = [
-    "AnswerMessage",
-    "LLMCache",
-    "NavigationConfig",
-    "Retriever",
-    "SummaryBudget",
-    "aask",
-    "aask_multi",
-    "ask",
-    "ask_multi",
-    "load_settings",
-    "make_async_retriever",
-    "make_llms",
-    "make_retriever",
-    "make_summarizer",
-    "offline_summarizer",
+    # errors
     "BlockedURLError",
     "ConfigError",
     "DocumentNotFoundError",
@@ -69,24 +91,86 @@ __all__ = [
     "DocumentTooLargeError",
     "EmptyDocumentError",
     "FetchError",
+    "InvalidImportError",
+    "InvalidQuestionsError",
     "LLMError",
-    "Limits",
     "RegistryError",
     "TreeragError",
     "UnsupportedFormatError",
+    # read → sections → tree → summaries → outline, and indexing
+    "Limits",
+    "SummaryBudget",
+    "accepted_extensions",
     "build_hierarchy",
     "build_tree_outline",
-    "delete_document",
+    "check_upload",
     "flatten_tree",
-    "get_document",
-    "get_document_by_id",
     "index_document",
-    "list_documents",
-    "load_registry",
+    "index_upload",
+    "make_summarizer",
     "null_summarizer",
+    "offline_summarizer",
     "parse_sections",
     "read_file",
     "read_source",
+    "supported_types",
+    # the store
+    "DEFAULT_REGISTRY",
+    "DirectoryCache",
+    "DocumentStore",
+    "delete_document",
+    "export_documents",
+    "get_document",
+    "get_document_by_id",
+    "list_documents",
+    "load_registry",
+    "open_store",
+    "parse_import",
     "save_document",
     "save_registry",
+    # models
+    "DEFAULT_MODELS",
+    "PROVIDERS",
+    "SUMMARY_DOMAIN_PRESETS",
+    "describe_settings",
+    "load_settings",
+    "make_llms",
+    "model_name",
+    "resolve_provider",
+    "summary_prompt_for",
+    "check_connection",
+    # navigate → answer, and the tree as people browse it
+    "AnswerMessage",
+    "NavigationConfig",
+    "Retriever",
+    "MAX_DRAWN_NODES",
+    "TreeSlice",
+    "aask",
+    "aask_multi",
+    "ancestors",
+    "ask",
+    "ask_multi",
+    "make_async_retriever",
+    "make_retriever",
+    "node_pages",
+    "outline_rows",
+    "page_label",
+    "root_ids",
+    "search_nodes",
+    "section_document",
+    "subtree_page_range",
+    "tree_slice",
+    # evaluation
+    "Evaluation",
+    "evaluate",
+    "evaluation_page_texts",
+    "format_report",
+    "gold_label",
+    "load_questions",
+    "missed",
+    "parse_questions",
+    "registry_loader",
+    "retrieved_rows",
+    "summary_rows",
+    "summary_table",
 ]

@@ -15,13 +15,14 @@ from .ingest.indexer import index_document
 from .ingest.outline import page_label
 from .ingest.summarize import make_summarizer, null_summarizer
 from .llm.providers import make_llms
-from .qa.answer import ask, ask_multi, make_retriever
-from .store.tinydb_store import (
-    DEFAULT_REGISTRY,
+from .qa.answer import ask, ask_multi
+from .qa.retriever import make_retriever
+from .store.api import (
     delete_document,
     get_document_by_id,
     list_documents,
 )
+from .store.base import DEFAULT_REGISTRY
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -105,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 1
             print(f"Deleted {args.doc_id}.")
         elif args.command == "eval":
-            from .evaluation.run import run_cli
+            from .evaluation.cli import run_cli
 
             return run_cli(args.questions, args.registry, args.pdf_root, args.baseline, args.json)
     except TreeragError as exc:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from treerag_core.qa.answer import ask, ask_multi
-from treerag_core.qa.tree_view import page_label, section_document
+from treerag_core import ask, ask_multi, node_pages, section_document
 from treerag_core.types import Document
 
 
@@ -58,7 +57,7 @@ def reference_label(ref: dict[str, Any], with_file: bool = True) -> str:
     path = str(ref.get("path") or "")
     if path and path != label:
         label += f" — {path}"
-    pages = page_label(ref)
+    pages = node_pages(ref)
     if pages:
         label += f" ({pages})"
     if with_file and ref.get("file_name"):

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import streamlit as st
 
-from treerag_core import list_documents
-from treerag_core.store.tinydb_store import Registry
+from treerag_core import list_documents, open_store
 from treerag_core.types import Document
 
 from . import state
@@ -22,16 +20,16 @@ def rows() -> list[dict[str, Any]]:
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _load(registry_abs: str, doc_id: str, stamp: str) -> Document:
     """Shared read-only copy; ``stamp`` (indexed_at) invalidates it after a re-index."""
-    return Registry(registry_abs).get(doc_id)
+    return open_store(registry_abs).get(doc_id)
 
 
 def load(doc_id: str, stamp: str | None = None) -> Document:
     """The full document (tree, outline, text). Callers must not mutate it."""
-    registry = Registry(state.registry_path())
+    store = open_store(state.registry_path())
     if stamp is None:
-        meta = registry.meta(doc_id) or {}
+        meta = store.meta(doc_id) or {}
         stamp = str(meta.get("indexed_at") or "")
-    return _load(os.path.abspath(registry.path), doc_id, stamp)
+    return _load(store.location, doc_id, stamp)
 
 
 def label(row: dict[str, Any]) -> str:

@@ -1,6 +1,6 @@
 """Models, summarizers and retrievers from the session's provider settings.
 
-Built through ``treerag_core.llm.providers`` (settings → environment → ``.env``), cached with
+Built through ``treerag_core.make_llms`` (settings → environment → ``.env``), cached with
 ``st.cache_resource`` so a rerun does not rebuild HTTP clients. ``(None, None)`` models
 mean the offline engine, which is what a fresh machine with no key and no network gets.
 """
@@ -12,11 +12,18 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core.ingest.summarize import make_summarizer
-from treerag_core.llm.call import invoke, model_name
-from treerag_core.llm.providers import DEFAULT_MODELS, load_settings, make_llms, resolve_provider
-from treerag_core.qa.answer import Retriever, make_retriever
-from treerag_core.store.llm_cache import LLMCache
+from treerag_core import (
+    DEFAULT_MODELS,
+    Retriever,
+    load_settings,
+    make_llms,
+    make_retriever,
+    make_summarizer,
+    model_name,
+    open_store,
+    resolve_provider,
+)
+from treerag_core.store.base import Cache
 
 from . import state
 
@@ -57,10 +64,10 @@ def current_llms() -> tuple[Any, Any]:
     return _cached_llms(_frozen(effective_settings()))
 
 
-def _cache() -> LLMCache:
-    """Summaries and searches already paid for are kept beside the registry: re-indexing
+def _cache() -> Cache:
+    """Summaries and searches already paid for are kept in the registry's store: re-indexing
     or asking the same question again with the same model costs nothing."""
-    return LLMCache.beside_registry(state.registry_path())
+    return open_store(state.registry_path()).cache("llm")
 
 
 def current_summarizer(system_prompt: str | None = None) -> Any:
@@ -91,12 +98,3 @@ def engine_label() -> str:
 
 def default_models(provider: str) -> tuple[str, str]:
     return DEFAULT_MODELS.get(provider, ("", ""))
-
-
-def test_connection(settings: Mapping[str, Any]) -> str:
-    """One tiny call to the answer model; returns a success line or raises TreeragError."""
-    search_llm, answer_llm = make_llms(dict(settings))
-    if answer_llm is None:
-        return "Offline engine selected: no connection needed."
-    reply = invoke(answer_llm, "Reply with the single word OK.", "ping", what="connection test")
-    return f"Connected to {model_name(answer_llm)}: it replied {reply.text.strip()[:40]!r}."

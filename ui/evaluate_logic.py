@@ -10,30 +10,23 @@ chunk baseline's page texts, cached beside the registry like the CLI does).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from typing import Any
 
-from treerag_core.errors import DocumentNotFoundError, RegistryError, TreeragError
-from treerag_core.evaluation.run import (
-    DocumentLoader,
+from treerag_core import (
+    DocumentNotFoundError,
     InvalidQuestionsError,
-    PageTexts,
-    Retrieved,
-    cached_page_texts,
-    document_key,
+    Retriever,
     evaluate,
-    gold_pages,
-    gold_sections,
+    evaluation_page_texts,
     parse_questions,
-    range_label,
     registry_loader,
 )
-from treerag_core.qa.answer import Retriever
+from treerag_core.evaluation.questions import document_key, gold_pages, gold_sections
+from treerag_core.evaluation.run import DocumentLoader, PageTexts
 from treerag_core.types import Document
 
 MAX_QUESTIONS_BYTES = 5 * 1024 * 1024
-METHODS = {"navigation": "tree navigation", "chunks": "chunk baseline (BM25)"}
 
 
 def parse_upload(data: bytes, name: str) -> list[dict[str, Any]]:
@@ -60,9 +53,7 @@ def app_loader(registry_path: str) -> DocumentLoader:
     def load(item: dict[str, Any]) -> Document:
         try:
             return inner(item)
-        except RegistryError:
-            raise
-        except TreeragError as exc:
+        except DocumentNotFoundError as exc:
             key = document_key(item)
             if not key:
                 raise
@@ -77,7 +68,7 @@ def app_loader(registry_path: str) -> DocumentLoader:
 def page_texts_with_notes(registry_path: str, notes: list[str]) -> PageTexts:
     """PDF page texts for the baseline (cached in ``<registry stem>.pages/``); a PDF whose
     source file is gone is noted, and the baseline chunks its indexed sections instead."""
-    cached = cached_page_texts(os.path.splitext(os.path.abspath(registry_path))[0] + ".pages")
+    cached = evaluation_page_texts(registry_path)
 
     def load(document: Document) -> list[str] | None:
         texts = cached(document)
@@ -115,67 +106,6 @@ def run(
     result["notes"] = notes
     result["ungraded"] = ungraded
     return json.loads(json.dumps(result))  # plain data: safe to keep in session state
-
-
-def summary_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per method: the hit rates and the mean costs."""
-
-    def pct(value: float | None) -> str:
-        return "—" if value is None else f"{value * 100:.1f}%"
-
-    rows = []
-    for key, label in METHODS.items():
-        s = summary.get(key)
-        if not s:
-            continue
-        rows.append(
-            {
-                "method": label,
-                "questions": s["questions"],
-                "page hit rate": pct(s["page_hit_rate"]),
-                "page-graded questions": s["page_questions"],
-                "section hit rate": pct(s["section_hit_rate"]),
-                "section-graded questions": s["section_questions"],
-                "mean sections": s["mean_sections_retrieved"],
-                "mean pages": s["mean_pages_retrieved"],
-                "mean tokens": round(s["mean_tokens"]),
-            }
-        )
-    return rows
-
-
-def misses(result: dict[str, Any], method: str) -> list[dict[str, Any]]:
-    """The questions of ``method`` that missed their gold pages or gold sections."""
-    return [
-        r
-        for r in result.get(method) or []
-        if r.get("page_hit") is False or r.get("section_hit") is False
-    ]
-
-
-def gold_label(row: dict[str, Any]) -> str:
-    parts = []
-    if row.get("gold_pages"):
-        parts.append("pages " + ", ".join(str(p) for p in row["gold_pages"]))
-    if row.get("gold_sections"):
-        parts.append("sections " + "; ".join(str(t) for t in row["gold_sections"]))
-    return " / ".join(parts) or "none"
-
-
-def retrieved_rows(row: dict[str, Any]) -> list[dict[str, Any]]:
-    """What a question retrieved, one row per node or chunk."""
-    out = []
-    for item in row.get("retrieved") or []:
-        retrieved = Retrieved(**item)
-        out.append(
-            {
-                "retrieved": retrieved.label,
-                "pages": range_label(retrieved).strip("()"),
-                "section": (retrieved.titles or [""])[0],
-                "tokens": retrieved.tokens,
-            }
-        )
-    return out
 
 
 def download_bytes(result: dict[str, Any]) -> bytes:

@@ -14,7 +14,7 @@ from typing import Any
 
 from streamlit_agraph import Config, Edge, Node
 
-from treerag_core.qa.tree_view import TreeSlice, page_label
+from treerag_core import TreeSlice, node_pages
 from treerag_core.types import FlatNode
 
 from .text import tooltip_text
@@ -37,7 +37,7 @@ def node_label(title: str, hidden: int = 0, width: int = 34) -> str:
 
 def node_tooltip(node: Mapping[str, Any]) -> str:
     """Hover text; starts with the node id so a double-click can never open a URL scheme."""
-    pages = page_label(node)
+    pages = node_pages(node)
     text = f"{node.get('node_id')} · {tooltip_text(node.get('path') or node.get('title'))}"
     return f"{text} ({pages})" if pages else text
 

@@ -1,20 +1,19 @@
 """Index one upload or URL and summarise the outcome as a result card.
 
-Pure functions over ``index_document``: the page passes in a progress callback (wired to
+Pure functions over ``index_document`` / ``index_upload``: the page passes in a progress callback (wired to
 ``st.progress``) and shows the returned :class:`IndexOutcome`.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from treerag_core import Limits, TreeragError, index_document
-from treerag_core.store.tinydb_store import Registry
+from treerag_core import DocumentStore, Limits, TreeragError, index_document, open_store
+from treerag_core import index_upload as core_index_upload
 from treerag_core.types import Document, ProgressFn
-
-from .uploads import check_upload, stored_upload, upload_path
 
 
 @dataclass
@@ -67,31 +66,18 @@ def index_source(
     progress: ProgressFn | None = None,
 ) -> IndexOutcome:
     """Index a stored file or a URL; errors become ``outcome.error`` (nothing is lost)."""
-    started = time.perf_counter()
-    registry = Registry(registry_path)
-    try:
-        before = registry.find_by_source(source)
-        doc = index_document(
-            source,
-            summarizer=summarizer,
-            registry_path=registry_path,
-            overwrite=overwrite,
-            verbose=False,
-            progress=progress,
-        )
-    except TreeragError as exc:
-        return IndexOutcome(name=name, error=str(exc), seconds=time.perf_counter() - started)
-    # Same content and no overwrite: index_document returned the stored document as is.
-    unchanged = (
-        bool(before) and not overwrite and before.get("content_hash") == doc.get("content_hash")
-    )
-    return outcome_from(name, doc, time.perf_counter() - started, unchanged)
+    return _indexed(
+        name, registry_path, source, overwrite,
+        lambda store: index_document(
+            source, summarizer=summarizer, registry_path=store, overwrite=overwrite,
+            verbose=False, progress=progress,
+        ),
+    )  # fmt: skip
 
 
 def index_upload(
     name: str,
     data: bytes,
-    uploads_dir: str,
     registry_path: str,
     summarizer: Any,
     overwrite: bool,
@@ -99,25 +85,35 @@ def index_upload(
     progress: ProgressFn | None = None,
     limits: Limits | None = None,
 ) -> IndexOutcome:
-    """Check, store and index one uploaded file; a failure restores the previous file."""
-    limits = limits or Limits.from_env()
+    """Keep and index one uploaded file; a failure keeps the previous file and index."""
+    source = open_store(registry_path).sources.location_for(name, data, separate)
+    return _indexed(
+        name, registry_path, source, overwrite,
+        lambda store: core_index_upload(
+            name, data, summarizer=summarizer, registry_path=store, overwrite=overwrite,
+            separate=separate, progress=progress, limits=limits,
+        ),
+    )  # fmt: skip
+
+
+def _indexed(
+    name: str,
+    registry_path: str,
+    source: str,
+    overwrite: bool,
+    run: Callable[[DocumentStore], Document],
+) -> IndexOutcome:
+    started = time.perf_counter()
+    store = open_store(registry_path)
     try:
-        check_upload(name, len(data), limits.max_file_bytes)
+        before = store.find_by_source(source)
+        doc = run(store)
     except TreeragError as exc:
-        return IndexOutcome(name=name, error=str(exc))
-    path = upload_path(uploads_dir, name, data, separate)
-    outcome = IndexOutcome(name=name)
-    try:
-        with stored_upload(path, data):
-            outcome = index_source(path, name, registry_path, summarizer, overwrite, progress)
-            if outcome.error:
-                raise _Undo
-    except _Undo:
-        pass
+        return IndexOutcome(name=name, error=str(exc), seconds=time.perf_counter() - started)
     except OSError as exc:
-        outcome = IndexOutcome(name=name, error=f"Cannot store {name}: {exc.strerror}")
-    return outcome
-
-
-class _Undo(Exception):
-    """Internal: make ``stored_upload`` restore the previous file after a failed index."""
+        return IndexOutcome(name=name, error=f"Cannot store {name}: {exc.strerror}")
+    # Same content and no overwrite: indexing returned the stored document as is.
+    unchanged = (
+        bool(before) and not overwrite and before.get("content_hash") == doc.get("content_hash")
+    )
+    return outcome_from(name, doc, time.perf_counter() - started, unchanged)

@@ -8,8 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core.ingest.tree import subtree_page_range
-from treerag_core.qa.tree_view import page_label
+from treerag_core import node_pages, subtree_page_range
 from treerag_core.types import Document
 
 from . import state
@@ -48,7 +47,7 @@ def render(doc: Document, node_id: str) -> None:
     node = flat[node_id]
     st.subheader(md_escape(node.get("title") or node_id, 200))
     st.caption(md_escape(node.get("path") or "", 400))
-    pages = page_label(node)
+    pages = node_pages(node)
     if pages:
         st.markdown(f"**Pages:** {md_escape(pages)}")
     if node.get("summary"):

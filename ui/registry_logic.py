@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from treerag_core.store.export import export_documents, parse_import
-from treerag_core.store.tinydb_store import Registry, save_document
+from treerag_core import export_documents, open_store, parse_import
 
 
 def human_size(n: int) -> str:
@@ -18,7 +17,7 @@ def human_size(n: int) -> str:
 
 def table_rows(rows: list[dict[str, Any]], registry_path: str) -> list[dict[str, Any]]:
     """One row per document as the registry table shows it."""
-    registry = Registry(registry_path)
+    store = open_store(registry_path)
     out = []
     for row in rows:
         out.append(
@@ -28,7 +27,7 @@ def table_rows(rows: list[dict[str, Any]], registry_path: str) -> list[dict[str,
                 "pages": row.get("total_pages"),
                 "indexed at": row.get("indexed_at"),
                 "engine": row.get("engine"),
-                "size on disk": human_size(registry.size_on_disk(row["doc_id"])),
+                "size on disk": human_size(store.stored_size(row["doc_id"])),
                 "type": row.get("source_type"),
             }
         )
@@ -40,8 +39,8 @@ def export_bytes(doc_ids: list[str], registry_path: str) -> bytes:
 
     Takes the registry path explicitly so it needs no Streamlit session (reusable, testable).
     """
-    registry = Registry(registry_path)
-    return export_documents([dict(registry.get(doc_id)) for doc_id in doc_ids])
+    store = open_store(registry_path)
+    return export_documents([dict(store.get(doc_id)) for doc_id in doc_ids])
 
 
 def import_bytes(data: bytes, registry_path: str) -> list[str]:
@@ -50,8 +49,9 @@ def import_bytes(data: bytes, registry_path: str) -> list[str]:
     Validation runs on the whole file first, so a bad file stores nothing.
     """
     documents = parse_import(data)
+    store = open_store(registry_path)
     names = []
     for document in documents:
-        saved = save_document(document, registry_path)
+        saved = store.save(document)
         names.append(str(saved.get("file_name")))
     return names

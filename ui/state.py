@@ -12,10 +12,10 @@ from typing import Any
 
 import streamlit as st
 
-DEFAULT_REGISTRY = "indexed_docs.json"
+from treerag_core import DEFAULT_REGISTRY
 
 REGISTRY_PATH = "registry_path"
-PROVIDER = "provider_settings"  # dict for treerag_core.llm.providers.make_llms (key included)
+PROVIDER = "provider_settings"  # dict for treerag_core.make_llms (key included)
 TREE_DOC = "tree_doc_id"
 TREE_FOCUS = "tree_focus"  # node id whose subtree is drawn; None = whole document
 TREE_SELECTED = "tree_selected"  # node id shown in the panel
@@ -56,12 +56,6 @@ def init_state(env: dict[str, str] | None = None) -> None:
 
 def registry_path() -> str:
     return str(st.session_state.get(REGISTRY_PATH) or DEFAULT_REGISTRY)
-
-
-def uploads_dir(registry: str | None = None) -> str:
-    """Uploaded files live next to the registry: ``<registry stem>.uploads/``."""
-    base, _ = os.path.splitext(os.path.abspath(registry or registry_path()))
-    return base + ".uploads"
 
 
 def bind(state_key: str, widget_key: str) -> Callable[[], None]:

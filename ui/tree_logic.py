@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from treerag_core.qa.tree_view import TreeSlice, ancestors, root_ids, tree_slice
+from treerag_core import MAX_DRAWN_NODES, TreeSlice, ancestors, root_ids, tree_slice
 from treerag_core.types import FlatNode
 
-MAX_DRAWN = 150
+MAX_DRAWN = MAX_DRAWN_NODES
 PAGE_SIZE = 12
 # Parents are opened while the next level stays within this many nodes (the others show
 # +N): about 56 px per node keeps labels readable in the ~900 px canvas.

@@ -14,11 +14,11 @@ from typing import Any
 
 from ..errors import DocumentTooLargeError, EmptyDocumentError
 from ..limits import Limits
-from ..store.tinydb_store import DEFAULT_REGISTRY, Registry
+from ..store.base import DEFAULT_REGISTRY, DocumentStore, RegistryLike, open_store
 from ..types import Document, FlatNode, ProgressFn, SummarizerFn
 from .outline import build_tree_outline
-from .readers import read_source
 from .sections import parse_sections
+from .source import read_source
 from .summarize import null_summarizer
 from .tree import build_hierarchy, flatten_tree, tree_skeleton
 
@@ -26,7 +26,7 @@ from .tree import build_hierarchy, flatten_tree, tree_skeleton
 def index_document(
     file_path: str,
     summarizer: SummarizerFn = null_summarizer,
-    registry_path: str = DEFAULT_REGISTRY,
+    registry_path: RegistryLike = DEFAULT_REGISTRY,
     overwrite: bool = False,
     persist: bool = True,
     verbose: bool = True,
@@ -43,7 +43,7 @@ def index_document(
     report = progress or (lambda done, total, message: None)
     say = print if verbose else (lambda *args, **kwargs: None)
     started = time.perf_counter()
-    registry = Registry(registry_path) if persist else None
+    registry = open_store(registry_path) if persist else None
 
     report(0, 1, "Reading the document")
     source = read_source(file_path, limits)
@@ -79,6 +79,7 @@ def index_document(
         "file_name": source.file_name,
         "file_path": source.source,
         "source_type": source.source_type,
+        "structure_source": source.structure_source,
         "content_hash": source.content_hash,
         "indexed_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
         "total_sections": len(flat),
@@ -111,7 +112,41 @@ def index_document(
     return document
 
 
-def _stored_version(registry: Registry | None, source: str) -> Document | None:
+def index_upload(
+    name: str,
+    data: bytes,
+    summarizer: SummarizerFn = null_summarizer,
+    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    overwrite: bool = False,
+    separate: bool = False,
+    progress: ProgressFn | None = None,
+    limits: Limits | None = None,
+) -> Document:
+    """Keep an uploaded file in the store's sources and index it from there.
+
+    The source is what the tree browser shows and evidence is drawn from, so it is kept;
+    a failed index puts back the file that was there before (the registry keeps the old
+    index too). ``separate=True`` keeps a same-named upload as its own document.
+    """
+    from .formats import check_upload
+
+    limits = limits or Limits.from_env()
+    check_upload(name, len(data), limits)
+    store = open_store(registry_path)
+    location = store.sources.location_for(name, data, separate)
+    with store.sources.staged(location, data) as path:
+        return index_document(
+            path,
+            summarizer=summarizer,
+            registry_path=store,
+            overwrite=overwrite,
+            verbose=False,
+            progress=progress,
+            limits=limits,
+        )
+
+
+def _stored_version(registry: DocumentStore | None, source: str) -> Document | None:
     if registry is None:
         return None
     row = registry.find_by_source(source)

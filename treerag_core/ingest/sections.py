@@ -33,6 +33,11 @@ def escape_line(line: str) -> str:
     return line
 
 
+def join_pages(pages: list[str]) -> str:
+    """Pages joined so that each form feed sits on a line of its own (headings stay parseable)."""
+    return f"\n{PAGE_BREAK}\n".join(pages)
+
+
 def escape_text(text: str) -> str:
     return "\n".join(escape_line(line) for line in text.split("\n"))
 

@@ -24,7 +24,7 @@ from ..errors import LLMError
 from ..llm.call import estimate_tokens, invoke, model_name
 from ..llm.prompts import SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_PROMPT, quote_section
 from ..llm.replies import parse_summary_reply
-from ..store.llm_cache import LLMCache
+from ..store.base import Cache
 from ..text.offline import ENGINE_NAME, offline_summary
 from ..types import FlatNode, ProgressFn, SummaryResult
 
@@ -121,7 +121,7 @@ def make_summarizer(
     user_prompt_template: str = DEFAULT_USER_PROMPT,
     max_workers: int = 10,
     budget: SummaryBudget | None = None,
-    cache: LLMCache | None = None,
+    cache: Cache | None = None,
 ) -> Any:
     """A summarizer for ``index_document``; ``llm=None`` gives the offline engine.
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..types import FlatNode, Section, TreeNode
+from ..types import Document, FlatNode, Section, TreeNode
+from .outline import build_tree_outline
 
 
 def node_id_for(index: int) -> str:
@@ -112,3 +113,9 @@ def subtree_page_range(flat: dict[str, FlatNode], node_id: str) -> tuple[int | N
             ends.append(node.get("page_end") or node["page_start"])
         todo.extend(node.get("children", []))
     return (min(starts), max(ends)) if starts else (None, None)
+
+
+def with_derived_fields(document: Document) -> Document:
+    """Rebuild the nested tree and the outline from flat_nodes (cheap, deterministic)."""
+    flat = document.get("flat_nodes", {})
+    return {**document, "tree": tree_skeleton(flat), "tree_outline": build_tree_outline(flat)}

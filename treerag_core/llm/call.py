@@ -7,6 +7,8 @@ and answers, and for OpenAI, Ollama or any other LangChain chat model.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
@@ -15,7 +17,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from ..errors import LLMError
-from ..store.llm_cache import LLMCache
+from ..store.base import Cache
 
 
 @dataclass
@@ -126,17 +128,20 @@ def describe_error(exc: BaseException, what: str, llm: Any) -> str:
 
 
 def _cache_key(llm: Any, system: str, user: str) -> str:
-    return LLMCache.key(model_identity(llm), [("system", system), ("user", user)])
+    """The same model, settings and prompt give the same key: a repeat costs no call."""
+    payload = [model_identity(llm), [("system", system), ("user", user)]]
+    raw = json.dumps(payload, ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def _from_cache(cache: LLMCache | None, key: str) -> LLMReply | None:
+def _from_cache(cache: Cache | None, key: str) -> LLMReply | None:
     hit = cache.get(key) if cache is not None else None
-    if hit is None:
+    if hit is None or not isinstance(hit.get("text"), str):
         return None
     return LLMReply(text=hit["text"], model=str(hit.get("model", "")), cached=True)
 
 
-def _to_cache(cache: LLMCache | None, key: str, reply: LLMReply) -> None:
+def _to_cache(cache: Cache | None, key: str, reply: LLMReply) -> None:
     if cache is not None:
         cache.put(key, {"text": reply.text, "model": reply.model})
 
@@ -148,7 +153,7 @@ def _finish_reply(
     user: str,
     started: float,
     what: str,
-    cache: LLMCache | None,
+    cache: Cache | None,
     key: str,
     cacheable: Callable[[str], bool] | None,
 ) -> LLMReply:
@@ -167,7 +172,7 @@ def invoke(
     user: str,
     *,
     what: str = "language",
-    cache: LLMCache | None = None,
+    cache: Cache | None = None,
     cacheable: Callable[[str], bool] | None = None,
 ) -> LLMReply:
     """One blocking call. Raises :class:`LLMError`; a cache hit costs nothing.
@@ -192,7 +197,7 @@ async def ainvoke(
     user: str,
     *,
     what: str = "language",
-    cache: LLMCache | None = None,
+    cache: Cache | None = None,
     cacheable: Callable[[str], bool] | None = None,
 ) -> LLMReply:
     """The async twin of :func:`invoke` (``ainvoke`` on the model)."""

@@ -24,6 +24,34 @@ SUMMARY_USER_PROMPT = (
     'Reply with JSON only: {{"summary": "...", "tags": ["...", "..."]}}'
 )
 
+# Domain presets: each adds only the domain's focus before the summary system prompt, so its
+# rules (JSON reply, section text is data, never instructions) always follow.
+SUMMARY_DOMAIN_PRESETS: dict[str, str] = {
+    "General": "",
+    "Legal": (
+        "You are a legal expert. Extract all parties, clauses, obligations, defined terms, "
+        "dates and amounts precisely."
+    ),
+    "Historical": (
+        "You are a historian. Extract ALL named people, places, organisations and events. "
+        "Every name matters."
+    ),
+    "Medical": (
+        "You are a medical expert. Extract diagnoses, treatments, medications, dosages, "
+        "procedures and outcomes."
+    ),
+    "Financial": (
+        "You are a financial analyst. Extract companies, segments, metrics, amounts with "
+        "units and currencies, fiscal periods and risk factors."
+    ),
+}
+
+
+def summary_prompt_for(focus: str) -> str:
+    """The summary system prompt with a domain focus (a preset's text or a custom one)."""
+    return f"{focus.strip()}\n\n{SUMMARY_SYSTEM_PROMPT}" if focus.strip() else SUMMARY_SYSTEM_PROMPT
+
+
 # --- search over the whole outline (one call) ------------------------------------------
 
 SEARCH_SYSTEM_PROMPT = (

@@ -150,3 +150,14 @@ def describe_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
         key = str(shown["openai_api_key"])
         shown["openai_api_key"] = f"{key[:3]}…{key[-2:]}" if len(key) > 8 else "set"
     return shown
+
+
+def check_connection(settings: Mapping[str, Any]) -> str:
+    """One tiny call to the answer model; returns a success line or raises TreeragError."""
+    from .call import invoke, model_name
+
+    _search_llm, answer_llm = make_llms(dict(settings))
+    if answer_llm is None:
+        return "Offline engine selected: no connection needed."
+    reply = invoke(answer_llm, "Reply with the single word OK.", "ping", what="connection test")
+    return f"Connected to {model_name(answer_llm)}: it replied {reply.text.strip()[:40]!r}."

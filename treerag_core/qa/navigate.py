@@ -28,11 +28,17 @@ from ..llm.prompts import (
     format_extra_context,
 )
 from ..llm.replies import parse_navigation_step, parse_search_reply
-from ..store.llm_cache import LLMCache
-from ..text.offline import rank_nodes
+from ..store.base import Cache
+from ..text.offline import PASSAGE_CHARS, rank_nodes
 from ..types import Document, FlatNode
 
 RELATIVE_CUTOFF = 0.4  # offline picks must score at least this share of the best one
+# The offline ranking has no judgement to stop it early: it reads more, shorter excerpts.
+# On the FinanceBench dev set: 8 excerpts 52% of gold pages, 16 66%, 24 77% (chunks 71%).
+OFFLINE_SECTIONS = 24
+# The answer model's context: as many offline excerpts as the offline ranking reads, each
+# the size a section is ranked by (~12k tokens in all).
+ANSWER_CONTEXT_CHARS = OFFLINE_SECTIONS * PASSAGE_CHARS
 
 
 @dataclass(frozen=True)
@@ -43,10 +49,7 @@ class NavigationConfig:
     # Sections whose text goes to the answer model, per document. Long ones are cut to their
     # passage that best matches the question, so several fit the context (~12k tokens).
     max_sections: int = 8
-    # The offline ranking has no judgement to stop it early: it reads more, shorter excerpts
-    # (24 × offline_engine.PASSAGE_CHARS fills the default 48,000-character context). On the
-    # FinanceBench dev set: 8 excerpts 52% of gold pages, 16 66%, 24 77% (chunks 71%).
-    offline_sections: int = 24
+    offline_sections: int = OFFLINE_SECTIONS
     beam_width: int = 4
     max_steps: int = 6
     max_calls: int = 6
@@ -300,7 +303,7 @@ def navigate(
     config: NavigationConfig | None = None,
     prompts: SearchPrompts | None = None,
     extra_context: str = "",
-    cache: LLMCache | None = None,
+    cache: Cache | None = None,
 ) -> NavigationResult:
     """Blocking navigation; ``search_llm=None`` uses the offline ranking."""
     plan = plan_navigation(query, document, search_llm is not None, config, prompts, extra_context)
@@ -330,7 +333,7 @@ async def anavigate(
     config: NavigationConfig | None = None,
     prompts: SearchPrompts | None = None,
     extra_context: str = "",
-    cache: LLMCache | None = None,
+    cache: Cache | None = None,
 ) -> NavigationResult:
     """The async twin of :func:`navigate`."""
     plan = plan_navigation(query, document, search_llm is not None, config, prompts, extra_context)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..ingest.outline import page_label as pages_between
+from ..ingest.outline import page_label
 from ..types import FlatNode
 
-DEFAULT_MAX_NODES = 150
+MAX_DRAWN_NODES = 150
 
 
 @dataclass
@@ -54,7 +54,7 @@ def tree_slice(
     flat: Mapping[str, FlatNode],
     focus: str | None = None,
     depth: int = 3,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    max_nodes: int = MAX_DRAWN_NODES,
     page: int = 0,
     page_size: int = 12,
     max_level_width: int = 16,
@@ -143,9 +143,9 @@ def search_nodes(
     return (ranked["title"] + ranked["tag"] + ranked["text"])[:limit]
 
 
-def page_label(node: Mapping[str, object]) -> str:
+def node_pages(node: Mapping[str, object]) -> str:
     """The node's (or reference's) pages, spelled as everywhere else."""
-    return pages_between(node.get("page_start"), node.get("page_end"))  # type: ignore[arg-type]
+    return page_label(node.get("page_start"), node.get("page_end"))  # type: ignore[arg-type]
 
 
 def outline_rows(flat: Mapping[str, FlatNode], view: TreeSlice) -> list[tuple[str, int, str]]:
@@ -157,7 +157,7 @@ def outline_rows(flat: Mapping[str, FlatNode], view: TreeSlice) -> list[tuple[st
         if nid not in drawn:
             continue
         label = str(node.get("title") or nid)
-        pages = page_label(node)
+        pages = node_pages(node)
         if pages:
             label += f" ({pages})"
         if view.hidden_children.get(nid):

@@ -1,4 +1,4 @@
-"""The TinyDB registry: small metadata rows in TinyDB, each full document in its own file.
+"""The file store: small metadata rows in TinyDB, each full document in its own file.
 
 Why this layout: listing 100 large documents must not parse their text, and saving one
 must not rewrite the others. TinyDB holds one short row per document (plus the schema
@@ -6,14 +6,14 @@ version) and stays a few kilobytes; each document's JSON lives beside it in
 ``<registry>.docs/<doc_id>.json``. Every write happens under a cross-process file lock and
 replaces files atomically, so concurrent sessions lose nothing and a crash mid-save leaves
 the previous registry intact. A registry file that fails to parse raises ``RegistryError``
-and is never overwritten.
+and is never overwritten. Beside the registry file the store keeps what belongs to it:
+``<stem>.docs/`` (documents), ``<stem>.uploads/`` (sources) and ``<stem>.cache/<name>/``.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -22,14 +22,14 @@ from tinydb import Query, TinyDB
 from tinydb.storages import Storage
 
 from ..errors import DocumentNotFoundError, RegistryError
-from ..ingest.outline import build_tree_outline
-from ..ingest.tree import tree_skeleton
+from ..ingest.tree import with_derived_fields
 from ..types import Document
+from .base import DEFAULT_REGISTRY, DOC_ID
+from .caches import DirectoryCache
 from .file_lock import atomic_write_bytes, locked
+from .sources import SourceFolder
 
 SCHEMA_VERSION = 1
-DEFAULT_REGISTRY = "indexed_docs.json"
-_DOC_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # Derived from flat_nodes on every load, so not stored twice (keeps the registry small).
 DERIVED_FIELDS = ("tree", "tree_outline")
 # Metadata kept in TinyDB for listing without opening any document.
@@ -38,6 +38,7 @@ LISTED_FIELDS = (
     "file_name",
     "file_path",
     "source_type",
+    "structure_source",
     "content_hash",
     "indexed_at",
     "total_sections",
@@ -81,14 +82,20 @@ class AtomicJSONStorage(Storage):
         pass
 
 
-class Registry:
-    """One registry on disk. Cheap to create: holds a path, no open handles or caches."""
+class TinyDBStore:
+    """One registry on disk. Cheap to create: holds paths, no open handles or caches."""
 
     def __init__(self, path: str = DEFAULT_REGISTRY) -> None:
         self.path = os.path.abspath(path)
+        self.location = self.path
         base, _ = os.path.splitext(self.path)
         self.docs_dir = base + ".docs"
+        self.cache_dir = base + ".cache"
         self.lock_path = self.path + ".lock"
+        self.sources = SourceFolder(base + ".uploads")
+
+    def cache(self, name: str) -> DirectoryCache:
+        return DirectoryCache(os.path.join(self.cache_dir, name))
 
     # -- low level -------------------------------------------------------------------
     @contextmanager
@@ -110,7 +117,7 @@ class Registry:
             )
 
     def _doc_path(self, doc_id: str) -> str:
-        if not _DOC_ID.match(doc_id or ""):
+        if not DOC_ID.match(doc_id or ""):
             raise DocumentNotFoundError(f"{doc_id!r} is not a valid document id.")
         return os.path.join(self.docs_dir, f"{doc_id}.json")
 
@@ -152,7 +159,7 @@ class Registry:
             row = db.table("documents").get(Query().file_path == source)
         return dict(row) if row else None
 
-    def size_on_disk(self, doc_id: str) -> int:
+    def stored_size(self, doc_id: str) -> int:
         try:
             return os.path.getsize(self._doc_path(doc_id))
         except OSError:
@@ -219,50 +226,3 @@ class Registry:
         meta = db.table("_meta")
         if not meta.all():
             meta.insert({"schema_version": SCHEMA_VERSION})
-
-
-def with_derived_fields(document: Document) -> Document:
-    """Rebuild the nested tree and the outline from flat_nodes (cheap, deterministic)."""
-    flat = document.get("flat_nodes", {})
-    return {**document, "tree": tree_skeleton(flat), "tree_outline": build_tree_outline(flat)}
-
-
-# -- the seed's functional API --------------------------------------------------------
-def list_documents(registry_path: str = DEFAULT_REGISTRY) -> list[dict[str, Any]]:
-    """Every indexed document's metadata (``name``, ``doc_id``, ``total_sections``, …)."""
-    return Registry(registry_path).list()
-
-
-def get_document_by_id(doc_id: str, registry_path: str = DEFAULT_REGISTRY) -> Document:
-    """The full document by its UUID: a keyed lookup plus one file read."""
-    return Registry(registry_path).get(doc_id)
-
-
-def get_document(file_name: str, registry_path: str = DEFAULT_REGISTRY) -> Document:
-    """The most recently indexed document with this file name (names may repeat)."""
-    registry = Registry(registry_path)
-    for row in registry.list():
-        if row.get("file_name") == file_name:
-            return registry.get(row["doc_id"])
-    raise DocumentNotFoundError(f"No document named {file_name!r} in {registry.path}.")
-
-
-def delete_document(doc_id: str, registry_path: str = DEFAULT_REGISTRY) -> bool:
-    """Delete one document; returns False when it was not there."""
-    return Registry(registry_path).delete(doc_id)
-
-
-def save_document(document: Document, registry_path: str = DEFAULT_REGISTRY) -> Document:
-    """Insert or replace one document (used by ``index_document`` and imports)."""
-    return Registry(registry_path).save(document)
-
-
-def load_registry(registry_path: str = DEFAULT_REGISTRY) -> dict[str, Document]:
-    """Every full document, keyed by doc_id. Reads every file: for tooling, not hot paths."""
-    registry = Registry(registry_path)
-    return {row["doc_id"]: registry.get(row["doc_id"]) for row in registry.list()}
-
-
-def save_registry(registry: dict[str, Document], registry_path: str = DEFAULT_REGISTRY) -> None:
-    """Make the registry hold exactly these documents (migrations, restores)."""
-    Registry(registry_path).replace_all(registry)

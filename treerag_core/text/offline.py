@@ -209,8 +209,8 @@ class BM25:
         return out
 
 
-# The share of the answer context one offline pick gets (48,000 characters over 24 sections,
-# see navigate.NavigationConfig): a section is ranked by the passage that would be sent.
+# A section is ranked by a passage of the size the answer context gives each offline pick
+# (qa.navigate.ANSWER_CONTEXT_CHARS is OFFLINE_SECTIONS of these).
 PASSAGE_CHARS = 2000
 
 

@@ -13,9 +13,8 @@ from typing import Any
 
 from ...errors import DocumentReadError, DocumentTooLargeError
 from ...limits import Limits
+from ..pages import ReadResult, plain_pages
 from ..sections import escape_line, heading
-from ..structure.text_rules import structure_text
-from ._result import ReadResult
 
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 
@@ -61,14 +60,14 @@ def read_docx(data: bytes, limits: Limits, name: str = "the document") -> ReadRe
     title = next((text for level, text in blocks if level == 0), None)
     if not has_headings:
         body = "\n".join(text for _, text in blocks)
-        return ReadResult(text=structure_text(body).text, title=title)
+        return ReadResult(pages=plain_pages(body), title=title)
     lines: list[str] = []
     for level, text in blocks:
         if level is None:
             lines.extend(escape_line(ln) for ln in text.split("\n"))
         else:
             lines.append(heading(text, 1 if level == 0 else level + (1 if has_title else 0)))
-    return ReadResult(text="\n".join(lines), title=title)
+    return ReadResult(text="\n".join(lines), title=title, structure_source="heading styles")
 
 
 def _blocks(document: Any, paragraph_cls: Any, table_cls: Any) -> Any:

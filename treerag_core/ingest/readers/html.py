@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...limits import Limits
+from ..pages import ReadResult
 from ..sections import escape_line, heading
-from ._result import ReadResult
 from .text import decode_bytes
 
 _DROP_ALWAYS = ("script", "style", "noscript", "template", "svg", "canvas", "iframe", "object")
@@ -27,7 +28,7 @@ _STRUCTURAL = [
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
-def read_html(data: bytes | str) -> ReadResult:
+def read_html(data: bytes | str, limits: Limits | None = None, name: str = "") -> ReadResult:
     """Read an HTML page; title from ``<title>`` when the page has no ``<h1>``."""
     from bs4 import BeautifulSoup
 
@@ -53,7 +54,7 @@ def read_html(data: bytes | str) -> ReadResult:
     has_h1 = soup.find("h1") is not None
     if page_title and not has_h1:
         text = f"{heading(page_title, 1)}\n\n{text}"
-    return ReadResult(text=text, title=page_title or None)
+    return ReadResult(text=text, title=page_title or None, structure_source="html headings")
 
 
 def _walk(node: Any, out: list[str]) -> None:

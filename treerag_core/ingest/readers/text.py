@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import codecs
 
-from ..structure.text_rules import structure_text
-from ._result import ReadResult
+from ...limits import Limits
+from ..pages import ReadResult, plain_pages
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -34,14 +34,12 @@ def decode_bytes(data: bytes) -> str:
     return data.decode("latin-1").replace("\x00", "")
 
 
-def read_markdown(data: bytes) -> ReadResult:
+def read_markdown(data: bytes, limits: Limits, name: str = "") -> ReadResult:
     """Markdown is already our common format: decoded, line endings normalised, untouched."""
     text = decode_bytes(data).replace("\r\n", "\n").replace("\r", "\n")
-    return ReadResult(text=text)
+    return ReadResult(text=text, structure_source="markdown headings")
 
 
-def read_text(data: bytes) -> ReadResult:
-    """Plain text: structure comes from numbering, keywords and ALL-CAPS lines."""
-    text = decode_bytes(data)
-    structured = structure_text(text)
-    return ReadResult(text=structured.text)
+def read_text(data: bytes, limits: Limits, name: str = "") -> ReadResult:
+    """Plain text: pages split at form feeds; its strategies find the headings."""
+    return ReadResult(pages=plain_pages(decode_bytes(data)))

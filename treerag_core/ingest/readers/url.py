@@ -17,21 +17,12 @@ from urllib.parse import urljoin
 
 from ...errors import BlockedURLError, FetchError
 from ...limits import Limits
+from ..formats import accepted_mime_types, content_format
 from .netguard import Resolver, split_url, vet_host
 
 _REDIRECTS = {301, 302, 303, 307, 308}
 _CHUNK = 64 * 1024
 _USER_AGENT = "treerag/0.1 (document indexer)"
-
-# content type -> reader kind
-CONTENT_KINDS = {
-    "text/html": "html",
-    "application/xhtml+xml": "html",
-    "text/plain": "text",
-    "text/markdown": "markdown",
-    "text/x-markdown": "markdown",
-    "application/pdf": "pdf",
-}
 
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
@@ -47,18 +38,6 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
     def connect(self) -> None:
         sock = socket.create_connection((self.host, self.port), self.timeout)
         self.sock = self._tls_context.wrap_socket(sock, server_hostname=self._server_hostname)
-
-
-def content_kind(content_type: str) -> str:
-    """Reader kind for a Content-Type header, or FetchError for types we do not read."""
-    mime = content_type.split(";", 1)[0].strip().lower()
-    kind = CONTENT_KINDS.get(mime)
-    if kind is None:
-        raise FetchError(
-            f"The URL returned content of type {mime or 'unknown'!r}; only HTML, plain text, "
-            "Markdown and PDF can be indexed."
-        )
-    return kind
 
 
 def fetch_url(
@@ -87,7 +66,7 @@ def fetch_url(
         if status >= 300 or status < 200:
             raise FetchError(f"{current} answered HTTP {status}, which cannot be indexed.")
         content_type = headers.get("content-type", "")
-        content_kind(content_type)
+        content_format(content_type)
         return body, content_type, current
     raise FetchError(
         f"Too many redirects (more than {limits.url_max_redirects}) starting at {url}."
@@ -127,7 +106,7 @@ def _get_once(
             headers={
                 "Host": host_header,
                 "User-Agent": _USER_AGENT,
-                "Accept": ", ".join(CONTENT_KINDS),
+                "Accept": ", ".join(accepted_mime_types()),
                 "Accept-Encoding": "identity",
             },
         )
@@ -135,7 +114,7 @@ def _get_once(
         headers = {k.lower(): v for k, v in resp.getheaders()}
         if resp.status in _REDIRECTS or resp.status >= 300:
             return resp.status, headers, b""
-        content_kind(headers.get("content-type", ""))  # refuse before downloading
+        content_format(headers.get("content-type", ""))  # refuse before downloading
         body = _read_body(resp, headers, limits, deadline, url, conn)
         return resp.status, headers, body
     except TimeoutError as exc:
@@ -202,4 +181,4 @@ def _read_body(
     return b"".join(chunks)
 
 
-__all__ = ["BlockedURLError", "FetchError", "content_kind", "fetch_url"]
+__all__ = ["BlockedURLError", "FetchError", "fetch_url"]

@@ -1,1 +1,44 @@
-"""ingest.structure."""
+"""Structure detection: a list of strategies tried in order, each one small module.
+
+A format's reader hands over pages (and a PDF its bookmarks); each strategy either turns
+them into Markdown-style text with headings or declines (returns ``None``), and the first
+that accepts wins. The winner's name is recorded on the document as ``structure_source``,
+so the app can say where a tree came from. A new source of structure (a printed table of
+contents, typography) is one more strategy in a format's list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ...limits import Limits
+from ..pages import ReadResult
+from ..sections import join_pages
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """``run(result, limits)`` returns structured text, or ``None`` to let the next try."""
+
+    name: str
+    run: Callable[[ReadResult, Limits], str | None]
+
+
+@dataclass(frozen=True)
+class Structured:
+    text: str
+    source: str
+
+
+def apply_strategies(
+    result: ReadResult, strategies: Sequence[Strategy], limits: Limits
+) -> Structured:
+    """The first strategy that accepts; the reader's own text when it needs none."""
+    if result.pages is None:
+        return Structured(result.text, result.structure_source or "headings")
+    for strategy in strategies:
+        text = strategy.run(result, limits)
+        if text is not None:
+            return Structured(text, strategy.name)
+    return Structured(join_pages([page.text for page in result.pages]), "none")

@@ -26,7 +26,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from ..sections import PAGE_BREAK, escape_line, heading
+from ...limits import Limits
+from ..pages import ReadResult
+from ..sections import PAGE_BREAK, escape_line, heading, join_pages
 
 # Ranks: smaller = higher in the tree. Compressed to levels per document.
 _RANK = {
@@ -106,9 +108,29 @@ class _Found:
     level: int = 1
 
 
-def join_pages(pages: list[str]) -> str:
-    """Pages joined so that each form feed sits on a line of its own (headings stay parseable)."""
-    return f"\n{PAGE_BREAK}\n".join(pages)
+# A long PDF whose headings are this few, or fewer than one per this many pages, is better
+# walked by page groups than by a handful of sections hundreds of pages long.
+MIN_HEADINGS = 3
+MAX_PAGES_PER_HEADING = 50
+
+
+def structure_by_text_rules(result: ReadResult, limits: Limits) -> str | None:
+    """Strategy for paged documents: declines a long document the rules barely structure."""
+    pages = [page.text for page in result.pages or []]
+    structured = structure_pages(pages)
+    too_few = (
+        structured.keyword_heading_count < MIN_HEADINGS and structured.heading_count < MIN_HEADINGS
+    )
+    sparse = structured.heading_count < len(pages) / MAX_PAGES_PER_HEADING
+    if len(pages) > limits.pages_per_group and (too_few or sparse):
+        return None
+    return structured.text
+
+
+def structure_whole_text(result: ReadResult, limits: Limits) -> str:
+    """Strategy for running text (a .txt, a Word file without heading styles): the rules'
+    headings, however few; no page groups, since such text has no real pages."""
+    return structure_pages([page.text for page in result.pages or []]).text
 
 
 def structure_text(text: str) -> StructuredText:

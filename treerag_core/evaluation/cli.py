@@ -1,0 +1,37 @@
+"""``python -m treerag_core eval``: score retrieval on a questions file, print the report."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ..store.base import open_store
+from .loader import registry_loader
+from .page_texts import page_texts
+from .questions import load_questions
+from .report import format_report
+from .run import evaluate
+
+
+def run_cli(
+    questions_path: str,
+    registry_path: str,
+    source_root: str | None,
+    baseline: str,
+    json_out: str | None,
+) -> int:
+    """Offline engine; files the questions name are indexed when the registry lacks them."""
+    questions = load_questions(questions_path)
+    root = source_root or os.path.dirname(os.path.abspath(questions_path))
+    store = open_store(registry_path)
+    evaluation = evaluate(
+        questions,
+        registry_loader(store, root, index_missing=True),
+        baseline=baseline == "chunks",
+        page_texts=page_texts(store),
+    )
+    print(format_report(evaluation))
+    if json_out:
+        with open(json_out, "w", encoding="utf-8") as fh:
+            json.dump(evaluation.as_dict(), fh, indent=1)
+    return 0 if not evaluation.errors else 1

@@ -1,0 +1,60 @@
+"""Find the document a question names: in a registry, or (if asked) by indexing its file."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ..errors import DocumentNotFoundError, TreeragError
+from ..store.base import RegistryLike, open_store
+from ..types import Document
+from .run import DocumentLoader
+
+
+def _stem(name: str) -> str:
+    return os.path.splitext(os.path.basename(name))[0]
+
+
+def registry_loader(
+    registry_path: RegistryLike,
+    source_root: str | None = None,
+    index_missing: bool = False,
+    summarizer: Any = None,
+) -> DocumentLoader:
+    """A question's document by ``doc_id``, else by ``file`` / ``document`` / ``doc_name``:
+    the stored path under ``source_root``, then the file name with or without its extension
+    (question sets often name a filing without ``.pdf``). With ``index_missing``, a file
+    under ``source_root`` that is not stored yet is indexed (offline summaries by default).
+    """
+    store = open_store(registry_path)
+    cache: dict[str, Document] = {}
+
+    def load(item: dict[str, Any]) -> Document:
+        if item.get("doc_id"):
+            return store.get(str(item["doc_id"]))
+        ref = str(item.get("file") or item.get("document") or item.get("doc_name") or "")
+        if not ref:
+            raise TreeragError(f"Question {item.get('id')} names no document.")
+        if ref not in cache:
+            cache[ref] = _find_or_index(ref)
+        return cache[ref]
+
+    def _find_or_index(ref: str) -> Document:
+        path = os.path.abspath(os.path.join(source_root, ref) if source_root else ref)
+        rows = store.list()
+        row = next((r for r in rows if r.get("file_path") == path), None)
+        row = row or next((r for r in rows if r.get("file_name") == os.path.basename(ref)), None)
+        row = row or next((r for r in rows if _stem(str(r.get("file_name"))) == _stem(ref)), None)
+        if row is not None:
+            return store.get(row["doc_id"])
+        if index_missing and os.path.exists(path):
+            from ..ingest.indexer import index_document
+            from ..ingest.summarize import offline_summarizer
+
+            return index_document(
+                path, summarizer=summarizer or offline_summarizer, registry_path=store,
+                verbose=False,
+            )  # fmt: skip
+        raise DocumentNotFoundError(f"{ref} is neither in {store.location} nor a readable file.")
+
+    return load

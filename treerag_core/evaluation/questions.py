@@ -1,0 +1,66 @@
+"""Question files: JSONL, one question a line, with the document and the gold evidence."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from ..errors import TreeragError
+
+
+class InvalidQuestionsError(TreeragError):
+    """A questions file that cannot be evaluated: not UTF-8 JSONL, or a bad line."""
+
+
+def parse_questions(lines: Iterable[str], source: str) -> list[dict[str, Any]]:
+    """Questions from JSONL lines (see :func:`load_questions`); ``source`` names them in
+    messages. A line that is not a JSON object with a question, or whose gold pages are
+    not page numbers, raises ``InvalidQuestionsError`` with its number."""
+    out = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError as exc:
+            raise InvalidQuestionsError(f"{source}, line {number}: not JSON ({exc}).") from exc
+        if not isinstance(item, dict) or not str(item.get("question") or "").strip():
+            raise InvalidQuestionsError(f"{source}, line {number}: no 'question'.")
+        try:
+            gold_pages(item)
+        except (TypeError, ValueError) as exc:
+            raise InvalidQuestionsError(
+                f"{source}, line {number}: 'evidence_pages' must be a list of page numbers."
+            ) from exc
+        item.setdefault("id", f"q{number}")
+        out.append(item)
+    return out
+
+
+def load_questions(path: str) -> list[dict[str, Any]]:
+    """A JSONL file, one question a line. Accepted keys: ``id``, ``question``, the document
+    (``doc_id``, ``file``, ``doc_name`` or ``document``), ``evidence_pages`` /
+    ``gold_pages`` and ``gold_sections``. A line that is not JSON raises with its number."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return parse_questions(fh, path)
+    except UnicodeDecodeError as exc:
+        raise InvalidQuestionsError(f"{path} is not UTF-8 text ({exc.reason}).") from exc
+
+
+def gold_pages(item: dict[str, Any]) -> list[int]:
+    return [int(p) for p in item.get("evidence_pages") or item.get("gold_pages") or []]
+
+
+def gold_sections(item: dict[str, Any]) -> list[str]:
+    raw = item.get("gold_sections") or []
+    return [raw] if isinstance(raw, str) else [str(t) for t in raw]
+
+
+def document_key(item: dict[str, Any]) -> str:
+    """How a question names its document, for messages and grouping."""
+    for key in ("doc_id", "file", "doc_name", "document"):
+        if item.get(key):
+            return str(item[key])
+    return ""

@@ -1,0 +1,127 @@
+"""Evaluation results as people read them: Markdown tables, misses, rows for the app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .metrics import QuestionResult, Retrieved
+from .run import Evaluation
+
+METHODS = {"navigation": "tree navigation", "chunks": "chunk baseline (BM25)"}
+
+
+def pct(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:.1f}%"
+
+
+def summary_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per method: the hit rates and the mean costs (the app's table)."""
+    rows = []
+    for key, label in METHODS.items():
+        s = summary.get(key)
+        if not s:
+            continue
+        rows.append(
+            {
+                "method": label,
+                "questions": s["questions"],
+                "page hit rate": pct(s["page_hit_rate"]),
+                "page-graded questions": s["page_questions"],
+                "section hit rate": pct(s["section_hit_rate"]),
+                "section-graded questions": s["section_questions"],
+                "mean sections": s["mean_sections_retrieved"],
+                "mean pages": s["mean_pages_retrieved"],
+                "mean tokens": round(s["mean_tokens"]),
+            }
+        )
+    return rows
+
+
+def summary_table(summary: dict[str, Any]) -> str:
+    """The same rows as a Markdown table (console and result files)."""
+    lines = [
+        "| method | page hit rate | section hit rate | mean sections | mean pages | mean tokens |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in summary_rows(summary):
+        lines.append(
+            f"| {row['method']} | {row['page hit rate']} ({row['page-graded questions']} q) | "
+            f"{row['section hit rate']} ({row['section-graded questions']} q) | "
+            f"{row['mean sections']} | {row['mean pages']} | {row['mean tokens']:,} |"
+        )
+    return "\n".join(lines)
+
+
+def missed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows (plain-dict question results) that missed their gold pages or sections."""
+    return [r for r in rows if r.get("page_hit") is False or r.get("section_hit") is False]
+
+
+def gold_label(row: dict[str, Any]) -> str:
+    parts = []
+    if row.get("gold_pages"):
+        parts.append("pages " + ", ".join(str(p) for p in row["gold_pages"]))
+    if row.get("gold_sections"):
+        parts.append("sections " + "; ".join(str(t) for t in row["gold_sections"]))
+    return " / ".join(parts) or "none"
+
+
+def retrieved_rows(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """What a question retrieved, one row per node or chunk."""
+    out = []
+    for item in row.get("retrieved") or []:
+        retrieved = Retrieved(**item)
+        out.append(
+            {
+                "retrieved": retrieved.label,
+                "pages": range_label(retrieved).strip("()"),
+                "section": (retrieved.titles or [""])[0],
+                "tokens": retrieved.tokens,
+            }
+        )
+    return out
+
+
+def describe_miss(result: QuestionResult) -> str:
+    got = ", ".join(
+        f"{r.label} {range_label(r)}" + (f" “{r.titles[0][:40]}”" if r.titles else "")
+        for r in result.retrieved
+    )
+    gold = f"pages {result.gold_pages}" if result.gold_pages else ""
+    if result.gold_sections:
+        gold += (" / " if gold else "") + f"sections {result.gold_sections}"
+    return f"- {result.id} [{result.document}] {result.question[:90]} — gold {gold}; got {got or 'nothing'}"
+
+
+def range_label(r: Retrieved) -> str:
+    if r.pages is not None:
+        return f"(pp. {_compact(r.pages)})" if r.pages else "(no pages)"
+    if r.page_start is None:
+        return "(no pages)"
+    if r.page_end in (None, r.page_start):
+        return f"(p. {r.page_start})"
+    return f"(pp. {r.page_start}–{r.page_end})"
+
+
+def _compact(pages: list[int]) -> str:
+    pages = sorted(set(pages))
+    runs, start = [], pages[0]
+    for prev, cur in zip(pages, pages[1:] + [None], strict=True):
+        if cur != (prev + 1 if prev is not None else None):
+            runs.append(f"{start}" if start == prev else f"{start}–{prev}")
+            start = cur
+    return ",".join(runs)
+
+
+def format_report(evaluation: Evaluation, max_misses: int | None = None) -> str:
+    """The console/Markdown report: the table, then every miss of each method."""
+    out = [summary_table(evaluation.summary())]
+    for method, label in METHODS.items():
+        if method == "chunks" and evaluation.baseline is None:
+            continue
+        misses = evaluation.misses(method)
+        out.append(f"\nMisses, {label} ({len(misses)}):")
+        out.extend(describe_miss(m) for m in misses[:max_misses])
+    for err in evaluation.errors:
+        out.append(f"- error {err['id']} [{err['document']}]: {err['error']}")
+    return "\n".join(out)

@@ -1,0 +1,79 @@
+"""What readers hand to structure detection: pages with their lines' typography.
+
+Structure is read from how a page looks as much as from what it says (a short bold line
+set apart from body text is a heading), so readers keep, for every line, its font size,
+weight and position instead of reducing a page to a string. Formats without typography
+(plain text) give lines with only ``text``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# A box in PDF points, PDF's own orientation: (left, bottom, right, top), origin bottom-left.
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class TextLine:
+    """One line as laid out on the page; style is taken from its first visible character."""
+
+    text: str
+    size: float = 0.0  # font size in points; 0 when the format has none
+    bold: bool = False
+    italic: bool = False
+    font: str = ""
+    box: Box | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OutlineEntry:
+    """A bookmark: the author's own statement of where a section starts."""
+
+    title: str
+    level: int  # 1 = top
+    page: int  # 0-based page index
+
+
+@dataclass
+class RichPage:
+    """One page: its text (lines joined, hyphenated breaks undone) and its laid-out lines."""
+
+    number: int  # 1-based
+    text: str
+    lines: list[TextLine] = field(default_factory=list)
+    width: float = 0.0  # points; 0 when unknown
+    height: float = 0.0
+    image_count: int = 0  # counted only where the text layer is thin (a scan candidate)
+
+    @property
+    def text_chars(self) -> int:
+        """Visible characters: how much text the page really carries."""
+        return sum(not ch.isspace() for ch in self.text)
+
+
+def plain_pages(text: str) -> list[RichPage]:
+    """Pages of a plain text (form feeds split pages), lines without typography."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return [
+        RichPage(number, page, [TextLine(line) for line in page.split("\n")])
+        for number, page in enumerate(text.split("\f"), 1)
+    ]
+
+
+@dataclass
+class ReadResult:
+    """What a format reader returns.
+
+    Formats that mark their own headings (Word styles, HTML, Markdown) return ``text``:
+    Markdown-style headings with form feeds between pages. Formats whose structure must be
+    found (PDF, plain text) return ``pages`` (and a PDF its ``outline``), and the format's
+    structure strategies turn them into that text.
+    """
+
+    text: str = ""
+    pages: list[RichPage] | None = None
+    outline: list[OutlineEntry] = field(default_factory=list)
+    page_count: int | None = None
+    title: str | None = None
+    structure_source: str = ""  # what gave ``text`` its headings, when the reader did

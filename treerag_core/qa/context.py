@@ -1,0 +1,131 @@
+"""What the answer model reads: the chosen sections' text, quoted, with their references.
+
+One step shared by every way of asking (sync, async, one or many documents, streamed or
+not) and by the evaluation, which builds this prompt without sending it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..ingest.outline import page_label
+from ..ingest.summarize import truncate
+from ..ingest.tree import subtree_page_range
+from ..llm.prompts import format_extra_context, quote_section
+from ..types import Document, FlatNode
+from .excerpt import section_excerpt
+from .navigate import NavigationResult
+from .retriever import Retriever
+
+# A section with sub-sections and less text of its own than this is a heading: it stands
+# for its sub-sections (its pages and, for the answer, their text).
+HEADING_ONLY_CHARS = 200
+# No section is cut below this, however many are sent (a table row needs room).
+MIN_SHARE_CHARS = 500
+
+
+@dataclass
+class Prepared:
+    """The answer call, ready to send (or to answer offline from ``sections``)."""
+
+    system: str
+    user: str
+    references: list[dict[str, Any]]
+    sections: list[dict[str, Any]]  # {"label", "text"}: what the offline engine reads
+    trace: dict[str, Any]
+    navs: list[NavigationResult]
+
+
+def is_heading_only(node: FlatNode) -> bool:
+    return bool(node.get("children")) and len(node.get("text") or "") < HEADING_ONLY_CHARS
+
+
+def reference(document: Document, node_id: str) -> dict[str, Any]:
+    """What an answer cites: the section, its path, its document and its pages."""
+    flat = document.get("flat_nodes") or {}
+    node = flat[node_id]
+    start, end = node.get("page_start"), node.get("page_end")
+    if is_heading_only(node):
+        start, end = subtree_page_range(flat, node_id)
+    return {
+        "node_id": node_id,
+        "title": node.get("title", ""),
+        "path": node.get("path", node.get("title", "")),
+        "file_name": document.get("file_name", ""),
+        "doc_id": document.get("doc_id", ""),
+        "page_start": start,
+        "page_end": end,
+    }
+
+
+def section_text(
+    flat: dict[str, FlatNode], node_id: str, query: str, max_chars: int
+) -> tuple[str, int | None, int | None]:
+    """Text for the answer model and the pages it comes from.
+
+    A heading brings its sub-sections; a long section is cut to its passage that best
+    matches the question (see :mod:`.excerpt`).
+    """
+    node = flat[node_id]
+    if not is_heading_only(node):
+        return section_excerpt(node, query, max_chars)
+    parts = [str(node.get("text") or "")]
+    todo = list(reversed(node["children"]))
+    size = len(parts[0])
+    last_page = node.get("page_end")
+    while todo and size < max_chars:
+        child = flat[todo.pop()]
+        piece = f"\n\n{child.get('title', '')}\n{child.get('text') or ''}"
+        parts.append(piece)
+        size += len(piece)
+        last_page = child.get("page_end") or last_page
+        todo.extend(reversed(child.get("children") or []))
+    return truncate("".join(parts).strip(), max_chars), node.get("page_start"), last_page
+
+
+def prepare_answer(
+    query: str,
+    documents: list[Document],
+    navs: list[NavigationResult],
+    retriever: Retriever,
+    extra_context: str,
+) -> Prepared:
+    """Quote every chosen section (an equal share of the context each) and trace the picks."""
+    picks = [(doc, nid) for doc, nav in zip(documents, navs, strict=True) for nid in nav.node_ids]
+    share = max(MIN_SHARE_CHARS, retriever.max_context_chars // max(1, len(picks)))
+    references, quoted, sections = [], [], []
+    for index, (doc, nid) in enumerate(picks, 1):
+        ref = reference(doc, nid)
+        text, ref["page_start"], ref["page_end"] = section_text(
+            doc["flat_nodes"], nid, query, share
+        )
+        ref["ref"] = f"S{index}"
+        pages = page_label(ref.get("page_start"), ref.get("page_end"))
+        attributes = {"ref": ref["ref"], "file": ref["file_name"], "path": ref["path"]}
+        if pages:
+            attributes["pages"] = pages
+        references.append(ref)
+        quoted.append(quote_section(text, attributes))
+        where = f"{ref['file_name']} › {ref['path']}" if len(documents) > 1 else ref["path"]
+        label = f"{ref['ref']} · {where}" + (f", {pages}" if pages else "")
+        sections.append({"label": label, "text": text})
+    user = retriever.answer_user_prompt_template.format(
+        query=query, extra_context=format_extra_context(extra_context), sections="\n\n".join(quoted)
+    )
+    trace = {
+        "documents": [
+            {
+                "doc_id": doc.get("doc_id", ""),
+                "file_name": doc.get("file_name", ""),
+                "mode": nav.mode,
+                "fallback": nav.fallback,
+                "chosen": nav.node_ids,
+                "steps": nav.trace,
+            }
+            for doc, nav in zip(documents, navs, strict=True)
+        ],
+        "sections_sent": len(references),
+        "context_chars": sum(len(s["text"]) for s in sections),
+    }
+    return Prepared(retriever.answer_system_prompt, user, references, sections, trace, navs)

@@ -1,0 +1,96 @@
+"""The retriever: everything a question needs besides the document.
+
+Models, prompts, budgets and the cache travel together in one frozen object, so ``ask`` and
+its async, multi-document and streaming twins take the same thing; its defaults are
+defined here once and :func:`make_retriever` only overrides what it is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..llm.call import DEFAULT_STREAM_MAX_CHARS, DEFAULT_STREAM_MAX_SECONDS
+from ..llm.prompts import (
+    ANSWER_SYSTEM_PROMPT,
+    ANSWER_USER_PROMPT,
+    SEARCH_SYSTEM_PROMPT,
+    SEARCH_USER_PROMPT,
+)
+from ..store.base import Cache
+from ..types import Document
+from .navigate import (
+    ANSWER_CONTEXT_CHARS,
+    NavigationConfig,
+    NavigationResult,
+    SearchPrompts,
+    anavigate,
+    navigate,
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Retriever:
+    """Calling it returns the references navigation picks, without answering."""
+
+    llm: Any = None  # the answer model; None = the offline engine's extractive answer
+    search_llm: Any = None  # the outline-reading model; None = the offline ranking
+    answer_system_prompt: str = ANSWER_SYSTEM_PROMPT
+    answer_user_prompt_template: str = ANSWER_USER_PROMPT
+    search_prompts: SearchPrompts = field(default_factory=SearchPrompts)
+    navigation: NavigationConfig = field(default_factory=NavigationConfig)
+    max_context_chars: int = ANSWER_CONTEXT_CHARS
+    cache: Cache | None = None
+    answer_max_chars: int = DEFAULT_STREAM_MAX_CHARS
+    answer_max_seconds: float = DEFAULT_STREAM_MAX_SECONDS
+
+    def __call__(
+        self, query: str, document: Document, extra_context: str = ""
+    ) -> list[dict[str, Any]]:
+        from .context import reference
+
+        nav = self.navigate(query, document, extra_context)
+        return [reference(document, nid) for nid in nav.node_ids]
+
+    def navigate(self, query: str, document: Document, extra_context: str = "") -> NavigationResult:
+        return navigate(
+            query, document, self.search_llm, self.navigation, self.search_prompts,
+            extra_context, self.cache,
+        )  # fmt: skip
+
+    async def anavigate(
+        self, query: str, document: Document, extra_context: str = ""
+    ) -> NavigationResult:
+        return await anavigate(
+            query, document, self.search_llm, self.navigation, self.search_prompts,
+            extra_context, self.cache,
+        )  # fmt: skip
+
+
+def make_retriever(
+    llm: Any = None,
+    search_llm: Any = None,
+    search_system_prompt: str = SEARCH_SYSTEM_PROMPT,
+    search_user_prompt_template: str = SEARCH_USER_PROMPT,
+    answer_system_prompt: str = ANSWER_SYSTEM_PROMPT,
+    **options: Any,
+) -> Retriever:
+    """A retriever for :func:`ask`; ``search_llm`` defaults to ``llm``; ``None`` = offline.
+
+    ``options`` are any other :class:`Retriever` fields (``navigation``, ``cache``,
+    ``max_context_chars``, ``answer_user_prompt_template``, …).
+    """
+    prompts = SearchPrompts(system=search_system_prompt, user=search_user_prompt_template)
+    base = Retriever(
+        llm=llm,
+        search_llm=search_llm if search_llm is not None else llm,
+        answer_system_prompt=answer_system_prompt,
+        search_prompts=prompts,
+    )
+    return replace(base, **options)
+
+
+def make_async_retriever(llm: Any = None, search_llm: Any = None, **kwargs: Any) -> Retriever:
+    """The seed's name for the same retriever: :func:`aask` awaits ``ainvoke``/``astream``
+    with any retriever, so there is nothing async-specific to build."""
+    return make_retriever(llm, search_llm, **kwargs)

@@ -1,0 +1,80 @@
+"""Uploaded originals in a folder: where each is kept, and how a failed index is undone.
+
+Decision: a document's identity in the registry is its stored location, and an upload is
+kept at ``<folder>/<safe name>/<safe name>``. Uploading ``report.pdf`` again therefore
+updates the same document (re-indexed in place, summaries of unchanged sections reused),
+which is what a person re-uploading a newer version expects. To keep two different files
+that share a name, ``separate=True`` stores it in a folder suffixed with its content hash,
+so it becomes its own document.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_UNSAFE = re.compile(r"[^\w .()+,-]")  # \w keeps letters of every script
+# Hash characters that tell two same-named uploads apart (40 bits: no accidental clash).
+SEPARATE_SUFFIX_CHARS = 10
+
+
+def safe_file_name(name: str) -> str:
+    """A file name with no directories, no shell or control characters, no leading dots."""
+    base = unicodedata.normalize("NFC", str(name)).replace("\\", "/").split("/")[-1]
+    base = _UNSAFE.sub("_", base)
+    base = re.sub(r"_{2,}", "_", re.sub(r"\s+", " ", base)).strip(" .-_")
+    stem, ext = os.path.splitext(base)
+    stem = stem.strip(" .-_")[:120] or "upload"
+    ext = re.sub(r"[^A-Za-z0-9.]", "", ext)[:10].lower()
+    return stem + ext
+
+
+class SourceFolder:
+    """The file store's :class:`~.base.SourceFiles`: plain files under one folder."""
+
+    def __init__(self, root: str) -> None:
+        self.root = os.path.abspath(root)
+
+    def location_for(self, name: str, data: bytes, separate: bool = False) -> str:
+        safe = safe_file_name(name)
+        digest = hashlib.sha256(data).hexdigest()[:SEPARATE_SUFFIX_CHARS]
+        folder = f"{safe}-{digest}" if separate else safe
+        return os.path.join(self.root, folder, safe)
+
+    @contextmanager
+    def staged(self, location: str, data: bytes) -> Iterator[str]:
+        """Write ``data`` at ``location`` for indexing; if indexing fails, put the old file back.
+
+        The registry keeps the previous index when indexing fails, so the file it points at
+        (shown beside the tree) must stay the previous one too.
+        """
+        os.makedirs(os.path.dirname(location), exist_ok=True)
+        previous: bytes | None = None
+        if os.path.exists(location):
+            with open(location, "rb") as fh:
+                previous = fh.read()
+        tmp = location + ".part"
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, location)
+        try:
+            yield location
+        except BaseException:
+            if previous is None:
+                os.unlink(location)
+            else:
+                with open(tmp, "wb") as fh:
+                    fh.write(previous)
+                os.replace(tmp, location)
+            raise
+
+    def read(self, location: str) -> bytes | None:
+        try:
+            with open(location, "rb") as fh:
+                return fh.read()
+        except OSError:
+            return None
