@@ -49,7 +49,7 @@ class RichPage:
     @property
     def text_chars(self) -> int:
         """Visible characters: how much text the page really carries."""
-        return sum(not ch.isspace() for ch in self.text)
+        return len("".join(self.text.split()))
 
 
 def plain_pages(text: str) -> list[RichPage]:

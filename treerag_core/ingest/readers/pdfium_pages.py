@@ -82,27 +82,23 @@ def _lines(textpage: Any, raw: str) -> list[TextLine]:
     generated line breaks as characters), so a line's first and last visible characters
     can be asked for their font and box directly.
     """
-    import pypdfium2.raw as pdfium_c
-
+    style = _Styler(textpage, raw)
     lines: list[TextLine] = []
-    pending: tuple[str, int, int] | None = None  # a hyphenated line waiting for its rest
+    pending: tuple[str, int] | None = None  # a hyphenated line waiting for its rest
     pos = 0
     for segment in raw.split("\r\n"):
         start, end = pos, pos + len(segment)
         pos = end + 2
+        text = segment
         if pending is not None:
-            text, first, _ = pending
-            text += segment
-            start = first
-        else:
-            text = segment
+            text, start = pending[0] + segment, pending[1]
         if text.endswith(_HYPHEN_BREAK):
-            pending = (text[: -len(_HYPHEN_BREAK)], start, end)
+            pending = (text[: -len(_HYPHEN_BREAK)], start)
             continue
         pending = None
-        lines.append(_styled(pdfium_c, textpage, raw, _clean_line(text), start, end))
+        lines.append(style(_clean_line(text), start, end))
     if pending is not None:
-        lines.append(_styled(pdfium_c, textpage, raw, _clean_line(pending[0]), pending[1], pos))
+        lines.append(style(_clean_line(pending[0]), pending[1], len(raw)))
     return lines
 
 
@@ -110,37 +106,47 @@ def _clean_line(text: str) -> str:
     return text.replace(_HYPHEN_BREAK, "").replace("\x00", "").replace("\f", "").replace("\r", "")
 
 
-def _styled(c: Any, textpage: Any, raw: str, text: str, start: int, end: int) -> TextLine:
-    first = start
-    while first < end and raw[first].isspace():
-        first += 1
-    last = min(end, len(raw)) - 1
-    while last > first and (raw[last].isspace() or raw[last] == _HYPHEN_BREAK):
-        last -= 1
-    if first >= end or not text.strip():
-        return TextLine(text)
-    size = float(c.FPDFText_GetFontSize(textpage, first))
-    weight = int(c.FPDFText_GetFontWeight(textpage, first))
-    buffer = ctypes.create_string_buffer(128)
-    flags = ctypes.c_int(0)
-    c.FPDFText_GetFontInfo(textpage, first, buffer, len(buffer), ctypes.byref(flags))
-    font = buffer.value.decode("latin-1", "replace").split("+", 1)[-1]
-    lowered = font.lower()
-    bold = weight >= BOLD_WEIGHT or any(name in lowered for name in _BOLD_NAMES)
-    italic = bool(flags.value & _ITALIC_FLAG) or any(name in lowered for name in _ITALIC_NAMES)
-    left, right, bottom, top = _char_box(c, textpage, first)
-    left2, right2, bottom2, top2 = _char_box(c, textpage, last)
-    box = (min(left, left2), min(bottom, bottom2), max(right, right2), max(top, top2))
-    return TextLine(text, round(size, 2), bold, italic, font, box)
+class _Styler:
+    """Asks PDFium for a line's style; ctypes buffers are made once per page, not per call."""
 
+    def __init__(self, textpage: Any, raw: str) -> None:
+        import pypdfium2.raw as pdfium_c
 
-def _char_box(c: Any, textpage: Any, index: int) -> tuple[float, float, float, float]:
-    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
-    c.FPDFText_GetCharBox(
-        textpage, index, ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom),
-        ctypes.byref(top),
-    )  # fmt: skip
-    return left.value, right.value, bottom.value, top.value
+        self.c = pdfium_c
+        self.textpage = textpage
+        self.raw = raw
+        self.font = ctypes.create_string_buffer(128)
+        self.flags = ctypes.c_int(0)
+        self.box = [ctypes.c_double() for _ in range(4)]
+        self.refs = [ctypes.byref(v) for v in self.box]
+
+    def __call__(self, text: str, start: int, end: int) -> TextLine:
+        raw, c, tp = self.raw, self.c, self.textpage
+        end = min(end, len(raw))
+        first = start
+        while first < end and raw[first].isspace():
+            first += 1
+        if first >= end or not text.strip():
+            return TextLine(text)
+        last = end - 1
+        while last > first and (raw[last].isspace() or raw[last] == _HYPHEN_BREAK):
+            last -= 1
+        size = float(c.FPDFText_GetFontSize(tp, first))
+        weight = int(c.FPDFText_GetFontWeight(tp, first))
+        c.FPDFText_GetFontInfo(tp, first, self.font, len(self.font), ctypes.byref(self.flags))
+        font = self.font.value.decode("latin-1", "replace").split("+", 1)[-1]
+        lowered = font.lower()
+        bold = weight >= BOLD_WEIGHT or any(name in lowered for name in _BOLD_NAMES)
+        italic = bool(self.flags.value & _ITALIC_FLAG) or any(n in lowered for n in _ITALIC_NAMES)
+        left, right, bottom, top = self._char_box(first)
+        left2, right2, bottom2, top2 = self._char_box(last)
+        box = (min(left, left2), min(bottom, bottom2), max(right, right2), max(top, top2))
+        return TextLine(text, round(size, 2), bold, italic, font, box)
+
+    def _char_box(self, index: int) -> tuple[float, float, float, float]:
+        self.c.FPDFText_GetCharBox(self.textpage, index, *self.refs)
+        left, right, bottom, top = (v.value for v in self.box)
+        return left, right, bottom, top
 
 
 def _image_count(page: Any) -> int:
