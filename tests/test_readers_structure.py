@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from treerag_core.ingest.sections import parse_sections
-from treerag_core.ingest.structure.text_rules import classify_line, structure_pages, structure_text
+from treerag_core.ingest.structure.candidates import classify_line
+from treerag_core.ingest.structure.text_rules import structure_pages, structure_text
 
 
 def _outline(text: str) -> list[tuple[str, int]]:

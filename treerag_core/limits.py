@@ -22,10 +22,12 @@ class Limits:
     max_decompressed_bytes: int = 200 * MB
     # A section whose own text is longer than this is split into child parts.
     max_section_chars: int = 12000
-    # Plain text with no structure is cut into parts of about this size.
-    fallback_part_chars: int = 6000
     # PDF page-group fallback: pages per group.
     pages_per_group: int = 5
+    # Extra heading rules for a kind of document: "auto" opts a document in on its own
+    # evidence (a filing's cover, financial statements as titles); "generic" or
+    # "financial report" force the choice.
+    structure_profile: str = "auto"
     url_timeout_s: float = 20.0
     url_max_bytes: int = 20 * MB
     url_max_redirects: int = 5
@@ -50,6 +52,8 @@ class Limits:
             raw = env.get(f"TREERAG_{name.upper()}")
             if raw:
                 changes[name] = field_type(raw)
+        if env.get("TREERAG_STRUCTURE_PROFILE"):
+            changes["structure_profile"] = env["TREERAG_STRUCTURE_PROFILE"].strip().lower()
         allow = env.get("TREERAG_ALLOW_PRIVATE_URLS", "").strip().lower()
         if allow in {"1", "true", "yes", "on"}:
             changes["allow_private_urls"] = True

@@ -1,0 +1,104 @@
+"""Page furniture: running headers and footers, and page numbers, to leave out.
+
+A header is a line at a page's edge that repeats on half the pages, or on three or more
+consecutive pages (section running heads such as ``PART I`` / ``Item 1A`` in some filings).
+For the latter the first occurrence is kept when it is a keyword heading, since that is
+where the section starts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from .candidates import Kind, classify_line
+from .profiles import GENERIC, Profile
+from .thresholds import (
+    EDGE_LINES,
+    MIN_RUNNING_PAGES,
+    PAGE_NUMBER_EDGE_LINES,
+    RUN_OF_PAGES,
+    RUNNING_SHARE,
+)
+
+Position = tuple[int, int]  # (page index, line index)
+
+PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$|^[ivxlc]{1,6}$",
+    re.IGNORECASE,
+)
+
+
+def _folded(line: str) -> str:
+    """Digits folded: "Page 3" and "Page 4" are one running footer."""
+    return re.sub(r"\d+", "#", " ".join(line.lower().split()))
+
+
+def _exact(line: str) -> str:
+    """Digits kept: "Item 5." and "Item 6." are different running heads."""
+    return " ".join(line.lower().split())
+
+
+def _edge(lines: list[str]) -> list[int]:
+    idx = [i for i, ln in enumerate(lines) if ln.strip()]
+    return sorted(set(idx[:EDGE_LINES] + idx[-EDGE_LINES:]))
+
+
+def furniture_lines(page_lines: list[list[str]], profile: Profile = GENERIC) -> set[Position]:
+    """Positions of repeated headers/footers and bare page numbers."""
+    if len(page_lines) < MIN_RUNNING_PAGES:
+        return set()
+    edges = [_edge(lines) for lines in page_lines]
+    pages_of: dict[str, list[int]] = {}
+    count: Counter[str] = Counter()
+    for p, (lines, edge) in enumerate(zip(page_lines, edges, strict=True)):
+        for key in {_exact(lines[i]) for i in edge}:
+            if key:
+                pages_of.setdefault(key, []).append(p)
+        count.update({_folded(lines[i]) for i in edge if lines[i].strip()})
+    threshold = max(MIN_RUNNING_PAGES, int(RUNNING_SHARE * len(page_lines)))
+    everywhere = {k for k, n in count.items() if n >= threshold}
+    runs = _runs(page_lines, edges, pages_of, everywhere, profile)
+    dropped: set[Position] = set()
+    for p, (lines, edge) in enumerate(zip(page_lines, edges, strict=True)):
+        outer = edge[:PAGE_NUMBER_EDGE_LINES] + edge[-PAGE_NUMBER_EDGE_LINES:]
+        for i in edge:
+            text = " ".join(lines[i].split())
+            if _folded(lines[i]) in everywhere or p in runs.get(_exact(lines[i]), ()):
+                dropped.add((p, i))
+            elif i in outer and PAGE_NUMBER.match(text):
+                dropped.add((p, i))
+    return dropped
+
+
+def _runs(
+    page_lines: list[list[str]],
+    edges: list[list[int]],
+    pages_of: dict[str, list[int]],
+    everywhere: set[str],
+    profile: Profile,
+) -> dict[str, set[int]]:
+    """key → pages in runs of consecutive pages that repeat it (its first page kept when
+    the line is a keyword heading: that is where the section starts)."""
+    runs: dict[str, set[int]] = {}
+    for key, pages in pages_of.items():
+        if _folded(key) in everywhere or len(pages) < RUN_OF_PAGES:
+            continue
+        start = 0
+        for n in range(1, len(pages) + 1):
+            if n == len(pages) or pages[n] != pages[n - 1] + 1:
+                if n - start >= RUN_OF_PAGES:
+                    runs.setdefault(key, set()).update(pages[start + 1 : n])
+                    first = pages[start]
+                    if not _keyword_line(page_lines[first], edges[first], key, profile):
+                        runs[key].add(first)
+                start = n
+    return runs
+
+
+def _keyword_line(lines: list[str], edge: list[int], key: str, profile: Profile) -> bool:
+    for i in edge:
+        if _exact(lines[i]) == key:
+            cand = classify_line(lines[i], profile)
+            return cand is not None and cand.kind != Kind.CAPS
+    return False

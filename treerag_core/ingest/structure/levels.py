@@ -1,0 +1,105 @@
+"""Which candidates stay headings, and at what level.
+
+Numbered headings must continue the running numbering (a ``1.`` list item inside section 4
+is not a heading); notes must count up (``Note 13`` after ``Note 2`` is a cross-reference).
+Levels come from ranks (PART > Chapter/Article > Subpart > Section/§ > Item > Note/``1`` >
+``1.2`` > …), compressed to the ranks the document actually uses, so a 10-K without PART
+lines still gets its Items at level 1.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .candidates import NUMBER_RANK, RANK, UNRANKED, Found, Kind
+from .thresholds import FIRST_NUMBER_MAX, MAX_LEVEL, MAX_NOTE_JUMP, MAX_NUMBER_JUMP
+
+# A keyword heading of these kinds starts a new numbering (and note) sequence.
+_RESETS_NUMBERING = {Kind.PART, Kind.CHAPTER, Kind.ARTICLE, Kind.SUBPART, Kind.ITEM}
+
+
+def drop_repeats(found: list[Found]) -> list[Found]:
+    """Of two same-key headings in a row on one page (a running head kept as the start of
+    its run, then the real heading), keep the one with the longer title."""
+    kept: list[Found] = []
+    for f in found:
+        prev = kept[-1] if kept else None
+        if prev and prev.cand.key == f.cand.key and prev.page == f.page:
+            if len(f.cand.title) > len(prev.cand.title):
+                kept[-1] = f
+            continue
+        kept.append(f)
+    return kept
+
+
+def _keyword_number(title: str) -> int | None:
+    m = re.match(r"\S+\s+(\d+)", title)
+    return int(m.group(1)) if m else None
+
+
+def check_sequence(found: list[Found]) -> list[Found]:
+    """Keep numbered headings that continue the running numbering; a higher keyword resets it.
+
+    ``1 Intro``, ``1.1 Scope``, ``2 Methods`` pass. In a numbered PART (``PART 52``),
+    numbers starting with that part are its clauses.
+    """
+    kept: list[Found] = []
+    last: tuple[int, ...] | None = None
+    part_number: int | None = None
+    last_note = 0
+    for f in found:
+        c = f.cand
+        if c.kind == Kind.PART:
+            part_number = _keyword_number(c.title)
+        if c.kind in _RESETS_NUMBERING:
+            last = None
+            last_note = 0
+        if c.kind == Kind.NOTE:
+            note = _keyword_number(c.title) or 0
+            if note <= last_note or note - last_note > MAX_NOTE_JUMP:
+                continue  # a cross-reference such as "Refer to Note 13."
+            last_note = note
+        if c.kind != Kind.NUMBER or c.number is None:
+            kept.append(f)
+            continue
+        num = c.number
+        if part_number is not None and num[0] == part_number and len(num) >= 2:
+            f.cand = replace(c, kind=Kind.CLAUSE)
+            kept.append(f)
+            continue
+        if _continues(last, num):
+            last = num
+            kept.append(f)
+    return kept
+
+
+def _continues(last: tuple[int, ...] | None, num: tuple[int, ...]) -> bool:
+    if last is None:
+        return num[0] <= FIRST_NUMBER_MAX and all(n <= FIRST_NUMBER_MAX for n in num[1:])
+    ok = num > last and num[0] - last[0] <= MAX_NUMBER_JUMP and (num[0] > last[0] or len(num) > 1)
+    if ok and num[0] == last[0] and len(num) > 1:
+        prefix = num[: len(last)]
+        ok = prefix >= last[: len(prefix)]
+    return ok
+
+
+def assign_levels(found: list[Found]) -> None:
+    """Level = 1 + open headings of higher rank: PART → Item → Note nest, while a later
+    Article after Item 16 climbs back to just below the PART. Unranked headings (caps,
+    statements) sit one level below the latest ranked one."""
+    for f in found:
+        c = f.cand
+        if c.kind == Kind.NUMBER and c.number is not None:
+            f.rank = NUMBER_RANK + len(c.number)
+        elif c.kind not in UNRANKED:
+            f.rank = RANK[c.kind]
+    stack: list[float] = []
+    for f in found:
+        if f.cand.kind in UNRANKED:
+            f.level = min(MAX_LEVEL, len(stack) + 1)
+            continue
+        while stack and stack[-1] >= f.rank:
+            stack.pop()
+        f.level = min(MAX_LEVEL, len(stack) + 1)
+        stack.append(f.rank)
