@@ -88,7 +88,7 @@ def loss_analysis(evaluation, questions: dict, load) -> dict:  # noqa: ANN001
     heading of its own. ``statement`` says the question asks about a primary financial
     statement (income statement, cash flow statement, balance sheet).
     """
-    from treerag_core.text.offline import rank_nodes
+    from treerag_core.text.ranking import rank_nodes
 
     base = {r.id: r for r in evaluation.baseline or []}
     rows = []

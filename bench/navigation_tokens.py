@@ -3,7 +3,7 @@
 Why not a server: ``navigate.plan_navigation`` is a generator that yields each prompt and
 receives the reply, so a scripted "model" can drive it in-process and every prompt's size
 is known exactly. Tokens are estimated as characters / 4 (the same rule as
-``llm_call.estimate_tokens``); no tokenizer is downloaded.
+``text.tokens.estimate_tokens``); no tokenizer is downloaded.
 
 The scripted model for level-by-level navigation opens the first two candidates that have
 sub-sections at each level and reads leaves once it reaches them: a plausible, slightly

@@ -176,22 +176,20 @@ def test_full_flow(page: Page, live_server: dict, tmp_path: Path) -> None:
     assert not [e for e in errors if "Traceback" in e]
 
 
-def test_index_to_tree_time_50_pages(page: Page, live_server: dict, tmp_path: Path) -> None:
-    """Seconds from clicking Index to a drawn, clickable tree for a 50-page PDF (offline)."""
+def test_fifty_page_pdf_becomes_a_drawn_tree(page: Page, live_server: dict, tmp_path: Path) -> None:
+    """A 50-page PDF indexed offline opens as a drawn tree with its chapters (the time it
+    takes is measured by the benchmark, not asserted here)."""
     page.set_viewport_size({"width": 1400, "height": 1000})
     page.goto(live_server["url"])
     expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
-    started = upload_and_index(page, make_pdf(tmp_path / "fifty.pdf", 50))
-    indexed = time.perf_counter() - started
+    upload_and_index(page, make_pdf(tmp_path / "fifty.pdf", 50))
     page.get_by_role("button", name="Open in tree").click()
     canvas = page.locator(AGRAPH).first
     canvas.wait_for(state="visible", timeout=30_000)
     deadline = time.time() + 30
-    while time.time() < deadline and len(colour_centres(canvas.screenshot(), LEVEL1)) < 8:
+    drawn = 0
+    while time.time() < deadline and drawn < 8:
+        drawn = len(colour_centres(canvas.screenshot(), LEVEL1))
         page.wait_for_timeout(100)
-    usable = time.perf_counter() - started
     shot(page, "10-fifty-page-tree.png")
-    print(
-        f"\n50-page PDF, offline engine: index {indexed:.2f} s, Index click -> usable tree {usable:.2f} s"
-    )
-    assert usable < 60
+    assert drawn >= 8, f"only {drawn} top-level nodes drawn"

@@ -1,4 +1,5 @@
-"""Structure of real SEC filings from the shared bench (skipped when it is absent)."""
+"""Structure of real SEC filings from the shared bench (``../shared`` beside the checkout,
+as on every development machine and in CI: missing data fails, it is never skipped)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench
 
 def _read(name: str) -> list[dict]:
     path = BENCH / name
-    if not path.exists():
-        pytest.skip(f"bench filing {name} not found under {BENCH} (shared bench data absent)")
+    assert path.exists(), (
+        f"bench filing {name} not found under {BENCH}: put shared/ beside the checkout"
+    )
     st = read_source(str(path))
     assert st.page_count and st.source_type == "pdf"
     return parse_sections(st.text)

@@ -16,9 +16,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..text.offline import expand_query, tokenize
-
-CHARS_PER_TOKEN = 4
+from ..text.ranking import expand_query
+from ..text.tokens import CHARS_PER_TOKEN, estimate_tokens, tokenize
 
 
 @dataclass(frozen=True)
@@ -41,11 +40,6 @@ class Chunk:
     @property
     def tokens(self) -> int:
         return estimate_tokens(self.text)
-
-
-def estimate_tokens(text: str) -> int:
-    """Characters / 4, the same rule the evaluation uses for every method."""
-    return len(text) // CHARS_PER_TOKEN
 
 
 def segments_from_pages(pages: Sequence[str]) -> list[Segment]:

@@ -14,10 +14,10 @@ from typing import Any
 from ..errors import TreeragError
 from ..qa.context import prepare_answer
 from ..qa.retriever import Retriever, make_retriever
+from ..text.tokens import estimate_tokens
 from ..types import Document
 from .chunks import (
     ChunkIndex,
-    estimate_tokens,
     make_chunks,
     segments_from_nodes,
     segments_from_pages,

@@ -7,6 +7,7 @@ stored summary.
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from datetime import UTC, datetime
@@ -21,6 +22,8 @@ from .sections import parse_sections
 from .source import read_source
 from .summarize import null_summarizer
 from .tree import build_hierarchy, flatten_tree, tree_skeleton
+
+log = logging.getLogger("treerag.ingest")
 
 
 def index_document(
@@ -41,7 +44,12 @@ def index_document(
     """
     limits = limits or Limits.from_env()
     report = progress or (lambda done, total, message: None)
-    say = print if verbose else (lambda *args, **kwargs: None)
+
+    def say(message: str) -> None:
+        log.info(message)
+        if verbose:  # the seed's verbose=True prints, on top of the log
+            print(message)
+
     started = time.perf_counter()
     registry = open_store(registry_path) if persist else None
 

@@ -2,13 +2,14 @@
 
 A summarizer is a callable ``(nodes, progress=None) -> SummaryResult`` with a ``signature``
 attribute; the indexer reuses a stored summary only when the section's fingerprint *and*
-the summarizer's signature are unchanged.
+the summarizer's signature are unchanged (a plain function works too: its name is its
+signature).
 
-:func:`make_summarizer` makes one model call per section, in parallel, top levels first,
-within a per-document :class:`SummaryBudget`. A call that fails, times out, returns
-garbage or is refused by the budget leaves that section a fallback summary from its own
-opening text (marked ``"fallback": True`` so a later run retries it): indexing never dies
-because one call failed.
+:class:`LLMSummarizer` (from :func:`make_summarizer`) makes one model call per section, in
+parallel, top levels first, within a per-document :class:`SummaryBudget`. A call that
+fails, times out, returns garbage or is refused by the budget leaves that section a fallback
+summary from its own opening text (marked ``"fallback": True`` so a later run retries it):
+indexing never dies because one call failed.
 """
 
 from __future__ import annotations
@@ -21,15 +22,19 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..errors import LLMError
-from ..llm.call import estimate_tokens, invoke, model_name
+from ..llm.call import invoke, model_name
 from ..llm.prompts import SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_PROMPT, quote_section
 from ..llm.replies import parse_summary_reply
 from ..store.base import Cache
-from ..text.offline import ENGINE_NAME, offline_summary
+from ..text import ENGINE_NAME
+from ..text.keyterms import offline_summary
+from ..text.tokens import estimate_tokens
 from ..types import FlatNode, ProgressFn, SummaryResult
 
 DEFAULT_SYSTEM_PROMPT = SUMMARY_SYSTEM_PROMPT
 DEFAULT_USER_PROMPT = SUMMARY_USER_PROMPT
+# How often the waiting loop looks at the clock for timed-out calls.
+POLL_S = 0.25
 
 
 @dataclass(frozen=True)
@@ -43,28 +48,34 @@ class SummaryBudget:
     max_section_chars: int = 12_000  # section text sent per call (~3k tokens)
 
 
-def null_summarizer(nodes: list[FlatNode], progress: ProgressFn | None = None) -> SummaryResult:
+class NullSummarizer:
     """No summaries, no cost: the outline shows titles and pages only."""
-    if progress:
-        progress(len(nodes), len(nodes), "No summarizer: titles only")
-    return SummaryResult(summaries={}, stats={"engine": "none", "calls": 0})
+
+    signature = "null"
+
+    def __call__(self, nodes: list[FlatNode], progress: ProgressFn | None = None) -> SummaryResult:
+        if progress:
+            progress(len(nodes), len(nodes), "No summarizer: titles only")
+        return SummaryResult(summaries={}, stats={"engine": "none", "calls": 0})
 
 
-null_summarizer.signature = "null"  # type: ignore[attr-defined]
-
-
-def offline_summarizer(nodes: list[FlatNode], progress: ProgressFn | None = None) -> SummaryResult:
+class OfflineSummarizer:
     """Leading sentences + extracted entities: deterministic, instant, no model."""
-    started = time.perf_counter()
-    summaries = {node["node_id"]: offline_summary(node) for node in nodes}
-    if progress:
-        progress(len(nodes), len(nodes), "Offline summaries written")
-    stats = {"engine": ENGINE_NAME, "calls": 0, "sections": len(nodes)}
-    stats["seconds"] = round(time.perf_counter() - started, 4)
-    return SummaryResult(summaries=summaries, stats=stats)
+
+    signature = f"{ENGINE_NAME}-v1"
+
+    def __call__(self, nodes: list[FlatNode], progress: ProgressFn | None = None) -> SummaryResult:
+        started = time.perf_counter()
+        summaries = {node["node_id"]: offline_summary(node) for node in nodes}
+        if progress:
+            progress(len(nodes), len(nodes), "Offline summaries written")
+        stats = {"engine": ENGINE_NAME, "calls": 0, "sections": len(nodes)}
+        stats["seconds"] = round(time.perf_counter() - started, 4)
+        return SummaryResult(summaries=summaries, stats=stats)
 
 
-offline_summarizer.signature = f"{ENGINE_NAME}-v1"  # type: ignore[attr-defined]
+null_summarizer = NullSummarizer()
+offline_summarizer = OfflineSummarizer()
 
 
 def truncate(text: str, max_chars: int) -> str:
@@ -79,13 +90,6 @@ def truncate(text: str, max_chars: int) -> str:
     return text[:cut].rstrip() + f"\n[… {len(text) - cut:,} more characters not shown]"
 
 
-def _signature(llm: Any, system_prompt: str, user_prompt: str, budget: SummaryBudget) -> str:
-    digest = hashlib.sha256(
-        f"{system_prompt}\x00{user_prompt}\x00{budget.max_section_chars}".encode()
-    ).hexdigest()[:12]
-    return f"llm:{model_name(llm)}:{digest}"
-
-
 class _Ledger:
     """Budget bookkeeping shared by the worker threads (one per summarizer run)."""
 
@@ -98,8 +102,6 @@ class _Ledger:
         self.tokens_in = 0
         self.tokens_out = 0
         self.failures = 0
-        self.in_flight = 0
-        self.refused: str | None = None
 
     def reserve(self, tokens: int) -> str | None:
         """Take one call from the budget, or say which limit refuses it."""
@@ -115,119 +117,77 @@ class _Ledger:
             return None
 
 
-def make_summarizer(
-    llm: Any = None,
-    system_prompt: str = DEFAULT_SYSTEM_PROMPT,
-    user_prompt_template: str = DEFAULT_USER_PROMPT,
-    max_workers: int = 10,
-    budget: SummaryBudget | None = None,
-    cache: Cache | None = None,
-) -> Any:
-    """A summarizer for ``index_document``; ``llm=None`` gives the offline engine.
+class LLMSummarizer:
+    """One model call per section, in parallel, within a budget; fallbacks never fail."""
 
-    ``user_prompt_template`` may use ``{title}``, ``{path}``, ``{section}`` (the quoted
-    text) and ``{text}`` (the raw, truncated text). ``max_workers`` below 1 is treated as 1.
-    """
-    if llm is None:
-        return offline_summarizer
-    budget = budget or SummaryBudget()
-    workers = max(1, int(max_workers or 1))
-    signature = _signature(llm, system_prompt, user_prompt_template, budget)
+    def __init__(
+        self,
+        llm: Any,
+        system_prompt: str = DEFAULT_SYSTEM_PROMPT,
+        user_prompt_template: str = DEFAULT_USER_PROMPT,
+        max_workers: int = 10,
+        budget: SummaryBudget | None = None,
+        cache: Cache | None = None,
+    ) -> None:
+        self.llm = llm
+        self.system_prompt = system_prompt
+        self.user_prompt_template = user_prompt_template
+        self.max_workers = max(1, int(max_workers or 1))
+        self.budget = budget or SummaryBudget()
+        self.cache = cache
+        digest = hashlib.sha256(
+            f"{system_prompt}\x00{user_prompt_template}\x00{self.budget.max_section_chars}".encode()
+        ).hexdigest()[:12]
+        self.signature = f"llm:{model_name(llm)}:{digest}"
 
-    def summarize(nodes: list[FlatNode], progress: ProgressFn | None = None) -> SummaryResult:
+    def __call__(self, nodes: list[FlatNode], progress: ProgressFn | None = None) -> SummaryResult:
         started = time.perf_counter()
-        ledger = _Ledger(budget, started)
+        ledger = _Ledger(self.budget, started)
         # Top levels first: if the budget runs out, the nodes navigation starts from are done.
         order = sorted(range(len(nodes)), key=lambda i: (nodes[i].get("level", 1), i))
         summaries: dict[str, dict[str, Any]] = {}
         reasons: dict[str, int] = {}
-        total = len(nodes)
-        done = 0
-
-        def one(node: FlatNode) -> dict[str, Any]:
-            text = truncate(str(node.get("text") or ""), budget.max_section_chars)
-            if not text.strip():  # a heading with no text of its own: nothing to summarise
-                return {**offline_summary(node), "fallback": False, "reason": "empty"}
-            user = user_prompt_template.format(
-                title=node.get("title", ""),
-                path=node.get("path", ""),
-                section=quote_section(text, {"title": str(node.get("title", ""))}),
-                text=text,
-            )
-            refused = ledger.reserve(estimate_tokens(system_prompt + user))
-            if refused:
-                return {**offline_summary(node), "fallback": True, "reason": f"budget:{refused}"}
-            with ledger.lock:
-                ledger.in_flight += 1
-            try:
-                reply = invoke(
-                    llm,
-                    system_prompt,
-                    user,
-                    what="summary",
-                    cache=cache,
-                    cacheable=lambda t: parse_summary_reply(t) is not None,
-                )
-            except LLMError as exc:
-                with ledger.lock:
-                    ledger.failures += 1
-                return {
-                    **offline_summary(node),
-                    "fallback": True,
-                    "reason": "error",
-                    "error": str(exc),
-                }
-            finally:
-                with ledger.lock:
-                    ledger.in_flight -= 1
-            with ledger.lock:
-                ledger.tokens_in += reply.input_tokens if not reply.cached else 0
-                ledger.tokens_out += reply.output_tokens if not reply.cached else 0
-            parsed = parse_summary_reply(reply.text)
-            if parsed is None:
-                return {**offline_summary(node), "fallback": True, "reason": "garbage"}
-            if not parsed["tags"]:
-                parsed["tags"] = offline_summary(node)["tags"]
-            if not parsed["summary"]:
-                parsed["summary"] = offline_summary(node)["summary"]
-            return {**parsed, "fallback": False, "cached": reply.cached}
 
         def record(node: FlatNode, entry: dict[str, Any]) -> None:
-            nonlocal done
             reason = entry.pop("reason", None)
             entry.pop("error", None)
             if entry.get("fallback"):
                 reasons[reason or "unknown"] = reasons.get(reason or "unknown", 0) + 1
             summaries[node["node_id"]] = entry
-            done += 1
             if progress:
-                progress(done, total, f"Summarised {done}/{total}: {node.get('title', '')[:60]}")
+                done = len(summaries)
+                title = node.get("title", "")[:60]
+                progress(done, len(nodes), f"Summarised {done}/{len(nodes)}: {title}")
 
+        for node in self._run_all([nodes[i] for i in order], ledger, record, started):
+            record(node, {**offline_summary(node), "fallback": True, "reason": "timeout"})
+        return SummaryResult(summaries=summaries, stats=self._stats(summaries, reasons, ledger))
+
+    def _run_all(
+        self, nodes: list[FlatNode], ledger: _Ledger, record: Any, started: float
+    ) -> list[FlatNode]:
+        """Run every call; returns the nodes whose call was abandoned for taking too long
+        (their threads end with the client's own timeout)."""
         pool = ThreadPoolExecutor(
-            max_workers=min(workers, max(1, total)), thread_name_prefix="treerag-sum"
+            max_workers=min(self.max_workers, max(1, len(nodes))), thread_name_prefix="treerag-sum"
         )
         futures: dict[Future[dict[str, Any]], FlatNode] = {}
-        starts: dict[Future[dict[str, Any]], float] = {}
+        running_since: dict[Future[dict[str, Any]], float] = {}
         timed_out: list[FlatNode] = []
+        deadline = started + self.budget.timeout_s
         try:
-            for i in order:
-                futures[pool.submit(one, nodes[i])] = nodes[i]
+            futures = {pool.submit(self._one, node, ledger): node for node in nodes}
             pending = set(futures)
             while pending:
-                now = time.perf_counter()
-                deadline = started + budget.timeout_s
-                finished, pending = wait(
-                    pending,
-                    timeout=min(0.25, max(0.0, deadline - now)),
-                    return_when=FIRST_COMPLETED,
-                )
+                timeout = min(POLL_S, max(0.0, deadline - time.perf_counter()))
+                finished, pending = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
                 for fut in finished:
                     record(futures[fut], fut.result())
                 now = time.perf_counter()
                 for fut in list(pending):
                     if fut.running():
-                        starts.setdefault(fut, now)
-                        if now - starts[fut] > budget.call_timeout_s:
+                        running_since.setdefault(fut, now)
+                        if now - running_since[fut] > self.budget.call_timeout_s:
                             pending.discard(fut)
                             timed_out.append(futures[fut])
                 if now >= deadline and pending:
@@ -235,28 +195,79 @@ def make_summarizer(
                     pending = set()
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
-        for node in timed_out:  # abandoned calls: their threads end with the client timeout
-            record(node, {**offline_summary(node), "fallback": True, "reason": "timeout"})
-        fallbacks = sum(1 for e in summaries.values() if e.get("fallback"))
+        return timed_out
+
+    def _one(self, node: FlatNode, ledger: _Ledger) -> dict[str, Any]:
+        """One section's summary: the model's, or a marked fallback saying why not."""
+        text = truncate(str(node.get("text") or ""), self.budget.max_section_chars)
+        if not text.strip():  # a heading with no text of its own: nothing to summarise
+            return {**offline_summary(node), "fallback": False, "reason": "empty"}
+        user = self.user_prompt_template.format(
+            title=node.get("title", ""),
+            path=node.get("path", ""),
+            section=quote_section(text, {"title": str(node.get("title", ""))}),
+            text=text,
+        )
+        refused = ledger.reserve(estimate_tokens(self.system_prompt + user))
+        if refused:
+            return {**offline_summary(node), "fallback": True, "reason": f"budget:{refused}"}
+        try:
+            reply = invoke(
+                self.llm, self.system_prompt, user, what="summary", cache=self.cache,
+                cacheable=lambda t: parse_summary_reply(t) is not None,
+            )  # fmt: skip
+        except LLMError as exc:
+            with ledger.lock:
+                ledger.failures += 1
+            return {**offline_summary(node), "fallback": True, "reason": "error", "error": str(exc)}
+        with ledger.lock:
+            ledger.tokens_in += reply.input_tokens if not reply.cached else 0
+            ledger.tokens_out += reply.output_tokens if not reply.cached else 0
+        parsed = parse_summary_reply(reply.text)
+        if parsed is None:
+            return {**offline_summary(node), "fallback": True, "reason": "garbage"}
+        if not parsed["tags"]:
+            parsed["tags"] = offline_summary(node)["tags"]
+        if not parsed["summary"]:
+            parsed["summary"] = offline_summary(node)["summary"]
+        return {**parsed, "fallback": False, "cached": reply.cached}
+
+    def _stats(
+        self, summaries: dict[str, dict[str, Any]], reasons: dict[str, int], ledger: _Ledger
+    ) -> dict[str, Any]:
         stats = {
             "engine": "llm",
-            "model": model_name(llm),
-            "max_workers": workers,
-            "sections": total,
+            "model": model_name(self.llm),
+            "max_workers": self.max_workers,
+            "sections": len(summaries),
             "calls": ledger.calls,
             "tokens_in": ledger.tokens_in,
             "tokens_out": ledger.tokens_out,
             "failures": ledger.failures + reasons.get("timeout", 0),
-            "fallbacks": fallbacks,
+            "fallbacks": sum(1 for e in summaries.values() if e.get("fallback")),
             "fallback_reasons": reasons,
             "cached": sum(1 for e in summaries.values() if e.get("cached")),
-            "seconds": round(time.perf_counter() - started, 3),
-            "budget": asdict(budget),
+            "seconds": round(time.perf_counter() - ledger.started, 3),
+            "budget": asdict(self.budget),
         }
         for entry in summaries.values():
             entry.pop("cached", None)
-        return SummaryResult(summaries=summaries, stats=stats)
+        return stats
 
-    summarize.signature = signature  # type: ignore[attr-defined]
-    summarize.max_workers = workers  # type: ignore[attr-defined]
-    return summarize
+
+def make_summarizer(
+    llm: Any = None,
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT,
+    user_prompt_template: str = DEFAULT_USER_PROMPT,
+    max_workers: int = 10,
+    budget: SummaryBudget | None = None,
+    cache: Cache | None = None,
+) -> LLMSummarizer | OfflineSummarizer:
+    """A summarizer for ``index_document``; ``llm=None`` gives the offline engine.
+
+    ``user_prompt_template`` may use ``{title}``, ``{path}``, ``{section}`` (the quoted
+    text) and ``{text}`` (the raw, truncated text). ``max_workers`` below 1 is treated as 1.
+    """
+    if llm is None:
+        return offline_summarizer
+    return LLMSummarizer(llm, system_prompt, user_prompt_template, max_workers, budget, cache)

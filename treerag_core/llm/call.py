@@ -18,6 +18,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from ..errors import LLMError
 from ..store.base import Cache
+from ..text.tokens import estimate_tokens
 
 
 @dataclass
@@ -68,11 +69,6 @@ def model_identity(llm: Any) -> str:
         if value is not None:
             parts.append(f"{attr}={value}")
     return "|".join(parts)
-
-
-def estimate_tokens(text: str) -> int:
-    """About four characters per token: good enough for budgets checked before a call."""
-    return len(text) // 4 + 1
 
 
 def build_messages(system: str, user: str) -> list[BaseMessage]:

@@ -8,7 +8,8 @@ and the reference cites the pages of that window, not of the whole section.
 from __future__ import annotations
 
 from ..ingest.tree import excerpt_pages
-from ..text.offline import BM25, tokenize
+from ..text.bm25 import BM25
+from ..text.tokens import tokenize
 from ..types import FlatNode
 
 _STEPS_PER_WINDOW = 4  # windows overlap by three quarters

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import LLMError
 from ..ingest.outline import build_tree_outline, outline_line
-from ..llm.call import LLMReply, ainvoke, estimate_tokens, invoke
+from ..llm.call import LLMReply, ainvoke, invoke
 from ..llm.prompts import (
     LEVEL_SEARCH_SYSTEM_PROMPT,
     LEVEL_SEARCH_USER_PROMPT,
@@ -29,7 +29,8 @@ from ..llm.prompts import (
 )
 from ..llm.replies import parse_navigation_step, parse_search_reply
 from ..store.base import Cache
-from ..text.offline import PASSAGE_CHARS, rank_nodes
+from ..text.ranking import PASSAGE_CHARS, rank_nodes
+from ..text.tokens import estimate_tokens
 from ..types import Document, FlatNode
 
 RELATIVE_CUTOFF = 0.4  # offline picks must score at least this share of the best one

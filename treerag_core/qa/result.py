@@ -13,7 +13,8 @@ from typing import Any
 from langchain_core.messages import AIMessage
 
 from ..llm.call import LLMReply, model_name
-from ..text.offline import ENGINE_NAME, extractive_answer
+from ..text import ENGINE_NAME
+from ..text.extractive import extractive_answer
 from .context import Prepared
 from .navigate import NavigationResult
 from .retriever import Retriever

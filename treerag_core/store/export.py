@@ -8,17 +8,17 @@ refused with a message naming the problem instead of being stored half-valid.
 from __future__ import annotations
 
 import json
-import re
 from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import TreeragError
 from ..types import Document
+from .base import DOC_ID
 
 EXPORT_FORMAT = "treerag-export"
 EXPORT_VERSION = 1
 MAX_IMPORT_BYTES = 200 * 1024 * 1024
-_DOC_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
 # Never part of an export: derived on load, or not the document's business.
 _DROPPED = ("tree", "tree_outline", "api_key", "openai_api_key")
 
@@ -76,7 +76,7 @@ def _validated(doc: Any, index: int) -> Document:
     if not isinstance(doc, dict):
         raise InvalidImportError(f"{where} is not a JSON object.")
     doc_id = doc.get("doc_id")
-    if not isinstance(doc_id, str) or not _DOC_ID.match(doc_id):
+    if not isinstance(doc_id, str) or not DOC_ID.match(doc_id):
         raise InvalidImportError(f"{where} has no valid doc_id.")
     where = f"Document {index} ({str(doc.get('file_name'))[:80]})"
     for key in ("file_name", "file_path"):
