@@ -16,10 +16,12 @@ from typing import Any
 from ..errors import DocumentTooLargeError, EmptyDocumentError
 from ..limits import Limits
 from ..store.base import DEFAULT_REGISTRY, DocumentStore, RegistryLike, open_store
+from ..store.sources import safe_file_name
 from ..types import Document, FlatNode, ProgressFn, SummarizerFn
+from .formats import check_upload
 from .outline import build_tree_outline
 from .sections import parse_sections
-from .source import read_source
+from .source import SourceText, read_bytes, read_source
 from .summarize import null_summarizer
 from .tree import build_hierarchy, flatten_tree, tree_skeleton
 
@@ -43,81 +45,9 @@ def index_document(
     ``progress(done, total, message)`` reports each stage and each summary for the UI.
     """
     limits = limits or Limits.from_env()
-    report = progress or (lambda done, total, message: None)
-
-    def say(message: str) -> None:
-        log.info(message)
-        if verbose:  # the seed's verbose=True prints, on top of the log
-            print(message)
-
-    started = time.perf_counter()
-    registry = open_store(registry_path) if persist else None
-
-    report(0, 1, "Reading the document")
-    source = read_source(file_path, limits)
-    read_s = time.perf_counter() - started
-
-    stored = _stored_version(registry, source.source)
-    if stored and stored.get("content_hash") == source.content_hash and not overwrite:
-        say(f"{source.file_name}: unchanged, using the stored index ({stored['doc_id']})")
-        report(1, 1, "Unchanged: loaded from the registry")
-        return stored
-
-    report(0, 1, "Finding sections")
-    sections = parse_sections(source.text, max_section_chars=limits.max_section_chars)
-    if not sections or not any(s["text"].strip() or s["title"].strip() for s in sections):
-        raise EmptyDocumentError(f"{source.file_name} holds no text to index.")
-    if len(sections) > limits.max_sections:
-        raise DocumentTooLargeError(
-            f"{source.file_name} has {len(sections):,} sections, over the limit of "
-            f"{limits.max_sections:,}. Split the document or raise TREERAG_MAX_SECTIONS."
-        )
-    flat = flatten_tree(build_hierarchy(sections))
-    parse_s = time.perf_counter() - started - read_s
-
-    signature = str(getattr(summarizer, "signature", getattr(summarizer, "__name__", "custom")))
-    reused = _reuse_summaries(flat, stored, signature)
-    todo = [node for node in flat.values() if node.get("summary_by") != signature]
-    result = summarizer(todo, progress=report) if todo else {"summaries": {}, "stats": {}}
-    _apply_summaries(flat, result.get("summaries", {}), signature)
-    summarize_s = time.perf_counter() - started - read_s - parse_s
-
-    document: Document = {
-        "doc_id": stored["doc_id"] if stored else str(uuid.uuid4()),
-        "file_name": source.file_name,
-        "file_path": source.source,
-        "source_type": source.source_type,
-        "structure_source": source.structure_source,
-        "content_hash": source.content_hash,
-        "indexed_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
-        "total_sections": len(flat),
-        "total_pages": source.page_count,
-        "source_chars": len(source.text),
-        "source_bytes": source.byte_size,
-        "engine": signature,
-        "tree_outline": build_tree_outline(flat),
-        "flat_nodes": flat,
-        "tree": tree_skeleton(flat),
-        "stats": {
-            "read_s": round(read_s, 4),
-            "parse_s": round(parse_s, 4),
-            "summarize_s": round(summarize_s, 4),
-            "sections": len(flat),
-            "summaries_reused": reused,
-            "summaries_written": len(todo),
-            "summaries": result.get("stats", {}),
-        },
-    }
-    if registry is not None:
-        report(1, 1, "Saving to the registry")
-        document = registry.save(document)
-    document["stats"]["total_s"] = round(time.perf_counter() - started, 4)
-    say(
-        f"{source.file_name}: {len(flat)} sections indexed in {document['stats']['total_s']:.2f} s"
-        + (f", {reused} summaries reused" if reused else "")
-    )
-    report(1, 1, "Done")
-    return document
+    store = open_store(registry_path) if persist else None
+    run = _Run(summarizer, store, overwrite, progress, verbose, limits)
+    return run.index(read_source(file_path, limits))
 
 
 def index_upload(
@@ -130,28 +60,116 @@ def index_upload(
     progress: ProgressFn | None = None,
     limits: Limits | None = None,
 ) -> Document:
-    """Keep an uploaded file in the store's sources and index it from there.
+    """Keep an uploaded file in the store's sources and index it.
 
     The source is what the tree browser shows and evidence is drawn from, so it is kept;
     a failed index puts back the file that was there before (the registry keeps the old
     index too). ``separate=True`` keeps a same-named upload as its own document.
     """
-    from .formats import check_upload
-
     limits = limits or Limits.from_env()
     check_upload(name, len(data), limits)
     store = open_store(registry_path)
     location = store.sources.location_for(name, data, separate)
-    with store.sources.staged(location, data) as path:
-        return index_document(
-            path,
-            summarizer=summarizer,
-            registry_path=store,
-            overwrite=overwrite,
-            verbose=False,
-            progress=progress,
-            limits=limits,
+    run = _Run(summarizer, store, overwrite, progress, False, limits)
+    with store.sources.staged(location, data):
+        return run.index(read_bytes(data, safe_file_name(name), limits, source=location))
+
+
+class _Run:
+    """One indexing: read source → sections → tree → summaries → outline → store."""
+
+    def __init__(
+        self,
+        summarizer: SummarizerFn,
+        store: DocumentStore | None,
+        overwrite: bool,
+        progress: ProgressFn | None,
+        verbose: bool,
+        limits: Limits,
+    ) -> None:
+        self.summarizer = summarizer
+        self.store = store
+        self.overwrite = overwrite
+        self.report = progress or (lambda done, total, message: None)
+        self.verbose = verbose
+        self.limits = limits
+        self.started = time.perf_counter()
+        self.report(0, 1, "Reading the document")
+
+    def say(self, message: str) -> None:
+        log.info(message)
+        if self.verbose:  # the seed's verbose=True prints, on top of the log
+            print(message)
+
+    def index(self, source: SourceText) -> Document:
+        read_s = time.perf_counter() - self.started
+        stored = _stored_version(self.store, source.source)
+        if stored and stored.get("content_hash") == source.content_hash and not self.overwrite:
+            self.say(f"{source.file_name}: unchanged, using the stored index ({stored['doc_id']})")
+            self.report(1, 1, "Unchanged: loaded from the registry")
+            return stored
+
+        self.report(0, 1, "Finding sections")
+        flat = self._tree(source)
+        parse_s = time.perf_counter() - self.started - read_s
+
+        summarizer = self.summarizer
+        signature = str(getattr(summarizer, "signature", getattr(summarizer, "__name__", "custom")))
+        reused = _reuse_summaries(flat, stored, signature)
+        todo = [node for node in flat.values() if node.get("summary_by") != signature]
+        result = summarizer(todo, progress=self.report) if todo else {"summaries": {}, "stats": {}}
+        _apply_summaries(flat, result.get("summaries", {}), signature)
+        summarize_s = time.perf_counter() - self.started - read_s - parse_s
+
+        document: Document = {
+            "doc_id": stored["doc_id"] if stored else str(uuid.uuid4()),
+            "file_name": source.file_name,
+            "file_path": source.source,
+            "source_type": source.source_type,
+            "structure_source": source.structure_source,
+            "content_hash": source.content_hash,
+            "indexed_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
+            "total_sections": len(flat),
+            "total_pages": source.page_count,
+            "source_chars": len(source.text),
+            "source_bytes": source.byte_size,
+            "engine": signature,
+            "tree_outline": build_tree_outline(flat),
+            "flat_nodes": flat,
+            "tree": tree_skeleton(flat),
+            "stats": {
+                "read_s": round(read_s, 4),
+                "parse_s": round(parse_s, 4),
+                "summarize_s": round(summarize_s, 4),
+                "sections": len(flat),
+                "summaries_reused": reused,
+                "summaries_written": len(todo),
+                "summaries": result.get("stats", {}),
+            },
+        }
+        if self.store is not None:
+            self.report(1, 1, "Saving to the registry")
+            document = self.store.save(document)
+        document["stats"]["total_s"] = round(time.perf_counter() - self.started, 4)
+        self.say(
+            f"{source.file_name}: {len(flat)} sections indexed in "
+            f"{document['stats']['total_s']:.2f} s"
+            + (f", {reused} summaries reused" if reused else "")
         )
+        self.report(1, 1, "Done")
+        return document
+
+    def _tree(self, source: SourceText) -> dict[str, FlatNode]:
+        limits = self.limits
+        sections = parse_sections(source.text, max_section_chars=limits.max_section_chars)
+        if not sections or not any(s["text"].strip() or s["title"].strip() for s in sections):
+            raise EmptyDocumentError(f"{source.file_name} holds no text to index.")
+        if len(sections) > limits.max_sections:
+            raise DocumentTooLargeError(
+                f"{source.file_name} has {len(sections):,} sections, over the limit of "
+                f"{limits.max_sections:,}. Split the document or raise TREERAG_MAX_SECTIONS."
+            )
+        return flatten_tree(build_hierarchy(sections))
 
 
 def _stored_version(registry: DocumentStore | None, source: str) -> Document | None:
