@@ -8,15 +8,22 @@ Usage: ``python -m bench.worker_ours OP ARGS...`` (see :func:`main`).
 from __future__ import annotations
 
 import json
-import resource
 import sys
 import time
 from typing import Any
 
 
 def peak_rss_mb() -> float:
-    """Peak resident set size of this process (Linux reports KiB)."""
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    """Peak resident set size of this process: VmHWM, which belongs to this process image.
+
+    (``getrusage``'s ``ru_maxrss`` survives ``exec`` on Linux, so a worker started by a big
+    parent would report the parent's peak.)
+    """
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
 
 
 def op_index(path: str) -> dict[str, Any]:

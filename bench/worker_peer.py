@@ -6,14 +6,22 @@ library and treerag (never this project). Mirrors ``worker_ours.py`` op for op.
 
 import copy
 import json
-import resource
 import sys
 import time
 import uuid
 
 
-def peak_rss_mb():
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process: VmHWM, which belongs to this process image.
+
+    (``getrusage``'s ``ru_maxrss`` survives ``exec`` on Linux, so a worker started by a big
+    parent would report the parent's peak.)
+    """
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
 
 
 def op_index(path):
