@@ -69,6 +69,7 @@ from .qa.tree_view import (
     section_document,
     tree_slice,
 )
+from .store import open_store
 from .store.api import (
     delete_document,
     get_document,
@@ -78,7 +79,7 @@ from .store.api import (
     save_document,
     save_registry,
 )
-from .store.base import DEFAULT_REGISTRY, DocumentStore, open_store
+from .store.base import DEFAULT_REGISTRY, DocumentStore
 from .store.caches import DirectoryCache
 from .store.export import InvalidImportError, export_documents, parse_import
 

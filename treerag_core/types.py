@@ -19,6 +19,7 @@ class Section(TypedDict):
     page_start: int | None  # 1-based, inclusive; None for sources without pages
     page_end: int | None
     page_marks: NotRequired[list[list[int]]]  # [[offset in text, page], …] past page_start
+    generated: NotRequired[bool]  # made by treerag (a size split), not a heading of the source
 
 
 class TreeNode(TypedDict):
@@ -47,6 +48,7 @@ class FlatNode(TypedDict, total=False):
     page_marks: list[list[int]]  # only on sections spanning pages
     fingerprint: str  # hash of title + text: unchanged sections keep their summaries
     summary_by: str  # signature of the summarizer that wrote summary/tags
+    generated: bool  # made by treerag (a size split), not a heading of the source
 
 
 class Document(TypedDict, total=False):

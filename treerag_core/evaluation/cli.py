@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from ..store.base import open_store
+from ..store import open_store
 from .loader import registry_loader
 from .page_texts import page_texts
 from .questions import load_questions

@@ -6,7 +6,8 @@ import os
 from typing import Any
 
 from ..errors import DocumentNotFoundError, TreeragError
-from ..store.base import RegistryLike, open_store
+from ..store import open_store
+from ..store.base import RegistryLike
 from ..types import Document
 from .run import DocumentLoader
 

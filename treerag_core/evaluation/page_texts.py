@@ -9,7 +9,8 @@ page, so texts are cached in the store, keyed by the source's content hash.
 from __future__ import annotations
 
 from ..ingest.pages import RichPage
-from ..store.base import RegistryLike, open_store
+from ..store import open_store
+from ..store.base import RegistryLike
 from ..types import Document
 from .run import PageTexts
 

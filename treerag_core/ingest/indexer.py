@@ -15,7 +15,8 @@ from typing import Any
 
 from ..errors import DocumentTooLargeError, EmptyDocumentError
 from ..limits import Limits
-from ..store.base import DEFAULT_REGISTRY, DocumentStore, RegistryLike, open_store
+from ..store import open_store
+from ..store.base import DEFAULT_REGISTRY, DocumentStore, RegistryLike
 from ..store.sources import safe_file_name
 from ..types import Document, FlatNode, ProgressFn, SummarizerFn
 from .formats import check_upload

@@ -147,7 +147,9 @@ def _emit(
         out.append(_section(heading_title, level, head_page, [], has_pages))
         for i, part in enumerate(parts, 1):
             part_title = f"Part {i}/{len(parts)}: {_first_line_title(part)}"
-            out.append(_section(part_title, level + 1, part[0][0], part, has_pages))
+            piece = _section(part_title, level + 1, part[0][0], part, has_pages)
+            piece["generated"] = True  # a size split, not a heading of the document
+            out.append(piece)
         return
     sec_title = title if title is not None else _first_line_title(body)
     out.append(

@@ -62,6 +62,8 @@ def flatten_tree(tree: list[dict[str, Any]]) -> dict[str, FlatNode]:
             )
             if node.get("page_marks"):
                 flat[node["node_id"]]["page_marks"] = node["page_marks"]
+            if node.get("generated"):
+                flat[node["node_id"]]["generated"] = True
             walk(node["children"], flat[node["node_id"]], depth + 1)
 
     walk(tree, None, 1)

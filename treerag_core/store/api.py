@@ -10,7 +10,8 @@ from typing import Any
 
 from ..errors import DocumentNotFoundError
 from ..types import Document
-from .base import DEFAULT_REGISTRY, RegistryLike, iter_documents, open_store
+from . import open_store
+from .base import DEFAULT_REGISTRY, RegistryLike, iter_documents
 
 
 def list_documents(registry_path: RegistryLike = DEFAULT_REGISTRY) -> list[dict[str, Any]]:

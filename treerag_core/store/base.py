@@ -1,7 +1,7 @@
 """The storage seam: what every registry backend provides, and how a name picks one.
 
 Callers never build a backend themselves: they pass what the seed's API calls
-``registry_path`` (a registry file, or a store object) to :func:`open_store`. A store owns
+``registry_path`` (a registry file, or a store object) to ``open_store`` (in the package). A store owns
 everything that lives beside a registry: the documents, the uploaded source files and the
 caches (model replies, page texts), so a second backend replaces all of it at once.
 """
@@ -84,15 +84,6 @@ class DocumentStore(Protocol):
 
 
 RegistryLike = str | os.PathLike[str] | DocumentStore
-
-
-def open_store(registry: RegistryLike | None = None) -> DocumentStore:
-    """The store for a registry path (the seed's ``registry_path``) or a store as is."""
-    if isinstance(registry, DocumentStore):
-        return registry
-    from .tinydb_store import TinyDBStore
-
-    return TinyDBStore(os.fspath(registry or DEFAULT_REGISTRY))
 
 
 def iter_documents(store: DocumentStore) -> Iterator[Document]:

@@ -1,0 +1,182 @@
+"""``python -m bench.structure``: PDF structure recovery without bookmarks, ours vs
+pymupdf4llm 0.2.9, scored as ``../shared/bench/structure/README.md`` defines.
+
+Builds the open set with ``make_set.sh`` when it is missing (PDFs whose authors' bookmarks
+were removed and kept as gold), indexes each PDF through ``index_document`` (offline, not
+stored) and runs pymupdf4llm from a throwaway virtual environment under ``bench/out/`` on
+the same files in the same run. Writes ``bench/results/structure.{json,md}`` (latest run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+import venv
+from pathlib import Path
+from typing import Any
+
+from .structure_score import micro, nodes_from_headings, score
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+SET_SCRIPT = ROOT.parent / "shared" / "bench" / "structure" / "make_set.sh"
+OUT = BENCH / "out"
+SET_DIR = OUT / "structure"
+PEER_VENV = OUT / "pymupdf4llm-venv"
+PEER_SPEC = "pymupdf4llm==0.2.9"
+RESULTS = BENCH / "results"
+
+
+def log(message: str) -> None:
+    print(f"[structure {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def ensure_set(directory: Path) -> list[dict[str, Any]]:
+    gold = directory / "gold.jsonl"
+    if not gold.exists():
+        log(f"building the open set into {directory}")
+        env = {"PYTHON": sys.executable, "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
+        subprocess.run(["bash", str(SET_SCRIPT), str(directory)], check=True, cwd=ROOT, env=env)
+    return [json.loads(line) for line in gold.read_text().splitlines() if line.strip()]
+
+
+def ours(path: Path) -> tuple[list[dict[str, Any]], float, str]:
+    """Our nodes for one PDF: (nodes, seconds, structure source)."""
+    from treerag_core import index_document
+
+    started = time.perf_counter()
+    doc = index_document(str(path), persist=False, verbose=False)
+    seconds = time.perf_counter() - started
+    flat = doc["flat_nodes"]
+    ids = list(flat)
+    index = {nid: i for i, nid in enumerate(ids)}
+    paged = doc.get("structure_source") == "page groups"
+    nodes = [
+        {
+            "title": flat[nid]["title"],
+            "page": flat[nid].get("page_start"),
+            "parent": index.get(flat[nid].get("parent_id") or ""),
+            "generated": paged or bool(flat[nid].get("generated")),
+        }
+        for nid in ids
+    ]
+    return nodes, seconds, str(doc.get("structure_source") or "")
+
+
+def peer_python() -> Path:
+    python = PEER_VENV / "bin" / "python"
+    probe = [str(python), "-c", "import importlib.metadata as m; print(m.version('pymupdf4llm'))"]
+    if python.exists():
+        done = subprocess.run(probe, capture_output=True, text=True)
+        if done.returncode == 0 and done.stdout.strip() == "0.2.9":
+            return python
+    log(f"creating {PEER_VENV} with {PEER_SPEC}")
+    venv.EnvBuilder(with_pip=True, clear=True).create(PEER_VENV)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", PEER_SPEC],
+        check=True,
+    )
+    return python
+
+
+def peer(paths: list[Path]) -> dict[str, Any]:
+    done = subprocess.run(
+        [str(peer_python()), str(BENCH / "structure_peer.py"), *map(str, paths)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return json.loads(done.stdout)
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def table(rows: list[dict[str, Any]]) -> list[str]:
+    lines = [
+        "| document | pages | bookmarks | ours: recall / precision / F1 | parent | source | "
+        "pymupdf4llm: recall / precision / F1 | parent | ours s | pymupdf4llm s |",
+        "|---|---:|---:|---|---:|---|---|---:|---:|---:|",
+    ]
+    for r in rows:
+        o, p = r["ours"], r["pymupdf4llm"]
+        lines.append(
+            f"| {r['file']} | {r['pages']} | {o['bookmarks']} | {pct(o['recall'])} / "
+            f"{pct(o['precision'])} / **{pct(o['f1'])}** | {o['parent_ok']}/{o['parent_total']} | "
+            f"{r['source']} | {pct(p['recall'])} / {pct(p['precision'])} / {pct(p['f1'])} | "
+            f"{p['parent_ok']}/{p['parent_total']} | {r['ours_s']:.2f} | {r['pymupdf4llm_s']:.2f} |"
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.structure", description=__doc__)
+    parser.add_argument("--set", type=Path, default=SET_DIR)
+    parser.add_argument("--no-peer", action="store_true", help="skip pymupdf4llm")
+    parser.add_argument("--only", help="one file name")
+    args = parser.parse_args(argv)
+    docs = ensure_set(args.set)
+    if args.only:
+        docs = [d for d in docs if d["file"] == args.only]
+    theirs: dict[str, Any] = {}
+    if not args.no_peer:
+        log("pymupdf4llm …")
+        theirs = peer([args.set / d["file"] for d in docs])
+    rows = []
+    for doc in docs:
+        path = args.set / doc["file"]
+        log(f"ours: {doc['file']}")
+        nodes, seconds, source = ours(path)
+        row: dict[str, Any] = {
+            "file": doc["file"],
+            "pages": doc["pages"],
+            "source": source,
+            "ours": score(nodes, doc["gold"]),
+            "ours_s": seconds,
+        }
+        peer_doc = theirs.get(str(path))
+        if peer_doc:
+            row["pymupdf4llm"] = score(nodes_from_headings(peer_doc["headings"]), doc["gold"])
+            row["pymupdf4llm_s"] = peer_doc["seconds"]
+        else:
+            row["pymupdf4llm"] = score([], doc["gold"])
+            row["pymupdf4llm_s"] = 0.0
+        rows.append(row)
+    summary = {
+        "ours": micro([r["ours"] for r in rows]),
+        "pymupdf4llm": micro([r["pymupdf4llm"] for r in rows]),
+    }
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
+    ).stdout.strip()
+    report = {"generated_at": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "commit": commit,
+              "summary": summary, "documents": rows}  # fmt: skip
+    md = [
+        "# Structure without bookmarks",
+        "",
+        f"Generated {report['generated_at']} at commit {commit} by `python -m bench.structure`; "
+        "scored as `../shared/bench/structure/README.md` defines (micro-averaged).",
+        "",
+        "| reader | recall | precision | F1 | parent |",
+        "|---|---:|---:|---:|---:|",
+        *[
+            f"| {name} | {pct(s['recall'])} | {pct(s['precision'])} | **{pct(s['f1'])}** | "
+            f"{s['parent_ok']}/{s['parent_total']} |"
+            for name, s in summary.items()
+        ],
+        "",
+        *table(rows),
+        "",
+    ]
+    if not args.only:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / "structure.json").write_text(json.dumps(report, indent=1) + "\n")
+        (RESULTS / "structure.md").write_text("\n".join(md))
+    print("\n".join(md))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
