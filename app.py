@@ -24,25 +24,13 @@ def dotenv_registry() -> str | None:
     return dotenv_values(".env").get("TREERAG_REGISTRY") if os.path.isfile(".env") else None
 
 
-st.set_page_config(page_title="treerag", page_icon=":material/account_tree:", layout="wide")
+state.page_config()
 env = dict(os.environ)
 if not env.get("TREERAG_REGISTRY") and dotenv_registry():
     env["TREERAG_REGISTRY"] = str(dotenv_registry())
 state.init_state(env)
 
-pages = [
-    st.Page(state.PAGE_UPLOAD, title="Upload & index", icon=":material/upload_file:", default=True),
-    st.Page(state.PAGE_TREE, title="Tree browser", icon=":material/account_tree:", url_path="tree"),
-    st.Page(state.PAGE_CHAT, title="Chat", icon=":material/chat:", url_path="chat"),
-    st.Page(
-        state.PAGE_REGISTRY, title="Registry", icon=":material/inventory_2:", url_path="registry"
-    ),
-    st.Page(
-        state.PAGE_EVALUATE, title="Evaluate", icon=":material/fact_check:", url_path="evaluate"
-    ),
-    st.Page(state.PAGE_SETTINGS, title="Settings", icon=":material/settings:", url_path="settings"),
-]
-page = st.navigation(pages)
+page = st.navigation(state.app_pages())
 
 with st.sidebar:
     try:

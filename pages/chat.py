@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui import docs, state
+from ui import docs, evidence, state
 from ui.chat_logic import (
     history_markdown,
     reference_label,
@@ -63,6 +63,7 @@ def _show_turn(index: int, turn: dict[str, Any]) -> None:
         cited = [(r, ref) for r, ref in refs if ref.get("cited", True)]
         also_read = [(r, ref) for r, ref in refs if not ref.get("cited", True)]
         if cited:
+            evidence.thumbnails(index, turn.get("references") or [])
             st.caption("References used in the answer (open in the tree browser):")
             _reference_buttons(index, cited)
         if also_read:
@@ -86,7 +87,7 @@ def _reference_buttons(index: int, refs: list[tuple[int, dict[str, Any]]]) -> No
     for r, ref in refs:
         label = plain_label(reference_label(ref, with_file=True), 140)
         if st.button(label, key=f"ref_{index}_{r}", type="tertiary", icon=":material/article:"):
-            state.open_in_tree(ref["doc_id"], ref["node_id"])
+            state.open_in_tree(ref["doc_id"], ref["node_id"], evidence=ref)
 
 
 def _answer(question: str, doc_ids: list[str], context: dict[str, Any] | None) -> None:
@@ -135,5 +136,6 @@ def main() -> None:
         _answer(question, doc_ids, context)
 
 
+state.require_app(state.PAGE_CHAT)
 with shown_errors():
     main()

@@ -113,5 +113,6 @@ def main() -> None:
         _show(result)
 
 
+state.require_app(state.PAGE_EVALUATE)
 with shown_errors():
     main()

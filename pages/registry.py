@@ -104,5 +104,6 @@ def main() -> None:
     _import()
 
 
+state.require_app(state.PAGE_REGISTRY)
 with shown_errors():
     main()

@@ -102,5 +102,6 @@ def main() -> None:
     )
 
 
+state.require_app(state.PAGE_SETTINGS)
 with shown_errors():
     main()

@@ -13,6 +13,9 @@ from ui.text import md_escape, plain_label
 from ui.tree_logic import MAX_DRAWN, apply_click, breadcrumb, visible_slice
 
 ss = st.session_state
+GRAPH_HEIGHT = 520  # fixed, so the panel beside it stays in view
+GRAPH_WIDTH = 520  # the left column of a wide page beside the sidebar
+OUTLINE_HEIGHT = 320
 
 
 def _pick_document() -> str | None:
@@ -75,13 +78,22 @@ def _pager(view) -> None:
 
 
 def _outline(flat: dict, view) -> None:
-    with st.container(height=560):
-        for nid, indent, text in outline_rows(flat, view):
-            mark = "▶ " if nid == ss.get(state.TREE_SELECTED) else ""
-            label = "\u2003" * indent + mark + plain_label(text, 80)
-            if st.button(label, key=f"outline_{nid}", type="tertiary"):
-                ss[state.TREE_SELECTED] = nid
-                st.rerun()
+    """The drawn slice as an indented, left-aligned table of contents (one choice)."""
+    rows = outline_rows(flat, view)
+    labels = {nid: "\u2003" * indent + plain_label(text, 90) for nid, indent, text in rows}
+    ids = list(labels)
+    selected = ss.get(state.TREE_SELECTED)
+    ss["tree_outline_pick"] = selected if selected in labels else None
+
+    def picked() -> None:
+        if ss.get("tree_outline_pick"):
+            ss[state.TREE_SELECTED] = ss["tree_outline_pick"]
+
+    with st.container(height=OUTLINE_HEIGHT):
+        st.radio(
+            "Outline", ids, format_func=labels.__getitem__, key="tree_outline_pick",
+            on_change=picked, label_visibility="collapsed",
+        )  # fmt: skip
 
 
 def main() -> None:
@@ -96,7 +108,7 @@ def main() -> None:
         return
     _search(flat)
     on_depth = state.bind(state.TREE_DEPTH, "tree_depth_pick")
-    st.slider("Depth shown", 1, 8, key="tree_depth_pick", on_change=on_depth)
+    st.slider("Depth shown", 1, 8, key="tree_depth_pick", on_change=on_depth, width=320)
     selected = ss.get(state.TREE_SELECTED) if ss.get(state.TREE_SELECTED) in flat else None
     view, focus = visible_slice(
         flat, ss.get(state.TREE_FOCUS), ss[state.TREE_DEPTH], selected, ss[state.TREE_PAGE]
@@ -104,9 +116,13 @@ def main() -> None:
     ss[state.TREE_FOCUS], ss[state.TREE_PAGE] = focus, view.page
     _breadcrumb(flat, focus)
     _pager(view)
-    graph_col, outline_col = st.columns([3, 1])
-    with graph_col:
-        nodes, edges, config = graph_elements(flat, view, selected)
+    # The graph and its outline on the left, the chosen section beside them: a click's
+    # result is seen at once, without scrolling past the graph.
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        nodes, edges, config = graph_elements(
+            flat, view, selected, width=GRAPH_WIDTH, height=GRAPH_HEIGHT
+        )
         clicked = agraph(nodes=nodes, edges=edges, config=config)
         if apply_click(ss, clicked, flat, view):
             st.rerun()
@@ -114,14 +130,15 @@ def main() -> None:
         if view.truncated:
             note += f" (at most {MAX_DRAWN}, in readable widths: click a (+N) node to see more)"
         st.caption(note + ". Click a node to open it; (+N) marks hidden sub-sections.")
-    with outline_col:
         _outline(flat, view)
-    if selected:
-        with st.container(border=True):
-            panel.render(doc, selected)
-    else:
-        st.caption(f"Select a section of {md_escape(doc.get('file_name'))} to see its text.")
+    with right:
+        if selected:
+            with st.container(border=True):
+                panel.render(doc, selected)
+        else:
+            st.info(f"Select a section of {md_escape(doc.get('file_name'))} to see its text.")
 
 
+state.require_app(state.PAGE_TREE)
 with shown_errors():
     main()

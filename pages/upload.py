@@ -113,5 +113,6 @@ def main() -> None:
         _card(index, result)
 
 
+state.require_app(state.PAGE_UPLOAD)
 with shown_errors():
     main()

@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -53,15 +54,14 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """``streamlit run app.py`` on a free 127.0.0.1 port with its own registry."""
-    workdir = tmp_path_factory.mktemp("live")
+@contextmanager
+def streamlit_server(workdir: Path) -> Iterator[dict[str, str]]:
+    """``streamlit run app.py`` on a free 127.0.0.1 port with its own registry, stopped after."""
     registry = workdir / "indexed_docs.json"
     env = {k: v for k, v in os.environ.items() if k not in PROVIDER_ENV}
     env["TREERAG_REGISTRY"] = str(registry)
     port = _free_port()
-    log = open(workdir / "server.log", "wb")  # noqa: SIM115 - closed in teardown
+    log = open(workdir / "server.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [
             sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
@@ -91,6 +91,20 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """One app server shared by the browser tests."""
+    with streamlit_server(tmp_path_factory.mktemp("live")) as server:
+        yield server
+
+
+@pytest.fixture
+def fresh_server(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """A server no browser has visited yet (a first request behaves differently)."""
+    with streamlit_server(tmp_path) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -25,8 +25,11 @@ def test_page_marks_locate_each_page_in_a_sections_text():
 
 def test_excerpt_is_the_passage_matching_the_question_and_cites_its_pages():
     node = _long_section()
-    text, first, last = section_excerpt(node, "purchases of property and equipment", 800)
+    excerpt = section_excerpt(node, "purchases of property and equipment", 800)
+    text, first, last = excerpt.text, excerpt.page_start, excerpt.page_end
     assert "Purchases of property and equipment 1,577" in text
+    ((node_id, start, end),) = excerpt.spans
+    assert node_id == node["node_id"] and node["text"][start:end].strip() in text
     assert text.startswith("[…") and first == 2 and last == 3  # centred on the page break
     assert len(text) < 800 + 100
 

@@ -55,7 +55,15 @@ from .llm.providers import (
     resolve_provider,
 )
 from .qa.answer import aask, aask_multi, ask, ask_multi
+from .qa.evidence import sentence_offsets
 from .qa.navigate import NavigationConfig
+from .qa.render import (
+    EvidencePage,
+    EvidenceUnavailableError,
+    crop_to_evidence,
+    locate_evidence,
+    render_evidence,
+)
 from .qa.result import AnswerMessage
 from .qa.retriever import Retriever, make_async_retriever, make_retriever
 from .qa.tree_view import (
@@ -91,6 +99,7 @@ __all__ = [
     "DocumentReadError",
     "DocumentTooLargeError",
     "EmptyDocumentError",
+    "EvidenceUnavailableError",
     "FetchError",
     "InvalidImportError",
     "InvalidQuestionsError",
@@ -105,6 +114,7 @@ __all__ = [
     "build_hierarchy",
     "build_tree_outline",
     "check_upload",
+    "crop_to_evidence",
     "flatten_tree",
     "index_document",
     "index_upload",
@@ -142,6 +152,7 @@ __all__ = [
     "check_connection",
     # navigate → answer, and the tree as people browse it
     "AnswerMessage",
+    "EvidencePage",
     "NavigationConfig",
     "Retriever",
     "MAX_DRAWN_NODES",
@@ -151,14 +162,17 @@ __all__ = [
     "ancestors",
     "ask",
     "ask_multi",
+    "locate_evidence",
     "make_async_retriever",
     "make_retriever",
     "node_pages",
     "outline_rows",
+    "render_evidence",
     "page_label",
     "root_ids",
     "search_nodes",
     "section_document",
+    "sentence_offsets",
     "subtree_page_range",
     "tree_slice",
     # evaluation

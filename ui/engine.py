@@ -84,7 +84,8 @@ def current_retriever() -> Retriever:
     """The retriever for chat: search model for navigation, answer model for the reply."""
     search_llm, answer_llm = current_llms()
     cache = _cache() if search_llm is not None else None
-    return make_retriever(llm=answer_llm, search_llm=search_llm, cache=cache)
+    sources = open_store(state.registry_path()).sources  # cited PDFs' passages are located
+    return make_retriever(llm=answer_llm, search_llm=search_llm, cache=cache, sources=sources)
 
 
 def engine_label() -> str:

@@ -11,7 +11,7 @@ import streamlit as st
 from treerag_core import node_pages, subtree_page_range
 from treerag_core.types import Document
 
-from . import state
+from . import evidence, state
 from .pdf_pages import can_show_inline, pages_for
 from .text import md_escape, plain_label
 
@@ -24,7 +24,7 @@ def _source_pdf(doc: Document, node: Mapping[str, Any]) -> tuple[bytes | None, i
     if start is None or doc.get("source_type") != "pdf":
         return None, 0, 0
     end = end or start
-    return pages_for(str(doc.get("file_path") or ""), int(start), int(end)), int(start), int(end)
+    return pages_for(doc, int(start), int(end)), int(start), int(end)
 
 
 def _show_pdf(doc: Document, node: Mapping[str, Any], data: bytes, start: int, end: int) -> None:
@@ -39,6 +39,22 @@ def _show_pdf(doc: Document, node: Mapping[str, Any], data: bytes, start: int, e
         mime="application/pdf",
         key=f"pdf_{node['node_id']}",
     )
+
+
+def _evidence(doc: Document, node_id: str) -> None:
+    """The passage an answer quoted from this section, marked, when it was opened from one."""
+    ref = st.session_state.get(state.TREE_EVIDENCE)
+    if not ref or ref.get("doc_id") != doc.get("doc_id"):
+        return
+    quoted = {span.get("node_id") for span in ref.get("spans") or []} | {ref.get("node_id")}
+    if node_id not in quoted:
+        return
+    with st.expander(f"Evidence for answer reference {md_escape(ref.get('ref'))}", expanded=True):
+        shown, _reason = evidence.pages(doc, ref, evidence.LARGE_ZOOM)
+        for page in shown[:2]:
+            st.image(page.png, caption=f"Page {page.page}: the quoted passage is highlighted")
+        if not shown:
+            st.markdown(evidence.marked_passage(doc, ref))
 
 
 def render(doc: Document, node_id: str) -> None:
@@ -62,21 +78,19 @@ def render(doc: Document, node_id: str) -> None:
         st.session_state[state.TREE_FOCUS] = node_id
         st.session_state[state.TREE_PAGE] = 0
         st.rerun()
-    # The section's text beside its source pages, so a person can check one against the other.
+    _evidence(doc, node_id)
+    children = [c for c in node.get("children", []) if c in flat]
+    if children:
+        with st.expander(f"Children ({len(children)})", expanded=False):
+            for child in children[:100]:
+                title = plain_label(flat[child].get("title") or child)
+                if st.button(title, key=f"child_{child}"):
+                    st.session_state[state.TREE_SELECTED] = child
+                    st.rerun()
+    # The section's text above its source pages, so a person can check one against the other.
+    st.markdown("**Full text**")
+    with st.container(height=320):
+        st.text(node.get("text") or "(This heading has no text of its own.)")
     data, start, end = _source_pdf(doc, node)
-    text_col, pdf_col = st.columns([1, 1]) if data else (st.container(), None)
-    with text_col:
-        children = [c for c in node.get("children", []) if c in flat]
-        if children:
-            with st.expander(f"Children ({len(children)})", expanded=False):
-                for child in children[:100]:
-                    title = plain_label(flat[child].get("title") or child)
-                    if st.button(title, key=f"child_{child}"):
-                        st.session_state[state.TREE_SELECTED] = child
-                        st.rerun()
-        st.markdown("**Full text**")
-        with st.container(height=560 if data else 320):
-            st.text(node.get("text") or "(This heading has no text of its own.)")
-    if pdf_col is not None and data:
-        with pdf_col:
-            _show_pdf(doc, node, data, start, end)
+    if data:
+        _show_pdf(doc, node, data, start, end)

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import os
+from collections.abc import Mapping
+from typing import Any
 
 import streamlit as st
 from pypdf import PdfReader, PdfWriter
+
+from treerag_core import open_store
+
+from . import state
 
 MAX_PAGES = 30
 
@@ -22,9 +27,9 @@ def can_show_inline() -> bool:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def page_range_pdf(path: str, start: int, end: int, mtime: float) -> bytes:
+def page_range_pdf(content_hash: str, start: int, end: int, _data: bytes) -> bytes:
     """Pages ``start``..``end`` (1-based, inclusive, capped at MAX_PAGES) as a new PDF."""
-    reader = PdfReader(path)
+    reader = PdfReader(io.BytesIO(_data))
     if reader.is_encrypted:
         reader.decrypt("")
     writer = PdfWriter()
@@ -36,9 +41,12 @@ def page_range_pdf(path: str, start: int, end: int, mtime: float) -> bytes:
     return out.getvalue()
 
 
-def pages_for(path: str, start: int, end: int) -> bytes | None:
-    """The page range as PDF bytes, or ``None`` when the source file is gone or unreadable."""
+def pages_for(document: Mapping[str, Any], start: int, end: int) -> bytes | None:
+    """The page range as PDF bytes, or ``None`` when the source is gone or unreadable."""
+    data = open_store(state.registry_path()).sources.read(str(document.get("file_path") or ""))
+    if data is None:
+        return None
     try:
-        return page_range_pdf(path, start, end, os.path.getmtime(path))
-    except Exception:  # a missing, moved or damaged source only hides this preview
+        return page_range_pdf(str(document.get("content_hash") or ""), start, end, data)
+    except Exception:  # a damaged source only hides this preview
         return None

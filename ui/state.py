@@ -22,6 +22,7 @@ TREE_SELECTED = "tree_selected"  # node id shown in the panel
 TREE_DEPTH = "tree_depth"
 TREE_PAGE = "tree_page"  # which group of the first level below the focus is drawn
 TREE_LAST_CLICK = "tree_last_click"  # last value agraph returned (it repeats across reruns)
+TREE_EVIDENCE = "tree_evidence"  # the reference a node was opened from: its passage is marked
 CHAT_DOCS = "chat_doc_ids"
 CHAT_HISTORY = "chat_history"
 CHAT_CONTEXT = "chat_context"  # {"doc_id", "node_id", "path"} from "Ask about this section"
@@ -48,10 +49,50 @@ def init_state(env: dict[str, str] | None = None) -> None:
     ss.setdefault(TREE_DEPTH, 3)
     ss.setdefault(TREE_PAGE, 0)
     ss.setdefault(TREE_LAST_CLICK, None)
+    ss.setdefault(TREE_EVIDENCE, None)
     ss.setdefault(CHAT_DOCS, [])
     ss.setdefault(CHAT_HISTORY, [])
     ss.setdefault(CHAT_CONTEXT, None)
     ss.setdefault(UPLOAD_RESULTS, [])
+
+
+def require_app(page: str) -> None:
+    """Make every URL show the app's own navigation and configured registry.
+
+    A server's first request for a page URL (a bookmark, a refresh on ``/tree``) is served
+    by Streamlit's legacy ``pages/`` folder mode: the page file runs without ``app.py``, so
+    the sidebar lists raw file names and the registry setting is never read. Calling
+    ``st.navigation`` ends that mode for the server; the rerun then runs ``app.py``, which
+    opens this same page (pages are keyed by their URL path).
+    """
+    if REGISTRY_PATH in st.session_state:
+        return
+    page_config()
+    st.navigation(app_pages(), position="hidden")
+    st.rerun()
+
+
+# A local icon: without one the browser tab shows the page's material icon, which is
+# fetched from Google's font host, and a desktop tool makes no request but to its server.
+ICON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "icon.png")
+
+
+def page_config() -> None:
+    st.set_page_config(page_title="treerag", page_icon=ICON, layout="wide")
+
+
+def app_pages() -> list[Any]:
+    """The app's pages, for ``st.navigation``; the first is served at ``/``."""
+    return [
+        st.Page(PAGE_UPLOAD, title="Upload & index", icon=":material/upload_file:", default=True),
+        st.Page(PAGE_TREE, title="Tree browser", icon=":material/account_tree:", url_path="tree"),
+        st.Page(PAGE_CHAT, title="Chat", icon=":material/chat:", url_path="chat"),
+        st.Page(
+            PAGE_REGISTRY, title="Registry", icon=":material/inventory_2:", url_path="registry"
+        ),
+        st.Page(PAGE_EVALUATE, title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),
+        st.Page(PAGE_SETTINGS, title="Settings", icon=":material/settings:", url_path="settings"),
+    ]
 
 
 def registry_path() -> str:
@@ -73,11 +114,15 @@ def bind(state_key: str, widget_key: str) -> Callable[[], None]:
     return copy_back
 
 
-def open_in_tree(doc_id: str, node_id: str | None = None) -> None:
-    """Show ``node_id`` of ``doc_id`` in the tree browser, focused on its parent's subtree."""
+def open_in_tree(
+    doc_id: str, node_id: str | None = None, evidence: dict[str, Any] | None = None
+) -> None:
+    """Show ``node_id`` of ``doc_id`` in the tree browser, focused on its parent's subtree;
+    ``evidence`` (a reference) marks the passage an answer quoted from it."""
     ss = st.session_state
     ss[TREE_DOC] = doc_id
     ss[TREE_SELECTED] = node_id
+    ss[TREE_EVIDENCE] = evidence
     ss[TREE_FOCUS] = None
     ss[TREE_PAGE] = 0
     ss[TREE_LAST_CLICK] = None

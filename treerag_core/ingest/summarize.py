@@ -78,15 +78,22 @@ null_summarizer = NullSummarizer()
 offline_summarizer = OfflineSummarizer()
 
 
-def truncate(text: str, max_chars: int) -> str:
-    """Cut at a paragraph or word boundary and say so, so a giant section costs a bounded call."""
+def cut_point(text: str, max_chars: int) -> int:
+    """Where to cut ``text`` to at most ``max_chars``: a paragraph break, else a word break,
+    in the second half; else exactly at the limit."""
     if len(text) <= max_chars:
-        return text
+        return len(text)
     cut = text.rfind("\n\n", 0, max_chars)
     if cut < max_chars // 2:
         cut = text.rfind(" ", 0, max_chars)
-    if cut < max_chars // 2:
-        cut = max_chars
+    return cut if cut >= max_chars // 2 else max_chars
+
+
+def truncate(text: str, max_chars: int) -> str:
+    """Cut at a paragraph or word boundary and say so, so a giant section costs a bounded call."""
+    cut = cut_point(text, max_chars)
+    if cut >= len(text):
+        return text
     return text[:cut].rstrip() + f"\n[… {len(text) - cut:,} more characters not shown]"
 
 

@@ -137,14 +137,14 @@ def _stream(
     if not needs_model(prepared, retriever):
         reply = offline_reply(query, prepared)
         yield from reply.text.splitlines(keepends=True)
-        yield final_chunk(prepared, reply, verbose)
+        yield final_chunk(prepared, reply, retriever, verbose)
         return
     state = StreamState()
     yield from stream(
         retriever.llm, prepared.system, prepared.user, state,
         max_chars=retriever.answer_max_chars, max_seconds=retriever.answer_max_seconds,
     )  # fmt: skip
-    yield final_chunk(prepared, _streamed(state), verbose)
+    yield final_chunk(prepared, _streamed(state), retriever, verbose)
 
 
 async def _astream(
@@ -155,7 +155,7 @@ async def _astream(
         reply = offline_reply(query, prepared)
         for line in reply.text.splitlines(keepends=True):
             yield line
-        yield final_chunk(prepared, reply, verbose)
+        yield final_chunk(prepared, reply, retriever, verbose)
         return
     state = StreamState()
     async for chunk in astream(
@@ -163,7 +163,7 @@ async def _astream(
         max_chars=retriever.answer_max_chars, max_seconds=retriever.answer_max_seconds,
     ):  # fmt: skip
         yield chunk
-    yield final_chunk(prepared, _streamed(state), verbose)
+    yield final_chunk(prepared, _streamed(state), retriever, verbose)
 
 
 def _streamed(state: StreamState) -> LLMReply:

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..ingest.outline import page_label
-from ..ingest.summarize import truncate
+from ..ingest.summarize import cut_point
 from ..ingest.tree import subtree_page_range
 from ..llm.prompts import format_extra_context, quote_section
 from ..types import Document, FlatNode
-from .excerpt import section_excerpt
+from .excerpt import Excerpt, section_excerpt
 from .navigate import NavigationResult
 from .retriever import Retriever
 
@@ -35,6 +35,7 @@ class Prepared:
     sections: list[dict[str, Any]]  # {"label", "text"}: what the offline engine reads
     trace: dict[str, Any]
     navs: list[NavigationResult]
+    documents: dict[str, Document]  # by doc_id: where the references' evidence is found
 
 
 def is_heading_only(node: FlatNode) -> bool:
@@ -59,29 +60,38 @@ def reference(document: Document, node_id: str) -> dict[str, Any]:
     }
 
 
-def section_text(
-    flat: dict[str, FlatNode], node_id: str, query: str, max_chars: int
-) -> tuple[str, int | None, int | None]:
-    """Text for the answer model and the pages it comes from.
+def section_text(flat: dict[str, FlatNode], node_id: str, query: str, max_chars: int) -> Excerpt:
+    """Text for the answer model, the pages it comes from and the exact slices quoted.
 
-    A heading brings its sub-sections; a long section is cut to its passage that best
-    matches the question (see :mod:`.excerpt`).
+    A heading brings its sub-sections (in order, until the share is full); a long section
+    is cut to its passage that best matches the question (see :mod:`.excerpt`).
     """
     node = flat[node_id]
     if not is_heading_only(node):
         return section_excerpt(node, query, max_chars)
-    parts = [str(node.get("text") or "")]
-    todo = list(reversed(node["children"]))
-    size = len(parts[0])
+    own = str(node.get("text") or "")
+    parts, spans = [own], [(node_id, 0, len(own))] if own.strip() else []
+    size = len(own)
     last_page = node.get("page_end")
+    todo = list(reversed(node["children"]))
     while todo and size < max_chars:
         child = flat[todo.pop()]
-        piece = f"\n\n{child.get('title', '')}\n{child.get('text') or ''}"
-        parts.append(piece)
-        size += len(piece)
-        last_page = child.get("page_end") or last_page
+        head = f"\n\n{child.get('title', '')}\n"
+        text = str(child.get("text") or "")
+        room = max(0, max_chars - size - len(head))
+        if room <= 0:
+            break
+        kept = text if len(text) <= room else text[: cut_point(text, room)]
+        parts.append(head + kept)
+        if kept.strip():
+            spans.append((child["node_id"], 0, len(kept)))
+            last_page = child.get("page_end") or last_page
+        size += len(head) + len(kept)
+        if len(kept) < len(text):
+            parts.append(f"\n[… {len(text) - len(kept):,} more characters not shown]")
+            break
         todo.extend(reversed(child.get("children") or []))
-    return truncate("".join(parts).strip(), max_chars), node.get("page_start"), last_page
+    return Excerpt("".join(parts).strip(), node.get("page_start"), last_page, spans)
 
 
 def prepare_answer(
@@ -97,9 +107,13 @@ def prepare_answer(
     references, quoted, sections = [], [], []
     for index, (doc, nid) in enumerate(picks, 1):
         ref = reference(doc, nid)
-        text, ref["page_start"], ref["page_end"] = section_text(
-            doc["flat_nodes"], nid, query, share
+        excerpt = section_text(doc["flat_nodes"], nid, query, share)
+        text, ref["page_start"], ref["page_end"] = (
+            excerpt.text,
+            excerpt.page_start,
+            excerpt.page_end,
         )
+        ref["spans"] = [{"node_id": n, "start": s, "end": e} for n, s, e in excerpt.spans]
         ref["ref"] = f"S{index}"
         pages = page_label(ref.get("page_start"), ref.get("page_end"))
         attributes = {"ref": ref["ref"], "file": ref["file_name"], "path": ref["path"]}
@@ -128,4 +142,5 @@ def prepare_answer(
         "sections_sent": len(references),
         "context_chars": sum(len(s["text"]) for s in sections),
     }
-    return Prepared(retriever.answer_system_prompt, user, references, sections, trace, navs)
+    by_id = {str(doc.get("doc_id", "")): doc for doc in documents}
+    return Prepared(retriever.answer_system_prompt, user, references, sections, trace, navs, by_id)

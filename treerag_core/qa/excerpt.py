@@ -7,6 +7,8 @@ and the reference cites the pages of that window, not of the whole section.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..ingest.tree import excerpt_pages
 from ..text.bm25 import BM25
 from ..text.tokens import tokenize
@@ -38,9 +40,18 @@ def best_window(text: str, query: str, max_chars: int) -> tuple[int, int]:
     return start, end
 
 
-def section_excerpt(
-    node: FlatNode, query: str, max_chars: int
-) -> tuple[str, int | None, int | None]:
+@dataclass
+class Excerpt:
+    """What the answer model reads of a section, and exactly where it comes from."""
+
+    text: str  # with "[… N characters before]" marks where the section was cut
+    page_start: int | None
+    page_end: int | None
+    # (node_id, start, end): the slices of section texts quoted, so evidence can be found
+    spans: list[tuple[str, int, int]] = field(default_factory=list)
+
+
+def section_excerpt(node: FlatNode, query: str, max_chars: int) -> Excerpt:
     """The node's text fitted to ``max_chars`` around the question, with its pages."""
     text = str(node.get("text") or "")
     start, end = best_window(text, query, max_chars)
@@ -50,4 +61,4 @@ def section_excerpt(
         excerpt = f"[… {start:,} characters before]\n{excerpt}"
     if end < len(text):
         excerpt = f"{excerpt}\n[… {len(text) - end:,} characters after]"
-    return excerpt, first, last
+    return Excerpt(excerpt, first, last, [(str(node["node_id"]), start, end)])

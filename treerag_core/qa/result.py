@@ -16,6 +16,7 @@ from ..llm.call import LLMReply, model_name
 from ..text import ENGINE_NAME
 from ..text.extractive import extractive_answer
 from .context import Prepared
+from .evidence import attach_evidence
 from .navigate import NavigationResult
 from .retriever import Retriever
 
@@ -77,6 +78,12 @@ def mark_cited(references: list[dict[str, Any]], answer: str) -> None:
         ref["cited"] = not cited or ref.get("ref") in cited
 
 
+def _cite(prepared: Prepared, answer: str, retriever: Retriever) -> None:
+    """Mark what the answer cites and locate that evidence in the sources."""
+    mark_cited(prepared.references, answer)
+    attach_evidence(answer, prepared.references, prepared.documents, retriever.read_source)
+
+
 def report_trace(trace: dict[str, Any], use: dict[str, Any], verbose: bool) -> None:
     """The navigation and its cost to the ``treerag.qa`` log; printed too with ``verbose``."""
     lines = []
@@ -101,7 +108,7 @@ def finish(
 ) -> AnswerMessage | dict[str, Any]:
     """The answer as an ``AnswerMessage`` (the seed's contract) or a plain dict."""
     use = usage(prepared.navs, reply)
-    mark_cited(prepared.references, reply.text)
+    _cite(prepared, reply.text, retriever)
     report_trace(prepared.trace, use, verbose)
     if not return_raw:
         return {
@@ -139,10 +146,12 @@ def finish(
     )
 
 
-def final_chunk(prepared: Prepared, reply: LLMReply, verbose: bool) -> dict[str, Any]:
-    """The last item of a stream: references, trace and usage."""
+def final_chunk(
+    prepared: Prepared, reply: LLMReply, retriever: Retriever, verbose: bool
+) -> dict[str, Any]:
+    """The last item of a stream: references (with evidence), trace and usage."""
     use = usage(prepared.navs, reply)
-    mark_cited(prepared.references, reply.text)
+    _cite(prepared, reply.text, retriever)
     report_trace(prepared.trace, use, verbose)
     return {
         "__references__": prepared.references,

@@ -17,7 +17,7 @@ from ..llm.prompts import (
     SEARCH_SYSTEM_PROMPT,
     SEARCH_USER_PROMPT,
 )
-from ..store.base import Cache
+from ..store.base import Cache, SourceFiles
 from ..types import Document
 from .navigate import (
     ANSWER_CONTEXT_CHARS,
@@ -43,6 +43,9 @@ class Retriever:
     cache: Cache | None = None
     answer_max_chars: int = DEFAULT_STREAM_MAX_CHARS
     answer_max_seconds: float = DEFAULT_STREAM_MAX_SECONDS
+    # Where cited PDFs are read to locate their passages (a store's sources); None reads a
+    # document's file_path when it is a local file.
+    sources: SourceFiles | None = None
 
     def __call__(
         self, query: str, document: Document, extra_context: str = ""
@@ -65,6 +68,17 @@ class Retriever:
             query, document, self.search_llm, self.navigation, self.search_prompts,
             extra_context, self.cache,
         )  # fmt: skip
+
+    def read_source(self, document: Document) -> bytes | None:
+        """The document's source bytes, or None when it is not available."""
+        location = str(document.get("file_path") or "")
+        if self.sources is not None:
+            return self.sources.read(location)
+        try:
+            with open(location, "rb") as fh:
+                return fh.read()
+        except OSError:
+            return None
 
 
 def make_retriever(
