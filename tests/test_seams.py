@@ -109,7 +109,11 @@ class MemorySources:
     def location_for(
         self, name: str, data: bytes, separate: bool = False, collection: str = "default"
     ) -> str:
-        return f"memory://sources/{name}" if collection == "default" else f"memory://sources/{collection}/{name}"
+        return (
+            f"memory://sources/{name}"
+            if collection == "default"
+            else f"memory://sources/{collection}/{name}"
+        )
 
     @contextmanager
     def staged(self, location: str, data: bytes) -> Iterator[str]:

@@ -151,14 +151,14 @@ class _Run:
     def authorize(self, stored: dict[str, Any] | None) -> str:
         """The collection the document goes to, if the principal may put it there."""
         target = check_collection_name(self.collection or collection_of(stored or {}))
-        if self.store is not None:
-            if stored is not None:
-                require_document(self.store, self.principal, stored["doc_id"], EDITOR)
-            require_collection(self.store, self.principal, target, EDITOR)
         if self.log is not None:
             self.log.note(collection=target)
             if stored is not None:
                 self.log.note(action="reindex", doc_id=stored["doc_id"])
+        if self.store is not None:
+            if stored is not None:
+                require_document(self.store, self.principal, stored["doc_id"], EDITOR)
+            require_collection(self.store, self.principal, target, EDITOR)
         return target
 
     def index(self, source: SourceText) -> Document:
