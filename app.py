@@ -1,8 +1,9 @@
 """treerag: the Streamlit app's entry point (``streamlit run app.py``).
 
-Only navigation and session defaults live here; each page in ``pages/`` is thin and calls
-helpers in ``ui/`` and ``treerag_core``. Configuration comes from the environment (and a
-``.env`` file): TREERAG_REGISTRY, OPENAI_API_KEY, OPENAI_BASE_URL, OLLAMA_HOST.
+Only navigation, the sign-in gate and session defaults live here; each page in ``pages/``
+is thin and calls helpers in ``ui/`` and ``treerag_core``. Configuration comes from the
+environment (and a ``.env`` file): TREERAG_REGISTRY, OPENAI_API_KEY, OPENAI_BASE_URL,
+OLLAMA_HOST, and for team hosting TREERAG_AUTH and TREERAG_ADMINS (see SECURITY.md).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 import streamlit as st
 from dotenv import dotenv_values
 
-from ui import state
+from ui import identity, state
 from ui.engine import engine_label
 from ui.errors import message_for
 from ui.text import md_escape
@@ -29,6 +30,8 @@ env = dict(os.environ)
 if not env.get("TREERAG_REGISTRY") and dotenv_registry():
     env["TREERAG_REGISTRY"] = str(dotenv_registry())
 state.init_state(env)
+auth, principal = identity.gate()  # team modes: a sign-in or refusal page for nobody
+admin = principal is None or principal.admin
 
 pages = [
     st.Page(state.PAGE_UPLOAD, title="Upload & index", icon=":material/upload_file:", default=True),
@@ -40,15 +43,28 @@ pages = [
     st.Page(
         state.PAGE_EVALUATE, title="Evaluate", icon=":material/fact_check:", url_path="evaluate"
     ),
-    st.Page(state.PAGE_SETTINGS, title="Settings", icon=":material/settings:", url_path="settings"),
 ]
+if admin:  # in a team deployment, only admins change the engine and the registry file
+    pages.append(
+        st.Page(
+            state.PAGE_SETTINGS, title="Settings", icon=":material/settings:", url_path="settings"
+        )
+    )
+if principal is not None and principal.admin:
+    pages.append(
+        st.Page(
+            state.PAGE_ACCESS, title="Access", icon=":material/shield_person:", url_path="access"
+        )
+    )
 page = st.navigation(pages)
 
 with st.sidebar:
+    identity.sidebar(principal, auth)
     try:
         st.caption(f"Engine: {md_escape(engine_label())}")
     except Exception as exc:  # a bad provider setting must not break every page
         st.caption(f"Engine: not configured ({md_escape(message_for(exc), 120)})")
-    st.caption(f"Registry: {md_escape(state.registry_path())}")
+    if admin:
+        st.caption(f"Registry: {md_escape(state.registry_path())}")
 
 page.run()

@@ -12,6 +12,10 @@ rules and the audit log).
 """
 
 from .access import (
+    ADMIN_ROLE,
+    EDITOR_ROLE,
+    EVERYONE,
+    READER_ROLE,
     AuthSettings,
     Principal,
     audit_log_jsonl,
@@ -201,7 +205,11 @@ __all__ = [
     "summary_table",
     # access: principals, collections, the audit log, identity modes
     "DEFAULT_COLLECTION",
+    "ADMIN_ROLE",
+    "EDITOR_ROLE",
+    "READER_ROLE",
     "AuthSettings",
+    "EVERYONE",
     "Principal",
     "audit_log_jsonl",
     "auth_settings",

@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import DEFAULT_REGISTRY
+from treerag_core import DEFAULT_REGISTRY, Principal
 
 REGISTRY_PATH = "registry_path"
 PROVIDER = "provider_settings"  # dict for treerag_core.make_llms (key included)
@@ -27,6 +27,10 @@ CHAT_HISTORY = "chat_history"
 CHAT_CONTEXT = "chat_context"  # {"doc_id", "node_id", "path"} from "Ask about this section"
 UPLOAD_RESULTS = "upload_results"
 EVAL_RESULT = "eval_result"  # the last evaluation (plain JSON) the Evaluate page shows
+PRINCIPAL = "principal"  # who is signed in (team modes); None: the single local user
+# What belongs to one person: cleared whenever the signed-in person changes in a session.
+PERSONAL = (CHAT_DOCS, CHAT_HISTORY, CHAT_CONTEXT, UPLOAD_RESULTS, EVAL_RESULT, TREE_DOC,
+            TREE_SELECTED, TREE_FOCUS)  # fmt: skip
 
 PAGE_UPLOAD = "pages/upload.py"
 PAGE_TREE = "pages/tree.py"
@@ -34,6 +38,7 @@ PAGE_CHAT = "pages/chat.py"
 PAGE_REGISTRY = "pages/registry.py"
 PAGE_SETTINGS = "pages/settings.py"
 PAGE_EVALUATE = "pages/evaluate.py"
+PAGE_ACCESS = "pages/access.py"
 
 
 def init_state(env: dict[str, str] | None = None) -> None:
@@ -56,6 +61,29 @@ def init_state(env: dict[str, str] | None = None) -> None:
 
 def registry_path() -> str:
     return str(st.session_state.get(REGISTRY_PATH) or DEFAULT_REGISTRY)
+
+
+def principal() -> Principal | None:
+    """The signed-in person to pass to the core as ``principal=`` (None: no sign-in)."""
+    return st.session_state.get(PRINCIPAL)
+
+
+def start_person(person: Principal) -> None:
+    """A new person in this session: nothing of the previous one's stays visible."""
+    ss = st.session_state
+    previous = ss.get(PRINCIPAL)
+    if previous is not None and previous.user != person.user:
+        forget_person()
+    ss[PRINCIPAL] = person
+
+
+def forget_person() -> None:
+    """Drop the signed-in person and their chat, uploads and selections."""
+    ss = st.session_state
+    ss[PRINCIPAL] = None
+    for key in PERSONAL:
+        ss.pop(key, None)
+    init_state()
 
 
 def bind(state_key: str, widget_key: str) -> Callable[[], None]:

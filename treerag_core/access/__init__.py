@@ -24,13 +24,13 @@ from .identity import (
     principal_from_headers,
 )
 from .principal import Principal
-from .rules import ADMIN, EDITOR, READER
+from .rules import ADMIN_ROLE, EDITOR_ROLE, READER_ROLE
 
 __all__ = [
-    "ADMIN",
-    "EDITOR",
+    "ADMIN_ROLE",
+    "EDITOR_ROLE",
     "EVERYONE",
-    "READER",
+    "READER_ROLE",
     "AuthSettings",
     "Principal",
     "audit_log_jsonl",

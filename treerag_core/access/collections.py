@@ -16,7 +16,14 @@ from ..store.base import (
 )
 from .audit import audited
 from .principal import EVERYONE, Principal
-from .rules import ADMIN, EDITOR, require_admin, require_collection, require_document, roles
+from .rules import (
+    ADMIN_ROLE,
+    EDITOR_ROLE,
+    require_admin,
+    require_collection,
+    require_document,
+    roles,
+)
 
 # A member is a user name (an e-mail address) or a group name, or "*" for everyone.
 MAX_MEMBER_CHARS = 200
@@ -98,7 +105,7 @@ def list_collections(
     for row in rows:
         counts[collection_of(row)] = counts.get(collection_of(row), 0) + 1
     if principal is None:
-        visible = dict.fromkeys(sorted(set(known) | set(counts)), ADMIN)
+        visible = dict.fromkeys(sorted(set(known) | set(counts)), ADMIN_ROLE)
     else:
         visible = roles(store, principal)
     out = []
@@ -115,7 +122,7 @@ def editable_collections(
 ) -> list[str]:
     """Collections the principal may index into (the default one always, without one)."""
     items = list_collections(registry_path, principal)
-    names = [c["collection"] for c in items if c["role"] in (EDITOR, ADMIN)]
+    names = [c["collection"] for c in items if c["role"] in (EDITOR_ROLE, ADMIN_ROLE)]
     if principal is None or principal.admin:
         names = sorted(set(names) | {"default"})
     return names
@@ -130,13 +137,13 @@ def move_document(
     """Move a document to another collection (an editor of both, when a principal is given)."""
     store: DocumentStore = open_store(registry_path)
     with audited(store, principal, "move", doc_id=doc_id) as audit:
-        row = require_document(store, principal, doc_id, EDITOR)
+        row = require_document(store, principal, doc_id, EDITOR_ROLE)
         if row is None:
             raise DocumentNotFoundError(f"No document with id {doc_id} in {store.location}.")
         target = check_collection_name(collection)
         audit.note(document=row.get("file_name"), collection=target)
         audit.note(detail=f"from {collection_of(row)}")
-        require_collection(store, principal, target, EDITOR)
+        require_collection(store, principal, target, EDITOR_ROLE)
         if not store.set_document_collection(doc_id, target):
             raise DocumentNotFoundError(f"Document {doc_id} was just deleted.")
 

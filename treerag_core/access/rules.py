@@ -18,22 +18,22 @@ from ..errors import AccessDeniedError
 from ..store.base import DocumentStore, collection_of
 from .principal import Principal, normalise_names
 
-READER = "reader"
-EDITOR = "editor"
-ADMIN = "admin"
-_RANK = {None: 0, READER: 1, EDITOR: 2, ADMIN: 3}
+READER_ROLE = "reader"
+EDITOR_ROLE = "editor"
+ADMIN_ROLE = "admin"
+_RANK = {None: 0, READER_ROLE: 1, EDITOR_ROLE: 2, ADMIN_ROLE: 3}
 
 
 def role_in(principal: Principal, access: dict[str, Any] | None) -> str | None:
     """``admin``, ``editor``, ``reader`` or ``None`` for one collection's access entry."""
     if principal.admin:
-        return ADMIN
+        return ADMIN_ROLE
     access = access or {}
     names = principal.names()
     if names & normalise_names(access.get("editors") or ()):
-        return EDITOR
+        return EDITOR_ROLE
     if names & normalise_names(access.get("readers") or ()):
-        return READER
+        return READER_ROLE
     return None
 
 
@@ -72,7 +72,7 @@ def not_found(doc_id: str) -> AccessDeniedError:
 
 
 def require_document(
-    store: DocumentStore, principal: Principal | None, doc_id: str, need: str = READER
+    store: DocumentStore, principal: Principal | None, doc_id: str, need: str = READER_ROLE
 ) -> dict[str, Any] | None:
     """The document's listed row if the principal may ``need`` it; else ``AccessDeniedError``.
 
@@ -81,9 +81,9 @@ def require_document(
     row = store.meta(doc_id) if doc_id else None
     if principal is None:
         return row
-    if row is None or not can(principal, store, collection_of(row), READER):
+    if row is None or not can(principal, store, collection_of(row), READER_ROLE):
         raise not_found(doc_id)
-    if need != READER and not can(principal, store, collection_of(row), need):
+    if need != READER_ROLE and not can(principal, store, collection_of(row), need):
         raise AccessDeniedError(
             f"You may read this document but not change it: only editors of the collection "
             f"{collection_of(row)!r} may (ask an admin)."
@@ -92,12 +92,12 @@ def require_document(
 
 
 def require_collection(
-    store: DocumentStore, principal: Principal | None, collection: str, need: str = EDITOR
+    store: DocumentStore, principal: Principal | None, collection: str, need: str = EDITOR_ROLE
 ) -> None:
     """Refuse unless the principal has at least ``need`` in ``collection``."""
     if can(principal, store, collection, need):
         return
-    if need == ADMIN:
+    if need == ADMIN_ROLE:
         raise AccessDeniedError("Only admins may manage collections and read the audit log.")
     raise AccessDeniedError(
         f"You are not an {need} of the collection {collection!r}: ask an admin for access."

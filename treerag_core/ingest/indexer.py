@@ -22,7 +22,7 @@ from typing import Any
 from ..access.audit import Audit, audited
 from ..access.collections import check_collection_name
 from ..access.principal import Principal
-from ..access.rules import EDITOR, require_collection, require_document
+from ..access.rules import EDITOR_ROLE, require_collection, require_document
 from ..errors import DocumentTooLargeError, EmptyDocumentError
 from ..limits import Limits
 from ..store import open_store
@@ -157,8 +157,8 @@ class _Run:
                 self.log.note(action="reindex", doc_id=stored["doc_id"])
         if self.store is not None:
             if stored is not None:
-                require_document(self.store, self.principal, stored["doc_id"], EDITOR)
-            require_collection(self.store, self.principal, target, EDITOR)
+                require_document(self.store, self.principal, stored["doc_id"], EDITOR_ROLE)
+            require_collection(self.store, self.principal, target, EDITOR_ROLE)
         return target
 
     def index(self, source: SourceText) -> Document:

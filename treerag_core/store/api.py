@@ -12,7 +12,7 @@ from typing import Any
 
 from ..access.audit import audited
 from ..access.principal import Principal
-from ..access.rules import EDITOR, not_found, readable_rows, require_document
+from ..access.rules import EDITOR_ROLE, not_found, readable_rows, require_document
 from ..errors import DocumentNotFoundError
 from ..types import Document
 from . import open_store
@@ -65,7 +65,7 @@ def delete_document(
     collection's editors may delete). Logged in the audit log either way."""
     store = open_store(registry_path)
     with audited(store, principal, "delete", doc_id=doc_id) as audit:
-        row = require_document(store, principal, doc_id, EDITOR)
+        row = require_document(store, principal, doc_id, EDITOR_ROLE)
         if row is not None:
             audit.note(document=row.get("file_name"), collection=collection_of(row))
         deleted = store.delete(doc_id)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ..access.audit import audited
 from ..access.collections import check_collection_name
 from ..access.principal import Principal
-from ..access.rules import EDITOR, readable_rows, require_collection, require_document
+from ..access.rules import EDITOR_ROLE, readable_rows, require_collection, require_document
 from ..types import Document
 from . import open_store
 from .base import DEFAULT_REGISTRY, RegistryLike, collection_of
@@ -61,10 +61,10 @@ def import_documents(
         planned = []
         for document in documents:
             into = target or collection_of(document)
-            require_collection(store, principal, into, EDITOR)
+            require_collection(store, principal, into, EDITOR_ROLE)
             existing = store.meta(document["doc_id"]) or store.find_by_source(document["file_path"])
             if existing is not None:
-                require_document(store, principal, existing["doc_id"], EDITOR)
+                require_document(store, principal, existing["doc_id"], EDITOR_ROLE)
             planned.append({**document, "collection": into})
         saved = [store.save(document) for document in planned]
         audit.note(detail=", ".join(str(d.get("file_name")) for d in saved)[:300])
