@@ -1,6 +1,6 @@
 """treerag: the Streamlit app's entry point (``streamlit run app.py``).
 
-Only navigation, the sign-in gate and session defaults live here; each page in ``pages/``
+Only navigation, the sign-in gate and session defaults live here; each page in ``views/``
 is thin and calls helpers in ``ui/`` and ``treerag_core``. Configuration comes from the
 environment (and a ``.env`` file): TREERAG_REGISTRY, OPENAI_API_KEY, OPENAI_BASE_URL,
 OLLAMA_HOST, and for team hosting TREERAG_AUTH and TREERAG_ADMINS (see SECURITY.md).
@@ -33,7 +33,7 @@ state.init_state(env)
 auth, principal = identity.gate()  # team modes: a sign-in or refusal page for nobody
 admin = principal is None or principal.admin
 
-pages = [
+views = [
     st.Page(state.PAGE_UPLOAD, title="Upload & index", icon=":material/upload_file:", default=True),
     st.Page(state.PAGE_TREE, title="Tree browser", icon=":material/account_tree:", url_path="tree"),
     st.Page(state.PAGE_CHAT, title="Chat", icon=":material/chat:", url_path="chat"),
@@ -45,18 +45,18 @@ pages = [
     ),
 ]
 if admin:  # in a team deployment, only admins change the engine and the registry file
-    pages.append(
+    views.append(
         st.Page(
             state.PAGE_SETTINGS, title="Settings", icon=":material/settings:", url_path="settings"
         )
     )
 if principal is not None and principal.admin:
-    pages.append(
+    views.append(
         st.Page(
             state.PAGE_ACCESS, title="Access", icon=":material/shield_person:", url_path="access"
         )
     )
-page = st.navigation(pages)
+page = st.navigation(views)
 
 with st.sidebar:
     identity.sidebar(principal, auth)

@@ -13,7 +13,7 @@ from treerag_core.ingest.summarize import make_summarizer
 from ui import state
 from ui.chat_logic import history_markdown, reference_label, trace_rows
 
-CHAT = "pages/chat.py"
+CHAT = "views/chat.py"
 
 
 @pytest.fixture(autouse=True)

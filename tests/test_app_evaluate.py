@@ -14,7 +14,7 @@ from treerag_core import InvalidQuestionsError, index_document, load_questions, 
 from treerag_core.ingest.summarize import make_summarizer
 from ui import state
 
-PAGE = "pages/evaluate.py"
+PAGE = "views/evaluate.py"
 PDF_PAGES = [
     "Annual report 2024\nRevenue\nNet revenue grew to $4.2 billion on strong retail demand.",
     "Leases\nOperating lease liabilities were $310 million, mostly for stores and warehouses.",

@@ -13,7 +13,7 @@ from treerag_core import list_documents
 from treerag_core.store.export import InvalidImportError, export_documents, parse_import
 from ui import state
 
-REG = "pages/registry.py"
+REG = "views/registry.py"
 
 
 def test_table_and_delete_with_confirmation(make_app, sample_doc, app_registry: Path) -> None:  # noqa: ANN001

@@ -7,7 +7,7 @@ from conftest import texts
 
 from ui import state
 
-SETTINGS = "pages/settings.py"
+SETTINGS = "views/settings.py"
 SECRET = "sk-test-SECRET-1234567890"
 
 
@@ -20,7 +20,7 @@ def test_default_is_offline_and_every_page_renders(make_app, sample_doc, monkeyp
     monkeypatch.setattr(streamlit_agraph, "agraph", lambda nodes, edges, config: None)
     at = make_app()
     assert "Offline engine" in texts(at)
-    for page in ("pages/tree.py", "pages/chat.py", "pages/registry.py", SETTINGS):
+    for page in ("views/tree.py", "views/chat.py", "views/registry.py", SETTINGS):
         at.switch_page(page).run()
         assert not at.exception, page
         assert not at.error, page

@@ -15,7 +15,7 @@ from treerag_core.qa.tree_view import ancestors, search_nodes, section_document,
 from ui import state
 from ui.tree_logic import PAGE_SIZE
 
-TREE = "pages/tree.py"
+TREE = "views/tree.py"
 
 
 class FakeAgraph:

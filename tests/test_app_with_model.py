@@ -14,7 +14,7 @@ from fake_llm_servers import CutStream, FakeLLMServer, default_reply, kind_of
 from treerag_core import get_document_by_id, list_documents
 from ui import state
 
-CHAT = "pages/chat.py"
+CHAT = "views/chat.py"
 
 
 @pytest.fixture(autouse=True)
@@ -92,7 +92,7 @@ def test_stream_cut_mid_answer_is_reported_and_chat_stays_usable(
 
 
 def test_connection_test_reaches_the_model(make_app, model_server) -> None:  # noqa: ANN001
-    at = make_app("pages/settings.py")
+    at = make_app("views/settings.py")
     next(b for b in at.button if "connection" in b.label.lower()).click().run()
     assert not at.exception
     assert any("Connected to" in s.value for s in at.success)

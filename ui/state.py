@@ -32,13 +32,13 @@ PRINCIPAL = "principal"  # who is signed in (team modes); None: the single local
 PERSONAL = (CHAT_DOCS, CHAT_HISTORY, CHAT_CONTEXT, UPLOAD_RESULTS, EVAL_RESULT, TREE_DOC,
             TREE_SELECTED, TREE_FOCUS)  # fmt: skip
 
-PAGE_UPLOAD = "pages/upload.py"
-PAGE_TREE = "pages/tree.py"
-PAGE_CHAT = "pages/chat.py"
-PAGE_REGISTRY = "pages/registry.py"
-PAGE_SETTINGS = "pages/settings.py"
-PAGE_EVALUATE = "pages/evaluate.py"
-PAGE_ACCESS = "pages/access.py"
+PAGE_UPLOAD = "views/upload.py"
+PAGE_TREE = "views/tree.py"
+PAGE_CHAT = "views/chat.py"
+PAGE_REGISTRY = "views/registry.py"
+PAGE_SETTINGS = "views/settings.py"
+PAGE_EVALUATE = "views/evaluate.py"
+PAGE_ACCESS = "views/access.py"
 
 
 def init_state(env: dict[str, str] | None = None) -> None:
