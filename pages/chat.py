@@ -99,7 +99,10 @@ def _answer(question: str, doc_ids: list[str], context: dict[str, Any] | None) -
         stream = None
         try:
             documents = [docs.load(d) for d in doc_ids]
-            stream = start_answer(question, documents, current_retriever(), context)
+            stream = start_answer(
+                question, documents, current_retriever(), context, state.principal(),
+                state.registry_path(),
+            )  # fmt: skip
             st.write_stream(stream.text())
         except Exception as exc:  # shown in the turn; the history keeps what streamed
             turn["error"] = message_for(exc)
@@ -136,6 +139,6 @@ def main() -> None:
         _answer(question, doc_ids, context)
 
 
-state.require_app(state.PAGE_CHAT)
+state.require_app()
 with shown_errors():
     main()

@@ -32,7 +32,10 @@ def _run(upload: Any, baseline: bool) -> None:
     def progress(done: int, total: int, what: str) -> None:
         bar.progress(done / max(total, 1), text=md_escape(what, 80))
 
-    result = run(questions, state.registry_path(), current_retriever(), baseline, progress)
+    result = run(
+        questions, state.registry_path(), current_retriever(), baseline, progress,
+        state.principal(),
+    )  # fmt: skip
     bar.empty()
     result["file"] = os.path.basename(upload.name)
     result["engine"] = engine_label()
@@ -113,6 +116,6 @@ def main() -> None:
         _show(result)
 
 
-state.require_app(state.PAGE_EVALUATE)
+state.require_app()
 with shown_errors():
     main()

@@ -1,4 +1,5 @@
-"""Registry: every indexed document; open, re-index, delete, export and import."""
+"""Registry: every document the person may read; open, re-index, move, delete, export and
+import. Buttons a person may not use are not shown; the core refuses them anyway."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import delete_document
-from ui import docs, state
+from treerag_core import TreeragError, delete_document, move_document
+from ui import access_view, docs, state
 from ui.engine import current_summarizer
-from ui.errors import shown_errors
+from ui.errors import message_for, shown_errors
 from ui.indexing import index_source
 from ui.registry_logic import export_bytes, import_bytes, table_rows
 from ui.text import md_escape
@@ -18,15 +19,16 @@ from ui.text import md_escape
 ss = st.session_state
 
 
-def _actions(row: dict[str, Any]) -> None:
+def _actions(row: dict[str, Any], editor: bool) -> None:
     doc_id = row["doc_id"]
     registry = state.registry_path()
+    principal = state.principal()
     cols = st.columns(5)
     if cols[0].button("Open in tree", key="reg_tree"):
         state.open_in_tree(doc_id)
     if cols[1].button("Open in chat", key="reg_chat"):
         state.open_in_chat([doc_id])
-    if cols[2].button("Re-index", key="reg_reindex"):
+    if editor and cols[2].button("Re-index", key="reg_reindex"):
         source = str(row.get("file_path") or "")
         if row.get("source_type") != "url" and not os.path.exists(source):
             st.error(f"The source file is no longer at {source}: upload it again to re-index.")
@@ -34,7 +36,7 @@ def _actions(row: dict[str, Any]) -> None:
             with st.spinner("Re-indexing…"):
                 outcome = index_source(
                     source, str(row.get("file_name")), state.registry_path(),
-                    current_summarizer(), overwrite=True,
+                    current_summarizer(), overwrite=True, principal=principal,
                 )  # fmt: skip
             if outcome.error:
                 st.error(outcome.error)
@@ -42,12 +44,12 @@ def _actions(row: dict[str, Any]) -> None:
                 st.success(f"Re-indexed: {outcome.sections} sections in {outcome.seconds:.2f} s.")
     cols[3].download_button(
         "Export JSON",
-        export_bytes([doc_id], registry),
+        lambda: export_bytes([doc_id], registry, principal),  # made (and logged) on click
         file_name=f"{os.path.splitext(str(row.get('file_name')))[0]}.treerag.json",
         mime="application/json",
         key="reg_export_one",
     )
-    if cols[4].button("Delete…", key="reg_delete"):
+    if editor and cols[4].button("Delete…", key="reg_delete"):
         ss["reg_confirm_delete"] = doc_id
     if ss.get("reg_confirm_delete") == doc_id:
         st.warning(
@@ -55,8 +57,12 @@ def _actions(row: dict[str, Any]) -> None:
         )
         yes, no = st.columns(2)
         if yes.button("Yes, delete", type="primary", key="reg_delete_yes"):
-            delete_document(doc_id, state.registry_path())
             ss["reg_confirm_delete"] = None
+            try:  # the core refuses it if the person's rights changed since the page drew
+                delete_document(doc_id, registry, principal)
+            except TreeragError as exc:
+                st.error(f"Not deleted: {message_for(exc)}")
+                return
             if ss.get(state.TREE_DOC) == doc_id:
                 ss[state.TREE_DOC] = None
             st.toast(f"Deleted {row.get('file_name')}.")
@@ -66,21 +72,47 @@ def _actions(row: dict[str, Any]) -> None:
             st.rerun()
 
 
+def _move(row: dict[str, Any]) -> None:
+    """Move to another collection the person edits (shown to editors only)."""
+    current = row.get("collection") or "default"
+    targets = [c for c in access_view.editable() if c != current]
+    if not targets:
+        return
+    left, right = st.columns([3, 1])
+    target = left.selectbox(f"Move from {md_escape(current)} to", targets, key="reg_move_to")
+    if right.button("Move", key="reg_move"):
+        move_document(row["doc_id"], target, state.registry_path(), state.principal())
+        st.toast(f"Moved {row.get('file_name')} to {target}.")
+        st.rerun()
+
+
 def _import() -> None:
+    targets = access_view.editable()
+    if not targets:
+        return  # readers import nothing
     with st.expander("Import documents from an export file"):
         upload = st.file_uploader("Export file (.json)", type=["json"], key="reg_import_file")
+        collection = None
+        if access_view.choose_collection():
+            collection = st.selectbox("Into the collection", targets, key="reg_import_into")
         if upload is not None and st.button("Import", key="reg_import"):
             with shown_errors():
-                names = import_bytes(upload.getvalue(), state.registry_path())
+                names = import_bytes(
+                    upload.getvalue(), state.registry_path(), state.principal(), collection
+                )
                 st.success("Imported: " + ", ".join(md_escape(n, 80) for n in names))
 
 
 def main() -> None:
     st.title("Registry")
-    st.caption(f"Registry file: {md_escape(os.path.abspath(state.registry_path()))}")
+    if state.principal() is None or state.principal().admin:
+        st.caption(f"Registry file: {md_escape(os.path.abspath(state.registry_path()))}")
     listing = docs.rows()
     if not listing:
-        st.info("The registry is empty: index a document or import an export file.")
+        if state.principal() is None:
+            st.info("The registry is empty: index a document or import an export file.")
+        else:
+            st.info("There are no documents you may read yet: index one, or ask an admin.")
         _import()
         return
     st.dataframe(table_rows(listing, state.registry_path()), hide_index=True)
@@ -90,9 +122,13 @@ def main() -> None:
     choice = st.selectbox(
         "Document", ids, format_func=lambda i: docs.label(by_id[i]), key="reg_pick"
     )
-    _actions(by_id[choice])
+    roles = access_view.roles()
+    editor = access_view.can_edit(by_id[choice], roles)
+    _actions(by_id[choice], editor)
+    if editor:
+        _move(by_id[choice])
     if st.button(f"Prepare an export of all {len(ids)} documents", key="reg_prepare_all"):
-        ss["reg_export_all_data"] = export_bytes(ids, registry)  # read all only on request
+        ss["reg_export_all_data"] = export_bytes(ids, registry, state.principal())
     if ss.get("reg_export_all_data"):
         st.download_button(
             "Download the export of all documents (JSON)",
@@ -104,6 +140,6 @@ def main() -> None:
     _import()
 
 
-state.require_app(state.PAGE_REGISTRY)
+state.require_app()
 with shown_errors():
     main()

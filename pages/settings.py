@@ -102,6 +102,6 @@ def main() -> None:
     )
 
 
-state.require_app(state.PAGE_SETTINGS)
+state.require_app()
 with shown_errors():
     main()

@@ -139,6 +139,6 @@ def main() -> None:
             st.info(f"Select a section of {md_escape(doc.get('file_name'))} to see its text.")
 
 
-state.require_app(state.PAGE_TREE)
+state.require_app()
 with shown_errors():
     main()

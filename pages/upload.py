@@ -1,4 +1,5 @@
-"""Upload & index: several files and/or a URL, live progress, then a result card each."""
+"""Upload & index: several files and/or a URL into a collection the person edits, live
+progress, then a result card each (kept for this person only)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from treerag_core import Limits, accepted_extensions
-from ui import state
+from ui import access_view, state
 from ui.engine import current_summarizer, engine_label
 from ui.errors import shown_errors
 from ui.indexing import IndexOutcome, index_source, index_upload
@@ -26,10 +27,18 @@ def _reporter(bar: Any) -> Any:
     return report
 
 
-def _run(files: list[Any], url: str, summarizer: Any, overwrite: bool, separate: bool) -> None:
+def _run(
+    files: list[Any],
+    url: str,
+    summarizer: Any,
+    overwrite: bool,
+    separate: bool,
+    collection: str | None,
+) -> None:
     """Index every file, then the URL; each gets its own status box and progress bar."""
     results: list[dict[str, Any]] = []
     registry = state.registry_path()
+    principal = state.principal()
     limits = Limits.from_env()
     jobs = [(f.name, f) for f in files] + ([(url, None)] if url else [])
     for name, upload in jobs:
@@ -45,9 +54,14 @@ def _run(files: list[Any], url: str, summarizer: Any, overwrite: bool, separate:
                     separate,
                     _reporter(bar),
                     limits,
+                    collection,
+                    principal,
                 )
             else:
-                outcome = index_source(name, name, registry, summarizer, overwrite, _reporter(bar))
+                outcome = index_source(
+                    name, name, registry, summarizer, overwrite, _reporter(bar), collection,
+                    principal,
+                )  # fmt: skip
             box.update(
                 label=f"{md_escape(name, 80)}: {'failed' if outcome.error else 'done'}",
                 state="error" if outcome.error else "complete",
@@ -81,6 +95,17 @@ def _card(index: int, result: dict[str, Any]) -> None:
             state.open_in_chat([str(outcome.doc_id)])
 
 
+def _collection() -> tuple[str | None, bool]:
+    """The target collection (None: the default one) and whether indexing is allowed."""
+    if not access_view.choose_collection():
+        return None, True
+    targets = access_view.editable()
+    if not targets:
+        st.warning("You are not an editor of any collection: ask an admin to make you one.")
+        return None, False
+    return st.selectbox("Collection", targets, key="upload_collection"), True
+
+
 def main() -> None:
     st.title("Upload & index")
     files = st.file_uploader(
@@ -100,19 +125,20 @@ def main() -> None:
         "Keep as a separate document if a file with the same name was uploaded before",
         key="upload_separate",
     )
+    collection, allowed = _collection()
     engine = engine_label()
     st.caption(f"Summaries by: {md_escape(engine)}")
     if engine.startswith("Offline") and preset != "General":
         st.caption(
             "The offline engine extracts summaries and tags itself; prompts apply to models."
         )
-    if st.button("Index", type="primary", disabled=not files and not url):
+    if st.button("Index", type="primary", disabled=(not files and not url) or not allowed):
         summarizer = current_summarizer(system_prompt_for(preset, custom))
-        _run(list(files or []), url, summarizer, mode == MODES[1], separate)
+        _run(list(files or []), url, summarizer, mode == MODES[1], separate, collection)
     for index, result in enumerate(st.session_state.get(state.UPLOAD_RESULTS, [])):
         _card(index, result)
 
 
-state.require_app(state.PAGE_UPLOAD)
+state.require_app()
 with shown_errors():
     main()

@@ -39,7 +39,7 @@ CHROMIUM_ARGS = [
 @pytest.fixture
 def app_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """TREERAG_REGISTRY in a temp dir, no provider configured, no .env in the cwd."""
-    for name in PROVIDER_ENV:
+    for name in (*PROVIDER_ENV, "TREERAG_AUTH", "TREERAG_ADMINS"):
         monkeypatch.delenv(name, raising=False)
     registry = tmp_path / "registry" / "indexed_docs.json"
     registry.parent.mkdir()
@@ -48,20 +48,17 @@ def app_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return registry
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
 
-@contextmanager
-def streamlit_server(workdir: Path) -> Iterator[dict[str, str]]:
-    """``streamlit run app.py`` on a free 127.0.0.1 port with its own registry, stopped after."""
-    registry = workdir / "indexed_docs.json"
-    env = {k: v for k, v in os.environ.items() if k not in PROVIDER_ENV}
-    env["TREERAG_REGISTRY"] = str(registry)
-    port = _free_port()
-    log = open(workdir / "server.log", "wb")  # noqa: SIM115 - closed below
+def start_streamlit(workdir: Path, env: dict[str, str], port: int | None = None) -> tuple:
+    """``streamlit run app.py`` on a free 127.0.0.1 port (or ``port``) with ``env``;
+    returns ``(process, url, log file)`` once ``/_stcore/health`` answers."""
+    port = port or free_port()
+    log = open(workdir / "server.log", "wb")  # noqa: SIM115 - closed by stop_streamlit
     proc = subprocess.Popen(
         [
             sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
@@ -80,17 +77,41 @@ def streamlit_server(workdir: Path) -> Iterator[dict[str, str]]:
         except OSError:
             time.sleep(0.3)
     else:
-        proc.terminate()
+        stop_streamlit(proc, log)
         raise RuntimeError("Streamlit did not start; see " + str(workdir / "server.log"))
+    return proc, url, log
+
+
+def stop_streamlit(proc: subprocess.Popen, log) -> None:  # noqa: ANN001
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+def server_env(registry: Path, **extra: str) -> dict[str, str]:
+    """The environment minus model settings and sign-in settings, plus ``extra``."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in PROVIDER_ENV and not k.startswith(("TREERAG_AUTH", "TREERAG_ADMINS"))
+    }
+    env["TREERAG_REGISTRY"] = str(registry)
+    env.update(extra)
+    return env
+
+
+@contextmanager
+def streamlit_server(workdir: Path, **extra_env: str) -> Iterator[dict[str, str]]:
+    """``streamlit run app.py`` on a free 127.0.0.1 port with its own registry, stopped after."""
+    registry = workdir / "indexed_docs.json"
+    proc, url, log = start_streamlit(workdir, server_env(registry, **extra_env))
     try:
         yield {"url": url, "registry": str(registry), "workdir": str(workdir)}
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        stop_streamlit(proc, log)
 
 
 @pytest.fixture(scope="session")

@@ -45,7 +45,7 @@ def test_registry_round_trip_listing_and_keyed_lookup(tmp_path):
     assert sorted(os.listdir(tmp_path / "reg.docs")) == sorted(
         [f"{a['doc_id']}.json", f"{b['doc_id']}.json"]
     )
-    assert json.load(open(reg))["_meta"]["1"]["schema_version"] == 1
+    assert json.load(open(reg))["_meta"]["1"]["schema_version"] == 2
 
 
 def test_same_name_in_two_folders_is_two_documents(tmp_path):

@@ -38,7 +38,7 @@ from treerag_core.types import Document
 
 
 class MemoryStore:
-    """A whole second backend in forty lines: nothing touches the disk."""
+    """A whole second backend in sixty lines: nothing touches the disk."""
 
     location = "memory://test"
 
@@ -46,6 +46,8 @@ class MemoryStore:
         self.docs: dict[str, Document] = {}
         self.caches: dict[str, dict[str, dict[str, Any]]] = {}
         self.sources = MemorySources()
+        self.members: dict[str, dict[str, Any]] = {}
+        self.audit: list[dict[str, Any]] = []
 
     def list(self) -> list[dict[str, Any]]:
         rows = [{k: v for k, v in d.items() if k != "flat_nodes"} for d in self.docs.values()]
@@ -81,13 +83,37 @@ class MemoryStore:
     def cache(self, name: str) -> dict[str, dict[str, Any]]:
         return self.caches.setdefault(name, {})
 
+    def collections(self) -> dict[str, dict[str, Any]]:
+        return copy.deepcopy(self.members)
+
+    def set_collection(self, name: str, readers: list[str], editors: list[str]) -> None:
+        self.members[name] = {"readers": list(readers), "editors": list(editors)}
+
+    def set_document_collection(self, doc_id: str, collection: str) -> bool:
+        if doc_id not in self.docs:
+            return False
+        self.docs[doc_id]["collection"] = collection
+        return True
+
+    def append_audit(self, entry: dict[str, Any]) -> None:
+        self.audit.append(dict(entry))
+
+    def audit_log(self) -> list[dict[str, Any]]:
+        return list(self.audit)
+
 
 class MemorySources:
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
 
-    def location_for(self, name: str, data: bytes, separate: bool = False) -> str:
-        return f"memory://sources/{name}"
+    def location_for(
+        self, name: str, data: bytes, separate: bool = False, collection: str = "default"
+    ) -> str:
+        return (
+            f"memory://sources/{name}"
+            if collection == "default"
+            else f"memory://sources/{collection}/{name}"
+        )
 
     @contextmanager
     def staged(self, location: str, data: bytes) -> Iterator[str]:

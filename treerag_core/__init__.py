@@ -6,11 +6,32 @@ Everything a program (the app, the CLI, a library user) needs is importable from
 subpackages hold how it is done: ``ingest`` (formats, readers, structure, sections, tree,
 summaries, indexing), ``store`` (the storage seam and the file store), ``llm`` (model calls,
 providers, prompts, reply parsing), ``qa`` (navigation, answers, tree views), ``text``
-(the offline engine's text tools) and ``evaluation`` (retrieval metrics and the chunk
-baseline).
+(the offline engine's text tools), ``evaluation`` (retrieval metrics and the chunk
+baseline) and ``access`` (principals, collections with readers and editors, the access
+rules and the audit log).
 """
 
+from .access import (
+    ADMIN_ROLE,
+    EDITOR_ROLE,
+    EVERYONE,
+    READER_ROLE,
+    AuthSettings,
+    Principal,
+    audit_log_jsonl,
+    auth_settings,
+    editable_collections,
+    get_collection_access,
+    list_collections,
+    move_document,
+    principal_from_claims,
+    principal_from_headers,
+    read_audit_log,
+    record_sign_in,
+    set_collection_access,
+)
 from .errors import (
+    AccessDeniedError,
     BlockedURLError,
     ConfigError,
     DocumentNotFoundError,
@@ -18,7 +39,9 @@ from .errors import (
     DocumentTooLargeError,
     EmptyDocumentError,
     FetchError,
+    InvalidCollectionError,
     LLMError,
+    NotSignedInError,
     RegistryError,
     TreeragError,
     UnsupportedFormatError,
@@ -87,12 +110,14 @@ from .store.api import (
     save_document,
     save_registry,
 )
-from .store.base import DEFAULT_REGISTRY, DocumentStore
+from .store.base import DEFAULT_COLLECTION, DEFAULT_REGISTRY, DocumentStore
 from .store.caches import DirectoryCache
 from .store.export import InvalidImportError, export_documents, parse_import
+from .store.transfer import export_registry, import_documents
 
 __all__ = [
     # errors
+    "AccessDeniedError",
     "BlockedURLError",
     "ConfigError",
     "DocumentNotFoundError",
@@ -101,9 +126,11 @@ __all__ = [
     "EmptyDocumentError",
     "EvidenceUnavailableError",
     "FetchError",
+    "InvalidCollectionError",
     "InvalidImportError",
     "InvalidQuestionsError",
     "LLMError",
+    "NotSignedInError",
     "RegistryError",
     "TreeragError",
     "UnsupportedFormatError",
@@ -131,11 +158,13 @@ __all__ = [
     "DocumentStore",
     "delete_document",
     "export_documents",
+    "export_registry",
     "get_document",
     "get_document_by_id",
     "list_documents",
     "load_registry",
     "open_store",
+    "import_documents",
     "parse_import",
     "save_document",
     "save_registry",
@@ -188,4 +217,23 @@ __all__ = [
     "retrieved_rows",
     "summary_rows",
     "summary_table",
+    # access: principals, collections, the audit log, identity modes
+    "DEFAULT_COLLECTION",
+    "ADMIN_ROLE",
+    "EDITOR_ROLE",
+    "READER_ROLE",
+    "AuthSettings",
+    "EVERYONE",
+    "Principal",
+    "audit_log_jsonl",
+    "auth_settings",
+    "editable_collections",
+    "get_collection_access",
+    "list_collections",
+    "move_document",
+    "principal_from_claims",
+    "principal_from_headers",
+    "read_audit_log",
+    "record_sign_in",
+    "set_collection_access",
 ]

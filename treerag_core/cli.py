@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     index.add_argument("--overwrite", action="store_true", help="re-index even if unchanged")
     index.add_argument("--no-summaries", action="store_true", help="titles only, no summarizer")
     index.add_argument("--workers", type=int, default=10, help="parallel summary calls")
+    index.add_argument("--collection", help="collection to put it in (default: 'default')")
     commands.add_parser("list", help="list indexed documents")
     show = commands.add_parser("show", help="print a document's outline")
     show.add_argument("doc_id")
@@ -85,6 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 registry_path=args.registry,
                 overwrite=args.overwrite,
                 verbose=False,
+                collection=args.collection,
             )
             print(f"{doc['doc_id']}  {doc['file_name']}  {doc['total_sections']} sections")
         elif args.command == "ask":
@@ -94,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 pages = f"{row['total_pages']} pages" if row.get("total_pages") else "-"
                 print(
                     f"{row['doc_id']}  {row['file_name']}  {row['total_sections']} sections  "
-                    f"{pages}  {row['indexed_at']}"
+                    f"{pages}  {row['indexed_at']}  [{row.get('collection') or 'default'}]"
                 )
         elif args.command == "show":
             doc = get_document_by_id(args.doc_id, args.registry)

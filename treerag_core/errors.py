@@ -50,3 +50,17 @@ class LLMError(TreeragError):
 
 class ConfigError(TreeragError):
     """Provider settings are incomplete or invalid."""
+
+
+class AccessDeniedError(TreeragError):
+    """The principal may not do this. For a document it may not read the message is the same
+    as for one that does not exist, and never names the document."""
+
+
+class NotSignedInError(AccessDeniedError):
+    """A team deployment received a request that carries no identity (no sign-in, no proxy
+    header): it is refused, never treated as a local admin."""
+
+
+class InvalidCollectionError(TreeragError):
+    """A collection name outside the allowed alphabet, or a member list that is not names."""

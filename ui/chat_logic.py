@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from treerag_core import ask, ask_multi, node_pages, section_document
+from treerag_core import DEFAULT_REGISTRY, Principal, ask, ask_multi, node_pages, section_document
 from treerag_core.types import Document
 
 
@@ -31,12 +31,16 @@ def start_answer(
     documents: list[Document],
     retriever: Any,
     context: dict[str, Any] | None = None,
+    principal: Principal | None = None,
+    registry_path: str = DEFAULT_REGISTRY,
 ) -> AnswerStream:
     """One ``ask`` (one document) or ``ask_multi`` (several), streamed.
 
     With a section context, that document is narrowed to the section's subtree and the
-    section's path is passed as the question's extra context.
+    section's path is passed as the question's extra context. With a principal, the core
+    refuses any document the person may not read before anything is navigated.
     """
+    access = {"principal": principal, "registry_path": registry_path}
     extra = ""
     if context:
         documents = [
@@ -45,9 +49,10 @@ def start_answer(
         ]
         extra = f"The question is about the section: {context.get('path', '')}"
     if len(documents) == 1:
-        chunks = ask(question, documents[0], retriever, extra_context=extra, stream=True)
+        chunks = ask(question, documents[0], retriever, extra_context=extra, stream=True, **access)
     else:
-        chunks = ask_multi(question, documents, retriever, extra_context=extra, stream=True)
+        chunks = ask_multi(question, documents, retriever, extra_context=extra, stream=True,
+                           **access)  # fmt: skip
     return AnswerStream(iter(chunks))  # type: ignore[arg-type]
 
 

@@ -6,15 +6,15 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import list_documents, open_store
+from treerag_core import AccessDeniedError, list_documents, open_store
 from treerag_core.types import Document
 
 from . import state
 
 
 def rows() -> list[dict[str, Any]]:
-    """Metadata of every document in the session's registry (newest first)."""
-    return list_documents(state.registry_path())
+    """Metadata of every document the person may read in the session's registry."""
+    return list_documents(state.registry_path(), state.principal())
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -24,7 +24,10 @@ def _load(registry_abs: str, doc_id: str, stamp: str) -> Document:
 
 
 def load(doc_id: str, stamp: str | None = None) -> Document:
-    """The full document (tree, outline, text). Callers must not mutate it."""
+    """The full document (tree, outline, text), if the person may read it (the core's
+    filter decides). Callers must not mutate it."""
+    if state.principal() is not None and doc_id not in {r["doc_id"] for r in rows()}:
+        raise AccessDeniedError(f"There is no document {doc_id!r} that you may read.")
     store = open_store(state.registry_path())
     if stamp is None:
         meta = store.meta(doc_id) or {}
@@ -33,5 +36,6 @@ def load(doc_id: str, stamp: str | None = None) -> Document:
 
 
 def label(row: dict[str, Any]) -> str:
-    """How a document is named in pickers: file name and when it was indexed."""
-    return f"{row.get('file_name') or row.get('doc_id')} · {row.get('indexed_at') or ''}"
+    """How a document is named in pickers: file name, collection and when it was indexed."""
+    where = f" · {row['collection']}" if row.get("collection", "default") != "default" else ""
+    return f"{row.get('file_name') or row.get('doc_id')}{where} · {row.get('indexed_at') or ''}"

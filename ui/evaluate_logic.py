@@ -16,6 +16,7 @@ from typing import Any
 from treerag_core import (
     DocumentNotFoundError,
     InvalidQuestionsError,
+    Principal,
     Retriever,
     evaluate,
     evaluation_page_texts,
@@ -46,9 +47,10 @@ def parse_upload(data: bytes, name: str) -> list[dict[str, Any]]:
     return questions
 
 
-def app_loader(registry_path: str) -> DocumentLoader:
-    """``registry_loader`` that never indexes, with a message saying what to do."""
-    inner = registry_loader(registry_path, index_missing=False)
+def app_loader(registry_path: str, principal: Principal | None = None) -> DocumentLoader:
+    """``registry_loader`` that never indexes, with a message saying what to do; with a
+    principal it finds only documents that person may read."""
+    inner = registry_loader(registry_path, index_missing=False, principal=principal)
 
     def load(item: dict[str, Any]) -> Document:
         try:
@@ -90,16 +92,19 @@ def run(
     retriever: Retriever,
     baseline: bool,
     progress: Callable[[int, int, str], None] | None = None,
+    principal: Principal | None = None,
 ) -> dict[str, Any]:
     """Evaluate and return everything the page shows and the download holds (plain JSON)."""
     notes: list[str] = []
     evaluation = evaluate(
         questions,
-        app_loader(registry_path),
+        app_loader(registry_path, principal),
         retriever=retriever,
         baseline=baseline,
         page_texts=page_texts_with_notes(registry_path, notes) if baseline else None,
         progress=progress,
+        principal=principal,
+        registry_path=registry_path,
     )
     result = evaluation.as_dict()
     ungraded = [str(q["id"]) for q in questions if not gold_pages(q) and not gold_sections(q)]

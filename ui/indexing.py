@@ -11,7 +11,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from treerag_core import DocumentStore, Limits, TreeragError, index_document, open_store
+from treerag_core import (
+    DEFAULT_COLLECTION,
+    DocumentStore,
+    Limits,
+    Principal,
+    TreeragError,
+    index_document,
+    open_store,
+)
 from treerag_core import index_upload as core_index_upload
 from treerag_core.types import Document, ProgressFn
 
@@ -64,13 +72,17 @@ def index_source(
     summarizer: Any,
     overwrite: bool,
     progress: ProgressFn | None = None,
+    collection: str | None = None,
+    principal: Principal | None = None,
 ) -> IndexOutcome:
-    """Index a stored file or a URL; errors become ``outcome.error`` (nothing is lost)."""
+    """Index a stored file or a URL; errors become ``outcome.error`` (nothing is lost).
+
+    ``collection=None`` keeps a stored document where it is (a re-index)."""
     return _indexed(
         name, registry_path, source, overwrite,
         lambda store: index_document(
             source, summarizer=summarizer, registry_path=store, overwrite=overwrite,
-            verbose=False, progress=progress,
+            verbose=False, progress=progress, collection=collection, principal=principal,
         ),
     )  # fmt: skip
 
@@ -84,14 +96,22 @@ def index_upload(
     separate: bool = False,
     progress: ProgressFn | None = None,
     limits: Limits | None = None,
+    collection: str | None = None,
+    principal: Principal | None = None,
 ) -> IndexOutcome:
     """Keep and index one uploaded file; a failure keeps the previous file and index."""
-    source = open_store(registry_path).sources.location_for(name, data, separate)
+    try:
+        source = open_store(registry_path).sources.location_for(
+            name, data, separate, collection or DEFAULT_COLLECTION
+        )
+    except TreeragError as exc:
+        return IndexOutcome(name=name, error=str(exc))
     return _indexed(
         name, registry_path, source, overwrite,
         lambda store: core_index_upload(
             name, data, summarizer=summarizer, registry_path=store, overwrite=overwrite,
-            separate=separate, progress=progress, limits=limits,
+            separate=separate, progress=progress, limits=limits, collection=collection,
+            principal=principal,
         ),
     )  # fmt: skip
 

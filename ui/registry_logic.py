@@ -1,10 +1,10 @@
-"""Registry page helpers: the table, export, import, re-index."""
+"""Registry page helpers: the table, export, import, re-index (the core checks access)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from treerag_core import export_documents, open_store, parse_import
+from treerag_core import Principal, export_registry, import_documents, open_store
 
 
 def human_size(n: int) -> str:
@@ -23,6 +23,7 @@ def table_rows(rows: list[dict[str, Any]], registry_path: str) -> list[dict[str,
         out.append(
             {
                 "name": row.get("file_name"),
+                "collection": row.get("collection") or "default",
                 "sections": row.get("total_sections"),
                 "pages": row.get("total_pages"),
                 "indexed at": row.get("indexed_at"),
@@ -34,24 +35,26 @@ def table_rows(rows: list[dict[str, Any]], registry_path: str) -> list[dict[str,
     return out
 
 
-def export_bytes(doc_ids: list[str], registry_path: str) -> bytes:
+def export_bytes(
+    doc_ids: list[str], registry_path: str, principal: Principal | None = None
+) -> bytes:
     """The chosen documents (one or all) as one export file.
 
     Takes the registry path explicitly so it needs no Streamlit session (reusable, testable).
     """
-    store = open_store(registry_path)
-    return export_documents([dict(store.get(doc_id)) for doc_id in doc_ids])
+    return export_registry(doc_ids, registry_path, principal)
 
 
-def import_bytes(data: bytes, registry_path: str) -> list[str]:
+def import_bytes(
+    data: bytes,
+    registry_path: str,
+    principal: Principal | None = None,
+    collection: str | None = None,
+) -> list[str]:
     """Validate then store every document in the file; returns their names.
 
-    Validation runs on the whole file first, so a bad file stores nothing.
+    Validation and access checks run on the whole file first, so a refused or bad file
+    stores nothing.
     """
-    documents = parse_import(data)
-    store = open_store(registry_path)
-    names = []
-    for document in documents:
-        saved = store.save(document)
-        names.append(str(saved.get("file_name")))
-    return names
+    saved = import_documents(data, registry_path, principal, collection)
+    return [str(document.get("file_name")) for document in saved]

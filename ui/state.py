@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import DEFAULT_REGISTRY
+from treerag_core import DEFAULT_REGISTRY, Principal
 
 REGISTRY_PATH = "registry_path"
 PROVIDER = "provider_settings"  # dict for treerag_core.make_llms (key included)
@@ -28,6 +28,10 @@ CHAT_HISTORY = "chat_history"
 CHAT_CONTEXT = "chat_context"  # {"doc_id", "node_id", "path"} from "Ask about this section"
 UPLOAD_RESULTS = "upload_results"
 EVAL_RESULT = "eval_result"  # the last evaluation (plain JSON) the Evaluate page shows
+PRINCIPAL = "principal"  # who is signed in (team modes); None: the single local user
+# What belongs to one person: cleared whenever the signed-in person changes in a session.
+PERSONAL = (CHAT_DOCS, CHAT_HISTORY, CHAT_CONTEXT, UPLOAD_RESULTS, EVAL_RESULT, TREE_DOC,
+            TREE_SELECTED, TREE_FOCUS)  # fmt: skip
 
 PAGE_UPLOAD = "pages/upload.py"
 PAGE_TREE = "pages/tree.py"
@@ -35,6 +39,7 @@ PAGE_CHAT = "pages/chat.py"
 PAGE_REGISTRY = "pages/registry.py"
 PAGE_SETTINGS = "pages/settings.py"
 PAGE_EVALUATE = "pages/evaluate.py"
+PAGE_ACCESS = "pages/access.py"
 
 
 def init_state(env: dict[str, str] | None = None) -> None:
@@ -56,20 +61,33 @@ def init_state(env: dict[str, str] | None = None) -> None:
     ss.setdefault(UPLOAD_RESULTS, [])
 
 
-def require_app(page: str) -> None:
-    """Make every URL show the app's own navigation and configured registry.
+def require_app() -> None:
+    """Make every URL show the app's own navigation, registry and sign-in gate.
 
-    A server's first request for a page URL (a bookmark, a refresh on ``/tree``) is served
-    by Streamlit's legacy ``pages/`` folder mode: the page file runs without ``app.py``, so
-    the sidebar lists raw file names and the registry setting is never read. Calling
-    ``st.navigation`` ends that mode for the server; the rerun then runs ``app.py``, which
-    opens this same page (pages are keyed by their URL path).
+    While Streamlit has not yet seen ``st.navigation`` (a server's first request, and every
+    AppTest run), it serves a ``pages/`` folder by itself: a page file runs without
+    ``app.py``, so the sidebar lists raw file names, the registry setting is never read and
+    the sign-in gate is skipped. The page then runs the whole app instead, whose
+    ``st.navigation`` ends that mode and opens this same page (pages are keyed by their URL
+    path) in the same script run, so no widget event is lost.
     """
-    if REGISTRY_PATH in st.session_state:
+    if not _legacy_pages_mode():
         return
-    page_config()
-    st.navigation(app_pages(), position="hidden")
-    st.rerun()
+    from .shell import run_app
+
+    page_config()  # before any navigation: the favicon is ours, never a fetched icon
+    st.navigation(app_pages(), position="hidden")  # ends the legacy mode, hides its menu
+    run_app()  # ...and runs this page inside the app, behind its sign-in gate
+    st.stop()  # ...so the rest of this outer run of the page file has nothing left to do
+
+
+def _legacy_pages_mode() -> bool:
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+
+        return PagesManager.uses_pages_directory is True
+    except (ImportError, AttributeError):  # another Streamlit: fall back on our own mark
+        return REGISTRY_PATH not in st.session_state
 
 
 # A local icon: without one the browser tab shows the page's material icon, which is
@@ -81,9 +99,10 @@ def page_config() -> None:
     st.set_page_config(page_title="treerag", page_icon=ICON, layout="wide")
 
 
-def app_pages() -> list[Any]:
-    """The app's pages, for ``st.navigation``; the first is served at ``/``."""
-    return [
+def app_pages(settings: bool = True, access: bool = True) -> list[Any]:
+    """The app's pages, for ``st.navigation``; the first is served at ``/``. In a team
+    deployment only admins see Settings (the engine, the registry file) and Access."""
+    pages = [
         st.Page(PAGE_UPLOAD, title="Upload & index", icon=":material/upload_file:", default=True),
         st.Page(PAGE_TREE, title="Tree browser", icon=":material/account_tree:", url_path="tree"),
         st.Page(PAGE_CHAT, title="Chat", icon=":material/chat:", url_path="chat"),
@@ -91,12 +110,45 @@ def app_pages() -> list[Any]:
             PAGE_REGISTRY, title="Registry", icon=":material/inventory_2:", url_path="registry"
         ),
         st.Page(PAGE_EVALUATE, title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),
-        st.Page(PAGE_SETTINGS, title="Settings", icon=":material/settings:", url_path="settings"),
     ]
+    if settings:
+        pages.append(
+            st.Page(
+                PAGE_SETTINGS, title="Settings", icon=":material/settings:", url_path="settings"
+            )
+        )
+    if access:
+        pages.append(
+            st.Page(PAGE_ACCESS, title="Access", icon=":material/shield_person:", url_path="access")
+        )
+    return pages
 
 
 def registry_path() -> str:
     return str(st.session_state.get(REGISTRY_PATH) or DEFAULT_REGISTRY)
+
+
+def principal() -> Principal | None:
+    """The signed-in person to pass to the core as ``principal=`` (None: no sign-in)."""
+    return st.session_state.get(PRINCIPAL)
+
+
+def start_person(person: Principal) -> None:
+    """A new person in this session: nothing of the previous one's stays visible."""
+    ss = st.session_state
+    previous = ss.get(PRINCIPAL)
+    if previous is not None and previous.user != person.user:
+        forget_person()
+    ss[PRINCIPAL] = person
+
+
+def forget_person() -> None:
+    """Drop the signed-in person and their chat, uploads and selections."""
+    ss = st.session_state
+    ss[PRINCIPAL] = None
+    for key in PERSONAL:
+        ss.pop(key, None)
+    init_state()
 
 
 def bind(state_key: str, widget_key: str) -> Callable[[], None]:

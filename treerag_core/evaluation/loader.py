@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ..access.principal import Principal
+from ..access.rules import readable_rows, require_document
 from ..errors import DocumentNotFoundError, TreeragError
 from ..store import open_store
 from ..store.base import RegistryLike
@@ -21,17 +23,21 @@ def registry_loader(
     source_root: str | None = None,
     index_missing: bool = False,
     summarizer: Any = None,
+    principal: Principal | None = None,
 ) -> DocumentLoader:
     """A question's document by ``doc_id``, else by ``file`` / ``document`` / ``doc_name``:
     the stored path under ``source_root``, then the file name with or without its extension
     (question sets often name a filing without ``.pdf``). With ``index_missing``, a file
     under ``source_root`` that is not stored yet is indexed (offline summaries by default).
+    With a ``principal``, only documents it may read are found (and indexing needs editing
+    rights).
     """
     store = open_store(registry_path)
     cache: dict[str, Document] = {}
 
     def load(item: dict[str, Any]) -> Document:
         if item.get("doc_id"):
+            require_document(store, principal, str(item["doc_id"]))
             return store.get(str(item["doc_id"]))
         ref = str(item.get("file") or item.get("document") or item.get("doc_name") or "")
         if not ref:
@@ -42,7 +48,7 @@ def registry_loader(
 
     def _find_or_index(ref: str) -> Document:
         path = os.path.abspath(os.path.join(source_root, ref) if source_root else ref)
-        rows = store.list()
+        rows = readable_rows(store.list(), store, principal)
         row = next((r for r in rows if r.get("file_path") == path), None)
         row = row or next((r for r in rows if r.get("file_name") == os.path.basename(ref)), None)
         row = row or next((r for r in rows if _stem(str(r.get("file_name"))) == _stem(ref)), None)
@@ -54,7 +60,7 @@ def registry_loader(
 
             return index_document(
                 path, summarizer=summarizer or offline_summarizer, registry_path=store,
-                verbose=False,
+                verbose=False, principal=principal,
             )  # fmt: skip
         raise DocumentNotFoundError(f"{ref} is neither in {store.location} nor a readable file.")
 

@@ -11,9 +11,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..access.documents import readable_loader
+from ..access.principal import Principal
 from ..errors import TreeragError
 from ..qa.context import prepare_answer
 from ..qa.retriever import Retriever, make_retriever
+from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from ..text.tokens import estimate_tokens
 from ..types import Document
 from .chunks import (
@@ -126,15 +129,19 @@ def evaluate(
     chunk_tokens: int = 500,
     overlap_tokens: int = 50,
     progress: Callable[[int, int, str], None] | None = None,
+    principal: Principal | None = None,
+    registry_path: RegistryLike = DEFAULT_REGISTRY,
 ) -> Evaluation:
     """Score navigation (and the chunk baseline) on questions with gold evidence.
 
     ``load_document(question)`` returns the indexed document the question is about;
     ``retriever`` defaults to the offline engine; ``page_texts(document)`` gives the
     source's page texts for the baseline (``None``: chunk the sections instead). A question
-    whose document fails to load is reported in ``errors``, not raised.
+    whose document fails to load is reported in ``errors``, not raised; with a
+    ``principal``, so is one whose document it may not read in ``registry_path``.
     """
     retriever = retriever or make_retriever()
+    load_document = readable_loader(load_document, registry_path, principal)
     nav_results: list[QuestionResult] = []
     chunk_results: list[QuestionResult] = []
     errors: list[dict[str, str]] = []

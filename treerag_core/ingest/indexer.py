@@ -3,6 +3,11 @@
 An unchanged source costs one read and no model call; a changed one re-summarises only
 the sections whose text changed (by fingerprint) and only if the same summarizer wrote the
 stored summary.
+
+With a ``principal``, only editors of the target collection may index into it, and
+re-indexing a stored document (same source) needs editing rights in its collection too.
+Every stored indexing is logged in the audit log (``index``, ``reindex``; refused and
+failed attempts too).
 """
 
 from __future__ import annotations
@@ -10,13 +15,24 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from ..access.audit import Audit, audited
+from ..access.collections import check_collection_name
+from ..access.principal import Principal
+from ..access.rules import EDITOR_ROLE, require_collection, require_document
 from ..errors import DocumentTooLargeError, EmptyDocumentError
 from ..limits import Limits
 from ..store import open_store
-from ..store.base import DEFAULT_REGISTRY, DocumentStore, RegistryLike
+from ..store.base import (
+    DEFAULT_COLLECTION,
+    DEFAULT_REGISTRY,
+    DocumentStore,
+    RegistryLike,
+    collection_of,
+)
 from ..store.sources import safe_file_name
 from ..types import Document, FlatNode, ProgressFn, SummarizerFn
 from .formats import check_upload
@@ -38,17 +54,20 @@ def index_document(
     verbose: bool = True,
     progress: ProgressFn | None = None,
     limits: Limits | None = None,
+    collection: str | None = None,
+    principal: Principal | None = None,
 ) -> Document:
     """Index a file or URL and (by default) store it in the registry.
 
     ``overwrite=False`` returns the stored document when the same source is unchanged;
     a changed source, or ``overwrite=True``, is re-indexed in place (same ``doc_id``).
     ``progress(done, total, message)`` reports each stage and each summary for the UI.
+    ``collection``: where it goes (default: where the stored version is, else ``default``).
     """
     limits = limits or Limits.from_env()
     store = open_store(registry_path) if persist else None
-    run = _Run(summarizer, store, overwrite, progress, verbose, limits)
-    return run.index(read_source(file_path, limits))
+    run = _Run(summarizer, store, overwrite, progress, verbose, limits, collection, principal)
+    return run.audited(str(file_path), lambda: run.index(read_source(file_path, limits)))
 
 
 def index_upload(
@@ -60,20 +79,29 @@ def index_upload(
     separate: bool = False,
     progress: ProgressFn | None = None,
     limits: Limits | None = None,
+    collection: str | None = None,
+    principal: Principal | None = None,
 ) -> Document:
     """Keep an uploaded file in the store's sources and index it.
 
     The source is what the tree browser shows and evidence is drawn from, so it is kept;
     a failed index puts back the file that was there before (the registry keeps the old
-    index too). ``separate=True`` keeps a same-named upload as its own document.
+    index too). ``separate=True`` keeps a same-named upload as its own document. Uploads
+    to different collections are kept apart (see :mod:`treerag_core.store.sources`).
     """
     limits = limits or Limits.from_env()
-    check_upload(name, len(data), limits)
     store = open_store(registry_path)
-    location = store.sources.location_for(name, data, separate)
-    run = _Run(summarizer, store, overwrite, progress, False, limits)
-    with store.sources.staged(location, data):
-        return run.index(read_bytes(data, safe_file_name(name), limits, source=location))
+    run = _Run(summarizer, store, overwrite, progress, False, limits, collection, principal)
+
+    def work() -> Document:
+        check_upload(name, len(data), limits)
+        folder = check_collection_name(collection) if collection else DEFAULT_COLLECTION
+        location = store.sources.location_for(name, data, separate, folder)
+        run.authorize(store.find_by_source(location))  # before the file is written
+        with store.sources.staged(location, data):
+            return run.index(read_bytes(data, safe_file_name(name), limits, source=location))
+
+    return run.audited(safe_file_name(name), work)
 
 
 class _Run:
@@ -87,7 +115,12 @@ class _Run:
         progress: ProgressFn | None,
         verbose: bool,
         limits: Limits,
+        collection: str | None = None,
+        principal: Principal | None = None,
     ) -> None:
+        self.collection = collection
+        self.principal = principal
+        self.log: Audit | None = None
         self.summarizer = summarizer
         self.store = store
         self.overwrite = overwrite
@@ -102,12 +135,48 @@ class _Run:
         if self.verbose:  # the seed's verbose=True prints, on top of the log
             print(message)
 
+    def audited(self, name: str, work: Callable[[], Document]) -> Document:
+        """Run ``work`` (read and index) under the audit log, when anything is stored."""
+        if self.store is None:
+            return work()
+        target = self.collection or None
+        with audited(self.store, self.principal, "index", document=name, collection=target) as log:
+            self.log = log
+            if self.collection is not None:  # refuse a non-editor before reading anything
+                require_collection(
+                    self.store, self.principal, check_collection_name(self.collection)
+                )
+            return work()
+
+    def authorize(self, stored: dict[str, Any] | None) -> str:
+        """The collection the document goes to, if the principal may put it there."""
+        target = check_collection_name(self.collection or collection_of(stored or {}))
+        if self.log is not None:
+            self.log.note(collection=target)
+            if stored is not None:
+                self.log.note(action="reindex", doc_id=stored["doc_id"])
+        if self.store is not None:
+            if stored is not None:
+                require_document(self.store, self.principal, stored["doc_id"], EDITOR_ROLE)
+            require_collection(self.store, self.principal, target, EDITOR_ROLE)
+        return target
+
     def index(self, source: SourceText) -> Document:
         read_s = time.perf_counter() - self.started
         stored = _stored_version(self.store, source.source)
+        collection = self.authorize(stored)
+        if self.log is not None:
+            self.log.note(document=source.file_name)
         if stored and stored.get("content_hash") == source.content_hash and not self.overwrite:
             self.say(f"{source.file_name}: unchanged, using the stored index ({stored['doc_id']})")
             self.report(1, 1, "Unchanged: loaded from the registry")
+            if self.store is not None and collection != collection_of(stored):
+                if self.log is not None:
+                    self.log.note(action="move", detail=f"from {collection_of(stored)}")
+                self.store.set_document_collection(stored["doc_id"], collection)
+                return {**stored, "collection": collection}
+            if self.log is not None:
+                self.log.skip = True  # nothing changed: not an entry in the audit log
             return stored
 
         self.report(0, 1, "Finding sections")
@@ -135,6 +204,7 @@ class _Run:
             "source_chars": len(source.text),
             "source_bytes": source.byte_size,
             "engine": signature,
+            "collection": collection,
             "tree_outline": build_tree_outline(flat),
             "flat_nodes": flat,
             "tree": tree_skeleton(flat),
@@ -151,6 +221,8 @@ class _Run:
         if self.store is not None:
             self.report(1, 1, "Saving to the registry")
             document = self.store.save(document)
+            if self.log is not None:
+                self.log.note(doc_id=document["doc_id"])
         document["stats"]["total_s"] = round(time.perf_counter() - self.started, 4)
         self.say(
             f"{source.file_name}: {len(flat)} sections indexed in "

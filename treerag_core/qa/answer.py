@@ -12,6 +12,11 @@ Failure policy: a failed or unusable *search* falls back to the offline ranking 
 says so); a failed *answer* call raises :class:`LLMError` with a readable message — in a
 stream, after the chunks already delivered — because an answer that silently stops is
 worse than a visible error.
+
+Access: with ``principal=``, every document (a dict or a ``doc_id``) must be one the
+principal may read in ``registry_path``, checked by id before anything is navigated, so a
+forbidden document is never read into an answer or a reference. Ids are loaded from the
+registry; without a principal nothing is checked.
 """
 
 from __future__ import annotations
@@ -21,8 +26,11 @@ from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from ..access.documents import resolve_documents
+from ..access.principal import Principal
 from ..errors import TreeragError
 from ..llm.call import LLMReply, StreamState, ainvoke, astream, invoke, stream
+from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from ..types import Document
 from .context import Prepared, prepare_answer
 from .result import AnswerMessage, final_chunk, finish, needs_model, offline_reply
@@ -36,32 +44,41 @@ Answer = AnswerMessage | dict[str, Any]
 
 def ask(
     query: str,
-    document: Document,
+    document: Document | str,
     retriever: Retriever,
     extra_context: str = "",
     stream: bool = False,
     return_raw: bool = True,
     verbose: bool = False,
+    *,
+    principal: Principal | None = None,
+    registry_path: RegistryLike = DEFAULT_REGISTRY,
 ) -> Answer | Iterator[str | dict[str, Any]]:
     """Answer ``query`` from ``document``: navigate the outline, then answer from the text.
 
     ``stream=True`` returns a generator of text chunks ending with one
     ``{"__references__": [...], "trace": ..., "usage": ...}`` dict.
     """
-    return ask_multi(query, [document], retriever, extra_context, stream, return_raw, verbose)
+    return ask_multi(
+        query, [document], retriever, extra_context, stream, return_raw, verbose,
+        principal=principal, registry_path=registry_path,
+    )  # fmt: skip
 
 
 def ask_multi(
     query: str,
-    documents: list[Document],
+    documents: list[Document | str],
     retriever: Retriever,
     extra_context: str = "",
     stream: bool = False,
     return_raw: bool = True,
     verbose: bool = False,
+    *,
+    principal: Principal | None = None,
+    registry_path: RegistryLike = DEFAULT_REGISTRY,
 ) -> Answer | Iterator[str | dict[str, Any]]:
     """One answer over several documents: navigate each (in parallel), merge, answer once."""
-    documents = _checked(query, documents)
+    documents = _checked(query, documents, principal, registry_path)
     if stream:
         return _stream(query, documents, retriever, extra_context, verbose)
     prepared = _prepare(query, documents, retriever, extra_context)
@@ -75,30 +92,37 @@ def ask_multi(
 
 async def aask(
     query: str,
-    document: Document,
+    document: Document | str,
     retriever: Retriever,
     extra_context: str = "",
     stream: bool = False,
     return_raw: bool = True,
     verbose: bool = False,
+    *,
+    principal: Principal | None = None,
+    registry_path: RegistryLike = DEFAULT_REGISTRY,
 ) -> Answer | AsyncIterator[str | dict[str, Any]]:
     """Async :func:`ask`. With ``stream=True``: ``async for chunk in await aask(...)``."""
     return await aask_multi(
-        query, [document], retriever, extra_context, stream, return_raw, verbose
-    )
+        query, [document], retriever, extra_context, stream, return_raw, verbose,
+        principal=principal, registry_path=registry_path,
+    )  # fmt: skip
 
 
 async def aask_multi(
     query: str,
-    documents: list[Document],
+    documents: list[Document | str],
     retriever: Retriever,
     extra_context: str = "",
     stream: bool = False,
     return_raw: bool = True,
     verbose: bool = False,
+    *,
+    principal: Principal | None = None,
+    registry_path: RegistryLike = DEFAULT_REGISTRY,
 ) -> Answer | AsyncIterator[str | dict[str, Any]]:
     """Async :func:`ask_multi`: the documents are navigated concurrently."""
-    documents = _checked(query, documents)
+    documents = _checked(query, documents, principal, registry_path)
     if stream:
         return _astream(query, documents, retriever, extra_context, verbose)
     prepared = await _aprepare(query, documents, retriever, extra_context)
@@ -170,10 +194,16 @@ def _streamed(state: StreamState) -> LLMReply:
     return state.reply or LLMReply(text="".join(state.parts))
 
 
-def _checked(query: str, documents: list[Document]) -> list[Document]:
+def _checked(
+    query: str,
+    documents: list[Document | str],
+    principal: Principal | None,
+    registry_path: RegistryLike,
+) -> list[Document]:
     """The documents, each once; a readable error for an empty question or a non-document."""
     if not str(query or "").strip():
         raise TreeragError("The question is empty: type a question first.")
+    documents = resolve_documents(documents, registry_path, principal)
     unique: dict[str, Document] = {}
     for doc in documents:
         if not isinstance(doc, dict) or "flat_nodes" not in doc:

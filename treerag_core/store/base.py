@@ -19,6 +19,10 @@ from ..types import Document
 DEFAULT_REGISTRY = "indexed_docs.json"
 # Document ids name files and URL parameters: a closed alphabet keeps them inert.
 DOC_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# Every document belongs to one collection; registries older than collections migrate here.
+DEFAULT_COLLECTION = "default"
+# Collection names appear in pickers, audit lines and (later) SQL rows: a closed alphabet.
+COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
 
 
 class Cache(Protocol):
@@ -33,8 +37,11 @@ class Cache(Protocol):
 class SourceFiles(Protocol):
     """The uploaded originals, kept so pages can be shown and evidence drawn later."""
 
-    def location_for(self, name: str, data: bytes, separate: bool = False) -> str:
-        """Where an upload of this name is kept (its identity in the registry)."""
+    def location_for(
+        self, name: str, data: bytes, separate: bool = False, collection: str = DEFAULT_COLLECTION
+    ) -> str:
+        """Where an upload of this name is kept (its identity in the registry); uploads to
+        different collections never share a location."""
         ...
 
     def staged(self, location: str, data: bytes) -> AbstractContextManager[str]:
@@ -82,8 +89,35 @@ class DocumentStore(Protocol):
         """The named cache of this registry (``llm``, ``page_texts``, …)."""
         ...
 
+    # -- access: collections and the audit log (rules: ``treerag_core.access``) ----------
+    def collections(self) -> dict[str, dict[str, Any]]:
+        """Access entries by collection name: ``{"readers": [...], "editors": [...]}``."""
+        ...
+
+    def set_collection(self, name: str, readers: list[str], editors: list[str]) -> None:
+        """Create or replace one collection's members (under the same lock as documents)."""
+        ...
+
+    def set_document_collection(self, doc_id: str, collection: str) -> bool:
+        """Move a document to ``collection``; False when the document is not there."""
+        ...
+
+    def append_audit(self, entry: dict[str, Any]) -> None:
+        """Append one entry to the audit log. Never rewrites or drops earlier entries, and
+        concurrent writers (threads, processes) never lose one."""
+        ...
+
+    def audit_log(self) -> list[dict[str, Any]]:
+        """Every audit entry, oldest first."""
+        ...
+
 
 RegistryLike = str | os.PathLike[str] | DocumentStore
+
+
+def collection_of(row: dict[str, Any]) -> str:
+    """The collection a listed row or document belongs to (older rows: the default one)."""
+    return str(row.get("collection") or DEFAULT_COLLECTION)
 
 
 def iter_documents(store: DocumentStore) -> Iterator[Document]:

@@ -5,7 +5,9 @@ kept at ``<folder>/<safe name>/<safe name>``. Uploading ``report.pdf`` again the
 updates the same document (re-indexed in place, summaries of unchanged sections reused),
 which is what a person re-uploading a newer version expects. To keep two different files
 that share a name, ``separate=True`` stores it in a folder suffixed with its content hash,
-so it becomes its own document.
+so it becomes its own document. Uploads to a collection other than ``default`` live under
+``<folder>/_<collection>/`` (a safe file name never starts with ``_``), so two teams'
+``report.pdf`` are two documents, and one team's upload never replaces the other's.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from ..errors import InvalidCollectionError
+from .base import COLLECTION_NAME, DEFAULT_COLLECTION
 
 _UNSAFE = re.compile(r"[^\w .()+,-]")  # \w keeps letters of every script
 # Hash characters that tell two same-named uploads apart (40 bits: no accidental clash).
@@ -39,10 +44,16 @@ class SourceFolder:
     def __init__(self, root: str) -> None:
         self.root = os.path.abspath(root)
 
-    def location_for(self, name: str, data: bytes, separate: bool = False) -> str:
+    def location_for(
+        self, name: str, data: bytes, separate: bool = False, collection: str = DEFAULT_COLLECTION
+    ) -> str:
         safe = safe_file_name(name)
         digest = hashlib.sha256(data).hexdigest()[:SEPARATE_SUFFIX_CHARS]
         folder = f"{safe}-{digest}" if separate else safe
+        if collection != DEFAULT_COLLECTION:
+            if not COLLECTION_NAME.match(collection):
+                raise InvalidCollectionError(f"{collection[:80]!r} is not a collection name.")
+            folder = os.path.join(f"_{collection}", folder)
         return os.path.join(self.root, folder, safe)
 
     @contextmanager

@@ -7,7 +7,12 @@ version) and stays a few kilobytes; each document's JSON lives beside it in
 replaces files atomically, so concurrent sessions lose nothing and a crash mid-save leaves
 the previous registry intact. A registry file that fails to parse raises ``RegistryError``
 and is never overwritten. Beside the registry file the store keeps what belongs to it:
-``<stem>.docs/`` (documents), ``<stem>.uploads/`` (sources) and ``<stem>.cache/<name>/``.
+``<stem>.docs/`` (documents), ``<stem>.uploads/`` (sources), ``<stem>.cache/<name>/`` and
+``<stem>.audit.jsonl`` (the append-only audit log). Collection members are a TinyDB table.
+
+Schema 2 added collections: a schema-1 registry is migrated on first open, under the lock,
+by giving every row the collection ``default`` (its TinyDB file is copied to
+``<registry>.schema1.bak`` first; document files are not touched).
 """
 
 from __future__ import annotations
@@ -24,12 +29,13 @@ from tinydb.storages import Storage
 from ..errors import DocumentNotFoundError, RegistryError
 from ..ingest.tree import with_derived_fields
 from ..types import Document
-from .base import DEFAULT_REGISTRY, DOC_ID
+from .append_log import AppendOnlyLog
+from .base import DEFAULT_COLLECTION, DEFAULT_REGISTRY, DOC_ID, collection_of
 from .caches import DirectoryCache
 from .file_lock import atomic_write_bytes, locked
 from .sources import SourceFolder
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: every document row names its collection; collection members table
 # Derived from flat_nodes on every load, so not stored twice (keeps the registry small).
 DERIVED_FIELDS = ("tree", "tree_outline")
 # Metadata kept in TinyDB for listing without opening any document.
@@ -45,6 +51,7 @@ LISTED_FIELDS = (
     "total_pages",
     "source_chars",
     "engine",
+    "collection",
 )
 
 
@@ -93,28 +100,55 @@ class TinyDBStore:
         self.cache_dir = base + ".cache"
         self.lock_path = self.path + ".lock"
         self.sources = SourceFolder(base + ".uploads")
+        self.audit = AppendOnlyLog(base + ".audit.jsonl", self.lock_path)
 
     def cache(self, name: str) -> DirectoryCache:
         return DirectoryCache(os.path.join(self.cache_dir, name))
 
     # -- low level -------------------------------------------------------------------
     @contextmanager
-    def _db(self) -> Iterator[TinyDB]:
+    def _db(self, holding_lock: bool = False) -> Iterator[TinyDB]:
         db = TinyDB(self.path, storage=AtomicJSONStorage)
         try:
-            self._check_schema(db)
+            if self._schema(db) < SCHEMA_VERSION:
+                if not holding_lock:  # flock is per open file: never take it twice
+                    db.close()
+                    with locked(self.lock_path):
+                        db = TinyDB(self.path, storage=AtomicJSONStorage)
+                        self._migrate(db)
+                else:
+                    self._migrate(db)
             yield db
         finally:
             db.close()
 
-    def _check_schema(self, db: TinyDB) -> None:
+    def _schema(self, db: TinyDB) -> int:
+        """The registry's schema version (a registry never stamped is current if empty)."""
         rows = db.table("_meta").all()
         version = rows[0].get("schema_version") if rows else None
-        if version is not None and version > SCHEMA_VERSION:
+        if version is None:
+            return 1 if db.table("documents").all() else SCHEMA_VERSION
+        if version > SCHEMA_VERSION:
             raise RegistryError(
                 f"The registry {self.path} was written by a newer treerag (schema {version}); "
                 "upgrade treerag to open it."
             )
+        return int(version)
+
+    def _migrate(self, db: TinyDB) -> None:
+        """Schema 1 → 2 (caller holds the lock; re-checked, so two migrators do it once)."""
+        if self._schema(db) >= SCHEMA_VERSION:
+            return
+        backup = self.path + ".schema1.bak"
+        if os.path.exists(self.path) and not os.path.exists(backup):
+            with open(self.path, "rb") as fh:
+                atomic_write_bytes(backup, fh.read())
+        db.table("documents").update(
+            {"collection": DEFAULT_COLLECTION}, ~Query().collection.exists()
+        )
+        meta = db.table("_meta")
+        meta.truncate()
+        meta.insert({"schema_version": SCHEMA_VERSION})
 
     def _doc_path(self, doc_id: str) -> str:
         if not DOC_ID.match(doc_id or ""):
@@ -141,7 +175,8 @@ class TinyDBStore:
 
     def get(self, doc_id: str) -> Document:
         path = self._doc_path(doc_id)
-        if self.meta(doc_id) is None:
+        meta = self.meta(doc_id)
+        if meta is None:
             raise DocumentNotFoundError(f"No document with id {doc_id} in {self.path}.")
         try:
             with open(path, "rb") as fh:
@@ -150,6 +185,7 @@ class TinyDBStore:
             raise DocumentNotFoundError(f"Document {doc_id} was just deleted.") from None
         except ValueError as exc:
             raise RegistryError(f"The stored document {doc_id} is unreadable: {exc}") from exc
+        document["collection"] = collection_of(meta)  # the row decides (moves touch only it)
         return with_derived_fields(document)
 
     def find_by_source(self, source: str) -> dict[str, Any] | None:
@@ -172,11 +208,13 @@ class TinyDBStore:
         Re-checking the source under the lock means two sessions indexing the same file at
         once end with one entry, not two.
         """
-        with locked(self.lock_path), self._db() as db:
+        with locked(self.lock_path), self._db(holding_lock=True) as db:
             table = db.table("documents")
             same_source = table.get(Query().file_path == document["file_path"])
             if same_source and same_source["doc_id"] != document["doc_id"]:
                 document = {**document, "doc_id": same_source["doc_id"]}
+            if not document.get("collection"):
+                document = {**document, "collection": collection_of(same_source or {})}
             document = self._write(table, document)
             self._stamp(db)
         return document
@@ -195,7 +233,7 @@ class TinyDBStore:
     def delete(self, doc_id: str) -> bool:
         """Remove the row first, then the file: a crash in between leaves only an orphan."""
         path = self._doc_path(doc_id)
-        with locked(self.lock_path), self._db() as db:
+        with locked(self.lock_path), self._db(holding_lock=True) as db:
             removed = db.table("documents").remove(Query().doc_id == doc_id)
             if removed:
                 self._stamp(db)
@@ -207,7 +245,7 @@ class TinyDBStore:
 
     def replace_all(self, documents: dict[str, Document]) -> None:
         """Make the registry hold exactly ``documents`` (``save_registry``'s contract)."""
-        with locked(self.lock_path), self._db() as db:
+        with locked(self.lock_path), self._db(holding_lock=True) as db:
             table = db.table("documents")
             keep = set(documents)
             for row in table.all():
@@ -218,8 +256,42 @@ class TinyDBStore:
                     except FileNotFoundError:
                         pass
             for doc_id, document in documents.items():
-                self._write(table, {**document, "doc_id": doc_id})
+                collection = document.get("collection") or DEFAULT_COLLECTION
+                self._write(table, {**document, "doc_id": doc_id, "collection": collection})
             self._stamp(db)
+
+    # -- access: collections and the audit log ---------------------------------------
+    def collections(self) -> dict[str, dict[str, Any]]:
+        if not os.path.exists(self.path):
+            return {}
+        with self._db() as db:
+            rows = db.table("collections").all()
+        return {
+            row["name"]: {
+                "readers": list(row.get("readers", [])),
+                "editors": list(row.get("editors", [])),
+            }
+            for row in rows
+        }
+
+    def set_collection(self, name: str, readers: list[str], editors: list[str]) -> None:
+        with locked(self.lock_path), self._db(holding_lock=True) as db:
+            row = {"name": name, "readers": list(readers), "editors": list(editors)}
+            db.table("collections").upsert(row, Query().name == name)
+            self._stamp(db)
+
+    def set_document_collection(self, doc_id: str, collection: str) -> bool:
+        with locked(self.lock_path), self._db(holding_lock=True) as db:
+            changed = db.table("documents").update(
+                {"collection": collection}, Query().doc_id == doc_id
+            )
+        return bool(changed)
+
+    def append_audit(self, entry: dict[str, Any]) -> None:
+        self.audit.append(entry)
+
+    def audit_log(self) -> list[dict[str, Any]]:
+        return self.audit.entries()
 
     @staticmethod
     def _stamp(db: TinyDB) -> None:

@@ -1,0 +1,159 @@
+"""Collections: who reads and who edits each one, and moving a document between them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..errors import DocumentNotFoundError, InvalidCollectionError
+from ..store import open_store
+from ..store.base import (
+    COLLECTION_NAME,
+    DEFAULT_REGISTRY,
+    DocumentStore,
+    RegistryLike,
+    collection_of,
+)
+from .audit import audited
+from .principal import EVERYONE, Principal
+from .rules import (
+    ADMIN_ROLE,
+    EDITOR_ROLE,
+    require_admin,
+    require_collection,
+    require_document,
+    roles,
+)
+
+# A member is a user name (an e-mail address) or a group name, or "*" for everyone.
+MAX_MEMBER_CHARS = 200
+
+
+def check_collection_name(name: str) -> str:
+    """The name as stored; ``InvalidCollectionError`` for one outside the alphabet."""
+    name = str(name or "").strip()
+    if not COLLECTION_NAME.match(name):
+        raise InvalidCollectionError(
+            f"{name[:80]!r} is not a valid collection name: use 1-64 letters, digits, spaces, "
+            "dots, dashes or underscores, starting with a letter or digit."
+        )
+    return name
+
+
+def _members(names: Iterable[str] | str) -> list[str]:
+    if isinstance(names, str):
+        names = names.replace("\n", ",").split(",")
+    out: list[str] = []
+    for raw in names:
+        name = str(raw).strip()
+        if not name:
+            continue
+        if len(name) > MAX_MEMBER_CHARS or any(ch in name for ch in "\r\n\t"):
+            raise InvalidCollectionError(f"{name[:80]!r} is not a user or group name.")
+        if name not in out:
+            out.append(name)
+    return out
+
+
+def set_collection_access(
+    collection: str,
+    readers: Iterable[str] | str = (),
+    editors: Iterable[str] | str = (),
+    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    principal: Principal | None = None,
+) -> dict[str, Any]:
+    """Create a collection or replace its members (admins only when a principal is given).
+
+    Members are user names or group names (``"*"``: every signed-in person); a string is
+    split on commas and new lines. Returns the stored entry.
+    """
+    store = open_store(registry_path)
+    with audited(store, principal, "access", collection=str(collection)[:80]) as audit:
+        require_admin(principal)
+        name = check_collection_name(collection)
+        entry = {"readers": _members(readers), "editors": _members(editors)}
+        audit.note(
+            collection=name,
+            detail=f"readers: {', '.join(entry['readers']) or '-'}; "
+            f"editors: {', '.join(entry['editors']) or '-'}",
+        )
+        store.set_collection(name, entry["readers"], entry["editors"])
+    return {"collection": name, **entry}
+
+
+def get_collection_access(
+    collection: str, registry_path: RegistryLike = DEFAULT_REGISTRY
+) -> dict[str, Any]:
+    """``{"collection", "readers", "editors"}`` (empty lists for a collection never set)."""
+    entry = open_store(registry_path).collections().get(collection) or {}
+    return {
+        "collection": collection,
+        "readers": list(entry.get("readers") or []),
+        "editors": list(entry.get("editors") or []),
+    }
+
+
+def list_collections(
+    registry_path: RegistryLike = DEFAULT_REGISTRY, principal: Principal | None = None
+) -> list[dict[str, Any]]:
+    """The collections the principal has a role in: name, role, document count, and (for
+    admins or without a principal) the members."""
+    store = open_store(registry_path)
+    known = store.collections()
+    rows = store.list()
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[collection_of(row)] = counts.get(collection_of(row), 0) + 1
+    if principal is None:
+        visible = dict.fromkeys(sorted(set(known) | set(counts)), ADMIN_ROLE)
+    else:
+        visible = roles(store, principal)
+    out = []
+    for name, role in visible.items():
+        item: dict[str, Any] = {"collection": name, "role": role, "documents": counts.get(name, 0)}
+        if principal is None or principal.admin:
+            item.update(get_collection_access(name, store))
+        out.append(item)
+    return out
+
+
+def editable_collections(
+    registry_path: RegistryLike = DEFAULT_REGISTRY, principal: Principal | None = None
+) -> list[str]:
+    """Collections the principal may index into (the default one always, without one)."""
+    items = list_collections(registry_path, principal)
+    names = [c["collection"] for c in items if c["role"] in (EDITOR_ROLE, ADMIN_ROLE)]
+    if principal is None or principal.admin:
+        names = sorted(set(names) | {"default"})
+    return names
+
+
+def move_document(
+    doc_id: str,
+    collection: str,
+    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    principal: Principal | None = None,
+) -> None:
+    """Move a document to another collection (an editor of both, when a principal is given)."""
+    store: DocumentStore = open_store(registry_path)
+    with audited(store, principal, "move", doc_id=doc_id) as audit:
+        row = require_document(store, principal, doc_id, EDITOR_ROLE)
+        if row is None:
+            raise DocumentNotFoundError(f"No document with id {doc_id} in {store.location}.")
+        target = check_collection_name(collection)
+        audit.note(document=row.get("file_name"), collection=target)
+        audit.note(detail=f"from {collection_of(row)}")
+        require_collection(store, principal, target, EDITOR_ROLE)
+        if not store.set_document_collection(doc_id, target):
+            raise DocumentNotFoundError(f"Document {doc_id} was just deleted.")
+
+
+__all__ = [
+    "EVERYONE",
+    "check_collection_name",
+    "editable_collections",
+    "get_collection_access",
+    "list_collections",
+    "move_document",
+    "set_collection_access",
+]

@@ -1,0 +1,45 @@
+"""The app around every page: settings, sign-in gate, navigation and sidebar.
+
+``app.py`` runs it; a page file run on its own by Streamlit's legacy ``pages/`` mode runs it
+too (see :func:`ui.state.require_app`), so no page is ever shown outside it.
+"""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+from dotenv import dotenv_values
+
+from . import identity, state
+from .engine import engine_label
+from .errors import message_for
+from .text import md_escape
+
+
+@st.cache_resource(show_spinner=False)
+def dotenv_registry() -> str | None:
+    """TREERAG_REGISTRY from ``.env`` (read once; the environment wins over it)."""
+    return dotenv_values(".env").get("TREERAG_REGISTRY") if os.path.isfile(".env") else None
+
+
+def run_app() -> None:
+    state.page_config()
+    env = dict(os.environ)
+    if not env.get("TREERAG_REGISTRY") and dotenv_registry():
+        env["TREERAG_REGISTRY"] = str(dotenv_registry())
+    state.init_state(env)
+    auth, principal = identity.gate()  # team modes: a sign-in or refusal page for nobody
+    admin = principal is None or principal.admin
+    page = st.navigation(
+        state.app_pages(settings=admin, access=principal is not None and principal.admin)
+    )
+    with st.sidebar:
+        identity.sidebar(principal, auth)
+        try:
+            st.caption(f"Engine: {md_escape(engine_label())}")
+        except Exception as exc:  # a bad provider setting must not break every page
+            st.caption(f"Engine: not configured ({md_escape(message_for(exc), 120)})")
+        if admin:
+            st.caption(f"Registry: {md_escape(state.registry_path())}")
+    page.run()
