@@ -80,6 +80,8 @@ def _card(index: int, result: dict[str, Any]) -> None:
             return
         if outcome.unchanged:
             st.info("Unchanged since it was last indexed: the stored index was kept.")
+        for warning in outcome.warnings:
+            st.warning(md_escape(warning, 600))
         cols = st.columns(6)
         cols[0].metric("Sections", outcome.sections)
         cols[1].metric("Pages", outcome.pages if outcome.pages is not None else "–")
@@ -87,7 +89,12 @@ def _card(index: int, result: dict[str, Any]) -> None:
         cols[3].metric("Tokens", outcome.tokens)
         cols[4].metric("Seconds", f"{outcome.seconds:.2f}")
         cols[5].metric("Summaries reused", outcome.reused)
-        st.caption(f"Engine: {md_escape(outcome.engine)}")
+        how = f"Engine: {md_escape(outcome.engine)}"
+        if outcome.structure:
+            how += f" · structure from {md_escape(outcome.structure)}"
+        if outcome.ocr_pages:
+            how += f" · {outcome.ocr_pages} page(s) read by OCR"
+        st.caption(how)
         left, right = st.columns(2)
         if left.button("Open in tree", key=f"card_tree_{index}"):
             state.open_in_tree(str(outcome.doc_id))
@@ -109,7 +116,7 @@ def _collection() -> tuple[str | None, bool]:
 def main() -> None:
     st.title("Upload & index")
     files = st.file_uploader(
-        "Documents (PDF, DOCX, HTML, Markdown, text)",
+        "Documents (PDF, DOCX, HTML, Markdown, text; scans and images are read by OCR)",
         type=accepted_extensions(),
         accept_multiple_files=True,
         key="upload_files",

@@ -21,6 +21,10 @@ class EmptyDocumentError(DocumentReadError):
     """The document holds no text to index."""
 
 
+class OcrUnavailableError(DocumentReadError):
+    """Scanned pages need OCR, and Tesseract (Debian package tesseract-ocr) is not installed."""
+
+
 class DocumentTooLargeError(DocumentReadError):
     """The document exceeds a configured limit (bytes, pages, sections, decompressed size)."""
 

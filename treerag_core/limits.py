@@ -28,6 +28,19 @@ class Limits:
     # evidence (a filing's cover, financial statements as titles); "generic" or
     # "financial report" force the choice.
     structure_profile: str = "auto"
+    # OCR of scanned pages (Tesseract): "auto" reads the PDF pages whose text layer is empty
+    # or negligible and that carry an image, and image files; "force" reads every PDF page
+    # (for a garbage text layer); "off" never runs it.
+    ocr: str = "auto"
+    ocr_language: str = "eng"  # Tesseract language codes, "eng+deu" for several
+    ocr_dpi: int = 300  # Tesseract reads small print reliably from about 300 dpi
+    ocr_max_pages: int = 500  # pages OCR'd per document: about 4 minutes on 2 cores
+    ocr_timeout_s: float = 1800.0  # OCR time for a whole document
+    ocr_page_timeout_s: float = 120.0  # one page: a stuck Tesseract is killed
+    ocr_workers: int = 0  # Tesseract processes at once; 0 = one per CPU core
+    # An image over this many pixels is refused before it is decoded (a decompression bomb):
+    # 100 megapixels is an A0 poster scanned at 300 dpi.
+    max_image_pixels: int = 100_000_000
     url_timeout_s: float = 20.0
     url_max_bytes: int = 20 * MB
     url_max_redirects: int = 5
@@ -47,11 +60,18 @@ class Limits:
             ("max_sections", int),
             ("max_section_chars", int),
             ("url_timeout_s", float),
+            ("ocr_max_pages", int),
+            ("ocr_timeout_s", float),
+            ("ocr_workers", int),
+            ("max_image_pixels", int),
             ("url_max_bytes", int),
         ):
             raw = env.get(f"TREERAG_{name.upper()}")
             if raw:
                 changes[name] = field_type(raw)
+        for name in ("ocr", "ocr_language"):
+            if env.get(f"TREERAG_{name.upper()}"):
+                changes[name] = env[f"TREERAG_{name.upper()}"].strip()
         if env.get("TREERAG_STRUCTURE_PROFILE"):
             changes["structure_profile"] = env["TREERAG_STRUCTURE_PROFILE"].strip().lower()
         allow = env.get("TREERAG_ALLOW_PRIVATE_URLS", "").strip().lower()

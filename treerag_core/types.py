@@ -55,7 +55,10 @@ class Document(TypedDict, total=False):
     doc_id: str
     file_name: str
     file_path: str
-    source_type: str  # pdf | docx | html | url | markdown | text
+    source_type: str  # pdf | docx | html | url | markdown | text | image
+    structure_source: str  # what gave the tree: bookmarks, numbering and keywords, …
+    warnings: list[str]  # parts of the source that could not be read, and why
+    ocr_pages: int  # pages read by OCR
     content_hash: str
     indexed_at: str
     total_sections: int

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from treerag_core import (
@@ -39,6 +39,9 @@ class IndexOutcome:
     seconds: float = 0.0
     reused: int = 0
     engine: str = ""
+    structure: str = ""  # what gave the tree (bookmarks, headings found in the text, …)
+    ocr_pages: int = 0
+    warnings: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -62,6 +65,9 @@ def outcome_from(name: str, doc: Document, seconds: float, unchanged: bool) -> I
         if unchanged
         else int(stats.get("summaries_reused") or 0),
         engine=str(doc.get("engine") or ""),
+        structure=str(doc.get("structure_source") or ""),
+        ocr_pages=int(doc.get("ocr_pages") or 0),
+        warnings=[str(w) for w in doc.get("warnings") or []],
     )
 
 

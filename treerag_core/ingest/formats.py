@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from ..errors import DocumentTooLargeError, FetchError, UnsupportedFormatError
 from ..limits import Limits
-from .pages import ReadResult
+from .pages import ReadOptions, ReadResult
 from .readers.docx import read_docx
 from .readers.html import read_html
+from .readers.image import read_image
 from .readers.pdf import read_pdf
 from .readers.text import read_markdown, read_text
 from .structure import Strategy
@@ -22,7 +23,7 @@ from .structure.bookmarks import structure_from_bookmarks
 from .structure.page_groups import structure_by_page_groups
 from .structure.text_rules import structure_by_text_rules, structure_whole_text
 
-Reader = Callable[[bytes, Limits, str], ReadResult]
+Reader = Callable[[bytes, Limits, str, ReadOptions], ReadResult]
 
 PAGED_STRATEGIES = (
     Strategy("bookmarks", structure_from_bookmarks),
@@ -71,6 +72,14 @@ FORMATS: tuple[Format, ...] = (
         text_like=True,
     ),
     Format("text", "text", (".txt",), ("text/plain",), read_text, RUNNING_TEXT_STRATEGIES, True),
+    Format(
+        "image",
+        "image (read by OCR)",
+        (".png", ".jpg", ".jpeg", ".tif", ".tiff"),
+        ("image/png", "image/jpeg", "image/tiff"),
+        read_image,
+        PAGED_STRATEGIES,
+    ),
 )
 _BY_KIND = {fmt.kind: fmt for fmt in FORMATS}
 

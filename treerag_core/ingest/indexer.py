@@ -37,6 +37,7 @@ from ..store.sources import safe_file_name
 from ..types import Document, FlatNode, ProgressFn, SummarizerFn
 from .formats import check_upload
 from .outline import build_tree_outline
+from .pages import ReadOptions
 from .sections import parse_sections
 from .source import SourceText, read_bytes, read_source
 from .summarize import null_summarizer
@@ -67,7 +68,9 @@ def index_document(
     limits = limits or Limits.from_env()
     store = open_store(registry_path) if persist else None
     run = _Run(summarizer, store, overwrite, progress, verbose, limits, collection, principal)
-    return run.audited(str(file_path), lambda: run.index(read_source(file_path, limits)))
+    return run.audited(
+        str(file_path), lambda: run.index(read_source(file_path, limits, options=run.options()))
+    )
 
 
 def index_upload(
@@ -99,7 +102,10 @@ def index_upload(
         location = store.sources.location_for(name, data, separate, folder)
         run.authorize(store.find_by_source(location))  # before the file is written
         with store.sources.staged(location, data):
-            return run.index(read_bytes(data, safe_file_name(name), limits, source=location))
+            source = read_bytes(
+                data, safe_file_name(name), limits, source=location, options=run.options()
+            )
+            return run.index(source)
 
     return run.audited(safe_file_name(name), work)
 
@@ -129,6 +135,11 @@ class _Run:
         self.limits = limits
         self.started = time.perf_counter()
         self.report(0, 1, "Reading the document")
+
+    def options(self) -> ReadOptions:
+        """Progress for long reads (OCR), and the registry's OCR cache."""
+        cache = self.store.cache("ocr") if self.store is not None else None
+        return ReadOptions(progress=self.report, ocr_cache=cache)
 
     def say(self, message: str) -> None:
         log.info(message)
@@ -197,6 +208,8 @@ class _Run:
             "file_path": source.source,
             "source_type": source.source_type,
             "structure_source": source.structure_source,
+            "warnings": source.warnings,
+            "ocr_pages": source.ocr_pages,
             "content_hash": source.content_hash,
             "indexed_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
             "total_sections": len(flat),

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..store.base import Cache
+from ..types import ProgressFn
+
 # A box in PDF points, PDF's own orientation: (left, bottom, right, top), origin bottom-left.
 Box = tuple[float, float, float, float]
 
@@ -45,6 +48,7 @@ class RichPage:
     width: float = 0.0  # points; 0 when unknown
     height: float = 0.0
     image_count: int = 0  # counted only where the text layer is thin (a scan candidate)
+    ocr: bool = False  # the text was recognised from the page image
 
     @property
     def text_chars(self) -> int:
@@ -59,6 +63,18 @@ def plain_pages(text: str) -> list[RichPage]:
         RichPage(number, page, [TextLine(line) for line in page.split("\n")])
         for number, page in enumerate(text.split("\f"), 1)
     ]
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """What a reader may use besides the bytes: where to report progress and the registry's
+    cache for OCR results (a re-index never repeats OCR)."""
+
+    progress: ProgressFn | None = None
+    ocr_cache: Cache | None = None
+
+
+NO_OPTIONS = ReadOptions()
 
 
 @dataclass
@@ -77,3 +93,4 @@ class ReadResult:
     page_count: int | None = None
     title: str | None = None
     structure_source: str = ""  # what gave ``text`` its headings, when the reader did
+    warnings: list[str] = field(default_factory=list)  # what was read only in part, and why

@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..errors import DocumentReadError, DocumentTooLargeError, EmptyDocumentError
 from ..limits import DEFAULT_LIMITS, Limits
 from .formats import Format, content_format, format_for_name, format_of, size_limit
+from .pages import NO_OPTIONS, ReadOptions
 from .readers.netguard import Resolver
 from .structure import apply_strategies
 
@@ -33,6 +34,8 @@ class SourceText:
     title: str | None = None
     content_type: str | None = None  # for URLs: the server's Content-Type
     structure_source: str = ""  # bookmarks, heading styles, numbering and keywords, …
+    warnings: list[str] = field(default_factory=list)  # parts not read, and why
+    ocr_pages: int = 0  # pages whose text was recognised from their image
 
 
 def is_url(path_or_url: str) -> bool:
@@ -44,10 +47,11 @@ def read_source(
     limits: Limits = DEFAULT_LIMITS,
     resolver: Resolver | None = None,
     allowed_ips: Collection[str] = (),
+    options: ReadOptions = NO_OPTIONS,
 ) -> SourceText:
     """Read a local file or an http(s) URL into a SourceText."""
     if is_url(path_or_url):
-        return read_url(path_or_url, limits, resolver, allowed_ips)
+        return read_url(path_or_url, limits, resolver, allowed_ips, options)
     path = os.path.abspath(path_or_url)
     name = os.path.basename(path)
     fmt = format_for_name(path)
@@ -65,7 +69,7 @@ def read_source(
             data = fh.read(limit + 1)
     except OSError as exc:
         raise DocumentReadError(f"Cannot read {name}: {exc.strerror or exc}.") from exc
-    return read_bytes(data, name, limits, source=path, kind=fmt.kind)
+    return read_bytes(data, name, limits, source=path, kind=fmt.kind, options=options)
 
 
 def read_bytes(
@@ -74,6 +78,7 @@ def read_bytes(
     limits: Limits = DEFAULT_LIMITS,
     source: str | None = None,
     kind: str | None = None,
+    options: ReadOptions = NO_OPTIONS,
 ) -> SourceText:
     """Read raw bytes (an upload, a fetched body); the format comes from the name if not given."""
     fmt: Format = format_of(kind) if kind else format_for_name(file_name)
@@ -84,7 +89,7 @@ def read_bytes(
         raise DocumentTooLargeError(
             f"{file_name} is {len(data):,} bytes; the limit for this type is {limit:,} bytes."
         )
-    result = fmt.read(data, limits, file_name)
+    result = fmt.read(data, limits, file_name, options)
     structured = apply_strategies(result, fmt.strategies, limits)
     if not structured.text.replace("\f", "").strip():
         raise EmptyDocumentError(f"{file_name} contains no text: there is nothing to index.")
@@ -98,6 +103,8 @@ def read_bytes(
         page_count=result.page_count,
         title=result.title,
         structure_source=structured.source,
+        warnings=list(result.warnings),
+        ocr_pages=sum(page.ocr for page in result.pages or []),
     )
 
 
@@ -106,6 +113,7 @@ def read_url(
     limits: Limits = DEFAULT_LIMITS,
     resolver: Resolver | None = None,
     allowed_ips: Collection[str] = (),
+    options: ReadOptions = NO_OPTIONS,
 ) -> SourceText:
     """Fetch a URL through the network guard and read the body by its content type."""
     from .readers.url import fetch_url
@@ -114,7 +122,7 @@ def read_url(
     fmt = content_format(content_type)
     parts = urlsplit(final_url)
     readable = f"{parts.hostname or ''}{parts.path.rstrip('/')}" or final_url
-    st = read_bytes(body, readable, limits, source=url.strip(), kind=fmt.kind)
+    st = read_bytes(body, readable, limits, source=url.strip(), kind=fmt.kind, options=options)
     st.source_type = "url"
     st.content_type = content_type
     return st

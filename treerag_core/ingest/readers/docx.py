@@ -39,7 +39,9 @@ def check_zip(data: bytes, limits: Limits, name: str) -> None:
         raise DocumentReadError(f"{name} is a zip file but not a Word document.")
 
 
-def read_docx(data: bytes, limits: Limits, name: str = "the document") -> ReadResult:
+def read_docx(
+    data: bytes, limits: Limits, name: str = "the document", options: object = None
+) -> ReadResult:
     """Headings from Title / Heading n styles; tables as ``a | b | c`` rows in place."""
     check_zip(data, limits, name)
     try:

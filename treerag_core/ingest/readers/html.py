@@ -28,7 +28,9 @@ _STRUCTURAL = [
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
-def read_html(data: bytes | str, limits: Limits | None = None, name: str = "") -> ReadResult:
+def read_html(
+    data: bytes | str, limits: Limits | None = None, name: str = "", options: object = None
+) -> ReadResult:
     """Read an HTML page; title from ``<title>`` when the page has no ``<h1>``."""
     from bs4 import BeautifulSoup
 

@@ -8,13 +8,15 @@ page PDFium cannot read. Structure is found afterwards, by the PDF format's stra
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 from typing import Any
 
 from ...errors import DocumentReadError, DocumentTooLargeError
 from ...limits import Limits
-from ..pages import OutlineEntry, ReadResult, RichPage
+from ..ocr.scan import ocr_pdf_pages
+from ..pages import NO_OPTIONS, OutlineEntry, ReadOptions, ReadResult, RichPage
 from .pdfium_pages import pdfium_pages
 
 # Bookmark trees are bounded: a hostile outline must not cost unbounded time or depth.
@@ -24,8 +26,10 @@ MAX_OUTLINE_DEPTH = 6
 _FILE_TITLE = re.compile(r"\.(pdf|htm|html|docx?|xlsx?|txt)$", re.IGNORECASE)
 
 
-def read_pdf(data: bytes, limits: Limits, name: str = "the PDF") -> ReadResult:
-    """Every page with its lines, plus the bookmarks; ``page_count`` is set."""
+def read_pdf(
+    data: bytes, limits: Limits, name: str = "the PDF", options: ReadOptions = NO_OPTIONS
+) -> ReadResult:
+    """Every page with its lines (scanned pages read by OCR), plus the bookmarks."""
     reader = open_pdf(data, name)
     try:
         count = len(reader.pages)
@@ -35,11 +39,15 @@ def read_pdf(data: bytes, limits: Limits, name: str = "the PDF") -> ReadResult:
         raise DocumentTooLargeError(
             f"{name} has {count:,} pages; the limit is {limits.max_pages:,} pages."
         )
+    pages, warnings = ocr_pdf_pages(
+        data, extract_pages(data, reader, count), limits, options, hashlib.sha256(data).hexdigest()
+    )
     return ReadResult(
-        pages=extract_pages(data, reader, count),
+        pages=pages,
         outline=_outline(reader, count),
         page_count=count,
         title=_title(reader),
+        warnings=warnings,
     )
 
 

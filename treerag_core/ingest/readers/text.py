@@ -34,12 +34,14 @@ def decode_bytes(data: bytes) -> str:
     return data.decode("latin-1").replace("\x00", "")
 
 
-def read_markdown(data: bytes, limits: Limits, name: str = "") -> ReadResult:
+def read_markdown(
+    data: bytes, limits: Limits, name: str = "", options: object = None
+) -> ReadResult:
     """Markdown is already our common format: decoded, line endings normalised, untouched."""
     text = decode_bytes(data).replace("\r\n", "\n").replace("\r", "\n")
     return ReadResult(text=text, structure_source="markdown headings")
 
 
-def read_text(data: bytes, limits: Limits, name: str = "") -> ReadResult:
+def read_text(data: bytes, limits: Limits, name: str = "", options: object = None) -> ReadResult:
     """Plain text: pages split at form feeds; its strategies find the headings."""
     return ReadResult(pages=plain_pages(decode_bytes(data)))

@@ -1,0 +1,156 @@
+"""Scans and images through real Tesseract: read, structured, answered; text pages left alone;
+a clear message without Tesseract; oversized images refused before decoding."""
+
+from __future__ import annotations
+
+import io
+import re
+import struct
+import zlib
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from ocr_builders import CHAPTERS, page_images, scanned_pdf, text_pdf
+
+from treerag_core import (
+    DocumentTooLargeError,
+    OcrUnavailableError,
+    ask,
+    index_document,
+    index_upload,
+    make_retriever,
+    open_store,
+)
+from treerag_core.ingest.source import read_source
+
+pytestmark = pytest.mark.slow
+
+
+def words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)}
+
+
+@pytest.fixture(scope="module")
+def scan(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("scan")
+    return scanned_pdf(text_pdf(folder / "manual.pdf"), folder / "manual-scan.pdf")
+
+
+def test_a_scanned_pdf_gets_its_chapters_text_and_answers(scan: Path, tmp_path: Path) -> None:
+    reg = str(tmp_path / "reg.json")
+    seen: list[str] = []
+    doc = index_document(
+        str(scan), registry_path=reg, verbose=False, progress=lambda d, t, m: seen.append(m)
+    )
+    assert doc["ocr_pages"] == 3 and doc["total_pages"] == 3
+    assert [m for m in seen if m.startswith("OCR page")] == [
+        f"OCR page {n} of 3" for n in (1, 2, 3)
+    ]
+    titles = [n["title"] for n in doc["flat_nodes"].values()]
+    assert titles == [title for title, _ in CHAPTERS], titles
+    assert [n["page_start"] for n in doc["flat_nodes"].values()] == [1, 2, 3]
+    body = " ".join(n["text"] for n in doc["flat_nodes"].values())
+    for _, sentence in CHAPTERS:
+        assert len(words(sentence) & words(body)) >= len(words(sentence)) - 1, sentence
+    result = ask(
+        "How much did the board approve for the new press line?",
+        doc,
+        make_retriever(None, sources=open_store(reg).sources),
+    )
+    assert "2,450" in result.content
+    cited = [r for r in result.references if r["cited"]]
+    assert cited and cited[0]["page_start"] == 3
+
+
+def test_ocr_is_cached_so_a_reindex_needs_no_tesseract(
+    scan: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reg = str(tmp_path / "reg.json")
+    first = index_upload("scan.pdf", scan.read_bytes(), registry_path=reg)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no tesseract from here on
+    again = index_upload("scan.pdf", scan.read_bytes(), registry_path=reg, overwrite=True)
+    assert again["flat_nodes"].keys() == first["flat_nodes"].keys()
+    assert [n["text"] for n in again["flat_nodes"].values()] == [
+        n["text"] for n in first["flat_nodes"].values()
+    ]
+
+
+def test_a_mixed_pdf_reads_each_page_from_its_own_source(tmp_path: Path) -> None:
+    mixed = scanned_pdf(text_pdf(tmp_path / "m.pdf"), tmp_path / "mixed.pdf", scan={2})
+    source = read_source(str(mixed))
+    assert source.ocr_pages == 1
+    pages = source.text.split("\f")
+    document = pdfium.PdfDocument(mixed.read_bytes())
+    for index in (0, 2):  # text pages: exactly PDFium's text, never OCR'd
+        layer = document[index].get_textpage().get_text_range()
+        assert words(layer) == words(pages[index])
+    assert words(CHAPTERS[1][1]) <= words(pages[1]) | {"lost"}
+
+
+def test_images_are_documents(tmp_path: Path) -> None:
+    reg = str(tmp_path / "reg.json")
+    images = page_images(text_pdf(tmp_path / "t.pdf"), dpi=200)
+    png = io.BytesIO()
+    images[2].copy().save(png, format="PNG", dpi=(200, 200))  # the original stays unsaved
+    doc = index_upload("press-line.png", png.getvalue(), registry_path=reg)
+    assert doc["source_type"] == "image" and doc["total_pages"] == 1
+    assert "2,450" in " ".join(n["text"] for n in doc["flat_nodes"].values())
+    tiff = io.BytesIO()
+    images[0].save(
+        tiff, format="TIFF", save_all=True, append_images=images[1:], dpi=(200, 200),
+        compression="tiff_deflate",
+    )  # fmt: skip
+    doc = index_upload("manual.tiff", tiff.getvalue(), registry_path=reg)
+    assert doc["total_pages"] == 3 and doc["ocr_pages"] == 3
+    assert [n["page_start"] for n in doc["flat_nodes"].values()] == [1, 2, 3]
+
+
+def test_without_tesseract_a_scan_says_what_to_install(
+    scan: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(OcrUnavailableError, match="tesseract-ocr"):
+        index_document(str(scan), persist=False, verbose=False)
+    mixed = scanned_pdf(text_pdf(tmp_path / "m.pdf"), tmp_path / "mixed.pdf", scan={2})
+    doc = index_document(str(mixed), persist=False, verbose=False)  # text pages still indexed
+    assert doc["ocr_pages"] == 0 and "1 scanned page(s) were not read" in doc["warnings"][0]
+
+
+def test_upload_page_names_the_package_when_tesseract_is_missing(
+    make_app,
+    scan: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,  # noqa: ANN001
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    at = make_app()
+    at.file_uploader[0].set_value([("scan.pdf", scan.read_bytes(), "application/pdf")])
+    at.run()
+    next(b for b in at.button if b.label == "Index").click().run()
+    assert not at.exception
+    assert any("tesseract-ocr" in e.value for e in at.error)
+
+
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG whose header claims ``width`` × ``height`` (with a token of image data)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
+    header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\x00" * 64))
+        + chunk(b"IEND", b"")
+    )
+
+
+def test_a_decompression_bomb_is_refused_before_decoding(tmp_path: Path) -> None:
+    bomb = _png_header(60_000, 60_000)  # 3.6 gigapixels in 100 bytes
+    with pytest.raises(DocumentTooLargeError, match="not decoded"):
+        index_upload("bomb.png", bomb, registry_path=str(tmp_path / "r.json"))
+    assert open_store(str(tmp_path / "r.json")).list() == []

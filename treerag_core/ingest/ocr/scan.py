@@ -1,0 +1,207 @@
+"""Which pages need OCR, and running it: in parallel, within a budget, cached per page.
+
+Pages are rendered one at a time (PDFium is not thread-safe) and recognised by up to one
+Tesseract process per core; at most two images per worker wait in memory. Results are
+cached by (source hash, page, resolution, language), so re-indexing a scan — or changing
+a summary prompt — never repeats OCR.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import Any
+
+from ...errors import DocumentReadError, DocumentTooLargeError
+from ...limits import Limits
+from ..pages import ReadOptions, RichPage, TextLine
+from .tesseract import OcrLine, OcrPage, recognise, require_tesseract
+
+# A page with less visible text than this, carrying an image, is a scan (a page number or
+# a running header alone does not make a text layer).
+THIN_TEXT_CHARS = 50
+QUEUED_PER_WORKER = 2  # rendered images waiting per worker: bounded memory, busy workers
+CACHE_VERSION = 1  # part of the cache key: bump when recognition or parsing changes
+POINTS_PER_INCH = 72
+
+# (page number, a function that renders the page to PNG, page width and height in points)
+PageJob = tuple[int, Callable[[], bytes], float, float]
+
+
+def needs_ocr(page: RichPage, mode: str) -> bool:
+    if mode == "force":
+        return True
+    if mode == "off":
+        return False
+    return page.text_chars < THIN_TEXT_CHARS and page.image_count > 0
+
+
+def workers_for(limits: Limits) -> int:
+    return max(1, limits.ocr_workers or os.cpu_count() or 1)
+
+
+def ocr_pages(
+    jobs: list[PageJob], source_hash: str, limits: Limits, options: ReadOptions
+) -> dict[int, RichPage]:
+    """Recognise every page of ``jobs``: page number → its RichPage from OCR."""
+    if not jobs:
+        return {}
+    if len(jobs) > limits.ocr_max_pages:
+        raise DocumentTooLargeError(
+            f"{len(jobs):,} pages need OCR, over the limit of {limits.ocr_max_pages:,} "
+            "(TREERAG_OCR_MAX_PAGES)."
+        )
+    out: dict[int, RichPage] = {}
+    todo = []
+    for number, render, width, height in jobs:
+        hit = _cached(options, _key(source_hash, number, limits))
+        if hit is not None:
+            out[number] = to_rich_page(number, hit, width, height)
+        else:
+            todo.append((number, render, width, height))
+    report = options.progress or (lambda done, total, message: None)
+    total = len(jobs)
+    if todo:
+        require_tesseract()
+    started = time.perf_counter()
+    for number, page in _recognise_all(todo, limits, started):
+        key = _key(source_hash, number, limits)
+        if options.ocr_cache is not None:
+            options.ocr_cache.put(key, _to_json(page))
+        _, _, width, height = next(job for job in todo if job[0] == number)
+        out[number] = to_rich_page(number, page, width, height)
+        report(len(out), total, f"OCR page {len(out)} of {total}")
+    return out
+
+
+def _recognise_all(
+    jobs: list[PageJob], limits: Limits, started: float
+) -> Iterator[tuple[int, OcrPage]]:
+    workers = workers_for(limits)
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="treerag-ocr")
+    pending: dict[Future[OcrPage], int] = {}
+    queue = list(jobs)
+    try:
+        while queue or pending:
+            while queue and len(pending) < workers * QUEUED_PER_WORKER:
+                number, render, _w, _h = queue.pop(0)
+                png = render()
+                future = pool.submit(recognise, png, limits.ocr_language, limits.ocr_page_timeout_s)
+                pending[future] = number
+            done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+            for future in done:
+                number = pending.pop(future)
+                yield number, future.result()
+            if time.perf_counter() - started > limits.ocr_timeout_s:
+                raise DocumentReadError(
+                    f"OCR took longer than {limits.ocr_timeout_s:.0f} s "
+                    "(TREERAG_OCR_TIMEOUT_S); nothing was stored."
+                )
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def to_rich_page(number: int, ocr: OcrPage, width_pt: float, height_pt: float) -> RichPage:
+    """Image pixels → PDF points (origin at the bottom left, as PDFium's lines)."""
+    sx = width_pt / ocr.width if ocr.width else 1.0
+    sy = height_pt / ocr.height if ocr.height else 1.0
+    lines = []
+    for line in ocr.lines:
+        left, top, right, bottom = line.box
+        box = (left * sx, height_pt - bottom * sy, right * sx, height_pt - top * sy)
+        # The glyphs' height stands for the font size: scans carry no font information.
+        lines.append(TextLine(" ".join(line.words), round((bottom - top) * sy, 2), box=box))
+    return RichPage(number, ocr.text, lines, width_pt, height_pt, image_count=1, ocr=True)
+
+
+def _key(source_hash: str, number: int, limits: Limits) -> str:
+    return (
+        f"ocr-v{CACHE_VERSION}-{source_hash[:32]}-{number}-{limits.ocr_dpi}-{limits.ocr_language}"
+    )
+
+
+def _cached(options: ReadOptions, key: str) -> OcrPage | None:
+    hit = options.ocr_cache.get(key) if options.ocr_cache is not None else None
+    if not hit:
+        return None
+    try:
+        lines = [OcrLine(list(w), tuple(b), int(k)) for w, b, k in hit["lines"]]  # type: ignore[arg-type]
+        return OcrPage(int(hit["width"]), int(hit["height"]), lines)
+    except (KeyError, TypeError, ValueError):
+        return None  # a damaged entry is a miss
+
+
+def _to_json(page: OcrPage) -> dict[str, Any]:
+    return {
+        "width": page.width,
+        "height": page.height,
+        "lines": [[line.words, list(line.box), line.block] for line in page.lines],
+    }
+
+
+def dpi_scale(limits: Limits) -> float:
+    return limits.ocr_dpi / POINTS_PER_INCH
+
+
+def ocr_pdf_pages(
+    data: bytes, pages: list[RichPage], limits: Limits, options: ReadOptions, source_hash: str
+) -> tuple[list[RichPage], list[str]]:
+    """The PDF's pages with every scanned one replaced by its OCR; and warnings.
+
+    A page with real text is never OCR'd (unless ``TREERAG_OCR=force``). Without Tesseract a
+    wholly scanned PDF is refused with the package to install; a PDF with some text keeps
+    its text pages and says how many scanned pages were left unread.
+    """
+    from .tesseract import INSTALL_HINT, tesseract_path
+
+    scanned = [p for p in pages if needs_ocr(p, limits.ocr)]
+    if not scanned:
+        return pages, []
+    if tesseract_path() is None and any(p.text_chars for p in pages):
+        return pages, [f"{len(scanned)} scanned page(s) were not read. {INSTALL_HINT}"]
+    with _PdfRenderer(data) as renderer:
+        jobs = [
+            (p.number, renderer.png_of(p.number, limits.ocr_dpi), p.width, p.height)
+            for p in scanned
+        ]
+        recognised = ocr_pages(jobs, source_hash, limits, options)
+    return [recognised.get(p.number, p) for p in pages], []
+
+
+class _PdfRenderer:
+    """Renders pages of one PDF to grayscale PNG; PDFium is touched only under its lock."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def __enter__(self) -> _PdfRenderer:
+        import pypdfium2 as pdfium
+
+        from ..readers.pdfium_pages import PDFIUM_LOCK
+
+        self.lock = PDFIUM_LOCK
+        with self.lock:
+            self.document = pdfium.PdfDocument(self.data, password="")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with self.lock:
+            self.document.close()
+
+    def png_of(self, number: int, dpi: int) -> Callable[[], bytes]:
+        def render() -> bytes:
+            import io
+
+            with self.lock:
+                page = self.document[number - 1]
+                try:
+                    image = page.render(scale=dpi / POINTS_PER_INCH, grayscale=True).to_pil()
+                finally:
+                    page.close()
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG", compress_level=1)
+            return buffer.getvalue()
+
+        return render
