@@ -72,6 +72,15 @@ MAX_ANSWER_REFERENCES = 24
 MAX_QUOTE_CHARS = 400
 
 
+def environment_retriever(registry_path: RegistryLike = DEFAULT_REGISTRY) -> Retriever:
+    """The models configured in the environment (the offline engine when none is), with the
+    store's model-reply cache and its source files (so cited passages are located)."""
+    store = open_store(registry_path)
+    search_llm, answer_llm = make_llms()
+    cache = store.cache("llm") if search_llm is not None else None
+    return make_retriever(answer_llm, search_llm=search_llm, cache=cache, sources=store.sources)
+
+
 class RegistryTools:
     """The five tools over one registry, for one caller.
 
@@ -93,11 +102,7 @@ class RegistryTools:
     @property
     def retriever(self) -> Retriever:
         if self._retriever is None:
-            search_llm, answer_llm = make_llms()
-            cache = self.store.cache("llm") if search_llm is not None else None
-            self._retriever = make_retriever(
-                answer_llm, search_llm=search_llm, cache=cache, sources=self.store.sources
-            )
+            self._retriever = environment_retriever(self.store)
         return self._retriever
 
     # --- the tools ------------------------------------------------------------------------
