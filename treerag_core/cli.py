@@ -74,9 +74,7 @@ def _mcp(args: argparse.Namespace) -> int:
         serve_stdio(args.registry)
         return 0
     tokens = load_tokens(args.token_file)
-    serve_http(
-        args.registry, args.host, args.port, tokens, args.allowed_host, args.allowed_origin
-    )
+    serve_http(args.registry, args.host, args.port, tokens, args.allowed_host, args.allowed_origin)
     return 0
 
 

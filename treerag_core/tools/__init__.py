@@ -6,6 +6,7 @@ imported only when used: it needs the ``mcp`` SDK and a web server).
 """
 
 from .arguments import ToolArgumentError
+from .langchain_tools import make_tools
 from .registry_tools import RegistryTools
 
-__all__ = ["RegistryTools", "ToolArgumentError"]
+__all__ = ["RegistryTools", "ToolArgumentError", "make_tools"]

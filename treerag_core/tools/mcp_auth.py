@@ -103,7 +103,9 @@ def parse_token_file(text: str, env: Mapping[str, str] | None = None) -> list[To
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ConfigError(f"The MCP token file is not JSON: {exc.msg} (line {exc.lineno}).")
+        raise ConfigError(
+            f"The MCP token file is not JSON: {exc.msg} (line {exc.lineno})."
+        ) from None
     rows = data.get("tokens") if isinstance(data, dict) else None
     if not isinstance(rows, list):
         raise ConfigError('The MCP token file needs a "tokens" list.')
@@ -155,7 +157,7 @@ def load_tokens(
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
-            raise ConfigError(f"Cannot read the MCP token file {path}: {exc.strerror}.")
+            raise ConfigError(f"Cannot read the MCP token file {path}: {exc.strerror}.") from None
         entries += parse_token_file(text, env)
     return TokenTable(entries) if entries else None
 

@@ -191,17 +191,21 @@ class RegistryTools:
             rows = list_documents(self.store, principal=self.principal)
             documents = [self.store.get(row["doc_id"]) for row in rows[:MAX_SEARCH_DOCUMENTS]]
             skipped = max(0, len(rows) - MAX_SEARCH_DOCUMENTS)
-        scored = []
-        for document in documents:
-            for nid, score in rank_nodes(query, document.get("flat_nodes") or {}, k=k):
-                scored.append((score, document, nid))
-        scored.sort(key=lambda hit: -hit[0])
+        # One ranking over every document's sections, so scores compare across documents
+        # (BM25 weighs a word by how rare it is in what is ranked together).
+        sections = {
+            f"{i}/{nid}": node
+            for i, document in enumerate(documents)
+            for nid, node in (document.get("flat_nodes") or {}).items()
+        }
         wanted = expand_query(query)
+        hits = []
+        for key, score in rank_nodes(query, sections, k=k):
+            index, nid = key.split("/", 1)
+            hits.append(self._hit(documents[int(index)], nid, score, wanted))
         result: dict[str, Any] = {
             "query": query,
-            "hits": [
-                self._hit(document, nid, score, wanted) for score, document, nid in scored[:k]
-            ],
+            "hits": hits,
             "documents_searched": len(documents),
         }
         if skipped:
