@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from agent_registry import TOKENS, TeamRegistry, build_team_registry, token_file
 from async_helpers import run_coroutine
-from conftest import ROOT, free_port, server_env
+from conftest import ROOT, free_port, server_env, stop_streamlit
 
 from treerag_core import ConfigError
 from treerag_core.cli import main
@@ -167,12 +167,7 @@ def http_server(team: TeamRegistry, tmp_path_factory: pytest.TempPathFactory) ->
             raise AssertionError("the MCP server did not start")
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        stop_streamlit(proc, log)  # any server process: terminate, wait, kill, close its log
 
 
 def http_session(url: str, token: str, run: Any) -> Any:
