@@ -66,6 +66,25 @@ class Endless:
             yield "again "
 
 
+@dataclass
+class ToolCalls:
+    """An assistant turn that calls tools (OpenAI ``tool_calls``; ``finish_reason``
+    ``tool_calls``): ``calls`` is ``[(name, arguments dict), …]``."""
+
+    calls: list[tuple[str, dict[str, Any]]]
+    text: str = ""
+
+    def wire(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": f"call_{i}",
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(arguments)},
+            }
+            for i, (name, arguments) in enumerate(self.calls, 1)
+        ]
+
+
 Reply = Callable[[dict[str, Any]], Any]
 
 
@@ -185,10 +204,22 @@ class _Handler(BaseHTTPRequestHandler):
     # --- wire formats ---------------------------------------------------------------
 
     def _openai(self, request: dict[str, Any], behaviour: Any) -> None:
-        text = behaviour.text if isinstance(behaviour, (CutStream, Endless)) else str(behaviour)
+        text = (
+            behaviour.text
+            if isinstance(behaviour, (CutStream, Endless, ToolCalls))
+            else str(behaviour)
+        )
         usage = _usage(request, text)
         model = request.get("model", "fake")
+        if isinstance(behaviour, ToolCalls) and request.get("stream"):
+            message = "the fake streams text only: call the model with invoke for tool calls"
+            self._send_json(500, {"error": {"message": message, "type": "server_error"}})
+            return
         if not request.get("stream"):
+            message: dict[str, Any] = {"role": "assistant", "content": text}
+            if isinstance(behaviour, ToolCalls):
+                message = {"role": "assistant", "content": text or None}
+                message["tool_calls"] = behaviour.wire()
             self._send_json(
                 200,
                 {
@@ -199,8 +230,10 @@ class _Handler(BaseHTTPRequestHandler):
                     "choices": [
                         {
                             "index": 0,
-                            "message": {"role": "assistant", "content": text},
-                            "finish_reason": "stop",
+                            "message": message,
+                            "finish_reason": "tool_calls"
+                            if isinstance(behaviour, ToolCalls)
+                            else "stop",
                         }
                     ],
                     "usage": {

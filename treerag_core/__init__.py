@@ -8,7 +8,8 @@ summaries, indexing), ``store`` (the storage seam and the file store), ``llm`` (
 providers, prompts, reply parsing), ``qa`` (navigation, answers, tree views), ``text``
 (the offline engine's text tools), ``evaluation`` (retrieval metrics and the chunk
 baseline) and ``access`` (principals, collections with readers and editors, the access
-rules and the audit log).
+rules and the audit log), and ``tools`` (the registry as agent tools: LangChain tools
+and the MCP server).
 """
 
 from .access import (
@@ -115,6 +116,7 @@ from .store.base import DEFAULT_COLLECTION, DEFAULT_REGISTRY, DocumentStore
 from .store.caches import DirectoryCache
 from .store.export import InvalidImportError, export_documents, parse_import
 from .store.transfer import export_registry, import_documents
+from .tools import RegistryTools, ToolArgumentError, make_tools
 
 __all__ = [
     # errors
@@ -134,6 +136,7 @@ __all__ = [
     "OcrUnavailableError",
     "NotSignedInError",
     "RegistryError",
+    "ToolArgumentError",
     "TreeragError",
     "UnsupportedFormatError",
     # read → sections → tree → summaries → outline, and indexing
@@ -206,6 +209,9 @@ __all__ = [
     "sentence_offsets",
     "subtree_page_range",
     "tree_slice",
+    # the registry as agent tools (LangChain here; MCP: python -m treerag_core mcp)
+    "RegistryTools",
+    "make_tools",
     # evaluation
     "Evaluation",
     "evaluate",

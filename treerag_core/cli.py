@@ -1,4 +1,4 @@
-"""Command line on the same core as the app: index, list, show, ask, delete, eval.
+"""Command line on the same core as the app: index, list, show, ask, delete, eval, mcp.
 
 Models come from the environment / ``.env`` exactly as in the app (OPENAI_API_KEY,
 OPENAI_BASE_URL, OLLAMA_HOST, TREERAG_PROVIDER); with none set, the offline engine.
@@ -49,7 +49,33 @@ def _parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--pdf-root", help="folder the questions' files are relative to")
     evaluate.add_argument("--baseline", choices=["chunks", "none"], default="chunks")
     evaluate.add_argument("--json", help="also write the full results here")
+    mcp = commands.add_parser("mcp", help="serve the documents to MCP clients (stdio or HTTP)")
+    mcp.add_argument("--registry", default=argparse.SUPPRESS, help="registry file (JSON)")
+    mcp.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    mcp.add_argument("--host", default="127.0.0.1", help="HTTP: address to listen on")
+    mcp.add_argument("--port", type=int, default=8765, help="HTTP: port (default 8765)")
+    mcp.add_argument("--token-file", help="HTTP: JSON file mapping bearer tokens to users")
+    mcp.add_argument(
+        "--allowed-host", action="append", default=[], help="HTTP: a Host name clients use"
+    )
+    mcp.add_argument(
+        "--allowed-origin", action="append", default=[], help="HTTP: a browser Origin to allow"
+    )
     return parser
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    """Serve until the client (stdio) or an interrupt (HTTP) ends it; stdout is the
+    protocol's over stdio, so nothing else is printed there."""
+    from .tools.mcp_auth import load_tokens
+    from .tools.mcp_server import serve_http, serve_stdio
+
+    if args.transport == "stdio":
+        serve_stdio(args.registry)
+        return 0
+    tokens = load_tokens(args.token_file)
+    serve_http(args.registry, args.host, args.port, tokens, args.allowed_host, args.allowed_origin)
+    return 0
 
 
 def _ask(question: str, doc_ids: list[str], registry: str) -> int:
@@ -111,6 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .evaluation.cli import run_cli
 
             return run_cli(args.questions, args.registry, args.pdf_root, args.baseline, args.json)
+        elif args.command == "mcp":
+            return _mcp(args)
     except TreeragError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

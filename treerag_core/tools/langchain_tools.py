@@ -1,0 +1,64 @@
+"""The registry's tools as LangChain tools, for ``bind_tools``, ``create_agent`` or LangGraph.
+
+Each tool's argument schema is derived from the typed signature of its
+:class:`~.registry_tools.RegistryTools` method; each returns its result as compact JSON.
+A bad argument or an unknown id comes back to the model as the tool's error message (a
+``ToolMessage`` with ``status="error"``) so it can correct itself; it never ends the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
+from langchain_core.tools.base import create_schema_from_function
+from pydantic import ValidationError
+
+from ..access.principal import Principal
+from ..errors import TreeragError
+from ..qa.retriever import Retriever
+from ..store.base import DEFAULT_REGISTRY, RegistryLike
+from .arguments import problem
+from .descriptions import TOOL_DESCRIPTIONS, TOOL_NAMES
+from .registry_tools import RegistryTools
+from .shapes import to_json
+
+
+def make_tools(
+    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    principal: Principal | None = None,
+    retriever: Retriever | None = None,
+    descriptions: Mapping[str, str] | None = None,
+) -> list[BaseTool]:
+    """``list_documents``, ``browse``, ``search``, ``read`` and ``ask`` over one registry.
+
+    ``principal``: whose access rules apply (None: nothing filtered, as in library use).
+    ``retriever``: the models ``ask`` uses; None builds one from the environment (the
+    offline engine when no model is configured). ``descriptions`` override what the model
+    is told about a tool (defaults: :data:`~.descriptions.TOOL_DESCRIPTIONS`).
+    """
+    tools = RegistryTools(registry_path, principal, retriever)
+    told = {**TOOL_DESCRIPTIONS, **(descriptions or {})}
+    return [_tool(getattr(tools, name), name, told[name]) for name in TOOL_NAMES]
+
+
+def _tool(method: Callable[..., dict[str, Any]], name: str, description: str) -> BaseTool:
+    def run(**kwargs: Any) -> str:
+        try:
+            return to_json(method(**kwargs))
+        except TreeragError as exc:
+            raise ToolException(str(exc)) from exc
+
+    return StructuredTool.from_function(
+        func=run,
+        name=name,
+        description=description,
+        args_schema=create_schema_from_function(name, method),
+        handle_tool_error=True,
+        handle_validation_error=_invalid_arguments,
+    )
+
+
+def _invalid_arguments(exc: ValidationError) -> str:
+    return problem(exc)
