@@ -14,7 +14,7 @@ from ..ingest.summarize import truncate
 from ..ingest.tree import subtree_page_range
 from ..llm.prompts import format_extra_context, quote_section
 from ..types import Document, FlatNode
-from .excerpt import section_excerpt
+from .excerpt import LEAD_CHARS, Excerpt, excerpt
 from .navigate import NavigationResult
 from .retriever import Retriever
 
@@ -32,7 +32,9 @@ class Prepared:
     system: str
     user: str
     references: list[dict[str, Any]]
-    sections: list[dict[str, Any]]  # {"label", "text"}: what the offline engine reads
+    # {"label", "text", "ref", "lead", "page_start", "page_marks"}: what the offline engine
+    # reads (see text.extractive)
+    sections: list[dict[str, Any]]
     trace: dict[str, Any]
     navs: list[NavigationResult]
 
@@ -59,29 +61,49 @@ def reference(document: Document, node_id: str) -> dict[str, Any]:
     }
 
 
-def section_text(
-    flat: dict[str, FlatNode], node_id: str, query: str, max_chars: int
-) -> tuple[str, int | None, int | None]:
-    """Text for the answer model and the pages it comes from.
+def section_text(flat: dict[str, FlatNode], node_id: str, query: str, max_chars: int) -> Excerpt:
+    """Text for the answer model, the pages it comes from and where each page begins.
 
     A heading brings its sub-sections; a long section is cut to its passage that best
-    matches the question (see :mod:`.excerpt`).
+    matches the question (see :mod:`.excerpt`). A passage that opens its section carries the
+    previous section's last lines as its lead: a statement whose header line ended up
+    under the heading before ("May 31, 2019 2018" / "ASSETS" / rows) keeps its columns.
     """
     node = flat[node_id]
     if not is_heading_only(node):
-        return section_excerpt(node, query, max_chars)
+        found = excerpt(node, query, max_chars)
+        if not found.lead:
+            found.lead = _previous_tail(flat, node_id) + f"\n{node.get('title', '')}"
+        return found
     parts = [str(node.get("text") or "")]
+    marks: list[list[int]] = [list(m) for m in node.get("page_marks") or []]
     todo = list(reversed(node["children"]))
     size = len(parts[0])
     last_page = node.get("page_end")
     while todo and size < max_chars:
         child = flat[todo.pop()]
         piece = f"\n\n{child.get('title', '')}\n{child.get('text') or ''}"
+        body_at = size + len(piece) - len(child.get("text") or "")
+        if child.get("page_start") is not None:
+            marks.append([size + 2, child["page_start"]])
+        marks += [[body_at + offset, page] for offset, page in child.get("page_marks") or []]
         parts.append(piece)
         size += len(piece)
         last_page = child.get("page_end") or last_page
         todo.extend(reversed(child.get("children") or []))
-    return truncate("".join(parts).strip(), max_chars), node.get("page_start"), last_page
+    joined = "".join(parts)
+    shift = len(joined) - len(joined.lstrip())
+    text = truncate(joined.strip(), max_chars)
+    marks = [[o - shift, page] for o, page in marks if 0 <= o - shift < len(text)]
+    lead = _previous_tail(flat, node_id) + f"\n{node.get('title', '')}"
+    return Excerpt(text, node.get("page_start"), last_page, marks, lead)
+
+
+def _previous_tail(flat: dict[str, FlatNode], node_id: str) -> str:
+    """The last lines of the section printed just before ``node_id`` (document order)."""
+    ids = list(flat)
+    at = ids.index(node_id)
+    return str(flat[ids[at - 1]].get("text") or "")[-LEAD_CHARS:] if at > 0 else ""
 
 
 def prepare_answer(
@@ -97,9 +119,8 @@ def prepare_answer(
     references, quoted, sections = [], [], []
     for index, (doc, nid) in enumerate(picks, 1):
         ref = reference(doc, nid)
-        text, ref["page_start"], ref["page_end"] = section_text(
-            doc["flat_nodes"], nid, query, share
-        )
+        quote = section_text(doc["flat_nodes"], nid, query, share)
+        text, ref["page_start"], ref["page_end"] = quote.text, quote.page_start, quote.page_end
         ref["ref"] = f"S{index}"
         pages = page_label(ref.get("page_start"), ref.get("page_end"))
         attributes = {"ref": ref["ref"], "file": ref["file_name"], "path": ref["path"]}
@@ -109,7 +130,16 @@ def prepare_answer(
         quoted.append(quote_section(text, attributes))
         where = f"{ref['file_name']} › {ref['path']}" if len(documents) > 1 else ref["path"]
         label = f"{ref['ref']} · {where}" + (f", {pages}" if pages else "")
-        sections.append({"label": label, "text": text})
+        sections.append(
+            {
+                "label": label,
+                "text": text,
+                "ref": ref["ref"],
+                "lead": quote.lead,
+                "page_start": quote.page_start,
+                "page_marks": quote.page_marks,
+            }
+        )
     user = retriever.answer_user_prompt_template.format(
         query=query, extra_context=format_extra_context(extra_context), sections="\n\n".join(quoted)
     )

@@ -7,12 +7,29 @@ and the reference cites the pages of that window, not of the whole section.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..ingest.tree import excerpt_pages
 from ..text.bm25 import BM25
 from ..text.tokens import tokenize
 from ..types import FlatNode
 
 _STEPS_PER_WINDOW = 4  # windows overlap by three quarters
+# The text just before an excerpt that travels with it (never quoted): enough for the
+# header and units lines of a table the window starts inside.
+LEAD_CHARS = 1500
+
+
+@dataclass
+class Excerpt:
+    """A quoted passage of a section: its text, its pages, where each later page begins in
+    it, and the text just before it (a cut-off table's header, for the offline answer)."""
+
+    text: str
+    page_start: int | None
+    page_end: int | None
+    page_marks: list[list[int]] = field(default_factory=list)  # [[offset in text, page], …]
+    lead: str = ""
 
 
 def best_window(text: str, query: str, max_chars: int) -> tuple[int, int]:
@@ -38,16 +55,28 @@ def best_window(text: str, query: str, max_chars: int) -> tuple[int, int]:
     return start, end
 
 
-def section_excerpt(
-    node: FlatNode, query: str, max_chars: int
-) -> tuple[str, int | None, int | None]:
+def excerpt(node: FlatNode, query: str, max_chars: int) -> Excerpt:
     """The node's text fitted to ``max_chars`` around the question, with its pages."""
     text = str(node.get("text") or "")
     start, end = best_window(text, query, max_chars)
     first, last = excerpt_pages(node, start, end)
-    excerpt = text[start:end].strip()
-    if start > 0:
-        excerpt = f"[… {start:,} characters before]\n{excerpt}"
-    if end < len(text):
-        excerpt = f"{excerpt}\n[… {len(text) - end:,} characters after]"
-    return excerpt, first, last
+    body = text[start:end]
+    shift = len(body) - len(body.lstrip())  # what strip() removes before the quote
+    quoted = body.strip()
+    head = f"[… {start:,} characters before]\n" if start > 0 else ""
+    tail = f"\n[… {len(text) - end:,} characters after]" if end < len(text) else ""
+    marks = [
+        [offset - start - shift + len(head), page]
+        for offset, page in node.get("page_marks") or []
+        if start + shift < offset < end
+    ]
+    lead = text[max(0, start - LEAD_CHARS) : start]
+    return Excerpt(f"{head}{quoted}{tail}", first, last, marks, lead)
+
+
+def section_excerpt(
+    node: FlatNode, query: str, max_chars: int
+) -> tuple[str, int | None, int | None]:
+    """The node's text fitted to ``max_chars`` around the question, with its pages."""
+    found = excerpt(node, query, max_chars)
+    return found.text, found.page_start, found.page_end
