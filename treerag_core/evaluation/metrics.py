@@ -48,6 +48,7 @@ class QuestionResult:
     answer: str | None = None  # the offline engine's answer (graded questions only)
     answer_figures: list[str] = field(default_factory=list)  # printed gold figures
     answer_hit: bool | None = None
+    first_line_hit: bool | None = None  # … and says it in its first line
 
     @property
     def pages_retrieved(self) -> int:
@@ -94,6 +95,7 @@ def summarize_results(results: Sequence[QuestionResult]) -> dict[str, Any]:
         "section_questions": sum(r.section_hit is not None for r in results),
         "answer_hit_rate": rate([r.answer_hit for r in results]),
         "answer_questions": sum(r.answer_hit is not None for r in results),
+        "first_line_hit_rate": rate([r.first_line_hit for r in results]),
         "mean_sections_retrieved": round(sum(len(r.retrieved) for r in results) / n, 2),
         "mean_pages_retrieved": round(sum(r.pages_retrieved for r in results) / n, 2),
         "mean_tokens": round(sum(r.tokens for r in results) / n, 1),

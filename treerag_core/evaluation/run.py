@@ -20,7 +20,7 @@ from ..qa.retriever import Retriever, make_retriever
 from ..text.extractive import extractive_answer
 from ..text.tokens import estimate_tokens
 from ..types import Document
-from .answers import answer_hit, evidence_texts, printed_figures
+from .answers import answer_hit, evidence_texts, first_line, printed_figures
 from .chunks import (
     Chunk,
     ChunkIndex,
@@ -97,7 +97,9 @@ def grade_answer(result: QuestionResult, question: str, sections: list[dict[str,
     if not result.answer_figures:
         return
     result.answer = extractive_answer(question, sections)[0] if sections else ""
-    result.answer_hit = answer_hit(result.answer, [Decimal(f) for f in result.answer_figures])
+    wanted = [Decimal(f) for f in result.answer_figures]
+    result.answer_hit = answer_hit(result.answer, wanted)
+    result.first_line_hit = answer_hit(first_line(result.answer), wanted)
 
 
 def chunk_index_for(

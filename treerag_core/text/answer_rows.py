@@ -61,12 +61,14 @@ def score_row(row: Row, question: Question, vocab: Vocabulary, section_label: st
         return None  # "Restructuring charges — 113": nothing printed for the asked period
     words = vocab.stems(row.label)
     label = set(words)
-    context = vocab.stems(f"{row.caption} {row.header} {section_label.split(' · ')[-1]}")
-    caption = vocab.coverage(set(context), question.metric)
+    section_title = section_label.split(" · ")[-1]
+    caption = vocab.coverage(
+        set(vocab.stems(f"{row.caption} {row.header} {section_title}")), question.metric
+    )
     if words and all(w in WEAK_WORDS for w in words):
         # "Total 966 5 (2) 969" under "Stores Opened … Total Stores at End of Quarter":
         # a bare "Total" is the total of what the table's caption names
-        words = context + words
+        words = vocab.stems(row.caption) + words
         label = set(words)
     if _YEAR_LABEL.match(row.label):
         # "2024 1,097 862" under "benefit payments … expected": the caption names the metric
@@ -114,7 +116,7 @@ def row_line(row: Row, question: Question, prefix: str = "") -> tuple[str, froze
     label = f"{prefix}{row.label}"
     groups: list[tuple[str, list[int]]] = []  # column heading → its cells, in printed order
     for i, col in enumerate(row.columns):
-        if col is None:
+        if col is None or row.years[i] is None:  # a change column ("2022 vs. 2021")
             continue
         if groups and groups[-1][0] == col and groups[-1][1][-1] == i - 1:
             groups[-1][1].append(i)
@@ -156,7 +158,11 @@ def row_candidates(
             text, figures = row_line(row, question)
             key = " ".join(row.label.lower().split()) + "|" + "|".join(sorted(figures))
             said = frozenset(vocab.stems(row.label)) & question.terms()
-            out.append(Candidate("row", text, score, si, row.start, key, figures, said))
+            size = max(
+                (abs(c.value or 0.0) for c in row.cells if c.text.strip("()$€£¥%-−") in figures),
+                default=0.0,
+            )
+            out.append(Candidate("row", text, score, si, row.start, key, figures, said, size))
     if question.superlative:
         out.extend(superlative_candidates(question, rows, vocab))
     return out

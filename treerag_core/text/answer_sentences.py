@@ -30,6 +30,7 @@ BOILERPLATE = (
     "refer to note",
     "this annual report on form",
     "the following table",
+    "filed herewith",
 )
 MIN_SENTENCE_WORDS = 5  # "Net sales grew." answers nothing; a heading is not a sentence
 LONG_SENTENCE_WORDS = 60  # longer ones are run-ons or unsplit lists: a reader skims past them
@@ -39,6 +40,8 @@ SENTENCE_MIN_MATCH = 0.25
 # How much a sentence gains for fitting the question's kind.
 KIND_FIT = 0.25
 NOUN_FIT = 0.2  # the count's noun is the asked one ("221,000 people" for "how many people")
+LARGEST_COUNT = 0.15
+COUNT_NOUN_WORDS = 4  # the noun of "61,800 and 100,300 employees", "35,000 full- and part-time employees"  # the largest count of the asked noun among the sentences (the total)
 YEAR_FIT = 0.15  # names the asked year
 # A figure within this many words after the metric's name says the metric's value ("The
 # effective tax rate was 21.6 percent"), rather than mentioning the metric in passing.
@@ -52,8 +55,8 @@ OTHER_YEAR = 0.1  # names only other years
 ONE_PERIOD = 0.25  # names one of two compared periods
 _END = re.compile(r"[.!?。！？][\"'”’)]*$")
 _NUMBER = re.compile(
-    r"(?<![\w$€£¥.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(million|billion|thousand))?"
-    r"(?![\d%])(?:\s+(?:[\w\-]+\s+){0,2}?)?"
+    r"(?<![\w$€£¥.,(\-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(million|billion|thousand))?"
+    r"(?![\d%)])(?:\s+(?:[\w\-]+\s+){0,2}?)?"
 )
 _DATE = re.compile(
     r"\b(?:" + "|".join(MONTHS) + r")\.?\s+\d{1,2},?\s+(?:19|20)\d\d\b"
@@ -65,6 +68,8 @@ _NAME = re.compile(
     r"\b[A-Z][\w&.'’-]*(?:\s+(?:&\s+)?[A-Z][\w&.'’-]*)+"
     r"|\b[\w&.'’-]+\s+(?:LLP|LLC|Inc\.?|Corp\.?|Ltd\.?|plc|AG|SA|N\.V\.)"
 )
+_NOUN = re.compile(r"[^\W\d_][\w\-]*")
+_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _FIGURE_WORD = re.compile(r"[\d$€£¥(),.%—–-]+")
 _PLAIN_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _AMOUNT = re.compile(r"[$€£¥]\s?\d|\d\s?(?:%|percent|million|billion)", re.I)
@@ -91,14 +96,7 @@ def kind_fit(sentence: str, question: Question, vocab: Vocabulary, near: bool) -
     """What the sentence gains for saying the kind of thing asked (``near``: it says a
     figure right after the metric's name)."""
     if question.kind == "count":
-        best = 0.0
-        for m in _NUMBER.finditer(sentence):
-            if m.group(2) is None and m.group(3) is None and years_in(m.group(1)):
-                continue  # a year is not a count
-            after = sentence[m.end(1) : m.end(1) + 40]
-            nouns = set(vocab.stems(" ".join(re.findall(r"[^\W\d_][\w\-]*", after)[:3])))
-            best = max(best, KIND_FIT + (NOUN_FIT if nouns & question.terms() else 0.0))
-        return best
+        return max((fit for fit, _ in counts(sentence, question, vocab)), default=0.0)
     if question.kind == "date":
         return KIND_FIT if _DATE.search(sentence) else (KIND_FIT / 2 if years_in(sentence) else 0.0)
     if question.kind == "name":
@@ -110,6 +108,21 @@ def kind_fit(sentence: str, question: Question, vocab: Vocabulary, near: bool) -
         # one the sentence gives for something else while naming the metric in passing
         return KIND_FIT if near else 0.0
     return 0.0
+
+
+def counts(sentence: str, question: Question, vocab: Vocabulary) -> list[tuple[float, float]]:
+    """``(fit, count)`` for each count the sentence gives (a number, not a year or a
+    percentage): the fit is higher when the words after it are the asked noun."""
+    out = []
+    for m in _NUMBER.finditer(sentence):
+        if m.group(2) is None and m.group(3) is None and years_in(m.group(1)):
+            continue  # a year is not a count
+        after = sentence[m.end(1) : m.end(1) + 40]
+        nouns = set(vocab.stems(" ".join(_NOUN.findall(after)[:COUNT_NOUN_WORDS])))
+        value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
+        value *= _SCALE.get((m.group(3) or "").lower(), 1)
+        out.append((KIND_FIT + (NOUN_FIT if nouns & question.metric_terms() else 0.0), value))
+    return out
 
 
 def value_near_metric(sentence: str, question: Question, vocab: Vocabulary) -> bool:
@@ -140,18 +153,20 @@ def score_sentence(sentence: str, question: Question, vocab: Vocabulary) -> floa
     match = 0.5 * named + 0.5 * overlap
     if match < SENTENCE_MIN_MATCH or not is_whole(sentence) or is_boilerplate(sentence):
         return None
-    near = value_near_metric(sentence, question, vocab)
+    # a count comes before its noun ("6,500 employees"); its fit is judged by counts()
+    near = question.kind != "count" and value_near_metric(sentence, question, vocab)
     gain = kind_fit(sentence, question, vocab, near) + (NEAR_FIT if near else 0.0)
     keep = 1.0
     years = set(years_in(sentence))
-    if question.years and years & set(question.years):
+    matched = years & set(question.years)
+    if matched:
         gain += YEAR_FIT
-        if question.compare and len(years & set(question.years)) > 1:
+        if question.compare and len(matched) > 1:
             gain += YEAR_FIT  # says both compared periods
-    if question.compare and len(question.years) > 1 and len(years & set(question.years)) < 2:
-        keep -= ONE_PERIOD  # cannot compare what it does not say
     elif question.years and years:
         keep -= OTHER_YEAR
+    if question.compare and len(question.years) > 1 and len(matched) < 2:
+        keep -= ONE_PERIOD  # cannot compare what it does not say
     length = len(sentence.split())
     keep -= PER_EXTRA_WORD * max(0, length - BRIEF_WORDS)
     if length > LONG_SENTENCE_WORDS:
@@ -170,8 +185,19 @@ def sentence_candidates(
             score = score_sentence(sentence, question, vocab)
             if score is None:
                 continue
+            if question.kind == "count":
+                named = [n for fit, n in counts(sentence, question, vocab) if fit > KIND_FIT]
+                size = max(named, default=0.0)
+            else:
+                size = 0.0
             key = " ".join(vocab.stems(sentence))
             figures = frozenset(m.group(1) for m in _NUMBER.finditer(sentence))
             said = frozenset(vocab.stems(sentence)) & question.terms()
-            out.append(Candidate("sentence", sentence, score, si, offset, key, figures, said))
+            out.append(Candidate("sentence", sentence, score, si, offset, key, figures, said, size))
+    if question.kind == "count" and out:
+        # the whole is at least each part: "approximately 61,800 employees" is the headcount,
+        # "3,700 employees … covered by collective bargaining agreements" a part of it
+        largest = max(out, key=lambda c: c.size)
+        if largest.size > 0:
+            largest.score *= 1 + LARGEST_COUNT
     return out

@@ -20,6 +20,8 @@ from .tokens import STOPWORDS, WORD
 WEAK_WORD_WEIGHT = 0.3
 # A synonym phrase whose words are all there but out of order names the metric this much.
 UNORDERED_PHRASE = 0.5
+# The question's own words beat a synonym: "net sales" asked, "Net sales" over "Total revenues".
+SYNONYM_SHARE = 0.9
 
 
 @dataclass
@@ -34,6 +36,7 @@ class Candidate:
     key: str  # what makes two candidates the same answer
     figures: frozenset[str] = field(default_factory=frozenset)
     terms: frozenset[str] = field(default_factory=frozenset)  # the question's words it says
+    size: float = 0.0  # a row's largest figure printed: breaks ties between equal rows
 
 
 class Vocabulary:
@@ -94,7 +97,7 @@ class Vocabulary:
             ),
             default=0.0,
         )
-        return max(own, synonyms)
+        return max(own, SYNONYM_SHARE * synonyms)
 
 
 def in_order(phrase: list[str], words: list[str]) -> bool:

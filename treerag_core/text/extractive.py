@@ -35,9 +35,9 @@ NO_MATCH_NOTE = (
 # How much a row is preferred to a sentence, by what is asked: a figure is best read from
 # its table; a date, a name or a yes/no is said in a sentence.
 ROW_PREFERENCE = {
-    "amount": 0.2,
-    "other": 0.1,
-    "count": -0.1,
+    "amount": 0.3,
+    "other": 0.3,
+    "count": 0.0,
     "date": -0.5,
     "name": -0.5,
     "yesno": -0.2,
@@ -76,9 +76,16 @@ def extractive_answer(
     return "\n".join(lines) + "\n\n" + OFFLINE_NOTE, used
 
 
-def _rank(question: Question, candidate: Candidate) -> tuple[float, int, int]:
+def _rank(question: Question, candidate: Candidate) -> tuple[float, float, int, int]:
+    """Best first; equal scores (to two decimals) go to the larger figure, since the same
+    row in a company table and in its segments' tables is largest in the company's (a total
+    is at least each of its parts), then to the earlier section and line."""
     bias = ROW_PREFERENCE.get(question.kind, 0.0) if candidate.kind == "row" else 0.0
-    return (-(candidate.score + bias), candidate.section, candidate.offset)
+    return (-round(candidate.score + bias, 2), -candidate.size, candidate.section, candidate.offset)
+
+
+def _score(question: Question, candidate: Candidate) -> float:
+    return -_rank(question, candidate)[0]
 
 
 def choose(question: Question, candidates: list[Candidate], limit: int) -> list[Candidate]:
@@ -90,16 +97,16 @@ def choose(question: Question, candidates: list[Candidate], limit: int) -> list[
         return []
     first = ranked[0]
     chosen, keys = [first], {first.key}
-    best = -_rank(question, first)[0]
+    best = _score(question, first)
     floor = best * SUPPORT_SHARE
     other = next((c for c in ranked if c.kind != first.kind), None)
-    if other is not None and -_rank(question, other)[0] >= floor:
+    if other is not None and _score(question, other) >= floor:
         ranked = [first, other, *(c for c in ranked[1:] if c is not other)]
     said = set(first.terms)
     for candidate in ranked[1:]:
         if len(chosen) >= max(1, limit):
             break
-        score = -_rank(question, candidate)[0]
+        score = _score(question, candidate)
         adds = bool(candidate.terms - said) and score >= best * NEW_TERMS_SHARE
         if (score < floor and not adds) or candidate.key in keys:
             continue

@@ -22,6 +22,12 @@ _CELL = re.compile(
 YEAR = re.compile(r"(?<![\d,.$])(?:FY|fiscal\s*(?:year\s*)?)?'?((?:19|20)\d\d)(?!\d|,\d)", re.I)
 _ANY_YEAR = re.compile(r"(?:19|20)\d\d")
 _FOOTNOTE = re.compile(r"\(\d\)|\(\w\)")
+_PARENTHESES = re.compile(r"\([^)]*\)")
+_NUMBER_LEFT = re.compile(r"\d[\d,.]*")
+# "2022 vs. 2021", "2021 to 2020", "2019-2018": a column of changes between two periods.
+_CHANGE_COLUMN = re.compile(
+    r"(?:19|20)\d\d\s*(?:vs\.?|versus|compared (?:to|with)|to|-|–)\s*(?:19|20)\d\d", re.I
+)
 _LETTERS = re.compile(r"[^\W\d_]+")
 # Years a header or a question may name: a document rarely speaks of years before 1900.
 YEAR_RANGE = range(1900, 2100)
@@ -127,34 +133,43 @@ def currency_of(line: str) -> str:
     return ""
 
 
-def header_cells(line: str) -> list[tuple[str, int]] | None:
+def header_cells(line: str) -> list[tuple[str, int | None]] | None:
     """The columns of a header line of periods: ``[(cell text, year), …]``, else None.
 
     "(Millions) 2018 2017 2016", "Year Ended June 30, 2016 2015 2014" and "February 2, 2019
     February 3, 2018" are headers; a line with amounts other than years, or a sentence, is
-    not. A month and day before a year stay with it ("February 2, 2019").
+    not. A month and day before a year stay with it ("February 2, 2019"); a change column
+    ("2022 vs. 2021") is one column whose year is None. Words in parentheses (the units:
+    "(Millions, except per share amounts)") do not count against a header.
     """
     if not _ANY_YEAR.search(line):
         return None
     cleaned = _FOOTNOTE.sub(" ", line)  # footnote markers: "2017 (1)"
-    matches = [m for m in YEAR.finditer(cleaned) if int(m.group(1)) in YEAR_RANGE]
-    if not matches:
+    spans: list[tuple[int, int, str, int | None]] = []
+    taken = [False] * len(cleaned)
+    for m in _CHANGE_COLUMN.finditer(cleaned):
+        spans.append((m.start(), m.end(), " ".join(m.group(0).split()), None))
+        taken[m.start() : m.end()] = [True] * (m.end() - m.start())
+    for m in YEAR.finditer(cleaned):
+        if not taken[m.start()] and int(m.group(1)) in YEAR_RANGE:
+            spans.append((m.start(), m.end(), m.group(1), int(m.group(1))))
+    if not any(year for *_, year in spans):
         return None
-    rest = YEAR.sub(" ", cleaned)
+    spans.sort()
+    rest = _PARENTHESES.sub(" ", _CHANGE_COLUMN.sub(" ", YEAR.sub(" ", cleaned)))
     # Anything numeric left must be a day of a month ("June 30,").
-    for m in re.finditer(r"\d[\d,.]*", rest):
+    for m in _NUMBER_LEFT.finditer(rest):
         before = rest[: m.start()].split()[-1:] or [""]
         if before[0].lower().strip(".,") not in MONTHS:
             return None
     words = _LETTERS.findall(rest)
-    if len(words) > 8 or (len(matches) == 1 and len(words) > 4):
+    if len(words) > 8 or (len(spans) == 1 and len(words) > 4):
         return None  # a sentence that mentions years, not a header
-    cells = []
-    start = 0
-    for m in matches:
+    cells: list[tuple[str, int | None]] = []
+    end = 0
+    for start, stop, text, year in spans:
         # "February 2, 2019" keeps its month and day; "(Millions) 2018" is just 2018
-        day = _MONTH_DAY.search(cleaned[start : m.start()])
-        text = f"{day.group(0).strip()} {m.group(1)}" if day else m.group(1)
-        cells.append((" ".join(text.split()), int(m.group(1))))
-        start = m.end()
+        day = _MONTH_DAY.search(cleaned[end:start]) if year else None
+        cells.append((f"{day.group(0).strip()} {text}" if day else text, year))
+        end = stop
     return cells

@@ -43,7 +43,7 @@ INSTRUCTION_WORDS = frozenset(
     question give provide state please using use used based basing base relying rely detail
     shown show information primarily primary outlined clearly according drawing conclusion
     stated only judgment judgement calculate compute computed extract assume assuming
-    perspective analyst round rounded decimal place unit usd dollar million billion
+    perspective analyst round rounded decimal place usd dollar million billion
     thousand percent percentage reported report fy fiscal year end ended ending figure amount
     value quantity number count company firm kind sort time period date as of
     did does do is was were are has have had among one highest largest biggest greatest
@@ -179,6 +179,10 @@ class Question:
     phrases: list[list[str]] = field(default_factory=list)  # synonym phrases, as stems
     statements: list[str] = field(default_factory=list)  # regexes of hinted statements
 
+    def metric_terms(self) -> set[str]:
+        """The stems that name the metric: its words and its synonyms' (not the names)."""
+        return set(self.metric).union(*self.phrases)
+
     def terms(self) -> set[str]:
         """Every stem that may name the answer: the metric, its synonyms, the names."""
         return set(self.metric).union(self.names, *self.phrases)
@@ -196,7 +200,7 @@ def read_question(
     adverbs ("explicitly") and names: "Pepsico" names the company, not the row to read.
     """
     flat = " ".join(text.split())
-    asked = " ".join(s for s in re.split(r"(?<=[?.!])\s+", flat) if s.endswith("?")) or flat
+    asked = " ".join(s for s in re.split(r"(?<=\?)\s+", flat) if s.endswith("?")) or flat
     lowered = f" {flat.lower()} "
     kind = next((k for k, rx in QUESTION_KINDS if re.search(rx, asked.lower())), "other")
     years = sorted(set(years_in(text)))
@@ -214,7 +218,7 @@ def read_question(
     instruction = INSTRUCTION_WORDS | {stem(w) for w in INSTRUCTION_WORDS}
     words = stems(re.sub(r"\b(?:fy|fiscal\s*)?'?(?:19|20)\d\d\b", " ", metric_text))
     words = [w for w in words if w not in instruction and not w.isdigit() and not _adverb(w)]
-    names = {stem(w) for w in _NAME_WORD.findall(asked[1:])} - set(sum(phrases, []))
+    names = set(stems(" ".join(_NAME_WORD.findall(asked[1:])))) - set(sum(phrases, []))
     metric = [w for w in words if w not in names] or words
     return Question(
         text=text,

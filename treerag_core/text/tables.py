@@ -42,6 +42,7 @@ LABEL_CONNECTORS = frozenset("and or of to by from in at for with than".split())
 UNITLESS_LABEL_PHRASES = ("per share", "per common share", "per diluted share", "%")
 UNITLESS_LAST_WORDS = frozenset("rate ratio percent percentage margin% yield".split())
 _TERMINAL = ".!?;"
+_SPACED_PARENS = re.compile(r"\(\s*([$€£¥]?\s?[\d,.]+)\s*\)")
 _DOT_LEADER = re.compile(r"\s*\.{2,}.*$")
 _LABEL_TEXT = re.compile(r"[^\W\d_]|\b\d{4}\b")
 _CELL_ENDS = frozenset(
@@ -70,7 +71,7 @@ def split_row(line: str) -> tuple[str, list[Cell]] | None:
     """``(label, cells)`` when ``line`` ends in numeric cells, else None."""
     if not line or line[-1] not in _CELL_ENDS:
         return None
-    tokens = line.split()
+    tokens = _SPACED_PARENS.sub(r"(\1)", line).split()  # "(28,107 )" → "(28,107)"
     cells: list[Cell] = []
     percent = False
     i = len(tokens)
@@ -112,8 +113,11 @@ def split_row(line: str) -> tuple[str, list[Cell]] | None:
 
 
 def _more_columns(
-    header: list[tuple[str, int]] | None, line: str, cols: list[tuple[str, int]], new_line: str
-) -> tuple[list[tuple[str, int]], str]:
+    header: list[tuple[str, int | None]] | None,
+    line: str,
+    cols: list[tuple[str, int | None]],
+    new_line: str,
+) -> tuple[list[tuple[str, int | None]], str]:
     """A header printed over several lines ("FISCAL 2019 FISCAL 2018 % CHANGE" / "FISCAL
     2017") gains columns; a header repeating known years replaces the one before."""
     if header and not {y for _, y in cols} & {y for _, y in header}:
@@ -140,7 +144,7 @@ def table_rows(text: str, lead: str = "") -> list[Row]:
     """Every table row of ``text``; ``lead`` is the text just before it (a cut-off table's
     header and units line), read for context only: its rows are not returned."""
     rows: list[Row] = []
-    header: list[tuple[str, int]] | None = None
+    header: list[tuple[str, int | None]] | None = None
     header_line = ""
     unit, currency = "", ""
     caption, recent = "", []  # recent: the non-row lines since the last row
@@ -237,12 +241,15 @@ def _unitless(label: str, cells: list[Cell]) -> bool:
     )
 
 
-def align(header: list[tuple[str, int]], cells: list[Cell]) -> list[tuple[str, int] | None]:
+def align(
+    header: list[tuple[str, int | None]], cells: list[Cell]
+) -> list[tuple[str, int | None] | None]:
     """The header cell over each row cell, or [] when they cannot be matched up.
 
     Equal counts match in order; extra percent cells ("7 %" change columns) are skipped;
-    a row with k cells per header year ("$ 39,117 $ (5)" per year) is read in groups;
-    anything else is left unlabelled rather than guessed.
+    with change columns ("2022 vs. 2021") the periods are the first cells; a row with k cells
+    per header year ("$ 39,117 $ (5)" per year) is read in groups; anything else is left
+    unlabelled rather than guessed.
     """
     if not header or len(cells) < len(header):
         return []
@@ -250,10 +257,15 @@ def align(header: list[tuple[str, int]], cells: list[Cell]) -> list[tuple[str, i
         return list(header)
     amounts = [i for i, c in enumerate(cells) if not c.percent]
     if len(amounts) == len(header):
-        out: list[tuple[str, int] | None] = [None] * len(cells)
+        out: list[tuple[str, int | None] | None] = [None] * len(cells)
         for i, h in zip(amounts, header, strict=True):
             out[i] = h
         return out
+    if any(year is None for _, year in header):
+        # change columns ("2022 vs. 2021") print amounts and percentages in varying numbers
+        # of cells: the periods before them are the row's first cells
+        periods = next(i for i, (_, year) in enumerate(header) if year is None)
+        return list(header[:periods]) + [None] * (len(cells) - periods)
     if len(header) > 1 and len(cells) % len(header) == 0:
         k = len(cells) // len(header)
         return [header[i // k] for i in range(len(cells))]
