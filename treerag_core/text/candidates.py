@@ -89,7 +89,9 @@ class Vocabulary:
         and equipment" fully names "capital expenditures"). A phrase counts in full only when
         its words come in its order ("Other income (expense), net" does not say "net income")."""
         present = set(have)
-        own = self.coverage(present, question.metric)
+        # "total revenue" is named by "Revenues": a weak word may be left out
+        strong = [t for t in question.metric if t not in WEAK_WORDS] or question.metric
+        own = self.coverage(present, strong)
         synonyms = max(
             (
                 self.coverage(present, p) * (1.0 if in_order(p, have) else UNORDERED_PHRASE)

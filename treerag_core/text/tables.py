@@ -150,6 +150,7 @@ def table_rows(text: str, lead: str = "") -> list[Row]:
     caption, recent = "", []  # recent: the non-row lines since the last row
     table, prose, in_table = 0, 0, False
     pending, pending_start = "", 0
+    signs: dict[int, str] = {}  # the currency sign a table prints, by table
     base = -len(lead) - 1 if lead else 0
     offset = base
     for raw in (f"{lead}\n{text}" if lead else text).split("\n"):
@@ -192,6 +193,9 @@ def table_rows(text: str, lead: str = "") -> list[Row]:
         if not in_table:
             in_table, caption = True, " ".join(recent)
         pending, prose, recent = "", 0, []
+        sign = next((c.currency for c in cells if c.currency), "")
+        if sign and unit:
+            signs.setdefault(table, sign)
         if start < 0:
             continue  # a row of the lead: context only
         over = align(header or [], cells)
@@ -216,19 +220,11 @@ def table_rows(text: str, lead: str = "") -> list[Row]:
                 caption=caption,
             )
         )
-    _share_currency(rows)
-    return rows
-
-
-def _share_currency(rows: list[Row]) -> None:
-    """Statements print "$" on a table's first and total rows only: the rest are in it too."""
-    signs: dict[int, str] = {}
-    for row in rows:
-        if row.currency and row.unit:
-            signs.setdefault(row.table, row.currency)
+    # Statements print "$" on a table's first and total rows only: the rest are in it too.
     for row in rows:
         if row.unit and not row.currency:
             row.currency = signs.get(row.table, "")
+    return rows
 
 
 def _unitless(label: str, cells: list[Cell]) -> bool:
