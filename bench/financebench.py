@@ -1,7 +1,7 @@
 """``python -m bench.financebench``: offline navigation vs the chunk baseline on the
 FinanceBench development set (65 questions, 37 filings), and the offline answer on it and
-on our own printed-answer questions (``bench/questions/printed_answers.jsonl``, the same
-filings), written to ``bench/results/``.
+on our own printed-answer questions on the same filings (``bench/questions/``: the set the
+engine was tuned on, and a held-out set written afterwards), written to ``bench/results/``.
 
 The 37 PDFs (5,772 pages) are indexed once into a registry under ``bench/out/financebench/``
 and later runs load them from there. The chunk baseline chunks the same page text navigation
@@ -22,8 +22,14 @@ from pathlib import Path
 DEV_SET = (
     Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "questions.jsonl"
 )
-# Our questions whose answers are printed in the shared filings (files relative to DEV_SET's).
-OWN_SET = Path(__file__).resolve().parent / "questions" / "printed_answers.jsonl"
+# Our questions whose answers are printed in the shared filings (files relative to DEV_SET's):
+# name → file. The first was used while tuning the offline answer; the second was written
+# after tuning and never tuned on.
+QUESTIONS = Path(__file__).resolve().parent / "questions"
+OWN_SETS = {
+    "ours (tuned on)": QUESTIONS / "printed_answers.jsonl",
+    "ours, held out": QUESTIONS / "printed_answers_holdout.jsonl",
+}
 OUT = Path(__file__).resolve().parent / "out" / "financebench"
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -53,7 +59,7 @@ def index_all(questions_path: Path, registry: Path, log=print, root: Path | None
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.financebench", description=__doc__)
     parser.add_argument("--questions", type=Path, default=DEV_SET)
-    parser.add_argument("--own-questions", type=Path, default=OWN_SET)
+
     parser.add_argument("--registry", type=Path, default=OUT / "registry.json")
     parser.add_argument("--index-only", action="store_true")
     parser.add_argument("--results", type=Path, default=RESULTS)
@@ -64,10 +70,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[financebench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
     index_all(args.questions, args.registry, log)
-    index_all(args.own_questions, args.registry, log, root=args.questions.parent)
+    for path in OWN_SETS.values():
+        index_all(path, args.registry, log, root=args.questions.parent)
     if args.index_only:
         return 0
-    return run_eval(args.questions, args.registry, args.results, log, args.own_questions)
+    return run_eval(args.questions, args.registry, args.results, log)
 
 
 STATEMENT_WORDS = ("income statement", "cash flow", "balance sheet", "financial position")
@@ -203,7 +210,7 @@ def run_eval(
     registry: Path,
     results: Path,
     log,
-    own_path: Path = OWN_SET,  # noqa: ANN001
+    own_sets: dict[str, Path] = OWN_SETS,  # noqa: ANN001, B006 - read only
 ) -> int:
     """Offline navigation and the chunk baseline on the dev set, the offline answer on it and
     on our own questions; write eval.json/.md."""
@@ -232,12 +239,15 @@ def run_eval(
     pypdf_run = evaluate(
         questions, loader, baseline=True, page_texts=evaluation_page_texts(store, "pypdf")
     )
-    own_questions = load_questions(str(own_path))
-    own = evaluate(own_questions, loader, page_texts=evaluation_page_texts(store, "reader"))
+    own_questions = {name: load_questions(str(path)) for name, path in own_sets.items()}
+    own = {
+        name: evaluate(items, loader, page_texts=evaluation_page_texts(store, "reader"))
+        for name, items in own_questions.items()
+    }
     log("timing the extractive answer")
     timed = {
         "dev": timings(questions, loader),
-        "own": timings(own_questions, loader),
+        **{name: timings(items, loader) for name, items in own_questions.items()},
     }
     summary = evaluation.summary()
     summary["chunks_pypdf_text"] = summarize_results(pypdf_run.baseline or [])
@@ -280,10 +290,15 @@ def run_eval(
             "evidence page; hit = the answer says every such figure)",
             "dev": answer_rows(evaluation),
             "own": {
-                "questions": str(own_path.relative_to(Path(__file__).resolve().parents[1])),
-                "summary": own.summary(),
-                "rows": answer_rows(own),
-                "errors": own.errors,
+                name: {
+                    "questions": str(
+                        own_sets[name].relative_to(Path(__file__).resolve().parents[1])
+                    ),
+                    "summary": run.summary(),
+                    "rows": answer_rows(run),
+                    "errors": run.errors,
+                }
+                for name, run in own.items()
             },
             "timing": timed,
         },
@@ -318,8 +333,10 @@ def run_eval(
         "",
         "A question is graded when its gold answer has a figure of 3+ digits, not a year, "
         "printed on an evidence page; the answer hits when it says every such figure "
-        "(`treerag_core/evaluation/answers.py`). Our own questions "
-        f"(`{report['answers']['own']['questions']}`) ask for printed figures on the same filings.",
+        "(`treerag_core/evaluation/answers.py`). Our own questions ask for printed figures on "
+        "the same filings: "
+        + "; ".join(f"{n}: `{r['questions']}`" for n, r in report["answers"]["own"].items())
+        + ".",
         "",
         "| question set | page hit rate | answer has the figure | in its first line |",
         "|---|---:|---:|---:|",
@@ -329,7 +346,7 @@ def run_eval(
             f"{pct(s['first_line_hit_rate'])} |"
             for name, s in (
                 ("FinanceBench dev set", summary["navigation"]),
-                ("our printed answers", own.summary()["navigation"]),
+                *((n, r.summary()["navigation"]) for n, r in own.items()),
             )
         ],
         "",
@@ -337,13 +354,14 @@ def run_eval(
         "",
         *miss_lines(report["answers"]["dev"]),
         "",
-        "Our printed answers:",
-        "",
-        *miss_lines(report["answers"]["own"]["rows"]),
-        "",
+        *[
+            line
+            for name, run in report["answers"]["own"].items()
+            for line in (f"{name}:", "", *miss_lines(run["rows"]), "")
+        ],
         f"Time per question (fastest of {timed['dev']['repeats']} runs of the answer; same run):",
         "",
-        *timing_lines({"FinanceBench": timed["dev"], "ours": timed["own"]}),
+        *timing_lines({"FinanceBench": timed["dev"], **{n: timed[n] for n in own}}),
         "",
         "## Where navigation loses",
         "",
