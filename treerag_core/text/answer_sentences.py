@@ -64,9 +64,11 @@ _DATE = re.compile(
     r"|\b(?:19|20)\d\d-\d\d-\d\d\b",
     re.I,
 )
-_NAME = re.compile(
-    r"\b[A-Z][\w&.'’-]*(?:\s+(?:&\s+)?[A-Z][\w&.'’-]*)+"
-    r"|\b[\w&.'’-]+\s+(?:LLP|LLC|Inc\.?|Corp\.?|Ltd\.?|plc|AG|SA|N\.V\.)"
+_NAME = re.compile(r"\b[A-Z][\w&.'’-]*(?:\s+(?:&\s+)?[A-Z][\w&.'’-]*)+")
+# Legal-form suffixes that mark a firm's name (extend for other jurisdictions).
+_ORGANISATION = re.compile(
+    r"\b[A-Z][\w&.'’-]*(?:\s+(?:&\s+)?[A-Z][\w&.'’-]*)*,?\s+"
+    r"(?:LLP|LLC|L\.L\.P\.|Inc\.|Corp\.|Corporation|Ltd\.?|plc|PLC|AG|S\.A\.|N\.V\.|GmbH)"
 )
 _NOUN = re.compile(r"[^\W\d_][\w\-]*")
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
@@ -100,9 +102,12 @@ def kind_fit(sentence: str, question: Question, vocab: Vocabulary, near: bool) -
     if question.kind == "date":
         return KIND_FIT if _DATE.search(sentence) else (KIND_FIT / 2 if years_in(sentence) else 0.0)
     if question.kind == "name":
+        # a firm's or person's name: "Deloitte & Touche LLP" more surely than "the PCAOB"
+        if _ORGANISATION.search(sentence):
+            return KIND_FIT
         asked = set(question.text.split())
         names = [n for n in _NAME.findall(sentence[1:]) if not set(n.split()) <= asked]
-        return KIND_FIT if names else 0.0
+        return KIND_FIT / 2 if names else 0.0
     if question.kind in ("amount", "other") and _AMOUNT.search(sentence):
         # an amount counts when it is the metric's ("… tax rate was 21.6 percent"), not
         # one the sentence gives for something else while naming the metric in passing
