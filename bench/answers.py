@@ -8,6 +8,7 @@ extractive answer takes per question next to navigation's, measured in the same 
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -63,6 +64,7 @@ def timings(questions: Sequence[dict[str, Any]], load: Callable[[dict], dict]) -
         "all": summary(rows),
         "large": summary([r for r in rows if r[0] >= LARGE_FILING_PAGES]),
         "repeats": TIMING_REPEATS,
+        "load_avg_at_end": [round(x, 2) for x in os.getloadavg()],  # the machine is shared
     }
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -359,7 +360,8 @@ def run_eval(
             for name, run in report["answers"]["own"].items()
             for line in (f"{name}:", "", *miss_lines(run["rows"]), "")
         ],
-        f"Time per question (fastest of {timed['dev']['repeats']} runs of the answer; same run):",
+        f"Time per question (fastest of {timed['dev']['repeats']} runs of the answer; same run; "
+        f"load average {timed['dev']['load_avg_at_end'][0]} on {os.cpu_count()} cores):",
         "",
         *timing_lines({"FinanceBench": timed["dev"], **{n: timed[n] for n in own}}),
         "",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from treerag_core import evaluate, format_report, registry_loader
 from treerag_core.evaluation.answers import (
     answer_hit,
     evidence_texts,
@@ -53,45 +52,3 @@ def test_evidence_pages_from_the_index_when_the_source_is_gone():
     assert node_page_text(flat, 2).strip() == "page two has 1,577"
     assert evidence_texts(flat, [2], None) == [node_page_text(flat, 2)]
     assert evidence_texts(flat, [1], ["from the PDF"]) == ["from the PDF"]
-
-
-def _pdf(path):
-    from fpdf import FPDF
-
-    pdf = FPDF()
-    pages = [
-        ("1 Overview", "The company sells widgets in many markets around the world."),
-        ("2 Leases", "Operating lease liabilities were 310 million dollars at year end."),
-    ]
-    for title, body in pages:
-        pdf.add_page()
-        pdf.set_font("helvetica", "B", 14)
-        pdf.cell(0, 10, title, new_x="LMARGIN", new_y="NEXT")
-        pdf.set_font("helvetica", "", 11)
-        pdf.multi_cell(0, 6, body)
-    pdf.output(str(path))
-
-
-def test_evaluate_grades_the_offline_answer(tmp_path):
-    _pdf(tmp_path / "filing.pdf")
-    question = {
-        "id": "a1",
-        "file": "filing.pdf",
-        "question": "What were the operating lease liabilities at year end?",
-        "answer": "$310 million",
-        "evidence_pages": [2],
-    }
-    ungraded = {**question, "id": "a2", "answer": "Yes"}
-    registry = str(tmp_path / "reg.json")
-    result = evaluate(
-        [question, ungraded], registry_loader(registry, str(tmp_path), index_missing=True)
-    )
-    graded = {r.id: r for r in result.navigation}
-    assert graded["a1"].answer_figures == ["310"] and graded["a1"].answer_hit is True
-    assert graded["a1"].first_line_hit is True and "310 million" in graded["a1"].answer
-    assert graded["a2"].answer_hit is None and graded["a2"].answer is None
-    chunk = {r.id: r for r in result.baseline}["a1"]
-    assert chunk.answer_hit is True  # the chunk baseline is answered by the same engine
-    summary = result.summary()["navigation"]
-    assert summary["answer_hit_rate"] == 1.0 and summary["answer_questions"] == 1
-    assert "answer has the figure" in format_report(result)

@@ -153,6 +153,8 @@ def value_near_metric(sentence: str, question: Question, vocab: Vocabulary) -> b
 def score_sentence(sentence: str, question: Question, vocab: Vocabulary) -> float | None:
     """How well ``sentence`` answers ``question``; None when it is not a candidate."""
     words = vocab.stems(sentence)
+    if question.metric_terms().isdisjoint(words):
+        return None  # says nothing asked (most sentences)
     named = vocab.names_metric(words, question)
     overlap = vocab.coverage(set(words), question.metric)
     match = 0.5 * named + 0.5 * overlap

@@ -53,6 +53,7 @@ class Vocabulary:
             df.update(set(self.stems(unit)))
             n += 1
         self.n, self.df = max(n, 1), df
+        self._weights: dict[str, float] = {}
 
     def stems(self, text: str) -> list[str]:
         """The stems of a text's words, stopwords dropped (see :func:`.question.stems`)."""
@@ -71,8 +72,12 @@ class Vocabulary:
         return found
 
     def __call__(self, term: str) -> float:
-        weight = math.log(1 + self.n / (self.df.get(term, 0) + 1))
-        return weight * WEAK_WORD_WEIGHT if term in WEAK_WORDS else weight
+        weight = self._weights.get(term)
+        if weight is None:
+            weight = math.log(1 + self.n / (self.df.get(term, 0) + 1))
+            weight *= WEAK_WORD_WEIGHT if term in WEAK_WORDS else 1.0
+            self._weights[term] = weight
+        return weight
 
     def coverage(self, have: set[str], want: Iterable[str]) -> float:
         """The weighted share of ``want`` that ``have`` contains (0 when ``want`` is empty).
@@ -89,6 +94,8 @@ class Vocabulary:
         and equipment" fully names "capital expenditures"). A phrase counts in full only when
         its words come in its order ("Other income (expense), net" does not say "net income")."""
         present = set(have)
+        if present.isdisjoint(question.metric_terms()):
+            return 0.0  # names nothing asked (most sentences): no need to weigh
         # "total revenue" is named by "Revenues": a weak word may be left out
         strong = [t for t in question.metric if t not in WEAK_WORDS] or question.metric
         own = self.coverage(present, strong)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .numbers import years_in
 from .tokens import STOPWORDS, WORD
@@ -179,13 +180,21 @@ class Question:
     phrases: list[list[str]] = field(default_factory=list)  # synonym phrases, as stems
     statements: list[str] = field(default_factory=list)  # regexes of hinted statements
 
-    def metric_terms(self) -> set[str]:
+    def metric_terms(self) -> frozenset[str]:
         """The stems that name the metric: its words and its synonyms' (not the names)."""
-        return set(self.metric).union(*self.phrases)
+        return self._metric_terms
 
-    def terms(self) -> set[str]:
+    def terms(self) -> frozenset[str]:
         """Every stem that may name the answer: the metric, its synonyms, the names."""
-        return set(self.metric).union(self.names, *self.phrases)
+        return self._terms
+
+    @cached_property
+    def _metric_terms(self) -> frozenset[str]:
+        return frozenset(self.metric).union(*self.phrases)
+
+    @cached_property
+    def _terms(self) -> frozenset[str]:
+        return self._metric_terms.union(self.names)
 
 
 def read_question(
