@@ -1,5 +1,7 @@
 """``python -m bench.financebench``: offline navigation vs the chunk baseline on the
-FinanceBench development set (65 questions, 37 filings), written to ``bench/results/``.
+FinanceBench development set (65 questions, 37 filings), and the offline answer on it and
+on our own printed-answer questions on the same filings (``bench/questions/``: the set the
+engine was tuned on, and a held-out set written afterwards), written to ``bench/results/``.
 
 The 37 PDFs (5,772 pages) are indexed once into a registry under ``bench/out/financebench/``
 and later runs load them from there. The chunk baseline chunks the same page text navigation
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -20,16 +23,24 @@ from pathlib import Path
 DEV_SET = (
     Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "questions.jsonl"
 )
+# Our questions whose answers are printed in the shared filings (files relative to DEV_SET's):
+# name → file. The first was used while tuning the offline answer; the second was written
+# after tuning and never tuned on.
+QUESTIONS = Path(__file__).resolve().parent / "questions"
+OWN_SETS = {
+    "ours (tuned on)": QUESTIONS / "printed_answers.jsonl",
+    "ours, held out": QUESTIONS / "printed_answers_holdout.jsonl",
+}
 OUT = Path(__file__).resolve().parent / "out" / "financebench"
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def index_all(questions_path: Path, registry: Path, log=print) -> None:
+def index_all(questions_path: Path, registry: Path, log=print, root: Path | None = None) -> None:
     """Index every filing the questions name that the registry does not hold yet."""
     from treerag_core import index_document, list_documents
     from treerag_core.ingest.summarize import offline_summarizer
 
-    root = questions_path.parent
+    root = root or questions_path.parent
     files = sorted({json.loads(line)["file"] for line in questions_path.open() if line.strip()})
     have = {row["file_name"] for row in list_documents(str(registry))}
     for rel in files:
@@ -49,6 +60,7 @@ def index_all(questions_path: Path, registry: Path, log=print) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.financebench", description=__doc__)
     parser.add_argument("--questions", type=Path, default=DEV_SET)
+
     parser.add_argument("--registry", type=Path, default=OUT / "registry.json")
     parser.add_argument("--index-only", action="store_true")
     parser.add_argument("--results", type=Path, default=RESULTS)
@@ -59,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[financebench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
     index_all(args.questions, args.registry, log)
+    for path in OWN_SETS.values():
+        index_all(path, args.registry, log, root=args.questions.parent)
     if args.index_only:
         return 0
     return run_eval(args.questions, args.registry, args.results, log)
@@ -192,8 +206,15 @@ def compact_rows(evaluation) -> list[dict]:  # noqa: ANN001
     return rows
 
 
-def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  # noqa: ANN001
-    """Offline navigation and the chunk baseline on the dev set; write eval.json/.md."""
+def run_eval(
+    questions_path: Path,
+    registry: Path,
+    results: Path,
+    log,
+    own_sets: dict[str, Path] = OWN_SETS,  # noqa: ANN001, B006 - read only
+) -> int:
+    """Offline navigation and the chunk baseline on the dev set, the offline answer on it and
+    on our own questions; write eval.json/.md."""
     import subprocess
     from collections import defaultdict
 
@@ -206,7 +227,9 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
         registry_loader,
     )
     from treerag_core.evaluation.metrics import summarize_results
-    from treerag_core.evaluation.report import describe_miss, summary_table
+    from treerag_core.evaluation.report import describe_miss, pct, summary_table
+
+    from .answers import answer_rows, miss_lines, timing_lines, timings
 
     questions = load_questions(str(questions_path))
     store = open_store(str(registry))
@@ -214,7 +237,19 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
     loader = registry_loader(store, str(questions_path.parent))
     evaluation = evaluate(questions, loader, page_texts=evaluation_page_texts(store, "reader"))
     seconds = time.perf_counter() - started
-    pypdf_run = evaluate(questions, loader, page_texts=evaluation_page_texts(store, "pypdf"))
+    pypdf_run = evaluate(
+        questions, loader, baseline=True, page_texts=evaluation_page_texts(store, "pypdf")
+    )
+    own_questions = {name: load_questions(str(path)) for name, path in own_sets.items()}
+    own = {
+        name: evaluate(items, loader, page_texts=evaluation_page_texts(store, "reader"))
+        for name, items in own_questions.items()
+    }
+    log("timing the extractive answer")
+    timed = {
+        "dev": timings(questions, loader),
+        **{name: timings(items, loader) for name, items in own_questions.items()},
+    }
     summary = evaluation.summary()
     summary["chunks_pypdf_text"] = summarize_results(pypdf_run.baseline or [])
     by_type: dict[str, dict] = {}
@@ -251,6 +286,23 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
         "navigation_misses_explained": losses,
         "per_question": compact_rows(evaluation),
         "errors": evaluation.errors,
+        "answers": {
+            "rule": "treerag_core.evaluation.answers (3+ digits, not a year, printed on an "
+            "evidence page; hit = the answer says every such figure)",
+            "dev": answer_rows(evaluation),
+            "own": {
+                name: {
+                    "questions": str(
+                        own_sets[name].relative_to(Path(__file__).resolve().parents[1])
+                    ),
+                    "summary": run.summary(),
+                    "rows": answer_rows(run),
+                    "errors": run.errors,
+                }
+                for name, run in own.items()
+            },
+            "timing": timed,
+        },
     }
     results.mkdir(parents=True, exist_ok=True)
     (results / "eval.json").write_text(json.dumps(report, indent=1) + "\n")
@@ -277,6 +329,41 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
         "",
         f"Both hit {len(nav_hits & chunk_hits)}; only navigation {len(nav_hits - chunk_hits)}; "
         f"only chunks {len(chunk_hits - nav_hits)}.",
+        "",
+        "## Answers (offline engine)",
+        "",
+        "A question is graded when its gold answer has a figure of 3+ digits, not a year, "
+        "printed on an evidence page; the answer hits when it says every such figure "
+        "(`treerag_core/evaluation/answers.py`). Our own questions ask for printed figures on "
+        "the same filings: "
+        + "; ".join(f"{n}: `{r['questions']}`" for n, r in report["answers"]["own"].items())
+        + ".",
+        "",
+        "| question set | page hit rate | answer has the figure | in its first line |",
+        "|---|---:|---:|---:|",
+        *[
+            f"| {name} | {pct(s['page_hit_rate'])} ({s['page_questions']} q) | "
+            f"{pct(s['answer_hit_rate'])} ({s['answer_questions']} q) | "
+            f"{pct(s['first_line_hit_rate'])} |"
+            for name, s in (
+                ("FinanceBench dev set", summary["navigation"]),
+                *((n, r.summary()["navigation"]) for n, r in own.items()),
+            )
+        ],
+        "",
+        "Graded questions whose first line lacks the figure, FinanceBench:",
+        "",
+        *miss_lines(report["answers"]["dev"]),
+        "",
+        *[
+            line
+            for name, run in report["answers"]["own"].items()
+            for line in (f"{name}:", "", *miss_lines(run["rows"]), "")
+        ],
+        f"Time per question (fastest of {timed['dev']['repeats']} runs of the answer; same run; "
+        f"load average {timed['dev']['load_avg_at_end'][0]} on {os.cpu_count()} cores):",
+        "",
+        *timing_lines({"FinanceBench": timed["dev"], **{n: timed[n] for n in own}}),
         "",
         "## Where navigation loses",
         "",

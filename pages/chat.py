@@ -16,7 +16,7 @@ from ui.chat_logic import (
 )
 from ui.engine import current_retriever
 from ui.errors import message_for, shown_errors
-from ui.text import md_escape, plain_label
+from ui.text import answer_markdown, md_escape, plain_label
 
 ss = st.session_state
 
@@ -55,7 +55,7 @@ def _show_turn(index: int, turn: dict[str, Any]) -> None:
         if turn["role"] == "user":
             st.markdown(md_escape(turn["content"]))
             return
-        st.markdown(turn["content"])
+        st.markdown(answer_markdown(turn["content"]))
         if turn.get("error"):
             st.error(turn["error"])
         multi = len({r.get("doc_id") for r in turn.get("references") or []}) > 1
@@ -103,7 +103,7 @@ def _answer(question: str, doc_ids: list[str], context: dict[str, Any] | None) -
                 question, documents, current_retriever(), context, state.principal(),
                 state.registry_path(),
             )  # fmt: skip
-            st.write_stream(stream.text())
+            st.write_stream(answer_markdown(chunk) for chunk in stream.text())
         except Exception as exc:  # shown in the turn; the history keeps what streamed
             turn["error"] = message_for(exc)
         if stream is not None:

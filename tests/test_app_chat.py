@@ -60,6 +60,9 @@ def test_multi_document_question(make_app, sample_doc, app_registry: Path, tmp_p
     refs = at.session_state[state.CHAT_HISTORY][1]["references"]
     assert {r["file_name"] for r in refs} == {"sample.md", "other.md"}
     assert any("other\\.md" in b.label for b in at.button if str(b.key).startswith("ref_"))
+    answer = at.session_state[state.CHAT_HISTORY][1]["content"]
+    assert "$5 million" in answer  # the answer keeps its text; the page shows "$" literally
+    assert any("\\$5 million" in m.value for m in at.markdown)
 
 
 def test_section_context_narrows_the_question(make_app, sample_doc) -> None:  # noqa: ANN001

@@ -74,3 +74,22 @@ def test_fake_llm_speaks_chat_completions():
             body = json.loads(response.read())
     content = json.loads(body["choices"][0]["message"]["content"])
     assert content["summary"] and server.requests == 1
+
+
+def test_answer_tables_list_first_line_misses_and_timings():
+    from bench.answers import miss_lines, timing_lines
+
+    rows = [
+        {"id": "q1", "document": "a.pdf", "wanted": ["1577"], "page_hit": True,
+         "answer_hit": True, "first_line_hit": True, "first_line": "Capex, 2018: -$1,577"},
+        {"id": "q2", "document": "b.pdf", "wanted": ["982", "969"], "page_hit": True,
+         "answer_hit": True, "first_line_hit": False, "first_line": "Stores | closed"},
+    ]  # fmt: skip
+    lines = miss_lines(rows)
+    assert len(lines) == 3 and "q2 (b.pdf) | 982, 969 | yes | yes | Stores \\| closed" in lines[2]
+    assert miss_lines(rows[:1]) == ["Every graded answer says its figure in the first line."]
+    timed = {"all": {"questions": 2, "answer_ms_median": 20.0, "answer_ms_p90": 30.0,
+                     "navigate_ms_median": 80.0, "answer_over_navigate": 0.25},
+             "large": {"questions": 0}}  # fmt: skip
+    table = timing_lines({"FinanceBench": timed})
+    assert table[2] == "| FinanceBench | all | 2 | 20.0 | 30.0 | 80.0 | 0.25 |" and len(table) == 3

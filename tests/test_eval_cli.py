@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from treerag_core import evaluate, load_questions, registry_loader
+from treerag_core import evaluate, format_report, load_questions, registry_loader
 from treerag_core.cli import main
 
 DOC = """# Revenue
@@ -130,3 +130,28 @@ def test_pdf_gold_pages_and_the_page_cache(tmp_path):
     assert chunk["p1"].retrieved and all(r.pages for r in chunk["p1"].retrieved)
     cached = list((tmp_path / "reg.cache" / "page_texts").rglob("*.json"))
     assert len(cached) == 1  # one extraction, cached by content hash
+
+
+def test_evaluate_grades_the_offline_answer(tmp_path):
+    _pdf(tmp_path / "filing.pdf")  # page 2 prints "310 million dollars"
+    question = {
+        "id": "a1",
+        "file": "filing.pdf",
+        "question": "What were the operating lease liabilities at year end?",
+        "answer": "$310 million",
+        "evidence_pages": [2],
+    }
+    ungraded = {**question, "id": "a2", "answer": "Yes"}
+    registry = str(tmp_path / "reg.json")
+    result = evaluate(
+        [question, ungraded], registry_loader(registry, str(tmp_path), index_missing=True)
+    )
+    graded = {r.id: r for r in result.navigation}
+    assert graded["a1"].answer_figures == ["310"] and graded["a1"].answer_hit is True
+    assert graded["a1"].first_line_hit is True and "310 million" in graded["a1"].answer
+    assert graded["a2"].answer_hit is None and graded["a2"].answer is None
+    chunk = {r.id: r for r in result.baseline}["a1"]
+    assert chunk.answer_hit is True  # the chunk baseline is answered by the same engine
+    summary = result.summary()["navigation"]
+    assert summary["answer_hit_rate"] == 1.0 and summary["answer_questions"] == 1
+    assert "answer has the figure" in format_report(result)

@@ -15,6 +15,12 @@ def md_escape(text: object, max_chars: int | None = None) -> str:
     return _MD_SPECIAL.sub(r"\\\1", value)
 
 
+def answer_markdown(text: object) -> str:
+    """An answer as Markdown with its dollar signs literal: Streamlit reads "$…$" as LaTeX,
+    so "$1,488 million; 2018 $1,544 million" would otherwise render as a formula."""
+    return str(text if text is not None else "").replace("$", "\\$")
+
+
 def plain_label(text: object, max_chars: int = 60) -> str:
     """A one-line label for buttons/options (escaped: widget labels render Markdown)."""
     return md_escape(text, max_chars)

@@ -3,7 +3,8 @@
 - page hit: some retrieved item's pages contain a gold page;
 - section hit: some retrieved item's title (or a title on its path) is a gold title;
 - how much was retrieved (items, distinct pages, tokens), since retrieving everything hits
-  trivially. Tokens are characters / 4 throughout.
+  trivially. Tokens are characters / 4 throughout;
+- answer hit: the offline answer says the figure the gold answer prints (:mod:`.answers`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ class QuestionResult:
     section_hit: bool | None
     tokens: int
     note: str = ""
+    answer: str | None = None  # the offline engine's answer (graded questions only)
+    answer_figures: list[str] = field(default_factory=list)  # printed gold figures
+    answer_hit: bool | None = None
+    first_line_hit: bool | None = None  # … and says it in its first line
 
     @property
     def pages_retrieved(self) -> int:
@@ -88,6 +93,9 @@ def summarize_results(results: Sequence[QuestionResult]) -> dict[str, Any]:
         "page_questions": sum(r.page_hit is not None for r in results),
         "section_hit_rate": rate([r.section_hit for r in results]),
         "section_questions": sum(r.section_hit is not None for r in results),
+        "answer_hit_rate": rate([r.answer_hit for r in results]),
+        "answer_questions": sum(r.answer_hit is not None for r in results),
+        "first_line_hit_rate": rate([r.first_line_hit for r in results]),
         "mean_sections_retrieved": round(sum(len(r.retrieved) for r in results) / n, 2),
         "mean_pages_retrieved": round(sum(r.pages_retrieved for r in results) / n, 2),
         "mean_tokens": round(sum(r.tokens for r in results) / n, 1),

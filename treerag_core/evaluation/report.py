@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .answers import first_line
 from .metrics import QuestionResult, Retrieved
 from .run import Evaluation
 
@@ -34,6 +35,9 @@ def summary_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
                 "page-graded questions": s["page_questions"],
                 "section hit rate": pct(s["section_hit_rate"]),
                 "section-graded questions": s["section_questions"],
+                "answer has the figure": pct(s.get("answer_hit_rate")),
+                "in its first line": pct(s.get("first_line_hit_rate")),
+                "answer-graded questions": s.get("answer_questions", 0),
                 "mean sections": s["mean_sections_retrieved"],
                 "mean pages": s["mean_pages_retrieved"],
                 "mean tokens": round(s["mean_tokens"]),
@@ -45,13 +49,16 @@ def summary_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
 def summary_table(summary: dict[str, Any]) -> str:
     """The same rows as a Markdown table (console and result files)."""
     lines = [
-        "| method | page hit rate | section hit rate | mean sections | mean pages | mean tokens |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| method | page hit rate | section hit rate | answer has the figure | in its first line "
+        "| mean sections | mean pages | mean tokens |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in summary_rows(summary):
         lines.append(
             f"| {row['method']} | {row['page hit rate']} ({row['page-graded questions']} q) | "
             f"{row['section hit rate']} ({row['section-graded questions']} q) | "
+            f"{row['answer has the figure']} ({row['answer-graded questions']} q) | "
+            f"{row['in its first line']} | "
             f"{row['mean sections']} | {row['mean pages']} | {row['mean tokens']:,} |"
         )
     return "\n".join(lines)
@@ -98,6 +105,16 @@ def describe_miss(result: QuestionResult) -> str:
     return f"- {result.id} [{result.document}] {result.question[:90]} — gold {gold}; got {got or 'nothing'}"
 
 
+def describe_answer_miss(result: QuestionResult) -> str:
+    """A graded answer without its figure: the figures wanted and the answer's first line."""
+    wanted = ", ".join(result.answer_figures)
+    said = first_line(result.answer or "") or "(no answer)"
+    return (
+        f"- {result.id} [{result.document}] {result.question[:90]} — wanted {wanted}; "
+        f"page {'hit' if result.page_hit else 'missed'}; first line: {said[:200]}"
+    )
+
+
 def range_label(r: Retrieved) -> str:
     if r.pages is not None:
         return f"(pp. {_compact(r.pages)})" if r.pages else "(no pages)"
@@ -128,6 +145,10 @@ def format_report(evaluation: Evaluation, max_misses: int | None = None) -> str:
         misses = evaluation.misses(method)
         out.append(f"\nMisses, {label} ({len(misses)}):")
         out.extend(describe_miss(m) for m in misses[:max_misses])
+        wrong = evaluation.answer_misses(method)
+        if wrong:
+            out.append(f"\nAnswers without the printed figure, {label} ({len(wrong)}):")
+            out.extend(describe_answer_miss(m) for m in wrong[:max_misses])
     for err in evaluation.errors:
         out.append(f"- error {err['id']} [{err['document']}]: {err['error']}")
     return "\n".join(out)

@@ -2,24 +2,30 @@
 
 The baseline (:mod:`.chunks`) runs on the same questions with a token budget per question
 equal to what navigation sent, over the same page text navigation indexed (see
-:mod:`.page_texts`), so the two are compared at equal cost on equal text.
+:mod:`.page_texts`), so the two are compared at equal cost on equal text. With the offline
+engine, questions whose gold answer prints a figure are also answered, from navigation's
+sections and from the baseline's chunks alike, and graded by :mod:`.answers`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from decimal import Decimal
 from typing import Any
 
 from ..access.documents import readable_loader
 from ..access.principal import Principal
 from ..errors import TreeragError
-from ..qa.context import prepare_answer
+from ..qa.context import Prepared, prepare_answer
 from ..qa.retriever import Retriever, make_retriever
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
+from ..text.extractive import extractive_answer
 from ..text.tokens import estimate_tokens
 from ..types import Document
+from .answers import answer_hit, evidence_texts, first_line, printed_figures
 from .chunks import (
+    Chunk,
     ChunkIndex,
     make_chunks,
     segments_from_nodes,
@@ -43,8 +49,8 @@ def _titles(document: Document, node_id: str) -> list[str]:
 
 def navigation_retrieve(
     question: str, document: Document, retriever: Retriever
-) -> tuple[list[Retrieved], int]:
-    """Navigate, then build (not send) the answer prompt: the items and its tokens."""
+) -> tuple[list[Retrieved], int, Prepared]:
+    """Navigate, then build (not send) the answer prompt: the items, its tokens, the prompt."""
     nav = retriever.navigate(question, document)
     prepared = prepare_answer(question, [document], [nav], retriever, "")
     items = [
@@ -57,10 +63,14 @@ def navigation_retrieve(
         )
         for ref, section in zip(prepared.references, prepared.sections, strict=True)
     ]
-    return items, estimate_tokens(prepared.system + prepared.user)
+    return items, estimate_tokens(prepared.system + prepared.user), prepared
 
 
-def chunk_retrieve(index: ChunkIndex, question: str, token_budget: int) -> list[Retrieved]:
+def chunk_retrieve(index: ChunkIndex, question: str, token_budget: int) -> list[Chunk]:
+    return index.top_for_budget(question, token_budget)
+
+
+def chunk_items(chunks: list[Chunk]) -> list[Retrieved]:
     return [
         Retrieved(
             label=f"chunk {c.index}",
@@ -70,8 +80,29 @@ def chunk_retrieve(index: ChunkIndex, question: str, token_budget: int) -> list[
             titles=list(c.titles),
             pages=list(c.pages),
         )
-        for c in index.top_for_budget(question, token_budget)
+        for c in chunks
     ]
+
+
+def chunk_sections(chunks: list[Chunk]) -> list[dict[str, Any]]:
+    """Chunks as the offline answer reads sections: text and a label with the pages."""
+    out = []
+    for n, c in enumerate(chunks, 1):
+        pages = sorted(set(c.pages))
+        where = f", pp. {pages[0]}–{pages[-1]}" if len(pages) > 1 else ""
+        where = f", p. {pages[0]}" if len(pages) == 1 else where
+        out.append({"label": f"C{n} · chunk {c.index}{where}", "text": c.text})
+    return out
+
+
+def grade_answer(result: QuestionResult, question: str, sections: list[dict[str, Any]]) -> None:
+    """Answer offline from ``sections`` and grade it, when the question has a printed figure."""
+    if not result.answer_figures:
+        return
+    result.answer = extractive_answer(question, sections)[0] if sections else ""
+    wanted = [Decimal(f) for f in result.answer_figures]
+    result.answer_hit = answer_hit(result.answer, wanted)
+    result.first_line_hit = answer_hit(first_line(result.answer), wanted)
 
 
 def chunk_index_for(
@@ -108,6 +139,11 @@ class Evaluation:
         results = self.navigation if method == "navigation" else (self.baseline or [])
         return [r for r in results if r.page_hit is False or r.section_hit is False]
 
+    def answer_misses(self, method: str = "navigation") -> list[QuestionResult]:
+        """Graded questions whose answer lacks a printed gold figure."""
+        results = self.navigation if method == "navigation" else (self.baseline or [])
+        return [r for r in results if r.answer_hit is False]
+
     def as_dict(self) -> dict[str, Any]:
         def rows(results: list[QuestionResult]) -> list[dict[str, Any]]:
             return [{**asdict(r), "pages_retrieved": r.pages_retrieved} for r in results]
@@ -136,7 +172,10 @@ def evaluate(
 
     ``load_document(question)`` returns the indexed document the question is about;
     ``retriever`` defaults to the offline engine; ``page_texts(document)`` gives the
-    source's page texts for the baseline (``None``: chunk the sections instead). A question
+    source's page texts for the baseline and the answer metric (``None``: chunk the
+    sections, read evidence pages from them). With the offline engine, a question whose
+    gold ``answer`` prints a figure on an evidence page is answered and graded (a model's
+    answer is not requested: evaluation makes no model calls for answers). A question
     whose document fails to load is reported in ``errors``, not raised; with a
     ``principal``, so is one whose document it may not read in ``registry_path``.
     """
@@ -146,6 +185,8 @@ def evaluate(
     chunk_results: list[QuestionResult] = []
     errors: list[dict[str, str]] = []
     chunk_indexes: dict[str, ChunkIndex] = {}
+    texts_of: dict[str, Sequence[str] | None] = {}
+    answers = retriever.llm is None
     for number, item in enumerate(questions, 1):
         question = str(item["question"])
         key = document_key(item)
@@ -157,42 +198,54 @@ def evaluate(
             errors.append({"id": str(item["id"]), "document": key, "error": str(exc)})
             continue
         pages, sections = gold_pages(item), gold_sections(item)
-        items, tokens = navigation_retrieve(question, document, retriever)
-        nav_results.append(
-            QuestionResult(
-                str(item["id"]),
-                question,
-                key,
-                pages,
-                sections,
-                items,
-                page_hit(items, pages),
-                section_hit(items, sections),
-                tokens,
-            )
+        items, tokens, prepared = navigation_retrieve(question, document, retriever)
+        doc_key = str(document.get("doc_id") or key)
+        if doc_key not in texts_of and (baseline or (answers and item.get("answer"))):
+            texts_of[doc_key] = page_texts(document) if page_texts else None
+        figures = []
+        if answers and item.get("answer") and pages:
+            evidence = evidence_texts(document.get("flat_nodes") or {}, pages, texts_of[doc_key])
+            figures = [
+                format(f.normalize(), "f") for f in printed_figures(str(item["answer"]), evidence)
+            ]
+        nav = QuestionResult(
+            str(item["id"]),
+            question,
+            key,
+            pages,
+            sections,
+            items,
+            page_hit(items, pages),
+            section_hit(items, sections),
+            tokens,
+            answer_figures=figures,
         )
+        grade_answer(nav, question, prepared.sections)
+        nav_results.append(nav)
         if not baseline:
             continue
-        doc_key = str(document.get("doc_id") or key)
         if doc_key not in chunk_indexes:
-            texts = page_texts(document) if page_texts else None
-            chunk_indexes[doc_key] = chunk_index_for(document, texts, chunk_tokens, overlap_tokens)
+            chunk_indexes[doc_key] = chunk_index_for(
+                document, texts_of[doc_key], chunk_tokens, overlap_tokens
+            )
         budget = sum(r.tokens for r in items)
         chunks = chunk_retrieve(chunk_indexes[doc_key], question, budget)
-        chunk_results.append(
-            QuestionResult(
-                str(item["id"]),
-                question,
-                key,
-                pages,
-                sections,
-                chunks,
-                page_hit(chunks, pages),
-                section_hit(chunks, sections),
-                tokens - budget + sum(c.tokens for c in chunks),
-                note=f"budget {budget} tokens",
-            )
+        got = chunk_items(chunks)
+        chunk = QuestionResult(
+            str(item["id"]),
+            question,
+            key,
+            pages,
+            sections,
+            got,
+            page_hit(got, pages),
+            section_hit(got, sections),
+            tokens - budget + sum(c.tokens for c in got),
+            note=f"budget {budget} tokens",
+            answer_figures=figures,
         )
+        grade_answer(chunk, question, chunk_sections(chunks))
+        chunk_results.append(chunk)
     if progress:
         progress(len(questions), len(questions), "done")
     return Evaluation(nav_results, chunk_results if baseline else None, errors)

@@ -14,7 +14,7 @@ from ..ingest.summarize import cut_point
 from ..ingest.tree import subtree_page_range
 from ..llm.prompts import format_extra_context, quote_section
 from ..types import Document, FlatNode
-from .excerpt import Excerpt, section_excerpt
+from .excerpt import LEAD_CHARS, Excerpt, section_excerpt
 from .navigate import NavigationResult
 from .retriever import Retriever
 
@@ -32,7 +32,9 @@ class Prepared:
     system: str
     user: str
     references: list[dict[str, Any]]
-    sections: list[dict[str, Any]]  # {"label", "text"}: what the offline engine reads
+    # {"label", "text", "ref", "lead", "page_start", "page_marks"}: what the offline engine
+    # reads (see text.extractive)
+    sections: list[dict[str, Any]]
     trace: dict[str, Any]
     navs: list[NavigationResult]
     documents: dict[str, Document]  # by doc_id: where the references' evidence is found
@@ -61,16 +63,22 @@ def reference(document: Document, node_id: str) -> dict[str, Any]:
 
 
 def section_text(flat: dict[str, FlatNode], node_id: str, query: str, max_chars: int) -> Excerpt:
-    """Text for the answer model, the pages it comes from and the exact slices quoted.
+    """Text for the answer model, the pages it comes from and where each page begins.
 
-    A heading brings its sub-sections (in order, until the share is full); a long section
-    is cut to its passage that best matches the question (see :mod:`.excerpt`).
+    A heading brings its sub-sections; a long section is cut to its passage that best
+    matches the question (see :mod:`.excerpt`). A passage that opens its section carries the
+    previous section's last lines as its lead: a statement whose header line ended up
+    under the heading before ("May 31, 2019 2018" / "ASSETS" / rows) keeps its columns.
     """
     node = flat[node_id]
     if not is_heading_only(node):
-        return section_excerpt(node, query, max_chars)
+        found = section_excerpt(node, query, max_chars)
+        if not found.lead:
+            found.lead = _previous_tail(flat, node_id) + f"\n{node.get('title', '')}"
+        return found
     own = str(node.get("text") or "")
     parts, spans = [own], [(node_id, 0, len(own))] if own.strip() else []
+    marks: list[list[int]] = [list(m) for m in node.get("page_marks") or []]
     size = len(own)
     last_page = node.get("page_end")
     todo = list(reversed(node["children"]))
@@ -78,10 +86,14 @@ def section_text(flat: dict[str, FlatNode], node_id: str, query: str, max_chars:
         child = flat[todo.pop()]
         head = f"\n\n{child.get('title', '')}\n"
         text = str(child.get("text") or "")
-        room = max(0, max_chars - size - len(head))
+        room = max_chars - size - len(head)
         if room <= 0:
             break
         kept = text if len(text) <= room else text[: cut_point(text, room)]
+        body_at = size + len(head)
+        if child.get("page_start") is not None:
+            marks.append([size + 2, child["page_start"]])
+        marks += [[body_at + o, page] for o, page in child.get("page_marks") or [] if o < len(kept)]
         parts.append(head + kept)
         if kept.strip():
             spans.append((child["node_id"], 0, len(kept)))
@@ -91,7 +103,19 @@ def section_text(flat: dict[str, FlatNode], node_id: str, query: str, max_chars:
             parts.append(f"\n[… {len(text) - len(kept):,} more characters not shown]")
             break
         todo.extend(reversed(child.get("children") or []))
-    return Excerpt("".join(parts).strip(), node.get("page_start"), last_page, spans)
+    joined = "".join(parts)
+    shift = len(joined) - len(joined.lstrip())
+    text = joined.strip()
+    marks = [[o - shift, page] for o, page in marks if 0 <= o - shift < len(text)]
+    lead = _previous_tail(flat, node_id) + f"\n{node.get('title', '')}"
+    return Excerpt(text, node.get("page_start"), last_page, marks, lead, spans)
+
+
+def _previous_tail(flat: dict[str, FlatNode], node_id: str) -> str:
+    """The last lines of the section printed just before ``node_id`` (document order)."""
+    ids = list(flat)
+    at = ids.index(node_id)
+    return str(flat[ids[at - 1]].get("text") or "")[-LEAD_CHARS:] if at > 0 else ""
 
 
 def prepare_answer(
@@ -107,13 +131,9 @@ def prepare_answer(
     references, quoted, sections = [], [], []
     for index, (doc, nid) in enumerate(picks, 1):
         ref = reference(doc, nid)
-        excerpt = section_text(doc["flat_nodes"], nid, query, share)
-        text, ref["page_start"], ref["page_end"] = (
-            excerpt.text,
-            excerpt.page_start,
-            excerpt.page_end,
-        )
-        ref["spans"] = [{"node_id": n, "start": s, "end": e} for n, s, e in excerpt.spans]
+        quote = section_text(doc["flat_nodes"], nid, query, share)
+        text, ref["page_start"], ref["page_end"] = quote.text, quote.page_start, quote.page_end
+        ref["spans"] = [{"node_id": n, "start": s, "end": e} for n, s, e in quote.spans]
         ref["ref"] = f"S{index}"
         pages = page_label(ref.get("page_start"), ref.get("page_end"))
         attributes = {"ref": ref["ref"], "file": ref["file_name"], "path": ref["path"]}
@@ -123,7 +143,16 @@ def prepare_answer(
         quoted.append(quote_section(text, attributes))
         where = f"{ref['file_name']} › {ref['path']}" if len(documents) > 1 else ref["path"]
         label = f"{ref['ref']} · {where}" + (f", {pages}" if pages else "")
-        sections.append({"label": label, "text": text})
+        sections.append(
+            {
+                "label": label,
+                "text": text,
+                "ref": ref["ref"],
+                "lead": quote.lead,
+                "page_start": quote.page_start,
+                "page_marks": quote.page_marks,
+            }
+        )
     user = retriever.answer_user_prompt_template.format(
         query=query, extra_context=format_extra_context(extra_context), sections="\n\n".join(quoted)
     )

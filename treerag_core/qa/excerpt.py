@@ -15,6 +15,23 @@ from ..text.tokens import tokenize
 from ..types import FlatNode
 
 _STEPS_PER_WINDOW = 4  # windows overlap by three quarters
+# The text just before an excerpt that travels with it (never quoted): enough for the
+# header and units lines of a table the window starts inside.
+LEAD_CHARS = 1500
+
+
+@dataclass
+class Excerpt:
+    """A quoted passage of a section: its text, its pages, where each later page begins in
+    it, the text just before it (a cut-off table's header, for the offline answer), and the
+    exact slices of section text it quotes (so evidence can be found on the page)."""
+
+    text: str
+    page_start: int | None
+    page_end: int | None
+    page_marks: list[list[int]] = field(default_factory=list)  # [[offset in text, page], …]
+    lead: str = ""
+    spans: list[tuple[str, int, int]] = field(default_factory=list)  # (node_id, start, end)
 
 
 def best_window(text: str, query: str, max_chars: int) -> tuple[int, int]:
@@ -40,25 +57,21 @@ def best_window(text: str, query: str, max_chars: int) -> tuple[int, int]:
     return start, end
 
 
-@dataclass
-class Excerpt:
-    """What the answer model reads of a section, and exactly where it comes from."""
-
-    text: str  # with "[… N characters before]" marks where the section was cut
-    page_start: int | None
-    page_end: int | None
-    # (node_id, start, end): the slices of section texts quoted, so evidence can be found
-    spans: list[tuple[str, int, int]] = field(default_factory=list)
-
-
 def section_excerpt(node: FlatNode, query: str, max_chars: int) -> Excerpt:
     """The node's text fitted to ``max_chars`` around the question, with its pages."""
     text = str(node.get("text") or "")
     start, end = best_window(text, query, max_chars)
     first, last = excerpt_pages(node, start, end)
-    excerpt = text[start:end].strip()
-    if start > 0:
-        excerpt = f"[… {start:,} characters before]\n{excerpt}"
-    if end < len(text):
-        excerpt = f"{excerpt}\n[… {len(text) - end:,} characters after]"
-    return Excerpt(excerpt, first, last, [(str(node["node_id"]), start, end)])
+    body = text[start:end]
+    shift = len(body) - len(body.lstrip())  # what strip() removes before the quote
+    quoted = body.strip()
+    head = f"[… {start:,} characters before]\n" if start > 0 else ""
+    tail = f"\n[… {len(text) - end:,} characters after]" if end < len(text) else ""
+    marks = [
+        [offset - start - shift + len(head), page]
+        for offset, page in node.get("page_marks") or []
+        if start + shift < offset < end
+    ]
+    lead = text[max(0, start - LEAD_CHARS) : start]
+    spans = [(str(node["node_id"]), start, end)]
+    return Excerpt(f"{head}{quoted}{tail}", first, last, marks, lead, spans)

@@ -1,59 +1,128 @@
-"""The extractive answer: the document's own sentences that best match the question."""
+"""The extractive answer: the document's own table row or sentence that answers, cited.
+
+With no model, the answer is copied, never written: the first line is the single best
+table row (read in the asked period's column, with its unit) or whole sentence (of the kind
+the question asks for), then at most a few supporting ones, each cited with its section and
+page, then a note saying the answer is extractive. Deterministic: ties go to the earlier
+section and the earlier line.
+
+``sections`` are what the answer model would read: ``{"label", "text"}``, optionally with
+``"ref"`` (``"S3"``), ``"lead"`` (the text just before an excerpt, so a table cut off from
+its header still knows its columns), ``"page_start"`` and ``"page_marks"`` (``[[offset in
+text, page], …]`` where later pages begin) so a row or sentence cites its own page.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .bm25 import BM25
-from .sentences import split_sentences
-from .tokens import tokenize
+from .answer_rows import row_candidates
+from .answer_sentences import sentence_candidates
+from .candidates import Candidate, Vocabulary
+from .question import Question, read_question
+from .sentences import sentence_spans
+from .tables import table_rows
 
 OFFLINE_NOTE = (
-    "(Extractive answer from the offline engine: these are the document's own sentences "
-    "that best match the question, not a generated answer.)"
+    "(Extractive answer from the offline engine: the lines above are copied from the "
+    "document's own tables and sentences that best match the question, not a generated answer.)"
 )
 NO_MATCH_NOTE = (
-    "The offline engine found no sentence in the selected sections that matches the "
-    "question, so the document may not contain the answer."
+    "The offline engine found no table row or sentence in the selected sections that matches "
+    "the question, so the document may not contain the answer."
 )
-
-MIN_ANSWER_TOKENS = 4
+# How much a row is preferred to a sentence, by what is asked: a figure is best read from
+# its table; a date, a name or a yes/no is said in a sentence.
+ROW_PREFERENCE = {
+    "amount": 0.3,
+    "other": 0.3,
+    "count": 0.0,
+    "date": -0.5,
+    "name": -0.5,
+    "yesno": -0.2,
+}
+# Supporting lines must score at least this share of the first line's score, or this lower
+# share when they say words of the question no line chosen so far says ("How much does it
+# cost and how long is the warranty?" needs a line for each half).
+SUPPORT_SHARE = 0.7
+NEW_TERMS_SHARE = 0.35
 
 
 def extractive_answer(
-    query: str, sections: list[dict[str, Any]], max_sentences: int = 4
+    query: str, sections: Sequence[Mapping[str, Any]], max_sentences: int = 4
 ) -> tuple[str, list[int]]:
-    """The best-matching sentences, each followed by its section reference.
+    """The answer text and the indexes of the sections it quotes.
 
-    ``sections`` are ``{"label": str, "text": str}``; returns the answer text and the
-    indexes of the sections it quoted.
+    ``max_sentences`` bounds the lines: the answer and up to ``max_sentences - 1`` supports.
     """
-    sentences: dict[str, list[str]] = {}
-    where: dict[str, tuple[int, int]] = {}
-    seen: set[str] = set()
-    for si, section in enumerate(sections):
-        for pi, sentence in enumerate(split_sentences(section.get("text", ""))):
-            tokens = tokenize(sentence)
-            normal = " ".join(tokens)
-            # A bare label ("Net sales") says nothing on its own; a repeat says it twice.
-            if len(tokens) < MIN_ANSWER_TOKENS or normal in seen:
-                continue
-            seen.add(normal)
-            key = f"{si}:{pi}"
-            sentences[key] = tokens
-            where[key] = (si, pi)
-    q = tokenize(query)
-    scores = BM25(sentences).scores(q) if sentences else {}
-    if not scores:
+    question = read_question(query)
+    rows = [table_rows(str(s.get("text") or ""), str(s.get("lead") or "")) for s in sections]
+    spans = [sentence_spans(str(s.get("text") or "")) for s in sections]
+    vocab = Vocabulary(
+        [r.label for section in rows for r in section]
+        + [text for section in spans for text, _ in section]
+    )
+    labels = [str(s.get("label") or "") for s in sections]
+    candidates = row_candidates(question, rows, labels, vocab) + sentence_candidates(
+        question, spans, vocab
+    )
+    chosen = choose(question, candidates, max_sentences)
+    if not chosen:
         return NO_MATCH_NOTE + "\n\n" + OFFLINE_NOTE, []
-    best = sorted(scores.items(), key=lambda kv: (-kv[1], where[kv[0]]))[:max_sentences]
-    best.sort(key=lambda kv: where[kv[0]])
-    lines = []
-    used: list[int] = []
-    for key, _ in best:
-        si, pi = where[key]
-        text = split_sentences(sections[si].get("text", ""))[pi]
-        lines.append(f"- {text} [{sections[si]['label']}]")
-        if si not in used:
-            used.append(si)
+    lines = [f"{chosen[0].text} {cite(sections[chosen[0].section], chosen[0].offset)}"]
+    lines += [f"- {c.text} {cite(sections[c.section], c.offset)}" for c in chosen[1:]]
+    used = list(dict.fromkeys(c.section for c in chosen))
     return "\n".join(lines) + "\n\n" + OFFLINE_NOTE, used
+
+
+def _rank(question: Question, candidate: Candidate) -> tuple[float, float, int, int]:
+    """Best first; equal scores (to two decimals) go to the larger figure, since the same
+    row in a company table and in its segments' tables is largest in the company's (a total
+    is at least each of its parts), then to the earlier section and line."""
+    bias = ROW_PREFERENCE.get(question.kind, 0.0) if candidate.kind == "row" else 0.0
+    return (-round(candidate.score + bias, 2), -candidate.size, candidate.section, candidate.offset)
+
+
+def _score(question: Question, candidate: Candidate) -> float:
+    return -_rank(question, candidate)[0]
+
+
+def choose(question: Question, candidates: list[Candidate], limit: int) -> list[Candidate]:
+    """The best candidate, then supports that add something: the best of the other kind
+    first (a sentence's figure from its table, or a row's sentence), no repeat of a line
+    already chosen, nor of its figures."""
+    ranked = sorted(candidates, key=lambda c: _rank(question, c))
+    if not ranked:
+        return []
+    first = ranked[0]
+    chosen, keys = [first], {first.key}
+    best = _score(question, first)
+    floor = best * SUPPORT_SHARE
+    other = next((c for c in ranked if c.kind != first.kind), None)
+    if other is not None and _score(question, other) >= floor:
+        ranked = [first, other, *(c for c in ranked[1:] if c is not other)]
+    said = set(first.terms)
+    for candidate in ranked[1:]:
+        if len(chosen) >= max(1, limit):
+            break
+        score = _score(question, candidate)
+        adds = bool(candidate.terms - said) and score >= best * NEW_TERMS_SHARE
+        if (score < floor and not adds) or candidate.key in keys:
+            continue
+        if candidate.kind == "row" and any(candidate.figures == c.figures for c in chosen):
+            continue  # the same figures from another table
+        chosen.append(candidate)
+        keys.add(candidate.key)
+        said |= candidate.terms
+    return chosen
+
+
+def cite(section: Mapping[str, Any], offset: int) -> str:
+    """``[S3, p. 55]``: the section's reference and the page the line starts on."""
+    ref = str(section.get("ref") or str(section.get("label") or "").split(" · ")[0]).strip()
+    page = section.get("page_start")
+    for mark_offset, mark_page in section.get("page_marks") or []:
+        if mark_offset <= offset:
+            page = mark_page
+    return f"[{ref}, p. {page}]" if page is not None else f"[{ref}]"

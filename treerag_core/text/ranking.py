@@ -49,6 +49,9 @@ QUERY_EXPANSIONS: dict[str, str] = {
     "working capital": "total current assets total current liabilities",
     "revenue": "net sales revenues",
     "dividends": "dividends paid",
+    "employ": "employees employed people workforce headcount",
+    "how many people": "employees employed workforce",
+    "headcount": "employees employed workforce",
 }
 
 

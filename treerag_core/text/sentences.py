@@ -1,37 +1,112 @@
-"""Sentences out of extracted text, with the line breaks a PDF put inside them undone."""
+"""Sentences out of extracted text, with the line breaks a PDF put inside them undone.
+
+A PDF prints a paragraph as lines cut at the page width, and sometimes a word cut at a
+hyphen; extracted text keeps those breaks. A sentence is re-joined across a break when the
+next line starts in lower case, when the line ends in a hyphen, or when the line runs (nearly)
+to the page's text width without closing punctuation (so "… 120,000 in the" / "United States
+…" joins even though "United" is capitalised). Table rows, headings and list items stay apart.
+Each sentence keeps the offset where it starts, so an answer can cite its page.
+"""
 
 from __future__ import annotations
 
 import re
+from statistics import median
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n")
+from .tables import split_row
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])[\"'”’)]?\s+(?=[\"'“‘(\[]?[^\W_a-z])")
+_TERMINAL = ".!?:;。！？"
+# A line at least this share of the text's usual line width, without closing punctuation,
+# was wrapped by the page: the sentence goes on in the next line.
+WRAPPED_WIDTH = 0.75
+# Lines shorter than this are headings, labels or list items, never a measure of the width.
+MIN_PROSE_LINE = 40
+_LIST_ITEM = re.compile(r"^(?:[•·▪◦*\-–—]|\(?[0-9a-z]{1,3}[.)])\s")
+_ABBREVIATION = re.compile(
+    r"(?:\b[A-Z]\.){1,3}$|\b(?:Inc|Co|Corp|Ltd|No|Nos|Mr|Mrs|Ms|Dr|St|vs|approx|e\.g|i\.e|"
+    r"etc|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|U\.S|U\.K)\.$"
+)
+# Words people hyphenate on purpose: "long-" + "term" stays "long-term"; any other
+# lower-case word cut at a line end ("manu-" + "facturing") is re-joined without the hyphen.
+COMPOUND_PREFIXES = frozenset(
+    """non long short mid self well year multi cross co pre post full part third first second
+    one two three high low end after over under off on in out wide""".split()
+)
 
 
-def _unwrap_lines(text: str) -> list[str]:
-    """Re-join lines a PDF wrapped mid-sentence ("... 2023. The" / "independent auditor ...").
+def _line_width(lines: list[str]) -> float:
+    widths = [len(line) for line in lines if len(line) >= MIN_PROSE_LINE]
+    return median(widths) if widths else 0.0
 
-    A line continues the previous one when that one has no closing punctuation and this one
-    starts in lower case; table rows, headings and list items start otherwise and stay apart.
-    """
-    lines: list[str] = []
-    for line in text.split("\n"):
+
+def _joins(prev: str, line: str, width: float, rows: tuple[bool, bool]) -> str | None:
+    """How ``line`` continues ``prev``: " " (a wrapped sentence), "" (a cut word), or None.
+    ``rows`` says whether each of them is a table row (those never join)."""
+    if not prev or not line or prev[-1] in _TERMINAL or _LIST_ITEM.match(line) or any(rows):
+        return None
+    if prev.endswith("-") and prev[-2:-1].isalpha() and line[:1].islower():
+        fragment = re.findall(r"[^\W\d_]+$", prev[:-1])
+        return "-" if fragment and fragment[0].lower() in COMPOUND_PREFIXES else ""
+    if line[:1].islower():
+        return " "
+    if width and len(prev) >= WRAPPED_WIDTH * width and len(prev.split()) > 3:
+        return " "
+    return None
+
+
+def sentence_spans(text: str) -> list[tuple[str, int]]:
+    """``(sentence, offset in text)`` for every sentence, heading or list item, in order."""
+    raw = text.split("\n")
+    width = _line_width([line.strip() for line in raw])
+    blocks: list[tuple[str, list[tuple[int, int]]]] = []  # joined text, (pos, offset) anchors
+    joined, anchors, prev, prev_row = "", [], "", False
+    offset = 0
+    for line in raw:
+        here, offset = offset, offset + len(line) + 1
         stripped = line.strip()
-        if lines and stripped[:1].islower() and lines[-1] and lines[-1][-1] not in ".!?:;":
-            lines[-1] = f"{lines[-1]} {stripped}"
+        if not stripped:
+            if joined:
+                blocks.append((joined, anchors))
+            joined, anchors, prev = "", [], ""
+            continue
+        at = here + len(line) - len(line.lstrip())
+        is_row = split_row(stripped) is not None
+        glue = _joins(prev, stripped, width, (prev_row, is_row)) if joined else None
+        if glue is None:
+            if joined:
+                blocks.append((joined, anchors))
+            joined, anchors = stripped, [(0, at)]
         else:
-            lines.append(stripped)
-    return lines
+            if glue == "":
+                joined = joined[:-1]  # the cut word's hyphen
+            elif glue == "-":
+                glue = ""
+            anchors.append((len(joined) + len(glue), at))
+            joined = f"{joined}{glue}{stripped}"
+        prev, prev_row = stripped, is_row
+    if joined:
+        blocks.append((joined, anchors))
+    out: list[tuple[str, int]] = []
+    for block, marks in blocks:
+        pieces: list[tuple[str, int]] = []
+        start = 0
+        for m in [*_SENTENCE_END.finditer(block), None]:
+            end = m.start() + len(m.group(0).rstrip()) if m else len(block)
+            piece = block[start:end]
+            if pieces and _ABBREVIATION.search(pieces[-1][0]):
+                pieces[-1] = (pieces[-1][0] + " " + piece.strip(), pieces[-1][1])
+            elif piece.strip():
+                pieces.append((piece.strip(), start + len(piece) - len(piece.lstrip())))
+            start = m.end() if m else len(block)
+        for sentence, pos in pieces:
+            anchor = max((a for a in marks if a[0] <= pos), default=marks[0])
+            cleaned = " ".join(sentence.lstrip("-*•>#").split())
+            if cleaned:
+                out.append((cleaned, anchor[1] + pos - anchor[0]))
+    return out
 
 
 def split_sentences(text: str) -> list[str]:
     """Sentences (or headings / list items) of a text, whitespace-normalised."""
-    out: list[str] = []
-    for block in _unwrap_lines(text):
-        block = block.strip().lstrip("-*•>#").strip()
-        if not block:
-            continue
-        for sentence in _SENTENCE_END.split(block):
-            sentence = " ".join((sentence or "").split())
-            if sentence:
-                out.append(sentence)
-    return out
+    return [sentence for sentence, _ in sentence_spans(text)]

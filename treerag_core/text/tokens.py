@@ -6,7 +6,7 @@ import re
 
 CHARS_PER_TOKEN = 4  # about four characters a token: budgets checked before a call
 
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
+WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 
 STOPWORDS = frozenset(
     """a about above after again against all also am an and any are as at be because been
@@ -23,7 +23,7 @@ STOPWORDS = frozenset(
 def tokenize(text: str) -> list[str]:
     """Lower-case word tokens without stopwords, with a light plural strip."""
     tokens = []
-    for word in _WORD.findall(text.lower()):
+    for word in WORD.findall(text.lower()):
         word = word.strip("'’-")
         if not word or word in STOPWORDS:
             continue

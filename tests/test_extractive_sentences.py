@@ -1,0 +1,110 @@
+"""Whole sentences, chosen for the question's kind: line-broken and hyphenated sentences
+re-joined, a count with its noun for "how many", a date for "when", a name for "who", and
+never a fragment, a repeat or boilerplate."""
+
+from __future__ import annotations
+
+from treerag_core.text.extractive import NO_MATCH_NOTE, extractive_answer
+from treerag_core.text.question import read_question
+from treerag_core.text.sentences import sentence_spans, split_sentences
+
+WRAPPED = (
+    "Human capital\n"
+    "As of June 30, 2023, we employed approximately 221,000 people on a full-time basis, 120,000 in the\n"
+    "United States and 101,000 internationally. Our manu-\n"
+    "facturing sites sit in the U.S. and Ireland and work under long-\n"
+    "term contracts with our suppliers and partners across many regions.\n"
+    "Net sales 10 20\n"
+)
+
+
+def first_line(answer: str) -> str:
+    return answer.splitlines()[0]
+
+
+def section(text: str, ref: str = "S1") -> dict:
+    return {"label": f"{ref} · Report", "text": text, "ref": ref}
+
+
+def test_line_broken_and_hyphenated_sentences_are_rejoined():
+    sentences = split_sentences(WRAPPED)
+    assert sentences[1] == (
+        "As of June 30, 2023, we employed approximately 221,000 people on a full-time basis, "
+        "120,000 in the United States and 101,000 internationally."
+    )  # the next line starts with a capital, but this one ran to the page width
+    assert sentences[2].startswith("Our manufacturing sites sit in the U.S. and Ireland")
+    assert "long-term contracts" in sentences[2]  # a compound keeps its hyphen
+    assert sentences[0] == "Human capital" and sentences[-1] == "Net sales 10 20"
+
+
+def test_sentence_offsets_point_into_the_text():
+    for sentence, offset in sentence_spans(WRAPPED):
+        assert WRAPPED[offset:].startswith(sentence.split()[0])
+
+
+def test_how_many_wants_a_count_with_its_noun():
+    text = (
+        "About 3,700 of our employees in North America are covered by collective agreements.\n"
+        "Employees complete 30 hours of training every year on average.\n"
+        "As of December 31, 2017, our Company had approximately 61,800 employees.\n"
+    )
+    answer, _ = extractive_answer(
+        "How many employees did the company have in 2017?", [section(text)]
+    )
+    assert first_line(answer).startswith(
+        "As of December 31, 2017, our Company had approximately 61,800"
+    )
+
+
+def test_when_wants_a_date_and_who_wants_a_name():
+    text = (
+        "The merger agreement was a major step for the combined group.\n"
+        "The merger closed on March 4, 2021, after regulatory approval.\n"
+        "The audit of the merger accounts was performed by Deloitte & Touche LLP this year.\n"
+    )
+    when, _ = extractive_answer("When did the merger close?", [section(text)])
+    assert first_line(when).startswith("The merger closed on March 4, 2021")
+    who, _ = extractive_answer("Who audited the merger accounts?", [section(text)])
+    assert "Deloitte & Touche LLP" in first_line(who)
+
+
+def test_never_fragments_repeats_or_boilerplate():
+    fragment = "[… 2,000 characters before]\nrevenue grew because prices rose in every market.\n"
+    boiler = (
+        "This report contains forward-looking statements about revenue and growth.\n"
+        "Revenue grew 12% to $4.2 billion in 2023, driven by higher prices.\n"
+    )
+    answer, used = extractive_answer(
+        "How did revenue grow in 2023?", [section(fragment + boiler), section(boiler, "S2")]
+    )
+    lines = [line for line in answer.splitlines() if line.strip()][:-1]
+    assert lines[0] == "Revenue grew 12% to $4.2 billion in 2023, driven by higher prices. [S1]"
+    assert not any("forward-looking" in line or "revenue grew because" in line for line in lines)
+    assert len(lines) == 1 and used == [0]  # the same sentence in S2 is not repeated
+
+
+def test_a_two_part_question_gets_a_line_for_each_part():
+    text = "The widget costs 49 EUR in every shop.\nThe warranty lasts 24 months from purchase.\n"
+    answer, _ = extractive_answer(
+        "How much does the widget cost and how long is the warranty?", [section(text)]
+    )
+    assert "49 EUR" in answer and "24 months" in answer
+
+
+def test_nothing_relevant_says_so():
+    answer, used = extractive_answer("zebra quantum flux?", [section(WRAPPED)])
+    assert answer.startswith(NO_MATCH_NOTE) and used == []
+
+
+def test_reading_a_question():
+    q = read_question(
+        "What is the FY2018 capital expenditure amount (in USD millions) for 3M? Give a "
+        "response by relying on the details shown in the cash flow statement."
+    )
+    assert q.kind == "amount" and q.years == [2018] and q.statements
+    assert ["capital", "expenditur"] == q.metric[:2] and q.phrases  # synonyms detected
+    q = read_question("How did Walmart's net sales change between fiscal 2019 and fiscal 2020?")
+    assert q.compare and q.years == [2019, 2020] and "walmart" in q.names
+    assert "chang" not in q.metric
+    assert read_question("Which segment had the highest revenue in 2022?").superlative == "max"
+    assert read_question("How many Sam's Club units were in the U.S. in 2020?").kind == "count"

@@ -1,0 +1,251 @@
+"""What a question asks for: its kind, its periods, its metric and the words for it.
+
+The extractive answer picks a table row or a sentence by how well it fits the question,
+and that needs more than word overlap: "How many people …" wants a count with its noun,
+"What were capital expenditures in 2018?" wants the 2018 column of the row that
+documents call "Purchases of property, plant and equipment". The vocabularies below are
+named constants (English; extend or replace them for other languages or domains); the
+rest is layout and digits.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from .numbers import years_in
+from .tokens import STOPWORDS, WORD
+
+# What the question asks for, by its opening words (first match wins).
+QUESTION_KINDS: tuple[tuple[str, str], ...] = (
+    ("count", r"\bhow many\b|\bnumber of\b|\bheadcount\b"),
+    ("date", r"^\s*when\b|\bwhat (?:date|day|month|year)\b|\bwhich (?:date|day|month|year)\b"),
+    (
+        "name",
+        r"^\s*who\b|\bwho (?:is|was|are|were)\b|\bname of\b|\bwhich (?:company|person|firm)\b",
+    ),
+    ("amount", r"\bhow much\b|\bwhat (?:is|was|were|are)\b|\bamount\b|\btotal\b|\bvalue\b"),
+    ("yesno", r"^\s*(?:is|was|are|were|did|does|do|has|have|had|can|will|would)\b"),
+)
+COMPARE = re.compile(
+    r"\bchang\w*|\bincreas\w*|\bdecreas\w*|\bgr[eo]w\w*|\bdeclin\w*|\bdrop\w*|\bcompar\w*"
+    r"|\bbetween\b|\bversus\b|\bvs\.?|\bdifference\b|\btrend\w*|\byear[- ]over[- ]year\b",
+    re.I,
+)
+SUPERLATIVES = {
+    "max": re.compile(r"\b(?:highest|largest|biggest|greatest|most|maximum|top)\b", re.I),
+    "min": re.compile(r"\b(?:lowest|smallest|least|minimum|fewest)\b", re.I),
+}
+# Words of instruction that name no metric ("Answer in USD millions, based on the details
+# shown in …"): left out when matching a row label or sentence.
+INSTRUCTION_WORDS = frozenset(
+    """what which how much many who whom whose when where why answer response respond
+    question give provide state please using use used based basing base relying rely detail
+    shown show information primarily primary outlined clearly according drawing conclusion
+    stated only judgment judgement calculate compute computed extract assume assuming
+    perspective analyst round rounded decimal place usd dollar million billion
+    thousand percent percentage reported report fy fiscal year end ended ending figure amount
+    value quantity number count company firm kind sort time period date as of
+    did does do is was were are has have had among one highest largest biggest greatest
+    lowest smallest least maximum minimum top fewest change changed changes increase
+    increased decrease decreased grow grew growth decline declined drop dropped compare
+    compared comparison difference trend between versus vs""".split()
+)
+# The statements a question may point at, and how documents title them.
+STATEMENT_HINTS: dict[str, tuple[str, str]] = {
+    # question phrase: (the words it is removed as, regex of a section that is that statement)
+    "cash flow statement": ("cash flow statement", r"cash flows?"),
+    "statement of cash flows": ("statement of cash flows", r"cash flows?"),
+    "cash flow": ("cash flow", r"cash flows?"),
+    "balance sheet": ("balance sheet", r"balance sheets?|financial position|\bassets\b"),
+    "statement of financial position": (
+        "statement of financial position",
+        r"financial position|balance sheets?",
+    ),
+    "income statement": (
+        "income statement",
+        r"statements? of (?:consolidated )?(?:income|operations|earnings)|income statements?",
+    ),
+    "statement of income": (
+        "statement of income",
+        r"statements? of (?:income|operations|earnings)|income statements?",
+    ),
+    "statement of operations": (
+        "statement of operations",
+        r"statements? of (?:income|operations|earnings)",
+    ),
+    "p&l": ("p&l", r"statements? of (?:income|operations|earnings)"),
+}
+# A metric and the names documents print for it: a question naming one phrase matches a
+# row or sentence naming any of them. Extend for other domains or languages.
+METRIC_SYNONYMS: tuple[tuple[str, ...], ...] = (
+    (
+        "revenue",
+        "revenues",
+        "total revenues",
+        "net revenues",
+        "net sales",
+        "total net sales",
+        "sales",
+        "turnover",
+        "top line",
+    ),
+    (
+        "capital expenditure",
+        "capital expenditures",
+        "capex",
+        "purchases of property and equipment",
+        "purchases of property, plant and equipment",
+        "additions to property and equipment",
+        "payments for property and equipment",
+        "capital spending",
+    ),
+    (
+        "cogs",
+        "cost of goods sold",
+        "cost of sales",
+        "cost of revenue",
+        "total cost of revenue",
+        "cost of products sold",
+    ),
+    ("net income", "net earnings", "net profit", "net income attributable"),
+    ("operating income", "operating profit", "income from operations", "operating earnings"),
+    ("employees", "employee", "employ", "employed", "people", "headcount", "workforce", "staff"),
+    ("inventory", "inventories", "merchandise inventories"),
+    ("depreciation and amortization", "d&a", "depreciation, amortization"),
+    (
+        "operating cash flow",
+        "cash from operations",
+        "net cash provided by operating activities",
+        "cash provided by operating activities",
+    ),
+    ("dividends", "dividends paid", "cash dividends", "dividends declared"),
+    ("accounts payable", "payables", "trade payables"),
+    ("accounts receivable", "receivables", "trade receivables"),
+    ("debt", "total debt", "long-term debt", "borrowings"),
+    ("research and development", "r&d"),
+    ("selling, general and administrative", "sg&a"),
+    ("earnings per share", "eps", "diluted earnings per share"),
+    ("gross profit", "gross margin"),
+    ("effective tax rate", "tax rate"),
+    ("share repurchases", "buybacks", "repurchases of common stock", "purchases of treasury stock"),
+    ("stores", "store count", "number of stores", "total stores"),
+)
+# Words that say little in a row label on their own ("Total", "Net", "Other").
+WEAK_WORDS = frozenset("total net other gross amount value".split())
+
+
+_POSSESSIVE = re.compile(r"['’]s?$")
+
+
+def stem(token: str) -> str:
+    """A light suffix strip so "employed"/"employ", "purchases"/"purchase" and
+    "liabilities"/"liability" match, while "currency" and "current" stay apart."""
+    word = _POSSESSIVE.sub("", token.lower())
+    if len(word) > 5 and word.endswith(("ies", "ied")):
+        word = word[:-3] + "y"
+    elif len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 5 and word.endswith(("ion", "ions")):
+        word = word[: word.rindex("ion")]
+    elif len(word) > 4 and word.endswith("ed"):
+        word = word[:-2]
+    elif len(word) > 4 and word.endswith("es") and word[-3] in "sxz":
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    if len(word) > 4 and word.endswith("e"):
+        word = word[:-1]
+    return word
+
+
+def stems(text: str) -> list[str]:
+    """The stems of a text's words (stopwords dropped), in order."""
+    words = (w.strip("'’-") for w in WORD.findall(text.lower()))
+    return [stem(w) for w in words if w and w not in STOPWORDS]
+
+
+@dataclass
+class Question:
+    """A question as the extractive answer reads it."""
+
+    text: str
+    kind: str = "other"  # count, date, name, amount, yesno or other
+    years: list[int] = field(default_factory=list)
+    compare: bool = False
+    superlative: str = ""  # "max", "min" or ""
+    metric: list[str] = field(default_factory=list)  # stems naming what is asked
+    names: list[str] = field(default_factory=list)  # stems of the names it mentions
+    phrases: list[list[str]] = field(default_factory=list)  # synonym phrases, as stems
+    statements: list[str] = field(default_factory=list)  # regexes of hinted statements
+
+    def metric_terms(self) -> frozenset[str]:
+        """The stems that name the metric: its words and its synonyms' (not the names)."""
+        return self._metric_terms
+
+    def terms(self) -> frozenset[str]:
+        """Every stem that may name the answer: the metric, its synonyms, the names."""
+        return self._terms
+
+    @cached_property
+    def _metric_terms(self) -> frozenset[str]:
+        return frozenset(self.metric).union(*self.phrases)
+
+    @cached_property
+    def _terms(self) -> frozenset[str]:
+        return self._metric_terms.union(self.names)
+
+
+def read_question(
+    text: str,
+    synonyms: tuple[tuple[str, ...], ...] = METRIC_SYNONYMS,
+    statements: dict[str, tuple[str, str]] = STATEMENT_HINTS,
+) -> Question:
+    """The question's kind, periods, metric stems, synonym phrases and statement hints.
+
+    The metric comes from the asking sentence (the one ending in "?", when the question
+    adds instructions such as "Answer in USD millions."), without instruction words,
+    adverbs ("explicitly") and names: "Pepsico" names the company, not the row to read.
+    """
+    flat = " ".join(text.split())
+    asked = " ".join(s for s in re.split(r"(?<=\?)\s+", flat) if s.endswith("?")) or flat
+    lowered = f" {flat.lower()} "
+    kind = next((k for k, rx in QUESTION_KINDS if re.search(rx, asked.lower())), "other")
+    years = sorted(set(years_in(text)))
+    hinted = []
+    for phrase, (_removed, section_rx) in statements.items():
+        if phrase in lowered:
+            hinted.append(section_rx)
+    metric_text = f" {asked.lower()} "
+    for _phrase, (removed, _rx) in statements.items():
+        metric_text = re.sub(re.escape(removed) + r"\w*", " ", metric_text)
+    phrases = []
+    for group in synonyms:
+        if any(re.search(rf"(?<![\w&]){re.escape(p)}(?![\w&])", metric_text) for p in group):
+            phrases.extend(stems(p) for p in group)
+    instruction = INSTRUCTION_WORDS | {stem(w) for w in INSTRUCTION_WORDS}
+    words = stems(re.sub(r"\b(?:fy|fiscal\s*)?'?(?:19|20)\d\d\b", " ", metric_text))
+    words = [w for w in words if w not in instruction and not w.isdigit() and not _adverb(w)]
+    names = set(stems(" ".join(_NAME_WORD.findall(asked[1:])))) - set(sum(phrases, []))
+    metric = [w for w in words if w not in names] or words
+    return Question(
+        text=text,
+        kind=kind,
+        years=years,
+        compare=bool(COMPARE.search(asked)) or len(years) > 1,
+        superlative=next((k for k, rx in SUPERLATIVES.items() if rx.search(asked)), ""),
+        metric=list(dict.fromkeys(metric)),
+        names=sorted(names & set(words)),
+        phrases=[p for p in phrases if p],
+        statements=hinted,
+    )
+
+
+# A capitalised word inside the asking sentence is a name ("Pepsico's", "American Express").
+_NAME_WORD = re.compile(r"(?<=[\s(\"'“])[A-Z][\w&'’.-]*")
+
+
+def _adverb(word: str) -> bool:
+    """English adverbs ("explicitly", "primarily") qualify a question, never name a metric."""
+    return len(word) > 5 and word.endswith("ly")

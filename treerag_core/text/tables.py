@@ -1,0 +1,268 @@
+"""Tables as data: rows of label + numeric cells, with their column periods and unit.
+
+PDF text gives a financial statement as lines such as ``Net sales $ 177,866 $ 232,887``
+under a header line of years (``2017 2018``) and a units line (``(in millions)``). This module
+reads those lines back into rows a question can be answered from: each row keeps its label
+(re-joined when the PDF wrapped it over two lines), its cells (negatives in parentheses,
+dashes as empty cells), the header cell of each column, the table's unit and currency, and
+the caption lines above the table. Only layout is used (numbers at the end of a line, years
+in a header), so it works for any language whose numbers are written in digits.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .numbers import (
+    MONTHS,
+    Cell,
+    currency_of,
+    header_cells,
+    is_bare_year,
+    parse_cell,
+    unit_of,
+)
+
+# A line ending in numbers whose label is longer than this is prose that happens to end in
+# a number, not a table row (the longest statement labels run to about 15 words).
+MAX_LABEL_WORDS = 20
+# A single-cell line needs a short label to count as a row: "Total 30" is a row, a wrapped
+# sentence ending in "approximately 230" is not.
+MAX_SINGLE_CELL_LABEL_WORDS = 10
+# Prose lines (this many words, no cells) between rows end a table: its header no longer applies.
+PROSE_LINE_WORDS = 12
+PROSE_LINES_END_TABLE = 2
+# Caption: the non-row lines just above a table (its title, its column words).
+CAPTION_LINES = 3
+# Words that leave a cell in the label: "net of tax of $5, $6, and $(5) 533 (538) 78".
+LABEL_CONNECTORS = frozenset("and or of to by from in at for with than".split())
+# Rows whose figures are not amounts in the table's unit ("in millions" does not apply):
+# labels with these phrases, or ending in these words.
+UNITLESS_LABEL_PHRASES = ("per share", "per common share", "per diluted share", "%")
+UNITLESS_LAST_WORDS = frozenset("rate ratio percent percentage margin% yield".split())
+_TERMINAL = ".!?;"
+_SPACED_PARENS = re.compile(r"\(\s*([$€£¥]?\s?[\d,.]+)\s*\)")
+_DOT_LEADER = re.compile(r"\s*\.{2,}.*$")
+_LABEL_TEXT = re.compile(r"[^\W\d_]|\b\d{4}\b")
+_CELL_ENDS = frozenset(
+    "0123456789)%—–-−*AaMm"
+)  # how a cell can end: digit, ")", "%", dash, n/a, NM
+
+
+@dataclass
+class Row:
+    """One table row of a text: where it is, what it says, how to read its columns."""
+
+    label: str
+    cells: list[Cell]
+    start: int  # character offsets of the row's lines in the text
+    end: int
+    table: int  # rows of one table share this number
+    columns: list[str | None] = field(default_factory=list)  # header cell per cell, if known
+    years: list[int | None] = field(default_factory=list)  # the year of each column
+    header: str = ""  # the header line as printed (years or not)
+    unit: str = ""  # "million", "thousand", "billion" or ""
+    currency: str = ""
+    caption: str = ""  # the lines above the table: title, column words
+
+
+def split_row(line: str) -> tuple[str, list[Cell]] | None:
+    """``(label, cells)`` when ``line`` ends in numeric cells, else None."""
+    if not line or line[-1] not in _CELL_ENDS:
+        return None
+    tokens = _SPACED_PARENS.sub(r"(\1)", line).split()  # "(28,107 )" → "(28,107)"
+    cells: list[Cell] = []
+    percent = False
+    i = len(tokens)
+    while i > 0:
+        token = tokens[i - 1]
+        if token == "%":
+            percent, i = True, i - 1
+            continue
+        if token in "$€£¥" and cells:  # "$ 5,363": the sign belongs to the cell after it
+            first = cells[0]
+            cells[0] = Cell(token + first.text, first.value, first.negative, token, first.percent)
+            i -= 1
+            continue
+        cell = parse_cell(token + ("%" if percent and not token.endswith("%") else ""))
+        if cell is None:
+            break
+        cells.insert(0, cell)
+        percent = False
+        i -= 1
+    if not cells:
+        return None
+    label_tokens = tokens[:i]
+    if label_tokens and label_tokens[-1].lower().strip(".") in MONTHS:
+        return None  # "Years ended December 31": a date, not a row
+    # "… net of tax of $5, $6, and $(5) 533 (538) 78": a cell after a connector is prose.
+    while cells and label_tokens and label_tokens[-1].lower() in LABEL_CONNECTORS:
+        label_tokens.append(cells.pop(0).text)
+    # "2024 1,097 862" and "Balance as of December 31, 2018 491 …": a leading year is a label.
+    if len(cells) > 1 and is_bare_year(cells[0]):
+        label_tokens.append(cells.pop(0).text)
+    label = " ".join(label_tokens).strip(" .:…$€£¥")
+    label = _DOT_LEADER.sub("", label)  # "Net sales ........"
+    if not cells or not _LABEL_TEXT.search(label):
+        return None
+    words = len(label.split())
+    if words > MAX_LABEL_WORDS or (len(cells) == 1 and words > MAX_SINGLE_CELL_LABEL_WORDS):
+        return None
+    return label, cells
+
+
+def _more_columns(
+    header: list[tuple[str, int | None]] | None,
+    line: str,
+    cols: list[tuple[str, int | None]],
+    new_line: str,
+) -> tuple[list[tuple[str, int | None]], str]:
+    """A header printed over several lines ("FISCAL 2019 FISCAL 2018 % CHANGE" / "FISCAL
+    2017") gains columns; a header repeating known years replaces the one before."""
+    if header and not {y for _, y in cols} & {y for _, y in header}:
+        return [*header, *cols], f"{line} {new_line}"
+    return cols, new_line
+
+
+def _continues_label(pending: str, line: str) -> bool:
+    """A label the PDF wrapped: the next line starts in lower case, or this one ends on a
+    connector or a comma ("Purchases of property, plant and" / "equipment (1,577)")."""
+    if not pending or pending[-1] in _TERMINAL or len(pending.split()) > MAX_LABEL_WORDS:
+        return False
+    last = pending.split()[-1].lower()
+    first = (line.split() or [""])[0].lower()
+    return (
+        line[:1].islower()
+        or pending.endswith((",", "-", "("))
+        or last in LABEL_CONNECTORS
+        or first in LABEL_CONNECTORS  # "EARNINGS BEFORE INTEREST" / "AND TAXES $ 1,323"
+    )
+
+
+def table_rows(text: str, lead: str = "") -> list[Row]:
+    """Every table row of ``text``; ``lead`` is the text just before it (a cut-off table's
+    header and units line), read for context only: its rows are not returned."""
+    rows: list[Row] = []
+    header: list[tuple[str, int | None]] | None = None
+    header_line = ""
+    unit, currency = "", ""
+    caption, recent = "", []  # recent: the non-row lines since the last row
+    table, prose, in_table = 0, 0, False
+    pending, pending_start = "", 0
+    signs: dict[int, str] = {}  # the currency sign a table prints, by table
+    base = -len(lead) - 1 if lead else 0
+    offset = base
+    for raw in (f"{lead}\n{text}" if lead else text).split("\n"):
+        start, offset = offset, offset + len(raw) + 1
+        line = raw.strip()
+        if not line:
+            continue
+        found_unit = unit_of(line)
+        cols = header_cells(line)
+        parsed = None if cols is not None else split_row(line)
+        if parsed is None:
+            if found_unit or cols is not None:
+                if in_table:  # a new header or units line after rows: a new table, whose
+                    table, in_table = table + 1, False  # unit is the one printed with it
+                    header, header_line, unit, currency = None, "", "", ""
+                recent = [*recent, line][-CAPTION_LINES:]
+                if found_unit:
+                    unit, currency = found_unit, currency_of(line) or currency
+                if cols is not None:
+                    header, header_line = _more_columns(header, header_line, cols, line)
+                pending = ""
+                continue
+            if len(line.split()) >= PROSE_LINE_WORDS and line[-1:] in _TERMINAL:
+                prose += 1
+                if prose >= PROSE_LINES_END_TABLE:
+                    if in_table:
+                        table, in_table = table + 1, False
+                    header, header_line, unit, currency = None, "", "", ""
+            if pending and _continues_label(pending, line):
+                pending = f"{pending} {line}"
+            else:
+                pending, pending_start = line, start
+            recent = [*recent, line][-CAPTION_LINES:]
+            continue
+        label, cells = parsed
+        line_end = start + len(raw)
+        if pending and _continues_label(pending, label):
+            label, start = f"{pending} {label}", pending_start
+            recent = [r for r in recent if r not in pending]
+        if not in_table:
+            in_table, caption = True, " ".join(recent)
+        pending, prose, recent = "", 0, []
+        sign = next((c.currency for c in cells if c.currency), "")
+        if sign and unit:
+            signs.setdefault(table, sign)
+        if start < 0:
+            continue  # a row of the lead: context only
+        over = align(header or [], cells)
+        columns = [h[0] if h else None for h in over]
+        years = [h[1] if h else None for h in over]
+        row_unit = "" if _unitless(label, cells) else unit
+        row_currency = next((c.currency for c in cells if c.currency), "") or (
+            currency if row_unit else ""
+        )
+        rows.append(
+            Row(
+                label=label,
+                cells=cells,
+                start=start,
+                end=line_end,
+                table=table,
+                columns=columns,
+                years=years,
+                header=header_line,
+                unit=row_unit,
+                currency=row_currency,
+                caption=caption,
+            )
+        )
+    # Statements print "$" on a table's first and total rows only: the rest are in it too.
+    for row in rows:
+        if row.unit and not row.currency:
+            row.currency = signs.get(row.table, "")
+    return rows
+
+
+def _unitless(label: str, cells: list[Cell]) -> bool:
+    lowered = label.lower()
+    words = re.findall(r"[^\W\d_]+", lowered)
+    return (
+        all(c.percent or c.value is None for c in cells)
+        or any(w in lowered for w in UNITLESS_LABEL_PHRASES)
+        or bool(words and words[-1] in UNITLESS_LAST_WORDS)
+    )
+
+
+def align(
+    header: list[tuple[str, int | None]], cells: list[Cell]
+) -> list[tuple[str, int | None] | None]:
+    """The header cell over each row cell, or [] when they cannot be matched up.
+
+    Equal counts match in order; extra percent cells ("7 %" change columns) are skipped;
+    with change columns ("2022 vs. 2021") the periods are the first cells; a row with k cells
+    per header year ("$ 39,117 $ (5)" per year) is read in groups; anything else is left
+    unlabelled rather than guessed.
+    """
+    if not header or len(cells) < len(header):
+        return []
+    if len(cells) == len(header):
+        return list(header)
+    amounts = [i for i, c in enumerate(cells) if not c.percent]
+    if len(amounts) == len(header):
+        out: list[tuple[str, int | None] | None] = [None] * len(cells)
+        for i, h in zip(amounts, header, strict=True):
+            out[i] = h
+        return out
+    if any(year is None for _, year in header):
+        # change columns ("2022 vs. 2021") print amounts and percentages in varying numbers
+        # of cells: the periods before them are the row's first cells
+        periods = next(i for i, (_, year) in enumerate(header) if year is None)
+        return list(header[:periods]) + [None] * (len(cells) - periods)
+    if len(header) > 1 and len(cells) % len(header) == 0:
+        k = len(cells) // len(header)
+        return [header[i // k] for i in range(len(cells))]
+    return []
