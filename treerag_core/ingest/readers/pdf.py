@@ -40,6 +40,7 @@ def read_pdf(data: bytes, limits: Limits, name: str = "the PDF") -> ReadResult:
         outline=_outline(reader, count),
         page_count=count,
         title=_title(reader),
+        page_labels=_page_labels(reader),
     )
 
 
@@ -98,6 +99,16 @@ def _title(reader: Any) -> str | None:
     except Exception:  # noqa: BLE001
         return None
     return title or None
+
+
+def _page_labels(reader: Any) -> list[str]:
+    """The PDF's own page numbers ("iv", "12"), when it declares some; [] otherwise."""
+    try:
+        if "/PageLabels" not in reader.trailer["/Root"]:
+            return []
+        return [str(label) for label in reader.page_labels]
+    except Exception:  # noqa: BLE001 - broken labels are no labels
+        return []
 
 
 def _outline(reader: Any, page_count: int) -> list[OutlineEntry]:

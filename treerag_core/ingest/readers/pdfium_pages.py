@@ -1,14 +1,16 @@
 """Every page's lines with their typography, read by PDFium (pypdfium2).
 
 pypdf's extraction is pure Python: a real 306-page 10-K took 19 s; PDFium reads it in about
-1 s and splits fewer words ("B USINESS"). Style is sampled once per line (its first visible
-character's font, size and weight, and the boxes of its first and last characters), not per
-character: per-character calls cost about five times the whole text extraction.
+1 s and splits fewer words ("B USINESS"). Style is sampled twice per line (its first and last
+visible characters' font, size, weight and box), not per character: per-character calls cost
+about five times the whole text extraction.
 """
 
 from __future__ import annotations
 
 import ctypes
+import math
+import re
 import threading
 from typing import Any
 
@@ -21,11 +23,15 @@ _HYPHEN_BREAK = "\ufffe"
 # Weight 600 (semibold) and above reads as bold; PDF font descriptor flag 7 is italic.
 BOLD_WEIGHT = 600
 _ITALIC_FLAG = 1 << 6
-_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demibold")
+# Bold by name when the font declares no weight: "Arial-BoldMT", "Inter-Black", and TeX's
+# bold extended faces ("CMBX12", "SFBX1000", "LMRoman10-Bold").
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demibold|(?:cm|sf|lm|ec)bx", re.IGNORECASE)
 _ITALIC_NAMES = ("italic", "oblique")
 # Images are counted only on pages with less visible text than this: a scan candidate.
 # Counting objects on every page would cost as much as reading the text again.
 THIN_TEXT_CHARS = 50
+# Two characters whose sizes differ by less than this (points) are set in one size.
+SAME_SIZE = 0.3
 
 
 def pdfium_pages(data: bytes, count: int) -> list[RichPage | None]:
@@ -117,11 +123,14 @@ class _Styler:
         self.raw = raw
         self.font = ctypes.create_string_buffer(128)
         self.flags = ctypes.c_int(0)
+        self.flags_ref = ctypes.byref(self.flags)
+        self.matrix = pdfium_c.FS_MATRIX()
+        self.matrix_ref = ctypes.byref(self.matrix)
         self.box = [ctypes.c_double() for _ in range(4)]
         self.refs = [ctypes.byref(v) for v in self.box]
 
     def __call__(self, text: str, start: int, end: int) -> TextLine:
-        raw, c, tp = self.raw, self.c, self.textpage
+        raw = self.raw
         end = min(end, len(raw))
         first = start
         while first < end and raw[first].isspace():
@@ -131,17 +140,31 @@ class _Styler:
         last = end - 1
         while last > first and (raw[last].isspace() or raw[last] == _HYPHEN_BREAK):
             last -= 1
-        size = float(c.FPDFText_GetFontSize(tp, first))
-        weight = int(c.FPDFText_GetFontWeight(tp, first))
-        c.FPDFText_GetFontInfo(tp, first, self.font, len(self.font), ctypes.byref(self.flags))
-        font = self.font.value.decode("latin-1", "replace").split("+", 1)[-1]
-        lowered = font.lower()
-        bold = weight >= BOLD_WEIGHT or any(name in lowered for name in _BOLD_NAMES)
-        italic = bool(self.flags.value & _ITALIC_FLAG) or any(n in lowered for n in _ITALIC_NAMES)
+        size, bold, italic, font = self._style(first)
+        last_size, last_bold, _, _ = self._style(last) if last > first else (size, bold, 0, "")
         left, right, bottom, top = self._char_box(first)
         left2, right2, bottom2, top2 = self._char_box(last)
         box = (min(left, left2), min(bottom, bottom2), max(right, right2), max(top, top2))
-        return TextLine(text, round(size, 2), bold, italic, font, box)
+        uniform = abs(last_size - size) < SAME_SIZE and last_bold == bold
+        return TextLine(text, round(size, 2), bold, italic, font, box, uniform)
+
+    def _style(self, index: int) -> tuple[float, bool, bool, str]:
+        """(size as printed, bold, italic, font name) of one character."""
+        c, tp = self.c, self.textpage
+        size = float(c.FPDFText_GetFontSize(tp, index))
+        if c.FPDFText_GetMatrix(tp, index, self.matrix_ref):
+            m = self.matrix  # a font set at 1 pt and scaled by the text matrix prints larger
+            scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
+            if scale > 0:
+                size *= scale
+        weight = int(c.FPDFText_GetFontWeight(tp, index))
+        c.FPDFText_GetFontInfo(tp, index, self.font, len(self.font), self.flags_ref)
+        font = self.font.value.decode("latin-1", "replace").split("+", 1)[-1]
+        bold = weight >= BOLD_WEIGHT or bool(_BOLD_NAME.search(font))
+        italic = bool(self.flags.value & _ITALIC_FLAG) or any(
+            n in font.lower() for n in _ITALIC_NAMES
+        )
+        return size, bold, italic, font
 
     def _char_box(self, index: int) -> tuple[float, float, float, float]:
         self.c.FPDFText_GetCharBox(self.textpage, index, *self.refs)

@@ -18,17 +18,18 @@ from ..sections import join_pages
 
 
 @dataclass(frozen=True)
-class Strategy:
-    """``run(result, limits)`` returns structured text, or ``None`` to let the next try."""
-
-    name: str
-    run: Callable[[ReadResult, Limits], str | None]
-
-
-@dataclass(frozen=True)
 class Structured:
     text: str
     source: str
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """``run(result, limits)`` returns structured text, or ``None`` to let the next try; a
+    strategy that mixes sources returns :class:`Structured` to name what it used."""
+
+    name: str
+    run: Callable[[ReadResult, Limits], str | Structured | None]
 
 
 def apply_strategies(
@@ -39,6 +40,8 @@ def apply_strategies(
         return Structured(result.text, result.structure_source or "headings")
     for strategy in strategies:
         text = strategy.run(result, limits)
+        if isinstance(text, Structured):
+            return text
         if text is not None:
             return Structured(text, strategy.name)
     return Structured(join_pages([page.text for page in result.pages]), "none")

@@ -1,0 +1,220 @@
+"""Reading a printed table of contents: its pages, its entries and their levels.
+
+A contents page is one near the front whose lines mostly end in a page number, after dotted
+leaders (``Title ..... 12``) or set flush right (``Item 1. Business    4``). Each such line is
+an entry; a line without a number is a part title (``PART II``) or the wrapped rest of an
+entry. Levels come from indentation first, then size and weight, corrected by numbering
+(:mod:`.ranks`), as for headings on the pages.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .headings import Heading, Position
+from .layout import Layout, Line
+from .profiles import GENERIC, Profile
+from .ranks import assign_levels, numbering_rank
+from .thresholds import (
+    CENTRED_WIDTH_SHARE,
+    CONTENTS_INDENT_STEP,
+    CONTENTS_RIGHT_SLACK,
+    CONTENTS_SEARCH_PAGES,
+    CONTENTS_SEARCH_SHARE,
+    MAX_CONTENTS_TITLE_WORDS,
+    MIN_CONTENTS_ENTRIES,
+    MIN_CONTENTS_SHARE,
+    MIN_NEXT_CONTENTS_ENTRIES,
+    MIN_NEXT_CONTENTS_SHARE,
+)
+
+_LEADERS = re.compile(r"^(?P<title>.*?\S)\s*(?:[.·•…_]\s*){3,}(?P<num>\d{1,4}|[ivxlc]{1,7})$")
+_FLUSH = re.compile(r"^(?P<title>.*\S)\s+(?P<num>\d{1,4})$")
+_CONTENTS_TITLE = re.compile(r"^(?:(?:table\s+of\s+)?contents|index)$", re.IGNORECASE)
+_PAGE_COLUMN = re.compile(r"\s*\b(?:page|pages)$", re.IGNORECASE)
+_CONNECTORS = {"of", "and", "the", "to", "for", "in", "on", "with", "or", "&", "a", "an"}
+
+
+@dataclass
+class Entry:
+    """One entry: its title, the page number printed beside it, and where it stands."""
+
+    title: str
+    printed: str | None  # "12", "iv", or None for a part title without a number
+    heading: Heading  # its position on the contents page, style and numbering; level
+    x0: float = 0.0  # where its line starts
+
+
+@dataclass
+class Contents:
+    pages: list[int]  # 0-based indexes of the contents pages
+    entries: list[Entry] = field(default_factory=list)
+    title: Position | None = None  # the "Table of Contents" line, if printed
+
+    @property
+    def detailed(self) -> bool:
+        """Whether some entry is listed under another that is not a part title: a
+        contents of chapters and their sections, not just Items grouped into parts."""
+        stack: list[Entry] = []
+        for e in self.entries:
+            while stack and stack[-1].heading.level >= e.heading.level:
+                stack.pop()
+            if stack and not _is_part(stack[-1].title):
+                return True
+            stack.append(e)
+        return False
+
+
+def read_contents(
+    layout: Layout, dropped: set[Position], profile: Profile = GENERIC
+) -> Contents | None:
+    """The first run of contents pages near the front, with its entries; None if none."""
+    pages = _contents_pages(layout, dropped)
+    if not pages:
+        return None
+    contents = Contents(pages)
+    for p in pages:
+        _read_page(layout, p, dropped, contents, profile)
+    if len(contents.entries) < MIN_CONTENTS_ENTRIES:
+        return None
+    assign_levels([e.heading for e in contents.entries])
+    return contents
+
+
+def _contents_pages(layout: Layout, dropped: set[Position]) -> list[int]:
+    window = max(CONTENTS_SEARCH_PAGES, int(CONTENTS_SEARCH_SHARE * len(layout.lines)))
+    for p in range(min(window, len(layout.lines))):
+        if _is_contents_page(layout, p, dropped, MIN_CONTENTS_SHARE, MIN_CONTENTS_ENTRIES):
+            run = [p]
+            while run[-1] + 1 < len(layout.lines) and _is_contents_page(
+                layout, run[-1] + 1, dropped, MIN_NEXT_CONTENTS_SHARE, MIN_NEXT_CONTENTS_ENTRIES
+            ):
+                run.append(run[-1] + 1)
+            return run
+    return []
+
+
+def _is_contents_page(
+    layout: Layout, p: int, dropped: set[Position], min_share: float, min_entries: int
+) -> bool:
+    """Enough of the page's lines are entries, and enough of them."""
+    lines = [ln for ln in layout.lines[p] if ln is not None and (p, ln.index) not in dropped]
+    if not lines:
+        return False
+    right = max(ln.x1 for ln in lines)
+    entries = sum(1 for ln in lines if _parse(ln, right) is not None)
+    return entries >= min_entries and entries >= min_share * len(lines)
+
+
+def _parse(line: Line, right: float) -> tuple[str, str] | None:
+    """(title, printed page) of an entry line, or None."""
+    text = " ".join(line.text.split())
+    m = _LEADERS.match(text)
+    if m is None:
+        m = _FLUSH.match(text)
+        if m is None or line.x1 < right - CONTENTS_RIGHT_SLACK * line.size:
+            return None
+    title = m.group("title").rstrip(" .")
+    letters = sum(c.isalpha() for c in title)
+    if letters < 2 or len(title.split()) > MAX_CONTENTS_TITLE_WORDS:
+        return None
+    return title, m.group("num")
+
+
+def _read_page(
+    layout: Layout, p: int, dropped: set[Position], contents: Contents, profile: Profile
+) -> None:
+    lines = [ln for ln in layout.lines[p] if ln is not None and (p, ln.index) not in dropped]
+    if not lines:
+        return
+    right = max(ln.x1 for ln in lines)
+    left = min(ln.x0 for ln in lines)
+    pending: Line | None = None  # a line without a number: a part title or a wrapped entry
+    titled = next((ln for ln in lines if _CONTENTS_TITLE.match(" ".join(ln.text.split()))), None)
+    if titled is not None:
+        if contents.title is None:
+            contents.title = (p, titled.index)
+        lines = lines[lines.index(titled) + 1 :]  # above the title: the page's letterhead
+    for ln in lines:
+        text = " ".join(ln.text.split())
+        parsed = _parse(ln, right)
+        if parsed is None:
+            if pending is not None:
+                _add(
+                    contents, pending, " ".join(pending.text.split()), None, (left, right), profile
+                )
+            pending = ln
+            if _continues_previous(contents, ln, p):
+                contents.entries[-1].title += f" {text}"
+                contents.entries[-1].heading.title = contents.entries[-1].title
+                pending = None
+            continue
+        title, printed = parsed
+        if pending is not None:
+            if _wraps_onto(pending, ln):
+                title = f"{' '.join(pending.text.split())} {title}"
+                ln = pending
+            else:
+                _add(
+                    contents, pending, " ".join(pending.text.split()), None, (left, right), profile
+                )
+            pending = None
+        _add(contents, ln, title, printed, (left, right), profile)
+    if pending is not None:
+        _add(contents, pending, " ".join(pending.text.split()), None, (left, right), profile)
+
+
+def _add(
+    contents: Contents,
+    ln: Line,
+    title: str,
+    printed: str | None,
+    edges: tuple[float, float],
+    profile: Profile,
+) -> None:
+    left, right = edges
+    title = _PAGE_COLUMN.sub("", title).strip()  # "PART I  Page": the column's own header
+    if not title or title.endswith("No.") or (printed is None and not _part_like(title)):
+        return  # a stray line ("Item No.", a note under a part title) is not an entry
+    # A short title centred on the page ("PART II") is not indented: it heads what follows.
+    short = ln.x1 - ln.x0 < CENTRED_WIDTH_SHARE * (right - left)
+    centred = abs((ln.x0 + ln.x1) / 2 - (left + right) / 2) <= CONTENTS_RIGHT_SLACK * ln.size
+    inset = ln.x0 - left if not (short and centred) else 0.0
+    indent = round(inset / CONTENTS_INDENT_STEP)
+    prominence = (float(indent), -ln.style[0], -float(ln.bold), float(ln.italic))
+    rank = numbering_rank(title, profile)
+    heading = Heading(ln.page, ln.index, ln.index + 1, title, prominence, rank)
+    contents.entries.append(Entry(title, printed, heading, ln.x0))
+
+
+def _continues_previous(contents: Contents, ln: Line, p: int) -> bool:
+    """``Item 5. Market … Purchases of  20`` / ``Equity Securities``: the rest of an entry."""
+    if not contents.entries:
+        return False
+    prev = contents.entries[-1]
+    if prev.heading.page != p or prev.heading.start != ln.index - 1 or prev.printed is None:
+        return False
+    words = prev.title.split()
+    text = ln.text.strip()
+    if _is_part(text) or numbering_rank(text) is not None:
+        return False  # "PART II" centred above the next Items
+    indented = ln.x0 > prev.x0 + ln.size  # a part title does not sit right of an entry
+    return bool(words) and (words[-1].lower() in _CONNECTORS or text[:1].islower() or indented)
+
+
+def _wraps_onto(pending: Line, ln: Line) -> bool:
+    """A numberless line that runs on into the next line's entry (same style, indented)."""
+    words = pending.text.split()
+    ends_open = bool(words) and words[-1].lower() in _CONNECTORS
+    return pending.style == ln.style and (ends_open or ln.x0 > pending.x0 + ln.size)
+
+
+def _part_like(title: str) -> bool:
+    """A part title listed without a page: short, title-like (``PART II``, ``Appendices``)."""
+    words = title.split()
+    return 0 < len(words) <= 6 and title[0].isupper() and not title.endswith((".", ",", ":"))
+
+
+def _is_part(title: str) -> bool:
+    return bool(re.match(r"(?i)part\s+[ivx\d]+\b", title))

@@ -1,0 +1,177 @@
+"""Placing the entries of a printed table of contents on the pages they name.
+
+Printed page numbers are not page indexes: front matter shifts them. The PDF's page labels
+map them when it has some; otherwise the shift is the one most entries agree on, found by
+looking their titles up in the page text. Each entry is then placed where its title is
+actually printed, on or near its page (a heading line found by typography first), in order;
+an entry whose title is not found starts at the top of its page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+
+from .contents import Contents, Entry
+from .headings import Heading, Position
+from .layout import Layout
+from .thresholds import (
+    CONTENTS_DRIFT_PAGES,
+    CONTENTS_MAX_SHIFT,
+    CONTENTS_MIN_SHIFT,
+    CONTENTS_PAGE_SLACK,
+    CONTENTS_SAMPLE,
+    MIN_DRIFT_TITLE_CHARS,
+    MIN_LOOKUP_CHARS,
+    TITLE_RUN_ON_CHARS,
+)
+
+_LABEL = re.compile(r"^(?:[IVXLC]{1,6}|[A-Z]|\d{1,3})[.:]?\s+(?=\S)")
+
+
+def key(text: str) -> str:
+    """A title as compared: letters and digits only, lower case."""
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+class _Pages:
+    """Line keys of every page, and an index from a title's first letters to its lines."""
+
+    def __init__(self, layout: Layout, dropped: set[Position], first: int) -> None:
+        self.keys = [[key(t) for t in texts] for texts in layout.texts]
+        self.first = first  # the first page after the contents
+        self.index: dict[str, list[Position]] = defaultdict(list)
+        for p in range(first, len(self.keys)):
+            for i, k in enumerate(self.keys[p]):
+                if len(k) >= MIN_LOOKUP_CHARS and (p, i) not in dropped:
+                    self.index[k[:MIN_LOOKUP_CHARS]].append((p, i))
+
+    def matches(self, title_key: str) -> list[tuple[int, int, int]]:
+        """(page, line, lines spanned) where a line starts with the title (or the title
+        continues on the next line), in document order."""
+        out = []
+        for p, i in self.index.get(title_key[:MIN_LOOKUP_CHARS], ()):
+            span = self._span(p, i, title_key)
+            if span:
+                out.append((p, i, span))
+        return out
+
+    def _span(self, p: int, i: int, title_key: str) -> int:
+        line = self.keys[p][i]
+        if line.startswith(title_key):
+            return 1 if len(line) <= len(title_key) + TITLE_RUN_ON_CHARS else 0
+        if title_key.startswith(line) and i + 1 < len(self.keys[p]):
+            joined = line + self.keys[p][i + 1]
+            if joined.startswith(title_key) and len(joined) <= len(title_key) + TITLE_RUN_ON_CHARS:
+                return 2
+        return 0
+
+
+def place(
+    contents: Contents,
+    layout: Layout,
+    dropped: set[Position],
+    typeset: dict[Position, int],
+    labels: list[str],
+) -> tuple[list[Heading], int]:
+    """Every entry as a heading where it is printed; and how many were found in the text.
+
+    ``typeset`` maps the start of each heading found by typography to its end, so an entry
+    prefers a line that also looks like a heading; ``labels`` are the PDF's page labels.
+    """
+    pages = _Pages(layout, dropped, contents.pages[-1] + 1)
+    by_label = {label: n for n, label in enumerate(labels)} if labels else {}
+    shift = _shift(contents.entries, pages) if not by_label else 0
+    out: list[Heading] = []
+    located = 0
+    cursor: Position = (pages.first, 0)
+    for n, entry in enumerate(contents.entries):
+        expected = _expected(entry, by_label, shift, contents.entries[n + 1 :])
+        found = _locate(entry, expected, cursor, pages, typeset)
+        if found is None and expected is not None and len(entry.title) >= MIN_DRIFT_TITLE_CHARS:
+            found = _locate(entry, expected, cursor, pages, typeset, CONTENTS_DRIFT_PAGES)
+            if found is not None and entry.printed and entry.printed.isdigit() and not by_label:
+                shift = found[0] - (int(entry.printed) - 1)  # the numbering drifted
+        h = entry.heading
+        if found is not None:
+            located += 1
+            page, line, end = found
+        else:
+            page = max(cursor[0], min(expected or cursor[0], len(layout.texts) - 1))
+            line = cursor[1] if page == cursor[0] else _first_line(layout, page, dropped)
+            end = line  # inserted above the line, consuming none
+        out.append(Heading(page, line, end, entry.title, h.prominence, h.rank, h.level))
+        cursor = (page, max(line, end))
+    return out, located
+
+
+def _expected(entry: Entry, by_label: dict[str, int], shift: int, later: list[Entry]) -> int | None:
+    """The page index an entry names (a part title takes its first entry's page)."""
+    for e in [entry, *later]:
+        if e.printed is None:
+            continue
+        if by_label:
+            return by_label.get(e.printed)
+        return int(e.printed) - 1 + shift if e.printed.isdigit() else None
+    return None
+
+
+def _shift(entries: list[Entry], pages: _Pages) -> int:
+    """Physical minus printed page number that most sampled entries agree on."""
+    numbered = [e for e in entries if e.printed and e.printed.isdigit()]
+    step = max(1, len(numbered) // CONTENTS_SAMPLE)
+    votes: Counter[int] = Counter()
+    for e in numbered[::step]:
+        title = key(e.title)
+        if len(title) < MIN_LOOKUP_CHARS:
+            continue
+        printed = int(e.printed or 0) - 1
+        shifts = {p - printed for p, _, _ in pages.matches(title)}
+        votes.update(s for s in shifts if CONTENTS_MIN_SHIFT <= s <= CONTENTS_MAX_SHIFT)
+    return votes.most_common(1)[0][0] if votes else 0
+
+
+def _locate(
+    entry: Entry,
+    expected: int | None,
+    cursor: Position,
+    pages: _Pages,
+    typeset: dict[Position, int],
+    slack: int = CONTENTS_PAGE_SLACK,
+) -> tuple[int, int, int] | None:
+    """(page, first line, end) of the entry's title at or after ``cursor``, nearest to the
+    expected page; a heading found by typography wins over a plain line."""
+    hits = [h for t in _title_keys(entry.title) for h in pages.matches(t)]
+    hits = [(p, i, s) for p, i, s in hits if (p, i) >= cursor]
+    if expected is not None:
+        hits = [(p, i, s) for p, i, s in hits if abs(p - expected) <= slack]
+    if not hits:
+        return None
+    best = min(
+        hits,
+        key=lambda h: (
+            abs(h[0] - expected) if expected is not None else h[0],
+            (h[0], h[1]) not in typeset,
+            h[0],
+            h[1],
+        ),
+    )
+    page, line, span = best
+    return page, line, max(line + span, typeset.get((page, line), 0))
+
+
+def _title_keys(title: str) -> list[str]:
+    """The title's key, and without a leading label (``I Gnuplot`` is printed ``Gnuplot``
+    under a separate ``Part I`` line)."""
+    keys = [key(title)]
+    bare = _LABEL.sub("", title, count=1)
+    if bare != title and len(key(bare)) >= MIN_LOOKUP_CHARS:
+        keys.append(key(bare))
+    return [k for k in keys if len(k) >= MIN_LOOKUP_CHARS]
+
+
+def _first_line(layout: Layout, page: int, dropped: set[Position]) -> int:
+    for i, text in enumerate(layout.texts[page]):
+        if text.strip() and (page, i) not in dropped:
+            return i
+    return 0
