@@ -32,6 +32,7 @@ from .thresholds import (
 _LEADERS = re.compile(r"^(?P<title>.*?\S)\s*(?:[.·•…_]\s*){3,}(?P<num>\d{1,4}|[ivxlc]{1,7})$")
 _FLUSH = re.compile(r"^(?P<title>.*\S)\s+(?P<num>\d{1,4})$")
 _CONTENTS_TITLE = re.compile(r"^(?:(?:table\s+of\s+)?contents|index)$", re.IGNORECASE)
+_LEADER_TAIL = re.compile(r"(?:\s*[.·•…_]){3,}\s*$")  # leaders of an entry whose number is lost
 _PAGE_COLUMN = re.compile(r"\s*\b(?:page|pages)$", re.IGNORECASE)
 _CONNECTORS = {"of", "and", "the", "to", "for", "in", "on", "with", "or", "&", "a", "an"}
 
@@ -74,8 +75,9 @@ def read_contents(
     if not pages:
         return None
     contents = Contents(pages)
+    skip = dropped | _running_heads(layout, pages, dropped)
     for p in pages:
-        _read_page(layout, p, dropped, contents, profile)
+        _read_page(layout, p, skip, contents, profile)
     if len(contents.entries) < MIN_CONTENTS_ENTRIES:
         return None
     assign_levels([e.heading for e in contents.entries])
@@ -117,33 +119,38 @@ def _parse(line: Line, right: float) -> tuple[str, str] | None:
             return None
     title = m.group("title").rstrip(" .")
     letters = sum(c.isalpha() for c in title)
-    if letters < 2 or len(title.split()) > MAX_CONTENTS_TITLE_WORDS:
-        return None
+    if not letters or len(title) < 2 or len(title.split()) > MAX_CONTENTS_TITLE_WORDS:
+        return None  # "X11" and "5G" are titles; "12" alone is not
     return title, m.group("num")
 
 
 def _read_page(
-    layout: Layout, p: int, dropped: set[Position], contents: Contents, profile: Profile
+    layout: Layout,
+    p: int,
+    skip: set[Position],
+    contents: Contents,
+    profile: Profile,
 ) -> None:
-    lines = [ln for ln in layout.lines[p] if ln is not None and (p, ln.index) not in dropped]
+    lines = [ln for ln in layout.lines[p] if ln is not None and (p, ln.index) not in skip]
     if not lines:
         return
-    right = max(ln.x1 for ln in lines)
-    left = min(ln.x0 for ln in lines)
-    pending: Line | None = None  # a line without a number: a part title or a wrapped entry
+    edges = (min(ln.x0 for ln in lines), max(ln.x1 for ln in lines))
     titled = next((ln for ln in lines if _CONTENTS_TITLE.match(" ".join(ln.text.split()))), None)
     if titled is not None:
         if contents.title is None:
             contents.title = (p, titled.index)
         lines = lines[lines.index(titled) + 1 :]  # above the title: the page's letterhead
+
+    def add(ln: Line, title: str, printed: str | None) -> None:
+        _add(contents, ln, title, printed, edges, profile)
+
+    pending: Line | None = None  # a line without a number: a part title or a wrapped entry
     for ln in lines:
-        text = " ".join(ln.text.split())
-        parsed = _parse(ln, right)
+        text = _LEADER_TAIL.sub("", " ".join(ln.text.split()))
+        parsed = _parse(ln, edges[1])
         if parsed is None:
             if pending is not None:
-                _add(
-                    contents, pending, " ".join(pending.text.split()), None, (left, right), profile
-                )
+                add(pending, _LEADER_TAIL.sub("", " ".join(pending.text.split())), None)
             pending = ln
             if _continues_previous(contents, ln, p):
                 contents.entries[-1].title += f" {text}"
@@ -156,13 +163,23 @@ def _read_page(
                 title = f"{' '.join(pending.text.split())} {title}"
                 ln = pending
             else:
-                _add(
-                    contents, pending, " ".join(pending.text.split()), None, (left, right), profile
-                )
+                add(pending, _LEADER_TAIL.sub("", " ".join(pending.text.split())), None)
             pending = None
-        _add(contents, ln, title, printed, (left, right), profile)
+        add(ln, title, printed)
     if pending is not None:
-        _add(contents, pending, " ".join(pending.text.split()), None, (left, right), profile)
+        add(pending, _LEADER_TAIL.sub("", " ".join(pending.text.split())), None)
+
+
+def _running_heads(layout: Layout, pages: list[int], dropped: set[Position]) -> set[Position]:
+    """Contents pages' own running heads ("CONTENTS gnuplot 5.4  3"), which read like
+    entries: a first or last line that recurs, digits aside, on another contents page."""
+    seen: dict[str, list[Position]] = {}
+    for p in pages:
+        lines = [ln for ln in layout.lines[p] if ln is not None and (p, ln.index) not in dropped]
+        for ln in {id(x): x for x in lines[:1] + lines[-1:]}.values():
+            folded = re.sub(r"\d+", "#", " ".join(ln.text.lower().split()))
+            seen.setdefault(folded, []).append((p, ln.index))
+    return {pos for found in seen.values() if len(found) > 1 for pos in found}
 
 
 def _add(

@@ -56,7 +56,7 @@ class Layout:
     body_gap: float = 0.0  # usual space between two lines of one paragraph
     body_left: float = 0.0
     body_right: float = 0.0
-    page_heights: list[float] = field(default_factory=list)
+    page_widths: list[float] = field(default_factory=list)
 
     @property
     def has_typography(self) -> bool:
@@ -86,7 +86,7 @@ def build_layout(pages: list[RichPage]) -> Layout:
             )
         _measure_gaps(row)
         lines.append(row)
-    layout = Layout(lines, texts, page_heights=[page.height for page in pages])
+    layout = Layout(lines, texts, page_widths=[page.width for page in pages])
     _measure_body(layout)
     return layout
 

@@ -22,6 +22,8 @@ from .thresholds import ANCHOR_SHARE, MAX_LEVEL
 # "Appendix A Installing Octave" is a chapter; "A.1 Build Dependencies" a section of it.
 _APPENDIX = re.compile(r"^(?:APPENDIX|Appendix)\s+[A-Z]\b")
 _LETTER_NUMBER = re.compile(r"^[A-Z]((?:\.\d{1,3}){1,4})\.?\s+\S")
+# The first of a numbered run: "Note 1 –", "Item 1.", "PART I", "1. Basis", "2.1 Scope".
+_FIRST = re.compile(r"^(?:[A-Za-z]+\s+)?(?:\d+\.)*(?:1|I|A)(?=$|[\s.:–—-])")
 # Between the ranks of two numbered levels there is room for this many styles.
 _STEP = 0.001
 
@@ -43,11 +45,20 @@ def numbering_rank(title: str, profile: Profile = GENERIC) -> float | None:
 
 
 def assign_levels(headings: list[Heading]) -> None:
-    """Set every heading's level from its numbering and its style's place."""
+    """Set every heading's level from its numbering and its style's place.
+
+    An unnumbered heading right above the first of a numbered run ("Notes to Consolidated
+    Financial Statements" over "Note 1 – …") heads that run, whatever its style.
+    """
     style_rank = _style_ranks(headings)
+    ranks = [h.rank if h.rank is not None else style_rank[h.prominence] for h in headings]
+    for n in range(len(headings) - 1):
+        nxt = headings[n + 1]
+        if headings[n].rank is None and nxt.rank is not None and ranks[n] >= nxt.rank:
+            if _FIRST.match(" ".join(nxt.title.split())):
+                ranks[n] = nxt.rank - _STEP / 2
     stack: list[float] = []
-    for h in headings:
-        rank = h.rank if h.rank is not None else style_rank[h.prominence]
+    for h, rank in zip(headings, ranks, strict=True):
         while stack and stack[-1] >= rank:
             stack.pop()
         h.level = min(MAX_LEVEL, len(stack) + 1)

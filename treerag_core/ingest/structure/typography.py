@@ -25,6 +25,7 @@ from .thresholds import (
     MIN_HEADING_LETTER_SHARE,
     MIN_HEADING_LETTERS,
     MIN_LARGER_PT,
+    MIN_LARGER_RATIO,
     MIN_PROSE_WORDS,
     MIN_ROW_FIGURES,
     OFF_COLUMN_SHARE,
@@ -38,6 +39,7 @@ from .thresholds import (
 _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, not a bullet
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
 INF = float("inf")
+_TOP, _HEADING, _TEXT = "top", "heading", "text"  # what stands above a candidate line
 
 
 def find_headings(
@@ -53,27 +55,25 @@ def find_headings(
         if p in skip:
             continue
         i = 0
-        after_heading = True  # the first line of a page (after its furniture) has room above
+        above = _TOP  # the first line of a page (after its furniture) has room above it
         while i < len(row):
             line = row[i]
             if line is None or (p, i) in dropped:
                 i += 1
                 continue
             if not _prominent(line, layout):
-                after_heading = False
+                above = _TEXT
                 i += 1
                 continue
             block = _block(row, i, dropped)
             end = block[-1].index + 1
             title = " ".join(" ".join(ln.text.split()) for ln in block)
             rank = numbering_rank(title, profile)
-            if _is_heading(block, title, layout, after_heading, rank) and not _in_table(
-                row, i, end
-            ):
+            if _is_heading(block, title, layout, above, rank) and not _in_table(row, i, end):
                 found.append(Heading(p, i, end, title, _prominence(block[0]), rank))
-                after_heading = True
+                above = _HEADING
             else:
-                after_heading = False
+                above = _TEXT
             i = end
     return found
 
@@ -85,9 +85,17 @@ def _prominent(line: Line, layout: Layout) -> bool:
     first = line.text.strip()[:1]
     if not first or first.islower() or not (first.isalnum() or first in _OPENERS):
         return False
-    larger = line.size >= layout.body_size + MIN_LARGER_PT
-    bolder = line.bold and not layout.body_bold and line.size >= layout.body_size - SIZE_STEP
-    return larger or bolder
+    return _larger(line, layout) or (
+        line.bold and not layout.body_bold and line.size >= layout.body_size - SIZE_STEP
+    )
+
+
+def _larger(line: Line, layout: Layout) -> bool:
+    """Set apart by size: bold and a point larger, or plainly a good deal larger (a press
+    release's 11 pt prose over 10 pt tables is not a heading)."""
+    if line.bold and not layout.body_bold:
+        return line.size >= layout.body_size + MIN_LARGER_PT
+    return line.size >= layout.body_size * MIN_LARGER_RATIO
 
 
 def _block(row: list[Line | None], i: int, dropped: set[Position]) -> list[Line]:
@@ -117,12 +125,12 @@ def _wraps(last: Line, nxt: Line) -> bool:
 
 
 def _is_heading(
-    block: list[Line], title: str, layout: Layout, after_heading: bool, rank: float | None
+    block: list[Line], title: str, layout: Layout, above: str, rank: float | None
 ) -> bool:
     if len(block) > MAX_HEADING_LINES:
         return False  # a bold paragraph, not a title
     first = block[0]
-    larger = first.size >= layout.body_size + MIN_LARGER_PT
+    larger = _larger(first, layout)
     words = title.split()
     # A headline set larger than the body may be a sentence ("Cyber attacks … could have
     # an adverse effect on our business."); at body size a sentence is body text.
@@ -141,20 +149,19 @@ def _is_heading(
         return False  # a column header or a date set right, not a heading
     if larger:
         return True
-    # Body-size bold: a heading only with room above it, or (numbered) right under another.
+    # Body-size bold: a heading only with room above it (the top of a page has room), or,
+    # numbered, right under another heading ("PART I" then "Item 1. Business").
     room = layout.body_gap + SET_APART_RATIO * layout.body_size
-    return first.gap_above >= room or (
-        after_heading and (rank is not None or first.gap_above == INF)
-    )
+    return first.gap_above >= room or above == _TOP or (above == _HEADING and rank is not None)
 
 
 def _off_column(line: Line, layout: Layout) -> bool:
-    """Starts far right of the text's left edge without being centred on the text."""
+    """Starts far right of the text's left edge without being centred on the page."""
     width = layout.body_right - layout.body_left
-    if width <= 0:
+    page_width = layout.page_widths[line.page] if layout.page_widths else 0.0
+    if width <= 0 or page_width <= 0:
         return False
-    centre = (layout.body_left + layout.body_right) / 2
-    centred = abs((line.x0 + line.x1) / 2 - centre) <= CENTRED_SHARE * width
+    centred = abs((line.x0 + line.x1) / 2 - page_width / 2) <= CENTRED_SHARE * page_width
     return line.x0 - layout.body_left > OFF_COLUMN_SHARE * width and not centred
 
 
