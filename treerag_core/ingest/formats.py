@@ -38,6 +38,8 @@ PAGED_STRATEGIES = (
     Strategy("page groups", structure_by_page_groups),
 )
 RUNNING_TEXT_STRATEGIES = (Strategy("numbering and keywords", structure_whole_text),)
+# A Word document without heading styles: paragraphs set bold or larger, then the rules.
+WORD_STRATEGIES = (Strategy(TYPOGRAPHY_SOURCE, structure_by_typography), *RUNNING_TEXT_STRATEGIES)
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ FORMATS: tuple[Format, ...] = (
         (".docx",),
         ("application/vnd.openxmlformats-officedocument.wordprocessingml.document",),
         read_docx,
-        RUNNING_TEXT_STRATEGIES,
+        WORD_STRATEGIES,
     ),
     Format(
         "html",

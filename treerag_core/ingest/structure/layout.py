@@ -62,6 +62,11 @@ class Layout:
     def has_typography(self) -> bool:
         return self.body_size > 0
 
+    @property
+    def laid_out(self) -> bool:
+        """Lines have positions on pages (a PDF), not just sizes (a Word document)."""
+        return self.body_right > self.body_left
+
 
 def build_layout(pages: list[RichPage]) -> Layout:
     """Lines with their measures; a page without typography keeps only its texts."""
@@ -77,10 +82,12 @@ def build_layout(pages: list[RichPage]) -> Layout:
         texts.append([ln.text for ln in page_lines])
         row: list[Line | None] = []
         for i, ln in enumerate(page_lines):
-            if ln.box is None or ln.size <= 0 or not ln.text.strip():
+            if ln.size <= 0 or not ln.text.strip():
                 row.append(None)
                 continue
-            x0, bottom, x1, top = ln.box
+            # A line without a box is a paragraph of its own (a Word document): no position,
+            # and set apart from its neighbours (its gaps stay infinite).
+            x0, bottom, x1, top = ln.box or (0.0, 0.0, 0.0, 0.0)
             row.append(
                 Line(p, i, ln.text, ln.size, ln.bold, ln.italic, ln.uniform, x0, x1, bottom, top)
             )
@@ -93,7 +100,7 @@ def build_layout(pages: list[RichPage]) -> Layout:
 
 def _measure_gaps(row: list[Line | None]) -> None:
     """Space above and below each line, and whether it shares its row with other text."""
-    boxed = [ln for ln in row if ln is not None]
+    boxed = [ln for ln in row if ln is not None and ln.top > ln.bottom]
     for prev, cur in zip(boxed, boxed[1:], strict=False):
         gap = prev.bottom - cur.top
         if gap > -_height(cur) * ROW_OVERLAP:  # cur sits below prev: the usual reading order

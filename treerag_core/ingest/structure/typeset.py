@@ -50,7 +50,7 @@ def measure(result: ReadResult, limits: Limits) -> Typeset | None:
             ["\n".join(texts) for texts in layout.texts]
         )
         dropped = furniture_lines(layout.texts, profile)
-        contents = read_contents(layout, dropped, profile)
+        contents = read_contents(layout, dropped, profile) if layout.laid_out else None
         skip = set(contents.pages) if contents else set()
         headings = find_headings(layout, dropped, skip, profile)
         typeset = Typeset(layout, profile, dropped, contents, headings)
