@@ -61,10 +61,11 @@ def _read_page(document: Any, index: int) -> RichPage | None:
             textpage = page.get_textpage()
             try:
                 raw = textpage.get_text_range()
-                lines = _lines(textpage.raw, raw)
+                lines, split = _lines(textpage.raw, raw)
             finally:
                 textpage.close()
-            text = _clean(raw)
+            # A line PDFium ran over two rows was split: the text follows the lines then.
+            text = "\n".join(line.text for line in lines) if split else _clean(raw)
             rich = RichPage(index + 1, text, lines, float(width), float(height))
             if rich.text_chars < THIN_TEXT_CHARS:
                 rich.image_count = _image_count(page)
@@ -81,8 +82,9 @@ def _clean(raw: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").replace("\f", "\n")
 
 
-def _lines(textpage: Any, raw: str) -> list[TextLine]:
-    """One TextLine per line of ``_clean(raw)``, in the same order.
+def _lines(textpage: Any, raw: str) -> tuple[list[TextLine], bool]:
+    """One TextLine per line of ``_clean(raw)``, in the same order; and whether a line that
+    PDFium ran over two rows ("… Disclosures 15" + "Part II" below) had to be split.
 
     Character indexes of the text page equal positions in ``raw`` (PDFium counts its
     generated line breaks as characters), so a line's first and last visible characters
@@ -91,6 +93,7 @@ def _lines(textpage: Any, raw: str) -> list[TextLine]:
     style = _Styler(textpage, raw)
     lines: list[TextLine] = []
     pending: tuple[str, int] | None = None  # a hyphenated line waiting for its rest
+    split = False
     pos = 0
     for segment in raw.split("\r\n"):
         start, end = pos, pos + len(segment)
@@ -101,11 +104,18 @@ def _lines(textpage: Any, raw: str) -> list[TextLine]:
         if text.endswith(_HYPHEN_BREAK):
             pending = (text[: -len(_HYPHEN_BREAK)], start)
             continue
+        joined = pending is not None
         pending = None
-        lines.append(style(_clean_line(text), start, end))
+        line = style(_clean_line(text), start, end)
+        rows = [] if joined else style.rows(line, start, end)
+        if len(rows) > 1:
+            lines.extend(style(_clean_line(raw[a:b]), a, b) for a, b in rows)
+            split = True
+        else:
+            lines.append(line)
     if pending is not None:
         lines.append(style(_clean_line(pending[0]), pending[1], len(raw)))
-    return lines
+    return lines, split
 
 
 def _clean_line(text: str) -> str:
@@ -147,6 +157,32 @@ class _Styler:
         box = (min(left, left2), min(bottom, bottom2), max(right, right2), max(top, top2))
         uniform = abs(last_size - size) < SAME_SIZE and last_bold == bold
         return TextLine(text, round(size, 2), bold, italic, font, box, uniform)
+
+    def rows(self, line: TextLine, start: int, end: int) -> list[tuple[int, int]]:
+        """Raw ranges of the rows a line really spans: one, unless its last character sits
+        wholly below its first (PDFium ran two printed lines together)."""
+        if line.box is None:
+            return []
+        raw = self.raw
+        first = next((i for i in range(start, end) if not raw[i].isspace()), end)
+        last = next((i for i in range(end - 1, first, -1) if not raw[i].isspace()), first)
+        _, _, bottom, _ = self._char_box(first)
+        _, _, _, last_top = self._char_box(last)
+        if last <= first or last_top >= bottom:
+            return []
+        cuts = [start]
+        row_bottom = bottom
+        for i in range(first + 1, last + 1):
+            if raw[i].isspace():
+                continue
+            _, _, b, t = self._char_box(i)
+            # Wholly below the current row, after a space: a new printed line (a word
+            # hyphenated across rows is one word, and PDFium has already joined it).
+            if t < row_bottom and not raw[i - 1].isalnum():
+                cuts.append(i)
+            row_bottom = min(row_bottom, b) if t >= row_bottom else b
+        cuts.append(end)
+        return [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if raw[a:b].strip()]
 
     def _style(self, index: int) -> tuple[float, bool, bool, str]:
         """(size as printed, bold, italic, font name) of one character."""

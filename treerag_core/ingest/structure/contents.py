@@ -10,7 +10,7 @@ entry. Levels come from indentation first, then size and weight, corrected by nu
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .headings import Heading, Position
 from .layout import Layout, Line
@@ -22,18 +22,23 @@ from .thresholds import (
     CONTENTS_RIGHT_SLACK,
     CONTENTS_SEARCH_PAGES,
     CONTENTS_SEARCH_SHARE,
+    HEADER_COLUMN_SHARE,
     MAX_CONTENTS_TITLE_WORDS,
     MIN_CONTENTS_ENTRIES,
     MIN_CONTENTS_SHARE,
     MIN_NEXT_CONTENTS_ENTRIES,
     MIN_NEXT_CONTENTS_SHARE,
+    ROW_LOOKBACK,
+    ROW_OVERLAP,
 )
 
 _LEADERS = re.compile(r"^(?P<title>.*?\S)\s*(?:[.·•…_]\s*){3,}(?P<num>\d{1,4}|[ivxlc]{1,7})$")
 _FLUSH = re.compile(r"^(?P<title>.*\S)\s+(?P<num>\d{1,4})$")
 _CONTENTS_TITLE = re.compile(r"^(?:(?:table\s+of\s+)?contents|index)$", re.IGNORECASE)
+_LABEL_ONLY = re.compile(r"(?i)(?:part|chapter|book|section|appendix)\s+[\divxlc]{1,6}[a-z]?\.?")
+_BARE_NUMBER = re.compile(r"\d{1,4}|[ivxlc]{1,7}")
 _LEADER_TAIL = re.compile(r"(?:\s*[.·•…_]){3,}\s*$")  # leaders of an entry whose number is lost
-_PAGE_COLUMN = re.compile(r"\s*\b(?:page|pages)$", re.IGNORECASE)
+_PAGE_COLUMN = re.compile(r"^(?:page|pages)\s+|\s*\b(?:page|pages)$", re.IGNORECASE)
 _CONNECTORS = {"of", "and", "the", "to", "for", "in", "on", "with", "or", "&", "a", "an"}
 
 
@@ -142,10 +147,13 @@ def _read_page(
         lines = lines[lines.index(titled) + 1 :]  # above the title: the page's letterhead
 
     def add(ln: Line, title: str, printed: str | None) -> None:
+        if printed is None and ln.x0 > edges[0] + HEADER_COLUMN_SHARE * (edges[1] - edges[0]):
+            if not _centred(ln, edges):
+                return  # "Beginning Page" over the numbers' column, not a part title
         _add(contents, ln, title, printed, edges, profile)
 
     pending: Line | None = None  # a line without a number: a part title or a wrapped entry
-    for ln in lines:
+    for ln in _with_row_numbers(lines):
         text = _LEADER_TAIL.sub("", " ".join(ln.text.split()))
         parsed = _parse(ln, edges[1])
         if parsed is None:
@@ -170,6 +178,37 @@ def _read_page(
         add(pending, _LEADER_TAIL.sub("", " ".join(pending.text.split())), None)
 
 
+def _with_row_numbers(lines: list[Line]) -> list[Line]:
+    """An entry whose page number is a separate text run on its row (a contents set as a
+    table) gets the number back at the end of its text."""
+    out: list[Line] = []
+    for ln in lines:
+        number = _BARE_NUMBER.fullmatch(ln.text.strip())
+        row = next(
+            (k for k in range(len(out) - 1, max(-1, len(out) - ROW_LOOKBACK - 1), -1)
+             if out[k].x1 < ln.x0 and _same_row(out[k], ln)),
+            None,
+        ) if number else None  # fmt: skip
+        if number and row is not None:
+            out[row] = replace(
+                out[row], text=f"{out[row].text.rstrip()} {number.group(0)}", x1=ln.x1
+            )
+            continue
+        out.append(ln)
+    return out
+
+
+def _same_row(a: Line, b: Line) -> bool:
+    overlap = min(a.top, b.top) - max(a.bottom, b.bottom)
+    return overlap > ROW_OVERLAP * min(a.top - a.bottom, b.top - b.bottom)
+
+
+def _centred(ln: Line, edges: tuple[float, float]) -> bool:
+    left, right = edges
+    short = ln.x1 - ln.x0 < CENTRED_WIDTH_SHARE * (right - left)
+    return short and abs((ln.x0 + ln.x1) / 2 - (left + right) / 2) <= CONTENTS_RIGHT_SLACK * ln.size
+
+
 def _running_heads(layout: Layout, pages: list[int], dropped: set[Position]) -> set[Position]:
     """Contents pages' own running heads ("CONTENTS gnuplot 5.4  3"), which read like
     entries: a first or last line that recurs, digits aside, on another contents page."""
@@ -190,14 +229,13 @@ def _add(
     edges: tuple[float, float],
     profile: Profile,
 ) -> None:
-    left, right = edges
-    title = _PAGE_COLUMN.sub("", title).strip()  # "PART I  Page": the column's own header
+    title = _PAGE_COLUMN.sub("", title).strip()  # "PART I  Page", "Page Part I": column header
     if not title or title.endswith("No.") or (printed is None and not _part_like(title)):
         return  # a stray line ("Item No.", a note under a part title) is not an entry
+    if printed is None and not contents.entries and not _label_only(title):
+        return  # the letterhead above the first entry ("FORM 10-K"), not a part title
     # A short title centred on the page ("PART II") is not indented: it heads what follows.
-    short = ln.x1 - ln.x0 < CENTRED_WIDTH_SHARE * (right - left)
-    centred = abs((ln.x0 + ln.x1) / 2 - (left + right) / 2) <= CONTENTS_RIGHT_SLACK * ln.size
-    inset = ln.x0 - left if not (short and centred) else 0.0
+    inset = 0.0 if _centred(ln, edges) else ln.x0 - edges[0]
     indent = round(inset / CONTENTS_INDENT_STEP)
     prominence = (float(indent), -ln.style[0], -float(ln.bold), float(ln.italic))
     rank = numbering_rank(title, profile)
@@ -214,14 +252,17 @@ def _continues_previous(contents: Contents, ln: Line, p: int) -> bool:
         return False
     words = prev.title.split()
     text = ln.text.strip()
-    if _is_part(text) or numbering_rank(text) is not None:
+    if _label_only(text) or numbering_rank(text) is not None:
         return False  # "PART II" centred above the next Items
     indented = ln.x0 > prev.x0 + ln.size  # a part title does not sit right of an entry
     return bool(words) and (words[-1].lower() in _CONNECTORS or text[:1].islower() or indented)
 
 
 def _wraps_onto(pending: Line, ln: Line) -> bool:
-    """A numberless line that runs on into the next line's entry (same style, indented)."""
+    """A numberless line that runs on into the next line's entry (same style, indented);
+    a part title ("PART I" over "ITEM 1 Business  4") does not."""
+    if _label_only(pending.text):
+        return False
     words = pending.text.split()
     ends_open = bool(words) and words[-1].lower() in _CONNECTORS
     return pending.style == ln.style and (ends_open or ln.x0 > pending.x0 + ln.size)
@@ -231,6 +272,11 @@ def _part_like(title: str) -> bool:
     """A part title listed without a page: short, title-like (``PART II``, ``Appendices``)."""
     words = title.split()
     return 0 < len(words) <= 6 and title[0].isupper() and not title.endswith((".", ",", ":"))
+
+
+def _label_only(text: str) -> bool:
+    """A part label with no title of its own: ``PART II``, ``Chapter 3``."""
+    return bool(_LABEL_ONLY.fullmatch(" ".join(text.split())))
 
 
 def _is_part(title: str) -> bool:

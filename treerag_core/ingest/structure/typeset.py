@@ -16,7 +16,7 @@ from ...limits import Limits
 from ..pages import ReadResult
 from . import Structured
 from .contents import Contents, read_contents
-from .contents_place import place
+from .contents_place import key, place
 from .furniture import furniture_lines
 from .headings import Heading, Position, render
 from .layout import Layout, build_layout
@@ -94,7 +94,12 @@ def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]
     """Contents entries, with the typography headings inside each entry one level below it
     and on (their own levels kept relative to each other)."""
     taken = {(h.page, line) for h in entries for line in range(h.start, max(h.end, h.start + 1))}
-    inner = [_copy(h) for h in found if (h.page, h.start) not in taken]
+    names = {(key(h.title), h.page) for h in entries}
+    inner = [
+        _copy(h)
+        for h in found
+        if (h.page, h.start) not in taken and not _named(h, names)  # found twice
+    ]
     assign_levels(inner)
     own = {id(e) for e in entries}
     ordered = sorted([*entries, *inner], key=lambda h: (h.position, id(h) not in own))
@@ -110,6 +115,14 @@ def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]
         out.append(h)
     _shift_below(owner, group)
     return out
+
+
+def _named(h: Heading, names: set[tuple[str, int]]) -> bool:
+    """The heading repeats an entry's title (or its label, a running "Item 7A") nearby."""
+    own = key(h.title)
+    return bool(own) and any(
+        abs(page - h.page) <= 1 and (name == own or name.startswith(own)) for name, page in names
+    )
 
 
 def _shift_below(owner: Heading | None, group: list[Heading]) -> None:

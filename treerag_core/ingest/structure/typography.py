@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from .candidates import Kind, classify_line
 from .headings import Heading, Position
 from .layout import Layout, Line
 from .profiles import GENERIC, Profile
@@ -31,6 +32,7 @@ from .thresholds import (
     OFF_COLUMN_SHARE,
     SENTENCE_TITLE_WORDS,
     SET_APART_RATIO,
+    SHORT_LINE_SHARE,
     SIZE_STEP,
     WRAP_ALIGN_RATIO,
     WRAP_GAP_RATIO,
@@ -39,6 +41,7 @@ from .thresholds import (
 _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, not a bullet
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
 INF = float("inf")
+_KEYWORD_KINDS = {Kind.PART, Kind.CHAPTER, Kind.ARTICLE, Kind.SECTION, Kind.ITEM, Kind.NOTE}
 _TOP, _HEADING, _TEXT = "top", "heading", "text"  # what stands above a candidate line
 
 
@@ -62,7 +65,16 @@ def find_headings(
                 i += 1
                 continue
             if not _prominent(line, layout):
-                above = _TEXT
+                title = " ".join(line.text.split())
+                if _keyword_heading(line, title, layout, above, profile):
+                    found.append(
+                        Heading(
+                            p, i, i + 1, title, _prominence(line), numbering_rank(title, profile)
+                        )
+                    )
+                    above = _HEADING
+                else:
+                    above = _TEXT
                 i += 1
                 continue
             block = _block(row, i, dropped)
@@ -96,6 +108,22 @@ def _larger(line: Line, layout: Layout) -> bool:
     if line.bold and not layout.body_bold:
         return line.size >= layout.body_size + MIN_LARGER_PT
     return line.size >= layout.body_size * MIN_LARGER_RATIO
+
+
+def _keyword_heading(line: Line, title: str, layout: Layout, above: str, profile: Profile) -> bool:
+    """A heading set like the body but named by its keyword and number ("NOTE 4 —
+    INVESTMENTS", "Item 7."), standing apart; numbering is evidence enough."""
+    if not line.uniform or line.shares_row or len(title.split()) > MAX_HEADING_WORDS:
+        return False
+    cand = classify_line(title, profile)
+    if cand is None or cand.kind not in _KEYWORD_KINDS or cand.toc_like or cand.rest:
+        return False
+    room = layout.body_gap + SET_APART_RATIO * layout.body_size
+    if not (line.gap_above >= room or above == _TOP):
+        return False
+    # Not the first line of a paragraph: capitals, or a line that stops short of the margin.
+    width = layout.body_right - layout.body_left
+    return line.caps or line.x1 < layout.body_right - SHORT_LINE_SHARE * width
 
 
 def _block(row: list[Line | None], i: int, dropped: set[Position]) -> list[Line]:
