@@ -78,50 +78,78 @@ def place(
 
     ``typeset`` maps the start of each heading found by typography to its end, so an entry
     prefers a line that also looks like a heading; ``labels`` are the PDF's page labels.
+    Entries with a page number are placed first, in order; a part title without one is then
+    looked for between its neighbours.
     """
     pages = _Pages(layout, dropped, contents.pages[-1] + 1)
     by_label = {label: n for n, label in enumerate(labels)} if labels else {}
     shift = _shift(contents.entries, pages) if not by_label else 0
-    out: list[Heading] = []
-    located = 0
+    entries = contents.entries
+    spots: list[tuple[int, int, int] | None] = [None] * len(entries)
+    expected: list[int | None] = [None] * len(entries)
     cursor: Position = (pages.first, 0)
-    for n, entry in enumerate(contents.entries):
-        expected = _expected(entry, by_label, shift, contents.entries[n + 1 :])
-        found = _locate(entry, expected, cursor, pages, typeset)
-        if found is None and expected is not None and len(entry.title) >= MIN_DRIFT_TITLE_CHARS:
-            found = _locate(entry, expected, cursor, pages, typeset, CONTENTS_DRIFT_PAGES)
-            if found is not None and entry.printed and entry.printed.isdigit() and not by_label:
-                shift = found[0] - (int(entry.printed) - 1)  # the numbering drifted
-        h = entry.heading
+    for n, entry in enumerate(entries):
+        expected[n] = _expected(entry, by_label, shift)
+        if expected[n] is None:
+            continue
+        found = _locate(entry, expected[n], cursor, pages, typeset)
+        if found is None and len(entry.title) >= MIN_DRIFT_TITLE_CHARS:
+            found = _locate(entry, expected[n], cursor, pages, typeset, CONTENTS_DRIFT_PAGES)
+            if found is not None and not by_label:
+                shift = found[0] - (int(entry.printed or 0) - 1)  # the numbering drifted
         if found is not None:
-            located += 1
-            page, line, end = found
-        else:
-            page = max(cursor[0], min(expected or cursor[0], len(layout.texts) - 1))
-            line = cursor[1] if page == cursor[0] else _first_line(layout, page, dropped)
-            end = line  # inserted above the line, consuming none
+            spots[n] = found
+            cursor = (found[0], found[2])
+    out: list[Heading] = []
+    cursor = (pages.first, 0)
+    for n, entry in enumerate(entries):
+        after = next((s for s in spots[n + 1 :] if s is not None), None)
+        if spots[n] is None and expected[n] is None:  # a part title: between its neighbours
+            limit = (after[0], after[1]) if after else None
+            goal = after[0] if after else None
+            spots[n] = _locate(entry, goal, cursor, pages, typeset, limit=limit)
+        page, line, end = spots[n] or _inserted(layout, dropped, cursor, expected[n], after)
+        h = entry.heading
         out.append(Heading(page, line, end, entry.title, h.prominence, h.rank, h.level))
         cursor = (page, max(line, end))
-    return out, located
+    return out, sum(s is not None for s in spots)
 
 
-def _expected(entry: Entry, by_label: dict[str, int], shift: int, later: list[Entry]) -> int | None:
-    """The page index an entry names (a part title takes its first entry's page)."""
-    for e in [entry, *later]:
-        if e.printed is None:
-            continue
-        if by_label:
-            return by_label.get(e.printed)
-        return int(e.printed) - 1 + shift if e.printed.isdigit() else None
-    return None
+def _inserted(
+    layout: Layout,
+    dropped: set[Position],
+    cursor: Position,
+    expected: int | None,
+    after: tuple[int, int, int] | None,
+) -> tuple[int, int, int]:
+    """Where an entry not found in the text starts: the top of its page, kept between the
+    entries around it; it consumes no line."""
+    goal = expected if expected is not None else (after[0] if after else cursor[0])
+    page = max(cursor[0], min(goal, len(layout.texts) - 1))
+    if after is not None and page > after[0]:
+        page = after[0]
+    line = cursor[1] if page == cursor[0] else _first_line(layout, page, dropped)
+    if after is not None and page == after[0]:
+        line = min(line, after[1])
+    return page, line, line
+
+
+def _expected(entry: Entry, by_label: dict[str, int], shift: int) -> int | None:
+    """The page index an entry's printed number names; None for a part title."""
+    if entry.printed is None:
+        return None
+    if by_label:
+        return by_label.get(entry.printed)
+    return int(entry.printed) - 1 + shift if entry.printed.isdigit() else None
 
 
 def _shift(entries: list[Entry], pages: _Pages) -> int:
     """Physical minus printed page number that most sampled entries agree on."""
     numbered = [e for e in entries if e.printed and e.printed.isdigit()]
-    step = max(1, len(numbered) // CONTENTS_SAMPLE)
     votes: Counter[int] = Counter()
-    for e in numbered[::step]:
+    # The first entries decide: later parts of a filing may carry a second numbering (the
+    # annual report's own pages), and drift is followed entry by entry anyway.
+    for e in numbered[:CONTENTS_SAMPLE]:
         title = key(e.title)
         if len(title) < MIN_LOOKUP_CHARS:
             continue
@@ -138,11 +166,14 @@ def _locate(
     pages: _Pages,
     typeset: dict[Position, int],
     slack: int = CONTENTS_PAGE_SLACK,
+    limit: Position | None = None,
 ) -> tuple[int, int, int] | None:
-    """(page, first line, end) of the entry's title at or after ``cursor``, nearest to the
-    expected page; a heading found by typography wins over a plain line."""
+    """(page, first line, end) of the entry's title at or after ``cursor`` (and before
+    ``limit``), nearest to the expected page; a heading found by typography wins over a
+    plain line."""
     hits = [h for t in _title_keys(entry.title) for h in pages.matches(t)]
-    hits = [(p, i, s) for p, i, s in hits if (p, i) >= cursor]
+    end = limit or (len(pages.keys), 0)
+    hits = [(p, i, s) for p, i, s in hits if cursor <= (p, i) < end]
     if expected is not None:
         hits = [(p, i, s) for p, i, s in hits if abs(p - expected) <= slack]
     if not hits:

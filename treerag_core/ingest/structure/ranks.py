@@ -48,14 +48,17 @@ def assign_levels(headings: list[Heading]) -> None:
     """Set every heading's level from its numbering and its style's place.
 
     An unnumbered heading right above the first of a numbered run ("Notes to Consolidated
-    Financial Statements" over "Note 1 – …") heads that run, whatever its style.
+    Financial Statements" over "Note 1 – …"), set at least as prominently, heads that run.
     """
     style_rank = _style_ranks(headings)
     ranks = [h.rank if h.rank is not None else style_rank[h.prominence] for h in headings]
     for n in range(len(headings) - 1):
         nxt = headings[n + 1]
-        if headings[n].rank is None and nxt.rank is not None and ranks[n] >= nxt.rank:
-            if _FIRST.match(" ".join(nxt.title.split())):
+        own = headings[n]
+        if own.rank is None and nxt.rank is not None and ranks[n] >= nxt.rank:
+            if _visual(own.prominence) <= _visual(nxt.prominence) and _FIRST.match(
+                " ".join(nxt.title.split())
+            ):
                 ranks[n] = nxt.rank - _STEP / 2
     stack: list[float] = []
     for h, rank in zip(headings, ranks, strict=True):
@@ -90,8 +93,9 @@ def _style_ranks(headings: list[Heading]) -> dict[Prominence, float]:
 
 
 def _visual(prominence: Prominence) -> Prominence:
-    """The part of a style that ranks it by look: size and weight (not italic)."""
-    return prominence[:2]
+    """The part of a style that ranks it by look (its last part, italic, only tells styles
+    apart: whether italic sits above or below upright differs between documents)."""
+    return prominence[:-1]
 
 
 def _anchor(numbered: list[float], members: int) -> float | None:
