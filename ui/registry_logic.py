@@ -24,6 +24,7 @@ def table_rows(rows: list[dict[str, Any]], registry_path: str) -> list[dict[str,
             {
                 "name": row.get("file_name"),
                 "sections": row.get("total_sections"),
+                "structure": row.get("structure_source"),
                 "pages": row.get("total_pages"),
                 "indexed at": row.get("indexed_at"),
                 "engine": row.get("engine"),
