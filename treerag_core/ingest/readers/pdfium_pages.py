@@ -30,6 +30,9 @@ _ITALIC_NAMES = ("italic", "oblique")
 # Images are counted only on pages with less visible text than this: a scan candidate.
 # Counting objects on every page would cost as much as reading the text again.
 THIN_TEXT_CHARS = 50
+# A line whose first and last characters span more than 1.6 font sizes in height may be two
+# printed rows run together; only those are looked at character by character.
+ROWS_HEIGHT_RATIO = 1.6
 # Two characters whose sizes differ by less than this (points) are set in one size.
 SAME_SIZE = 0.3
 
@@ -161,8 +164,8 @@ class _Styler:
     def rows(self, line: TextLine, start: int, end: int) -> list[tuple[int, int]]:
         """Raw ranges of the rows a line really spans: one, unless its last character sits
         wholly below its first (PDFium ran two printed lines together)."""
-        if line.box is None:
-            return []
+        if line.box is None or line.box[3] - line.box[1] < ROWS_HEIGHT_RATIO * line.size:
+            return []  # one row high: nothing to split (the usual case, decided for free)
         raw = self.raw
         first = next((i for i in range(start, end) if not raw[i].isspace()), end)
         last = next((i for i in range(end - 1, first, -1) if not raw[i].isspace()), first)

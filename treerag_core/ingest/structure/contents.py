@@ -37,7 +37,7 @@ _FLUSH = re.compile(r"^(?P<title>.*\S)\s+(?P<num>\d{1,4})$")
 _CONTENTS_TITLE = re.compile(r"^(?:(?:table\s+of\s+)?contents|index)$", re.IGNORECASE)
 _LABEL_ONLY = re.compile(r"(?i)(?:part|chapter|book|section|appendix)\s+[\divxlc]{1,6}[a-z]?\.?")
 _BARE_NUMBER = re.compile(r"\d{1,4}|[ivxlc]{1,7}")
-_LEADER_TAIL = re.compile(r"(?:\s*[.·•…_]){3,}\s*$")  # leaders of an entry whose number is lost
+_LEADER_CHARS = " .·•…_"  # dotted leaders, stripped from an entry whose number is lost
 _PAGE_COLUMN = re.compile(r"^(?:page|pages)\s+|\s*\b(?:page|pages)$", re.IGNORECASE)
 _CONNECTORS = {"of", "and", "the", "to", "for", "in", "on", "with", "or", "&", "a", "an"}
 
@@ -154,11 +154,11 @@ def _read_page(
 
     pending: Line | None = None  # a line without a number: a part title or a wrapped entry
     for ln in _with_row_numbers(lines):
-        text = _LEADER_TAIL.sub("", " ".join(ln.text.split()))
+        text = _without_leaders(ln.text)
         parsed = _parse(ln, edges[1])
         if parsed is None:
             if pending is not None:
-                add(pending, _LEADER_TAIL.sub("", " ".join(pending.text.split())), None)
+                add(pending, _without_leaders(pending.text), None)
             pending = ln
             if _continues_previous(contents, ln, p):
                 contents.entries[-1].title += f" {text}"
@@ -171,11 +171,18 @@ def _read_page(
                 title = f"{' '.join(pending.text.split())} {title}"
                 ln = pending
             else:
-                add(pending, _LEADER_TAIL.sub("", " ".join(pending.text.split())), None)
+                add(pending, _without_leaders(pending.text), None)
             pending = None
         add(ln, title, printed)
     if pending is not None:
-        add(pending, _LEADER_TAIL.sub("", " ".join(pending.text.split())), None)
+        add(pending, _without_leaders(pending.text), None)
+
+
+def _without_leaders(text: str) -> str:
+    """The line's words, dotted leaders at its end left out."""
+    words = " ".join(text.split())
+    bare = words.rstrip(_LEADER_CHARS)
+    return bare if words[len(bare) :].count(".") + words[len(bare) :].count("…") >= 3 else words
 
 
 def _with_row_numbers(lines: list[Line]) -> list[Line]:

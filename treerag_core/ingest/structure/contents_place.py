@@ -29,22 +29,36 @@ from .thresholds import (
 _LABEL = re.compile(r"^(?:[IVXLC]{1,6}|[A-Z]|\d{1,3})[.:]?\s+(?=\S)")
 
 
+_NON_KEY = re.compile(r"[^0-9a-z]+")
+# The index is built from a line's opening characters only: keying whole lines of a long
+# book costs more than the rest of reading its contents.
+_OPENING_CHARS = 24
+
+
 def key(text: str) -> str:
     """A title as compared: letters and digits only, lower case."""
-    return re.sub(r"[^0-9a-z]+", "", text.lower())
+    return _NON_KEY.sub("", text.lower())
 
 
 class _Pages:
-    """Line keys of every page, and an index from a title's first letters to its lines."""
+    """Line keys of the pages searched, and an index from a title's first letters to the
+    lines that start with them."""
 
     def __init__(self, layout: Layout, dropped: set[Position], first: int) -> None:
-        self.keys = [[key(t) for t in texts] for texts in layout.texts]
+        self.texts = layout.texts
         self.first = first  # the first page after the contents
+        self._keys: dict[int, list[str]] = {}
         self.index: dict[str, list[Position]] = defaultdict(list)
-        for p in range(first, len(self.keys)):
-            for i, k in enumerate(self.keys[p]):
-                if len(k) >= MIN_LOOKUP_CHARS and (p, i) not in dropped:
-                    self.index[k[:MIN_LOOKUP_CHARS]].append((p, i))
+        for p in range(first, len(self.texts)):
+            for i, text in enumerate(self.texts[p]):
+                opening = key(text[:_OPENING_CHARS])
+                if len(opening) >= MIN_LOOKUP_CHARS and (p, i) not in dropped:
+                    self.index[opening[:MIN_LOOKUP_CHARS]].append((p, i))
+
+    def keys(self, p: int) -> list[str]:
+        if p not in self._keys:
+            self._keys[p] = [key(t) for t in self.texts[p]]
+        return self._keys[p]
 
     def matches(self, title_key: str) -> list[tuple[int, int, int]]:
         """(page, line, lines spanned) where a line starts with the title (or the title
@@ -57,11 +71,12 @@ class _Pages:
         return out
 
     def _span(self, p: int, i: int, title_key: str) -> int:
-        line = self.keys[p][i]
+        keys = self.keys(p)
+        line = keys[i]
         if line.startswith(title_key):
             return 1 if len(line) <= len(title_key) + TITLE_RUN_ON_CHARS else 0
-        if title_key.startswith(line) and i + 1 < len(self.keys[p]):
-            joined = line + self.keys[p][i + 1]
+        if title_key.startswith(line) and i + 1 < len(keys):
+            joined = line + keys[i + 1]
             if joined.startswith(title_key) and len(joined) <= len(title_key) + TITLE_RUN_ON_CHARS:
                 return 2
         return 0
@@ -172,7 +187,7 @@ def _locate(
     ``limit``), nearest to the expected page; a heading found by typography wins over a
     plain line."""
     hits = [h for t in _title_keys(entry.title) for h in pages.matches(t)]
-    end = limit or (len(pages.keys), 0)
+    end = limit or (len(pages.texts), 0)
     hits = [(p, i, s) for p, i, s in hits if cursor <= (p, i) < end]
     if expected is not None:
         hits = [(p, i, s) for p, i, s in hits if abs(p - expected) <= slack]
