@@ -29,6 +29,7 @@ class Heading:
     rank: float | None = None  # from numbering or keywords ("1.2" < "1.2.3"), if any
     level: int = 1
     rest: str = ""  # run-in body text on the heading's own line, kept as body
+    known: bool = False  # named by numbering, a keyword or a standard title, not just its look
 
     @property
     def position(self) -> Position:

@@ -10,7 +10,7 @@ headings such as the notes to financial statements).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...limits import Limits
 from ..pages import ReadResult
@@ -68,9 +68,10 @@ def structure_from_contents(result: ReadResult, limits: Limits) -> Structured | 
     placed, located = place(contents, typeset.layout, typeset.dropped, starts, result.page_labels)
     if located < MIN_LOCATED_SHARE * len(placed):
         return None
-    # Below a contents that lists sections, only numbered headings are added (the notes to
-    # financial statements are rarely listed); below an overview, every heading found.
-    below = [h for h in typeset.headings if h.rank is not None or not contents.detailed]
+    # Below a contents that lists sections, only headings named by numbering or a standard
+    # title are added (the notes and the statements of a filing are rarely listed); below
+    # an overview, every heading found.
+    below = [h for h in typeset.headings if h.known or not contents.detailed]
     headings = below_entries(placed, below)
     source = MIXED_SOURCE if len(headings) > len(placed) else CONTENTS_SOURCE
     if contents.title is not None:
@@ -134,4 +135,4 @@ def _shift_below(owner: Heading | None, group: list[Heading]) -> None:
 
 
 def _copy(h: Heading) -> Heading:
-    return Heading(h.page, h.start, h.end, h.title, h.prominence, h.rank, h.level, h.rest)
+    return replace(h)

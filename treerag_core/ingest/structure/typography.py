@@ -41,7 +41,11 @@ from .thresholds import (
 _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, not a bullet
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
 INF = float("inf")
-_KEYWORD_KINDS = {Kind.PART, Kind.CHAPTER, Kind.ARTICLE, Kind.SECTION, Kind.ITEM, Kind.NOTE}
+# Headings named by a keyword and number, or by a profile's standard titles ("Consolidated
+# Balance Sheets" in a filing): evidence enough even when set like the body.
+_KEYWORD_KINDS = {
+    Kind.PART, Kind.CHAPTER, Kind.ARTICLE, Kind.SECTION, Kind.ITEM, Kind.NOTE, Kind.STATEMENT
+}  # fmt: skip
 _TOP, _HEADING, _TEXT = "top", "heading", "text"  # what stands above a candidate line
 
 
@@ -67,11 +71,8 @@ def find_headings(
             if not _prominent(line, layout):
                 title = " ".join(line.text.split())
                 if _keyword_heading(line, title, layout, above, profile):
-                    found.append(
-                        Heading(
-                            p, i, i + 1, title, _prominence(line), numbering_rank(title, profile)
-                        )
-                    )
+                    rank = numbering_rank(title, profile)
+                    found.append(Heading(p, i, i + 1, title, _prominence(line), rank, known=True))
                     above = _HEADING
                 else:
                     above = _TEXT
@@ -82,7 +83,8 @@ def find_headings(
             title = " ".join(" ".join(ln.text.split()) for ln in block)
             rank = numbering_rank(title, profile)
             if _is_heading(block, title, layout, above, rank) and not _in_table(row, i, end):
-                found.append(Heading(p, i, end, title, _prominence(block[0]), rank))
+                known = _known(title, profile)
+                found.append(Heading(p, i, end, title, _prominence(block[0]), rank, known=known))
                 above = _HEADING
             else:
                 above = _TEXT
@@ -108,6 +110,12 @@ def _larger(line: Line, layout: Layout) -> bool:
     if line.bold and not layout.body_bold:
         return line.size >= layout.body_size + MIN_LARGER_PT
     return line.size >= layout.body_size * MIN_LARGER_RATIO
+
+
+def _known(title: str, profile: Profile) -> bool:
+    """Named by numbering, a keyword or a profile's standard title, not by its look alone."""
+    cand = classify_line(title, profile)
+    return cand is not None and cand.kind != Kind.CAPS and not cand.toc_like
 
 
 def _keyword_heading(line: Line, title: str, layout: Layout, above: str, profile: Profile) -> bool:
