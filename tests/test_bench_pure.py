@@ -130,3 +130,10 @@ def test_structure_scorer_takes_each_node_once_in_document_order():
     ]
     assert match(nodes, gold) == {0: 0, 1: 1}
     assert match(nodes[:1], gold) == {0: 0}
+
+
+def test_structure_scorer_numbers_ignored_diagnostic():
+    from bench.structure_score import without_numbers
+
+    got = without_numbers([{"title": t} for t in ["1.3.1 Fonts", "A.1 Build", "1 A Brief", "I Go"]])
+    assert [g["title"] for g in got] == ["Fonts", "Build", "A Brief", "I Go"]
