@@ -239,7 +239,7 @@ def _add(
     title = _PAGE_COLUMN.sub("", title).strip()  # "PART I  Page", "Page Part I": column header
     if not title or title.endswith("No.") or (printed is None and not _part_like(title)):
         return  # a stray line ("Item No.", a note under a part title) is not an entry
-    if printed is None and not contents.entries and not _label_only(title):
+    if printed is None and not contents.entries and not label_only(title):
         return  # the letterhead above the first entry ("FORM 10-K"), not a part title
     # A short title centred on the page ("PART II") is not indented: it heads what follows.
     inset = 0.0 if _centred(ln, edges) else ln.x0 - edges[0]
@@ -259,7 +259,7 @@ def _continues_previous(contents: Contents, ln: Line, p: int) -> bool:
         return False
     words = prev.title.split()
     text = ln.text.strip()
-    if _label_only(text) or numbering_rank(text) is not None:
+    if label_only(text) or numbering_rank(text) is not None:
         return False  # "PART II" centred above the next Items
     indented = ln.x0 > prev.x0 + ln.size  # a part title does not sit right of an entry
     return bool(words) and (words[-1].lower() in _CONNECTORS or text[:1].islower() or indented)
@@ -268,7 +268,7 @@ def _continues_previous(contents: Contents, ln: Line, p: int) -> bool:
 def _wraps_onto(pending: Line, ln: Line) -> bool:
     """A numberless line that runs on into the next line's entry (same style, indented);
     a part title ("PART I" over "ITEM 1 Business  4") does not."""
-    if _label_only(pending.text):
+    if label_only(pending.text):
         return False
     words = pending.text.split()
     ends_open = bool(words) and words[-1].lower() in _CONNECTORS
@@ -281,7 +281,7 @@ def _part_like(title: str) -> bool:
     return 0 < len(words) <= 6 and title[0].isupper() and not title.endswith((".", ",", ":"))
 
 
-def _label_only(text: str) -> bool:
+def label_only(text: str) -> bool:
     """A part label with no title of its own: ``PART II``, ``Chapter 3``."""
     return bool(_LABEL_ONLY.fullmatch(" ".join(text.split())))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
-from .contents import Contents, Entry
+from .contents import Contents, Entry, label_only
 from .headings import Heading, Position
 from .layout import Layout
 from .thresholds import (
@@ -203,7 +203,10 @@ def _locate(
         ),
     )
     page, line, span = best
-    return page, line, max(line + span, typeset.get((page, line), 0))
+    end = max(line + span, typeset.get((page, line), 0))
+    if line > 0 and label_only(pages.texts[page][line - 1]):
+        line -= 1  # "Part II" over "Plotting styles": the entry "II Plotting styles" is both
+    return page, line, end
 
 
 def _title_keys(title: str) -> list[str]:
