@@ -33,6 +33,8 @@ THIN_TEXT_CHARS = 50
 # A line whose first and last characters span more than 1.6 font sizes in height may be two
 # printed rows run together; only those are looked at character by character.
 ROWS_HEIGHT_RATIO = 1.6
+# A heading's line is shorter than this; a longer regular-weight line is body text.
+MAX_HEADING_LINE_CHARS = 120
 # Two characters whose sizes differ by less than this (points) are set in one size.
 SAME_SIZE = 0.3
 
@@ -141,6 +143,7 @@ class _Styler:
         self.matrix_ref = ctypes.byref(self.matrix)
         self.box = [ctypes.c_double() for _ in range(4)]
         self.refs = [ctypes.byref(v) for v in self.box]
+        self.scale = 1.0  # the text matrix's scale at the current line's first character
 
     def __call__(self, text: str, start: int, end: int) -> TextLine:
         raw = self.raw
@@ -154,7 +157,11 @@ class _Styler:
         while last > first and (raw[last].isspace() or raw[last] == _HYPHEN_BREAK):
             last -= 1
         size, bold, italic, font = self._style(first)
-        last_size, last_bold, _, _ = self._style(last) if last > first else (size, bold, 0, "")
+        last_size, last_bold = size, bold
+        # A long line that starts in a regular weight is body text whatever it ends in: only
+        # a line that could be a heading pays for a look at its last character.
+        if last > first and (bold or len(text) <= MAX_HEADING_LINE_CHARS):
+            last_size, last_bold, _, _ = self._style(last, self.scale)
         left, right, bottom, top = self._char_box(first)
         left2, right2, bottom2, top2 = self._char_box(last)
         box = (min(left, left2), min(bottom, bottom2), max(right, right2), max(top, top2))
@@ -187,15 +194,18 @@ class _Styler:
         cuts.append(end)
         return [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if raw[a:b].strip()]
 
-    def _style(self, index: int) -> tuple[float, bool, bool, str]:
-        """(size as printed, bold, italic, font name) of one character."""
+    def _style(self, index: int, scale: float | None = None) -> tuple[float, bool, bool, str]:
+        """(size as printed, bold, italic, font name) of one character; ``scale`` reuses the
+        text matrix already read for the line's first character."""
         c, tp = self.c, self.textpage
         size = float(c.FPDFText_GetFontSize(tp, index))
-        if c.FPDFText_GetMatrix(tp, index, self.matrix_ref):
-            m = self.matrix  # a font set at 1 pt and scaled by the text matrix prints larger
-            scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
-            if scale > 0:
-                size *= scale
+        if scale is None:
+            scale = 1.0
+            if c.FPDFText_GetMatrix(tp, index, self.matrix_ref):
+                m = self.matrix  # a font set at 1 pt and scaled by the text matrix prints larger
+                scale = math.sqrt(abs(m.a * m.d - m.b * m.c)) or 1.0
+            self.scale = scale
+        size *= scale
         weight = int(c.FPDFText_GetFontWeight(tp, index))
         c.FPDFText_GetFontInfo(tp, index, self.font, len(self.font), self.flags_ref)
         font = self.font.value.decode("latin-1", "replace").split("+", 1)[-1]

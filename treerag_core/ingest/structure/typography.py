@@ -120,18 +120,21 @@ def _known(title: str, profile: Profile) -> bool:
 
 def _keyword_heading(line: Line, title: str, layout: Layout, above: str, profile: Profile) -> bool:
     """A heading set like the body but named by its keyword and number ("NOTE 4 —
-    INVESTMENTS", "Item 7."), standing apart; numbering is evidence enough."""
-    if not line.uniform or line.shares_row or len(title.split()) > MAX_HEADING_WORDS:
-        return False
-    cand = classify_line(title, profile)
-    if cand is None or cand.kind not in _KEYWORD_KINDS or cand.toc_like or cand.rest:
+    INVESTMENTS", "Item 7."), standing apart; numbering is evidence enough. The cheap
+    checks come first: this is asked of every body line."""
+    if not line.uniform or line.shares_row or not title[:1].isupper():
         return False
     room = layout.body_gap + SET_APART_RATIO * layout.body_size
     if not (line.gap_above >= room or above == _TOP):
         return False
     # Not the first line of a paragraph: capitals, or a line that stops short of the margin.
     width = layout.body_right - layout.body_left
-    return line.caps or line.x1 < layout.body_right - SHORT_LINE_SHARE * width
+    if not (line.caps or line.x1 < layout.body_right - SHORT_LINE_SHARE * width):
+        return False
+    if len(title.split()) > MAX_HEADING_WORDS:
+        return False
+    cand = classify_line(title, profile)
+    return not (cand is None or cand.kind not in _KEYWORD_KINDS or cand.toc_like or cand.rest)
 
 
 def _block(row: list[Line | None], i: int, dropped: set[Position]) -> list[Line]:
