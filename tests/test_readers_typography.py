@@ -208,3 +208,18 @@ def test_docx_typed_with_manual_formatting_gets_a_tree(tmp_path: Path) -> None:
         ("2. Leave", 2, "Employee Handbook"),
         ("Sick Leave", 3, "2. Leave"),
     ]
+
+
+def test_a_failing_structure_strategy_falls_through_to_the_next(tmp_path: Path) -> None:
+    from treerag_core.ingest.pages import ReadResult, RichPage
+    from treerag_core.ingest.structure import Strategy, apply_strategies
+    from treerag_core.limits import Limits
+
+    def broken(result: ReadResult, limits: Limits) -> str:
+        raise IndexError("a heuristic met a page it did not expect")
+
+    result = ReadResult(pages=[RichPage(1, "Body text.")])
+    chosen = apply_strategies(
+        result, [Strategy("broken", broken), Strategy("plain", lambda r, lim: "# T\nx")], Limits()
+    )
+    assert (chosen.source, chosen.text) == ("plain", "# T\nx")

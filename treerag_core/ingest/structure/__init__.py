@@ -9,12 +9,15 @@ contents, typography) is one more strategy in a format's list.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ...limits import Limits
 from ..pages import ReadResult
 from ..sections import join_pages
+
+log = logging.getLogger("treerag.structure")
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,14 @@ def apply_strategies(
     if result.pages is None:
         return Structured(result.text, result.structure_source or "headings")
     for strategy in strategies:
-        text = strategy.run(result, limits)
+        try:
+            text = strategy.run(result, limits)
+        except MemoryError:
+            raise
+        except Exception:  # noqa: BLE001 - a heuristic tripping on a strange file must not
+            # lose the document: the next source of structure tries instead
+            log.exception("structure strategy %r failed; trying the next one", strategy.name)
+            continue
         if isinstance(text, Structured):
             return text
         if text is not None:
