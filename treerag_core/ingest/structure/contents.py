@@ -259,8 +259,8 @@ def _continues_previous(contents: Contents, ln: Line, p: int) -> bool:
         return False
     words = prev.title.split()
     text = ln.text.strip()
-    if label_only(text) or numbering_rank(text) is not None:
-        return False  # "PART II" centred above the next Items
+    if label_only(text) or numbering_rank(text) is not None or text.startswith("("):
+        return False  # "PART II" centred above the next Items; "(Except for …)", a note
     indented = ln.x0 > prev.x0 + ln.size  # a part title does not sit right of an entry
     return bool(words) and (words[-1].lower() in _CONNECTORS or text[:1].islower() or indented)
 
