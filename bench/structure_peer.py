@@ -4,12 +4,16 @@ pymupdf4llm 0.2.9 marks headings by font size; ``to_markdown(page_chunks=True)``
 Markdown chunk per page, and every ``#`` line is a node at that page.
 """
 
+import contextlib
 import json
 import re
 import sys
 import time
 
-import pymupdf4llm
+# pymupdf4llm prints advice ("Consider using the pymupdf_layout package…") to stdout on
+# import; stdout carries only the JSON result, so everything else goes to stderr.
+with contextlib.redirect_stdout(sys.stderr):
+    import pymupdf4llm
 
 
 def headings(path):
@@ -28,7 +32,8 @@ def headings(path):
 
 if __name__ == "__main__":
     result = {}
-    for path in sys.argv[1:]:
-        started = time.perf_counter()
-        result[path] = {"headings": headings(path), "seconds": time.perf_counter() - started}
+    with contextlib.redirect_stdout(sys.stderr):
+        for path in sys.argv[1:]:
+            started = time.perf_counter()
+            result[path] = {"headings": headings(path), "seconds": time.perf_counter() - started}
     print(json.dumps(result))

@@ -129,3 +129,13 @@ def nodes_from_headings(headings: list[tuple[str, int, int]]) -> list[dict[str, 
         )
         stack.append(len(nodes) - 1)
     return nodes
+
+
+_SECTION_NUMBER = re.compile(r"^\d+(?:\.\d+)*\.?\s+|^[A-Z](?:\.\d+)+\.?\s+")
+
+
+def without_numbers(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Titles with a leading section number removed ("1.3.1 Fonts" → "Fonts"): a
+    diagnostic, not the README's rule, for documents whose bookmarks drop the numbers that
+    their printed headings carry."""
+    return [{**item, "title": _SECTION_NUMBER.sub("", str(item["title"]))} for item in items]

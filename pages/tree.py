@@ -10,7 +10,7 @@ from ui import docs, panel, state
 from ui.errors import shown_errors
 from ui.graph import graph_elements
 from ui.text import md_escape, plain_label
-from ui.tree_logic import MAX_DRAWN, apply_click, breadcrumb, visible_slice
+from ui.tree_logic import MAX_DRAWN, apply_click, breadcrumb, structure_note, visible_slice
 
 ss = st.session_state
 GRAPH_HEIGHT = 520  # fixed, so the panel beside it stays in view
@@ -106,6 +106,7 @@ def main() -> None:
     if not flat:
         st.warning("This document has no sections.")
         return
+    st.caption(structure_note(doc))
     _search(flat)
     on_depth = state.bind(state.TREE_DEPTH, "tree_depth_pick")
     st.slider("Depth shown", 1, 8, key="tree_depth_pick", on_change=on_depth, width=320)

@@ -91,3 +91,85 @@ def make_zip_bomb_docx(path: Path, inflated_bytes: int = 300 * 1024 * 1024) -> P
             for _ in range(inflated_bytes // len(chunk)):
                 member.write(chunk)
     return path
+
+
+# A typeset page is a list of items: ("h", text, font, style, size) for a heading (a "\n" in
+# text wraps it over lines), ("p", text) for a body paragraph in Helvetica 10, ("table",
+# rows) whose first row is set bold, ("toc", title, printed page, indent mm) for a contents
+# entry with dotted leaders, or ("gap", mm).
+TypesetItem = tuple[Any, ...]
+
+
+def make_typeset_pdf(
+    path: Path,
+    pages: list[list[TypesetItem]],
+    header: str | None = None,
+    first_printed: int | None = None,
+) -> Path:
+    """A PDF without bookmarks whose headings differ from the body only by their look.
+
+    ``header`` is a running head on every page; ``first_printed`` is the physical page
+    (1-based) that carries the printed page number 1 in its footer (pages before it carry
+    none): a printed contents then names pages offset from the physical ones.
+    """
+    from fpdf import FPDF
+
+    pdf = FPDF(format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.set_margins(20, 20, 20)
+    for number, items in enumerate(pages, 1):
+        pdf.add_page()
+        if header:
+            pdf.set_font("Helvetica", "", 8)
+            pdf.set_xy(20, 10)
+            pdf.cell(170, 4, header, align="R")
+        pdf.set_xy(20, 22)
+        for item in items:
+            _typeset(pdf, item)
+        if first_printed is not None and number >= first_printed:
+            pdf.set_font("Helvetica", "", 8)
+            pdf.set_xy(20, 285)
+            pdf.cell(170, 4, str(number - first_printed + 1), align="C")
+    pdf.output(str(path))
+    return path
+
+
+def _typeset(pdf: Any, item: TypesetItem) -> None:
+    kind = item[0]
+    if kind == "h":
+        _, text, font, style, size = item
+        pdf.ln(4)
+        pdf.set_font(font, style, size)
+        for line in text.split("\n"):
+            pdf.cell(170, size * 0.45, line, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
+    elif kind == "p":
+        pdf.set_font("Helvetica", "", 10)
+        pdf.multi_cell(170, 5, item[1], new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
+    elif kind == "lead":  # a paragraph that opens with a bold word: body text all the same
+        _, bold, rest = item
+        pdf.set_font("Helvetica", "B", 10)
+        pdf.cell(pdf.get_string_width(bold + " "), 5, bold + " ")
+        pdf.set_font("Helvetica", "", 10)
+        pdf.multi_cell(150, 5, rest, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
+    elif kind == "table":
+        for r, row in enumerate(item[1]):
+            pdf.set_font("Helvetica", "B" if r == 0 else "", 10)
+            for cell in row:
+                pdf.cell(50, 6, str(cell))
+            pdf.ln(6)
+        pdf.ln(2)
+    elif kind == "toc":
+        _, title, printed, indent = item
+        pdf.set_font("Helvetica", "", 10)
+        pdf.set_x(20 + indent)
+        width = 160 - indent
+        dots = "." * int((width - pdf.get_string_width(title)) / pdf.get_string_width(". "))
+        pdf.cell(width, 6, f"{title} {' '.join(dots)}")
+        pdf.cell(10, 6, str(printed), align="R", new_x="LMARGIN", new_y="NEXT")
+    elif kind == "gap":
+        pdf.ln(item[1])
+    else:
+        raise ValueError(f"unknown item {kind!r}")

@@ -21,7 +21,9 @@ def test_table_and_delete_with_confirmation(make_app, sample_doc, app_registry: 
     assert not at.exception
     table = at.dataframe[0].value
     assert list(table["name"]) == ["sample.md"]
-    assert {"sections", "pages", "indexed at", "engine", "size on disk"} <= set(table.columns)
+    assert {"sections", "structure", "pages", "indexed at", "engine", "size on disk"} <= set(
+        table.columns
+    )
     at.button(key="reg_delete").click().run()
     assert "cannot be undone" in texts(at)
     at.button(key="reg_delete_no").click().run()

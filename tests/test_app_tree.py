@@ -59,6 +59,7 @@ def test_empty_registry_says_so(make_app, graph: FakeAgraph) -> None:
 def test_graph_is_hierarchical_and_click_opens_panel(make_app, sample_doc, graph) -> None:  # noqa: ANN001
     at = make_app(TREE)
     assert not at.exception
+    assert "Structure from markdown headings · 4 sections" in [c.value for c in at.caption]
     drawn = graph.calls[-1]
     assert [n.id for n in drawn["nodes"]] == ["0000", "0002", "0001", "0003"]
     cfg = drawn["config"]

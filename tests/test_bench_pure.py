@@ -93,3 +93,66 @@ def test_answer_tables_list_first_line_misses_and_timings():
              "large": {"questions": 0}}  # fmt: skip
     table = timing_lines({"FinanceBench": timed})
     assert table[2] == "| FinanceBench | all | 2 | 20.0 | 30.0 | 80.0 | 0.25 |" and len(table) == 3
+
+
+def test_structure_scorer_titles_pages_and_parents():
+    from bench.structure_score import (
+        bookmark_parents,
+        match,
+        micro,
+        nodes_from_headings,
+        score,
+        titles_match,
+    )
+
+    assert titles_match("Item 7. Management’s Discussion", "ITEM 7 MANAGEMENT'S DISCUSSION")
+    assert titles_match("Consolidated Balance Sheets", "Consolidated Balance Sheet")  # ratio
+    assert titles_match("Notes to Consolidated Financial", "notes to consolidated financial st")
+    assert not titles_match("1.3.1 Fonts", "Fonts")  # a short title is not a prefix match
+    assert not titles_match("", "Fonts")
+    gold = [
+        {"title": "Part I", "page": 3, "level": 1},
+        {"title": "Business", "page": 3, "level": 2},
+        {"title": "Risk Factors", "page": 10, "level": 2},
+        {"title": "Part II", "page": 20, "level": 1},
+    ]
+    assert bookmark_parents(gold) == [None, 0, 0, None]
+    nodes = nodes_from_headings(
+        [("Part I", 1, 3), ("Business", 2, 4), ("Risk Factors", 1, 12), ("Part II", 1, 20)]
+    )
+    assert [n["parent"] for n in nodes] == [None, 0, None, None]
+    nodes.append({"title": "Part II (pp. 20-21)", "page": 20, "parent": 3, "generated": True})
+    # "Business" is one page late (matches); "Risk Factors" is two pages late (does not)
+    assert match(nodes, gold) == {0: 0, 1: 1, 3: 3}
+    s = score(nodes, gold)
+    assert (s["matched"], s["bookmarks"], s["named_nodes"]) == (3, 4, 4)  # generated: unnamed
+    assert (s["parent_ok"], s["parent_total"]) == (1, 1)
+    assert s["recall"] == 0.75 and s["precision"] == 0.75 and s["f1"] == 0.75
+    wrong = [dict(n, parent=None) for n in nodes]  # "Business" no longer under "Part I"
+    assert score(wrong, gold)["parent_ok"] == 0
+    total = micro([s, score([], gold)])
+    assert (total["matched"], total["bookmarks"], total["named_nodes"]) == (3, 8, 4)
+    assert total["recall"] == 3 / 8 and total["precision"] == 0.75
+    assert abs(total["f1"] - 2 * (3 / 8) * 0.75 / (3 / 8 + 0.75)) < 1e-12
+
+
+def test_structure_scorer_takes_each_node_once_in_document_order():
+    from bench.structure_score import match
+
+    gold = [
+        {"title": "Overview", "page": 5, "level": 1},
+        {"title": "Overview", "page": 6, "level": 1},
+    ]
+    nodes = [
+        {"title": "Overview", "page": 5, "parent": None},
+        {"title": "Overview", "page": 6, "parent": None},
+    ]
+    assert match(nodes, gold) == {0: 0, 1: 1}
+    assert match(nodes[:1], gold) == {0: 0}
+
+
+def test_structure_scorer_numbers_ignored_diagnostic():
+    from bench.structure_score import without_numbers
+
+    got = without_numbers([{"title": t} for t in ["1.3.1 Fonts", "A.1 Build", "1 A Brief", "I Go"]])
+    assert [g["title"] for g in got] == ["Fonts", "Build", "A Brief", "I Go"]

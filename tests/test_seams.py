@@ -183,7 +183,10 @@ def test_one_format_table_drives_uploads_urls_and_messages() -> None:
 TOPICS = ["Introduction", "Methods", "Results", "Discussion", "Limits", "Outlook"]
 
 
-def _pdf(path: Path, outline: bool, headed: bool = True, pages: int = 3) -> bytes:
+def _pdf(
+    path: Path, outline: bool, headed: bool = True, pages: int = 3, plain: bool = False
+) -> bytes:
+    """``plain``: headings set like the body text, found only by their numbering."""
     pdf = FPDF()
     for n in range(1, pages + 1):
         topic = TOPICS[(n - 1) % len(TOPICS)]
@@ -191,7 +194,7 @@ def _pdf(path: Path, outline: bool, headed: bool = True, pages: int = 3) -> byte
         if outline:
             pdf.start_section(topic, level=0)
         if headed:
-            pdf.set_font("helvetica", "B", 18)
+            pdf.set_font("helvetica", "" if plain else "B", 11 if plain else 18)
             pdf.cell(0, 12, f"{n} {topic}", new_x="LMARGIN", new_y="NEXT")
         pdf.set_font("helvetica", "", 11)
         words = " ".join(TOPICS[: n % len(TOPICS) + 1])
@@ -204,16 +207,19 @@ def test_structure_strategies_in_order_and_recorded(tmp_path: Path) -> None:
     reg = str(tmp_path / "reg.json")
     with_outline = tmp_path / "outlined.pdf"
     _pdf(with_outline, outline=True)
+    styled = tmp_path / "styled.pdf"
+    _pdf(styled, outline=False)
     numbered = tmp_path / "numbered.pdf"
-    _pdf(numbered, outline=False)
+    _pdf(numbered, outline=False, plain=True)
     bare = tmp_path / "bare.pdf"
     _pdf(bare, outline=False, headed=False, pages=12)
     got = {
         p.name: index_document(str(p), registry_path=reg, verbose=False)["structure_source"]
-        for p in (with_outline, numbered, bare)
+        for p in (with_outline, styled, numbered, bare)
     }
     assert got == {
         "outlined.pdf": "bookmarks",
+        "styled.pdf": "typography and numbering",
         "numbered.pdf": "numbering and keywords",
         "bare.pdf": "page groups",
     }

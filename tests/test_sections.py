@@ -45,8 +45,9 @@ def test_oversized_section_becomes_child_parts():
     text = "# Big\n" + "\n\n".join([paragraph] * 30) + "\n# Next\nsmall"
     sections = parse_sections(text, max_section_chars=3000)
     assert sections[0]["title"] == "Big" and sections[0]["text"] == ""
-    parts = [s for s in sections if s["title"].startswith("Part ")]
+    parts = [s for s in sections if s.get("generated")]
     assert len(parts) >= 10 and all(len(p["text"]) <= 3000 for p in parts)
+    assert [p["title"] for p in parts[:2]] == [f"Big (part {i} of {len(parts)})" for i in (1, 2)]
     assert all(p["level"] == 2 for p in parts)
     assert sections[-1]["title"] == "Next"
     flat = flatten_tree(build_hierarchy(sections))
@@ -57,7 +58,8 @@ def test_unstructured_text_is_cut_into_bounded_parts_titled_by_first_line():
     text = "\n".join(f"Line {i} of a long unstructured note." for i in range(2000))
     sections = parse_sections(text, max_section_chars=5000)
     assert all(len(s["text"]) <= 5000 for s in sections)
-    assert sections[1]["title"].startswith("Part 1/") and "Line 0" in sections[1]["title"]
+    assert sections[0]["title"].startswith("Line 0") and sections[1]["generated"]
+    assert sections[1]["title"] == f"{sections[0]['title']} (part 1 of {len(sections) - 1})"
 
 
 def test_flat_nodes_paths_levels_and_outline():

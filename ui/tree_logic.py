@@ -63,3 +63,15 @@ def breadcrumb(flat: Mapping[str, FlatNode], focus: str | None) -> list[tuple[st
     if focus in flat:
         crumbs += [(nid, str(flat[nid].get("title") or nid)) for nid in ancestors(flat, focus)]
     return crumbs
+
+
+def structure_note(doc: Mapping[str, Any]) -> str:
+    """Where the tree came from, for the caption under the title: a tree from bookmarks is
+    the author's, one read from a printed contents or from typography is the reader's."""
+    source = str(doc.get("structure_source") or "unknown")
+    pages = doc.get("total_pages")
+    sections = doc.get("total_sections") or len(doc.get("flat_nodes") or {})
+    parts = [f"Structure from {source}", f"{sections:,} sections"]
+    if pages:
+        parts.append(f"{pages:,} pages")
+    return " · ".join(parts)

@@ -22,15 +22,25 @@ from .structure import Strategy
 from .structure.bookmarks import structure_from_bookmarks
 from .structure.page_groups import structure_by_page_groups
 from .structure.text_rules import structure_by_text_rules, structure_whole_text
+from .structure.typeset import (
+    CONTENTS_SOURCE,
+    TYPOGRAPHY_SOURCE,
+    structure_by_typography,
+    structure_from_contents,
+)
 
 Reader = Callable[[bytes, Limits, str, ReadOptions], ReadResult]
 
 PAGED_STRATEGIES = (
     Strategy("bookmarks", structure_from_bookmarks),
+    Strategy(CONTENTS_SOURCE, structure_from_contents),
+    Strategy(TYPOGRAPHY_SOURCE, structure_by_typography),
     Strategy("numbering and keywords", structure_by_text_rules),
     Strategy("page groups", structure_by_page_groups),
 )
 RUNNING_TEXT_STRATEGIES = (Strategy("numbering and keywords", structure_whole_text),)
+# A Word document without heading styles: paragraphs set bold or larger, then the rules.
+WORD_STRATEGIES = (Strategy(TYPOGRAPHY_SOURCE, structure_by_typography), *RUNNING_TEXT_STRATEGIES)
 
 
 @dataclass(frozen=True)
@@ -53,7 +63,7 @@ FORMATS: tuple[Format, ...] = (
         (".docx",),
         ("application/vnd.openxmlformats-officedocument.wordprocessingml.document",),
         read_docx,
-        RUNNING_TEXT_STRATEGIES,
+        WORD_STRATEGIES,
     ),
     Format(
         "html",

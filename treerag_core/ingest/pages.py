@@ -9,6 +9,7 @@ weight and position instead of reducing a page to a string. Formats without typo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..store.base import Cache
 from ..types import ProgressFn
@@ -19,14 +20,20 @@ Box = tuple[float, float, float, float]
 
 @dataclass(frozen=True, slots=True)
 class TextLine:
-    """One line as laid out on the page; style is taken from its first visible character."""
+    """One line as laid out on the page; style is taken from its first visible character.
+
+    ``uniform`` says whether its last visible character has the same size and weight: a
+    heading is set in one style from end to end, while a body line may merely start with a
+    bold word.
+    """
 
     text: str
-    size: float = 0.0  # font size in points; 0 when the format has none
+    size: float = 0.0  # font size in points as printed (text matrix applied); 0 when none
     bold: bool = False
     italic: bool = False
     font: str = ""
     box: Box | None = None
+    uniform: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,3 +101,7 @@ class ReadResult:
     title: str | None = None
     structure_source: str = ""  # what gave ``text`` its headings, when the reader did
     warnings: list[str] = field(default_factory=list)  # what was read only in part, and why
+    page_labels: list[str] = field(default_factory=list)  # a PDF's own page numbering
+    # What one structure strategy measured on these pages that the next may reuse (the
+    # page layout), so trying sources in order does not measure twice.
+    measured: dict[str, Any] = field(default_factory=dict)

@@ -21,6 +21,11 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _NEEDS_ESCAPE = re.compile(r"^ {0,3}(#|=+[ \t]*$|-+[ \t]*$|`{3}|~{3})")
 _ESCAPED = re.compile(r"^( {0,3})\\(?=#|=|-|`|~)")
 _MAX_TITLE = 200
+# A line that ends a sentence (a size split prefers to cut after one), and a sentence break
+# inside a line.
+_SENTENCE_END = re.compile(r"[.!?:;][\"'’”)\]]*\s*$")
+_SENTENCE_BREAK = re.compile(r"[.!?][\"'’”)\]]*\s+(?=[A-Z0-9“\"(])")
+MAX_PART_BASE_CHARS = 80  # a split's title repeats at most this much of its section's
 # A line can be structure only if its first non-space character is one of these.
 _MARKUP_START = set("#=-`~")
 
@@ -145,8 +150,10 @@ def _emit(
         parts = _split_parts(body, max_chars)
         heading_title = title if title is not None else _first_line_title(parts[0])
         out.append(_section(heading_title, level, head_page, [], has_pages))
+        previous = ""
         for i, part in enumerate(parts, 1):
-            part_title = f"Part {i}/{len(parts)}: {_first_line_title(part)}"
+            part_title = _part_title(heading_title, part, i, len(parts), has_pages, previous)
+            previous = part_title
             piece = _section(part_title, level + 1, part[0][0], part, has_pages)
             piece["generated"] = True  # a size split, not a heading of the document
             out.append(piece)
@@ -187,37 +194,69 @@ def _page_marks(start: int, body: list[tuple[int, str]]) -> list[list[int]]:
     return marks
 
 
+def _part_title(
+    title: str,
+    part: list[tuple[int, str]],
+    index: int,
+    count: int,
+    has_pages: bool,
+    previous: str,
+) -> str:
+    """Where a size split sits, in its section's own words: ``Risk Factors (pp. 18–19)``,
+    ``Risk Factors (p. 19, continued)``; ``Notes (part 2 of 3)`` without pages."""
+    base = title if len(title) <= MAX_PART_BASE_CHARS else title[:MAX_PART_BASE_CHARS] + "…"
+    if not has_pages:
+        return f"{base} (part {index} of {count})"
+    pages = [p for p, ln in part if ln.strip()] or [part[0][0]]
+    first, last = pages[0], pages[-1]
+    where = f"p. {first}" if first == last else f"pp. {first}–{last}"
+    label = f"{base} ({where})"
+    return f"{base} ({where}, continued)" if previous.startswith(label[:-1]) else label
+
+
 def _split_parts(body: list[tuple[int, str]], max_chars: int) -> list[list[tuple[int, str]]]:
-    """Cut at paragraph breaks when possible, else at lines, else inside a giant line."""
+    """Cut at paragraph breaks when possible, else after a line that ends a sentence, else
+    at lines; a giant line is cut after a sentence (or, failing that, a word)."""
     pieces: list[tuple[int, str]] = []
     for page, line in body:
         while len(line) > max_chars:
-            cut = line.rfind(" ", 0, max_chars)
-            cut = cut if cut > max_chars // 2 else max_chars
-            pieces.append((page, line[:cut]))
+            cut = _sentence_cut(line, max_chars)
+            pieces.append((page, line[:cut].rstrip()))
             line = line[cut:].lstrip()
         pieces.append((page, line))
     parts: list[list[tuple[int, str]]] = []
     current: list[tuple[int, str]] = []
     size = 0
     last_blank = 0  # index in current after the latest blank line
+    last_sentence = 0  # index in current after the latest line that ends a sentence
     for page, line in pieces:
         if size + len(line) + 1 > max_chars and current:
-            if last_blank > len(current) // 2:  # prefer a paragraph boundary
-                parts.append(current[:last_blank])
-                current = current[last_blank:]
-            else:
-                parts.append(current)
-                current = []
+            cut = next(
+                (at for at in (last_blank, last_sentence) if at > len(current) // 2),
+                len(current),
+            )
+            parts.append(current[:cut])
+            current = current[cut:]
             size = sum(len(ln) + 1 for _, ln in current)
-            last_blank = 0
+            last_blank = last_sentence = 0
         current.append((page, line))
         size += len(line) + 1
         if not line.strip():
             last_blank = len(current)
+        elif _SENTENCE_END.search(line):
+            last_sentence = len(current)
     if current:
         parts.append(current)
     return [_trim(p) for p in parts if any(ln.strip() for _, ln in p)]
+
+
+def _sentence_cut(line: str, max_chars: int) -> int:
+    """Where to cut an over-long line: after the last sentence that fits, else a word."""
+    ends = [m.end() for m in _SENTENCE_BREAK.finditer(line, 0, max_chars)]
+    if ends and ends[-1] > max_chars // 2:
+        return ends[-1]
+    cut = line.rfind(" ", 0, max_chars)
+    return cut if cut > max_chars // 2 else max_chars
 
 
 def _trim(part: list[tuple[int, str]]) -> list[tuple[int, str]]:

@@ -158,7 +158,7 @@ def outline_rows(flat: Mapping[str, FlatNode], view: TreeSlice) -> list[tuple[st
             continue
         label = str(node.get("title") or nid)
         pages = node_pages(node)
-        if pages:
+        if pages and not node.get("generated"):  # a split's title already says its pages
             label += f" ({pages})"
         if view.hidden_children.get(nid):
             label += f" [+{view.hidden_children[nid]}]"

@@ -1,7 +1,9 @@
 """DOCX → Markdown-style text (python-docx), paragraphs and tables in document order.
 
 A DOCX is a zip: before python-docx inflates anything we sum the members' declared sizes,
-so a small file that expands to gigabytes (a zip bomb) is refused cheaply.
+so a small file that expands to gigabytes (a zip bomb) is refused cheaply. A document typed
+without heading styles comes back as lines carrying each paragraph's size and weight, so
+the typography rules find the headings its author made by hand (bold or larger, short).
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from typing import Any
 
 from ...errors import DocumentReadError, DocumentTooLargeError
 from ...limits import Limits
-from ..pages import ReadResult, plain_pages
+from ..pages import ReadResult, RichPage, TextLine
 from ..sections import escape_line, heading
 
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
+DEFAULT_SIZE_PT = 11.0  # Word's body size when neither the run nor its style sets one
 
 
 def check_zip(data: bytes, limits: Limits, name: str) -> None:
@@ -51,20 +54,20 @@ def read_docx(
 
         document = docx.Document(io.BytesIO(data))
         blocks = list(_blocks(document, Paragraph, Table))
+        has_headings = any(level is not None for level, _, _ in blocks)
+        page = None if has_headings else _formatted_page(blocks, _style_fonts(document))
     except (DocumentReadError, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - python-docx/lxml raise many types
         raise DocumentReadError(
             f"{name} is damaged and cannot be read as a Word document ({type(exc).__name__})."
         ) from exc
-    has_title = any(level == 0 for level, _ in blocks if level is not None)
-    has_headings = any(level is not None for level, _ in blocks)
-    title = next((text for level, text in blocks if level == 0), None)
-    if not has_headings:
-        body = "\n".join(text for _, text in blocks)
-        return ReadResult(pages=plain_pages(body), title=title)
+    has_title = any(level == 0 for level, _, _ in blocks if level is not None)
+    title = next((text for level, text, _ in blocks if level == 0), None)
+    if page is not None:
+        return ReadResult(pages=[page], title=title)
     lines: list[str] = []
-    for level, text in blocks:
+    for level, text, _ in blocks:
         if level is None:
             lines.extend(escape_line(ln) for ln in text.split("\n"))
         else:
@@ -73,7 +76,7 @@ def read_docx(
 
 
 def _blocks(document: Any, paragraph_cls: Any, table_cls: Any) -> Any:
-    """(heading level or None, text) in body order; level 0 = Title style."""
+    """(heading level or None, text, paragraph or None) in body order; level 0 = Title."""
     body = document.element.body
     # Style id -> name once: python-docx's ``paragraph.style`` rescans every style for each
     # unstyled paragraph, which made a 200-page document take seconds.
@@ -88,12 +91,63 @@ def _blocks(document: Any, paragraph_cls: Any, table_cls: Any) -> Any:
             para = paragraph_cls(child, document)
             text = para.text.strip()
             if not text:
-                yield None, ""
+                yield None, "", None
                 continue
-            yield _level(child.style, style_names), text
+            yield _level(child.style, style_names), text, para
         elif tag == "tbl":
-            yield None, _table_text(table_cls(child, document))
-            yield None, ""
+            yield None, _table_text(table_cls(child, document)), None
+            yield None, "", None
+
+
+Font = tuple[float, bool, bool]  # size in points (0 = unset), bold, italic
+
+
+def _style_fonts(document: Any) -> dict[str, Font]:
+    """Each paragraph style's own font, read once (python-docx's ``paragraph.style`` looks
+    the style up again for every paragraph)."""
+    fonts: dict[str, Font] = {}
+    for style in document.styles:
+        font = getattr(style, "font", None)
+        if font is None or not getattr(style, "style_id", None):
+            continue
+        fonts[style.style_id] = (
+            font.size.pt if font.size else 0.0,
+            bool(font.bold),
+            bool(font.italic),
+        )
+    return fonts
+
+
+def _formatted_page(blocks: list[tuple[int | None, str, Any]], fonts: dict[str, Font]) -> RichPage:
+    """One page of lines, a paragraph's carrying its size and weight (tables: plain rows)."""
+    normal = fonts.get("Normal", (0.0, False, False))
+    lines: list[TextLine] = []
+    for _, text, para in blocks:
+        if para is None:
+            lines.extend(TextLine(row) for row in text.split("\n"))
+            continue
+        base = fonts.get(para._p.style or "Normal", normal)
+        size, bold, italic, uniform = _format(para, base, normal[0] or DEFAULT_SIZE_PT)
+        lines.append(TextLine(text, size, bold, italic, "", None, uniform))
+    return RichPage(1, "\n".join(ln.text for ln in lines), lines)
+
+
+def _format(para: Any, base: Font, default_size: float) -> tuple[float, bool, bool, bool]:
+    """(size in points, bold, italic, one style throughout) of a paragraph's visible runs;
+    a run without its own setting takes its paragraph style's (or the body's size)."""
+    base_size, base_bold, base_italic = base
+    seen: list[Font] = []
+    for run in para.runs:
+        if not run.text.strip():
+            continue
+        size = run.font.size.pt if run.font.size else base_size
+        bold = base_bold if run.bold is None else bool(run.bold)
+        italic = base_italic if run.italic is None else bool(run.italic)
+        seen.append((size or default_size, bold, italic))
+    if not seen:
+        return base_size or default_size, base_bold, base_italic, True
+    uniform = len({(size, bold) for size, bold, _ in seen}) == 1
+    return seen[0][0], all(b for _, b, _ in seen), seen[0][2], uniform
 
 
 def _level(style_id: str | None, style_names: dict[str, str]) -> int | None:

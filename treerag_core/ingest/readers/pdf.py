@@ -48,6 +48,7 @@ def read_pdf(
         page_count=count,
         title=_title(reader),
         warnings=warnings,
+        page_labels=_page_labels(reader),
     )
 
 
@@ -106,6 +107,16 @@ def _title(reader: Any) -> str | None:
     except Exception:  # noqa: BLE001
         return None
     return title or None
+
+
+def _page_labels(reader: Any) -> list[str]:
+    """The PDF's own page numbers ("iv", "12"), when it declares some; [] otherwise."""
+    try:
+        if "/PageLabels" not in reader.trailer["/Root"]:
+            return []
+        return [str(label) for label in reader.page_labels]
+    except Exception:  # noqa: BLE001 - broken labels are no labels
+        return []
 
 
 def _outline(reader: Any, page_count: int) -> list[OutlineEntry]:

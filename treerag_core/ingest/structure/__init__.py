@@ -9,6 +9,7 @@ contents, typography) is one more strategy in a format's list.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -16,19 +17,22 @@ from ...limits import Limits
 from ..pages import ReadResult
 from ..sections import join_pages
 
-
-@dataclass(frozen=True)
-class Strategy:
-    """``run(result, limits)`` returns structured text, or ``None`` to let the next try."""
-
-    name: str
-    run: Callable[[ReadResult, Limits], str | None]
+log = logging.getLogger("treerag.structure")
 
 
 @dataclass(frozen=True)
 class Structured:
     text: str
     source: str
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """``run(result, limits)`` returns structured text, or ``None`` to let the next try; a
+    strategy that mixes sources returns :class:`Structured` to name what it used."""
+
+    name: str
+    run: Callable[[ReadResult, Limits], str | Structured | None]
 
 
 def apply_strategies(
@@ -38,7 +42,16 @@ def apply_strategies(
     if result.pages is None:
         return Structured(result.text, result.structure_source or "headings")
     for strategy in strategies:
-        text = strategy.run(result, limits)
+        try:
+            text = strategy.run(result, limits)
+        except MemoryError:
+            raise
+        except Exception:  # noqa: BLE001 - a heuristic tripping on a strange file must not
+            # lose the document: the next source of structure tries instead
+            log.exception("structure strategy %r failed; trying the next one", strategy.name)
+            continue
+        if isinstance(text, Structured):
+            return text
         if text is not None:
             return Structured(text, strategy.name)
     return Structured(join_pages([page.text for page in result.pages]), "none")

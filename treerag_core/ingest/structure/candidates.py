@@ -206,6 +206,9 @@ def is_toc_title(title: str, full: str) -> bool:
     """A title with dotted leaders or a trailing page number: a table-of-contents entry."""
     if _DOT_LEADER_RE.search(full):
         return True
+    label = _KEYWORD_RE.match(title.strip())
+    if label and not label.group("title"):
+        return False  # "1 Chapter 1": the number belongs to the label, not a page reference
     m = _TRAILING_PAGE_RE.search(title) if title else None
     return bool(m and sum(c.isalpha() for c in title[: m.start()]) >= 2)
 

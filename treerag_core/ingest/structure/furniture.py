@@ -58,6 +58,7 @@ def furniture_lines(page_lines: list[list[str]], profile: Profile = GENERIC) -> 
         count.update({_folded(lines[i]) for i in edge if lines[i].strip()})
     threshold = max(MIN_RUNNING_PAGES, int(RUNNING_SHARE * len(page_lines)))
     everywhere = {k for k, n in count.items() if n >= threshold}
+    everywhere -= _numbered_per_page(page_lines, edges, everywhere, profile)
     runs = _runs(page_lines, edges, pages_of, everywhere, profile)
     dropped: set[Position] = set()
     for p, (lines, edge) in enumerate(zip(page_lines, edges, strict=True)):
@@ -69,6 +70,29 @@ def furniture_lines(page_lines: list[list[str]], profile: Profile = GENERIC) -> 
             elif i in outer and PAGE_NUMBER.match(text):
                 dropped.add((p, i))
     return dropped
+
+
+def _numbered_per_page(
+    page_lines: list[list[str]],
+    edges: list[list[int]],
+    folded: set[str],
+    profile: Profile,
+) -> set[str]:
+    """Shapes that are a new numbered heading on each page ("1 Chapter 1", "2 Chapter 2"
+    in a short document), not a running head: a keyword heading whose number never repeats.
+    A chapter's running head repeats its chapter number from page to page."""
+    numbers: dict[str, list[str]] = {}
+    for lines, edge in zip(page_lines, edges, strict=True):
+        for i in edge:
+            key = _folded(lines[i])
+            if key not in folded:
+                continue
+            cand = classify_line(lines[i], profile)
+            if cand is None or cand.kind in {Kind.CAPS, Kind.STATEMENT}:
+                numbers.setdefault(key, []).append("")  # not a heading: furniture after all
+            else:
+                numbers.setdefault(key, []).append(cand.key)
+    return {k for k, keys in numbers.items() if all(keys) and len(set(keys)) == len(keys)}
 
 
 def _runs(

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from ...limits import Limits
 from ..pages import ReadResult
-from ..sections import PAGE_BREAK, escape_line, heading, join_pages
+from ..sections import PAGE_BREAK
 from .candidates import (
     Candidate,
     Found,
@@ -28,6 +28,7 @@ from .candidates import (
     title_ok,
 )
 from .furniture import Position, furniture_lines
+from .headings import Heading, render, summary
 from .levels import assign_levels, check_sequence, drop_repeats
 from .profiles import PROFILES, Profile, detect_profile, known_title, split_glued_headings
 from .thresholds import (
@@ -271,29 +272,14 @@ def _bare_label(cand: Candidate) -> bool:
 def _render(
     page_lines: list[list[str]], dropped: set[Position], found: list[Found], profile: Profile
 ) -> StructuredText:
-    at = {f.position: f for f in found}
-    pages_out: list[str] = []
-    for p, lines in enumerate(page_lines):
-        out: list[str] = []
-        i = 0
-        while i < len(lines):
-            f = at.get((p, i))
-            if f is not None:
-                if out and out[-1].strip():
-                    out.append("")
-                out.append(heading(f.cand.title, f.level))
-                if f.cand.rest:
-                    out.append(escape_line(f.cand.rest))
-                i = f.end
-                continue
-            if (p, i) not in dropped:
-                out.append(escape_line(lines[i]))
-            i += 1
-        pages_out.append("\n".join(out))
+    headings = [
+        Heading(f.page, f.start, f.end, f.cand.title, level=f.level, rest=f.cand.rest)
+        for f in found
+    ]
     return StructuredText(
-        text=join_pages(pages_out),
+        text=render(page_lines, headings, dropped),
         heading_count=len(found),
         keyword_heading_count=sum(f.cand.kind != Kind.CAPS for f in found),
-        headings=tuple((" ".join(f.cand.title.split()), f.level, f.page + 1) for f in found),
+        headings=summary(headings),
         profile=profile.name,
     )

@@ -63,3 +63,48 @@ TOC_TITLE_LINES = 6  # "Contents" / "Index" must be among a TOC page's first lin
 # --- sequence and levels -------------------------------------------------------------------
 MAX_NOTE_JUMP = 3  # "Note 13" after "Note 2" is a cross-reference, not the next note
 MAX_LEVEL = 6  # Markdown's deepest heading
+
+# --- typography (PDF lines with size, weight and position) -----------------------------------
+SIZE_STEP = 0.5  # sizes are compared to the half point: 10.02 and 9.96 are one size
+ROW_OVERLAP = 0.5  # two lines whose heights overlap by half sit on one row (table cells)
+MIN_LARGER_PT = 0.9  # a bold line this much larger than the body is set apart by size…
+MIN_LARGER_RATIO = 1.15  # …a regular one must be 15% larger
+MAX_HEADING_LINES = 3  # a title wraps over at most three lines; more is a bold paragraph
+MAX_HEADING_WORDS = 24  # "Item 5. Market for Registrant's Common Equity, … Securities"
+MAX_HEADLINE_WORDS = 45  # a larger-than-body headline may fill its three lines…
+MAX_HEADLINE_CHARS = 300  # …but no more
+WRAP_GAP_RATIO = 0.8  # lines of one title are closer than 0.8 of their size
+WRAP_ALIGN_RATIO = 2.0  # …and start (or centre) within two font sizes of each other
+SET_APART_RATIO = 0.4  # a body-size heading has this much of a line more space above it
+MIN_HEADING_LETTERS = 3
+MIN_HEADING_LETTER_SHARE = 0.5  # "2022 2021 2020" and "$ 1,373" are table rows
+OFF_COLUMN_SHARE = 0.25  # a heading starts within a quarter of the text width from its left…
+CENTRED_SHARE = 0.1  # …or is centred on the page (within a tenth of its width)
+MIN_ROW_FIGURES = 2  # a line ending in two amounts is a table row, and a label above it a cell
+SHORT_LINE_SHARE = 0.2  # a keyword line ending a fifth of the width short of the margin
+MIN_PROSE_WORDS = 6  # a line of six words, mostly lower case, is running text
+MIN_TYPOGRAPHY_HEADINGS = 3  # fewer headings by style and the text rules do better
+ANCHOR_SHARE = 0.5  # a style most of whose headings share one numbering level takes it
+
+# --- printed tables of contents ------------------------------------------------------------
+CONTENTS_SEARCH_PAGES = 12  # a table of contents starts within the first 12 pages…
+CONTENTS_SEARCH_SHARE = 0.1  # …or the first tenth of a long book
+MIN_CONTENTS_ENTRIES = 4  # a contents page lists at least four entries…
+MIN_CONTENTS_SHARE = 0.5  # …that are half of its lines
+MIN_NEXT_CONTENTS_ENTRIES = 2  # the pages that continue it may be short…
+MIN_NEXT_CONTENTS_SHARE = 0.4  # …but are still mostly entries
+CONTENTS_RIGHT_SLACK = 3.0  # a number set flush right ends within three font sizes of the edge
+MAX_CONTENTS_TITLE_WORDS = 30
+CENTRED_WIDTH_SHARE = 0.5  # a centred title is short: under half the width of the entries
+CONTENTS_INDENT_STEP = 4.0
+ROW_LOOKBACK = 3  # an entry's number may come after the entry's wrapped second line
+HEADER_COLUMN_SHARE = 0.6  # a numberless line starting this far right heads the page column  # points of indentation that make one step of a level
+CONTENTS_SAMPLE = 12  # the first entries, looked up to find the printed-to-physical shift
+CONTENTS_MIN_SHIFT = -3  # a page labelled 12 is at least the 9th page…
+CONTENTS_MAX_SHIFT = 80  # …and at most 80 pages after the 12th (long front matter)
+CONTENTS_PAGE_SLACK = 2  # an entry's title is looked for up to two pages from its page
+CONTENTS_DRIFT_PAGES = 12  # a long title found further away means the numbering drifted
+MIN_DRIFT_TITLE_CHARS = 12
+MIN_LOOKUP_CHARS = 4  # shorter titles ("5G") are placed by their page number alone
+TITLE_RUN_ON_CHARS = 40  # the printed title may carry more than the entry ("… (continued)")
+MIN_LOCATED_SHARE = 0.6  # a contents is trusted when most of its titles are found

@@ -1,0 +1,225 @@
+"""PDF structure without bookmarks: headings by their look, printed contents, Word files
+typed with manual formatting. Every document is built here, so titles, levels, parents and
+pages are known exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from builders import make_typeset_pdf
+
+from treerag_core import index_document
+from treerag_core.ingest.source import read_source
+
+BODY = (
+    "The plant runs three shifts and every shift keeps a written log of what it did, "
+    "what it measured and what it left for the next shift to finish before noon."
+)
+
+
+def _tree(path: Path) -> tuple[str, list[tuple[str, int, int | None, str | None]]]:
+    """(structure source, [(title, level, page, parent title)]) of the named nodes."""
+    doc = index_document(str(path), persist=False, verbose=False)
+    flat = doc["flat_nodes"]
+    rows = [
+        (
+            n["title"],
+            n["level"],
+            n.get("page_start"),
+            flat[n["parent_id"]]["title"] if n.get("parent_id") else None,
+        )
+        for n in flat.values()
+        if not n.get("generated")
+    ]
+    return doc["structure_source"], rows
+
+
+def _manual(tmp_path: Path) -> Path:
+    """Three pages: a title, numbered and unnumbered headings in three fonts and sizes, a
+    title wrapped over two lines, a body-size bold heading, a table whose header cells are
+    bold, a paragraph opening with a bold word, a running head and page numbers."""
+    return make_typeset_pdf(
+        tmp_path / "manual.pdf",
+        [
+            [
+                ("h", "Operations Manual", "Times", "B", 24),
+                ("p", BODY),
+                ("h", "1 Introduction", "Helvetica", "B", 16),
+                ("p", BODY),
+                (
+                    "h",
+                    "1.1 Purpose and Scope of the\nPlant Operations Manual",
+                    "Helvetica",
+                    "B",
+                    12,
+                ),
+                ("p", BODY),
+                ("lead", "Note:", "this paragraph opens with a bold word and is body text."),
+                ("h", "Safety Rules", "Helvetica", "B", 12),
+                ("p", BODY),
+                ("table", [["Region", "Revenue", "Growth"], ["North", "1,200", "4.5%"]]),
+                ("p", BODY),
+            ],
+            [
+                ("h", "2 Equipment", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("h", "2.1 Pumps", "Helvetica", "B", 12),
+                ("p", BODY),
+                ("h", "Daily Checks", "Courier", "B", 10),
+                ("p", BODY),
+                ("h", "Weekly Checks", "Courier", "B", 10),
+                ("p", BODY),
+            ],
+            [
+                ("h", "3 Records", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("h", "3.1 Shift Logs", "Helvetica", "B", 12),
+                ("p", BODY),
+            ],
+        ],
+        header="ACME Plant - Operations Manual - Internal",
+        first_printed=1,
+    )
+
+
+def test_headings_by_typography_titles_levels_parents_pages(tmp_path: Path) -> None:
+    source, rows = _tree(_manual(tmp_path))
+    assert source == "typography and numbering"
+    assert rows == [
+        ("Operations Manual", 1, 1, None),
+        ("1 Introduction", 2, 1, "Operations Manual"),
+        ("1.1 Purpose and Scope of the Plant Operations Manual", 3, 1, "1 Introduction"),
+        ("Safety Rules", 3, 1, "1 Introduction"),
+        ("2 Equipment", 2, 2, "Operations Manual"),
+        ("2.1 Pumps", 3, 2, "2 Equipment"),
+        ("Daily Checks", 4, 2, "2.1 Pumps"),
+        ("Weekly Checks", 4, 2, "2.1 Pumps"),
+        ("3 Records", 2, 3, "Operations Manual"),
+        ("3.1 Shift Logs", 3, 3, "3 Records"),
+    ]
+
+
+def test_running_heads_page_numbers_and_table_cells_are_body_text(tmp_path: Path) -> None:
+    text = read_source(str(_manual(tmp_path))).text
+    assert "ACME Plant" not in text  # the running head is left out, not made a heading
+    headings = [line for line in text.split("\n") if line.startswith("#")]
+    assert not [h for h in headings if "Region" in h or "Note" in h or h.strip("# ").isdigit()]
+    assert "Region Revenue Growth" in text and "Note: this paragraph" in text
+
+
+def _guide(tmp_path: Path, detailed: bool = True) -> Path:
+    """A cover, a printed contents, then five body pages numbered 1-5 (physical 3-7). The
+    body's headings are set like the body text: only the contents can say what they are."""
+    plain = [
+        [("p", "1 Getting Started"), ("p", BODY), ("p", "1.1 Installation"), ("p", BODY)],
+        [("p", "1.2 First Steps"), ("p", BODY)],
+        [("p", "2 Reference"), ("p", BODY), ("p", "2.1 Commands"), ("p", BODY)],
+        [("p", BODY), ("p", "2.2 Settings"), ("p", BODY)],
+        [("p", "Index"), ("p", "commands, 3; settings, 4")],
+    ]
+    entries = [
+        ("1 Getting Started", 1, 0),
+        ("1.1 Installation", 1, 8),
+        ("1.2 First Steps", 2, 8),
+        ("2 Reference", 3, 0),
+        ("2.1 Commands", 3, 8),
+        ("2.2 Settings", 4, 8),
+        ("2.3 Glossary", 4, 8),  # listed, but never printed as a heading
+        ("Index", 5, 0),
+    ]
+    if not detailed:
+        entries = [e for e in entries if e[2] == 0]
+    contents = [("h", "Contents", "Helvetica", "B", 14)] + [("toc", *e) for e in entries]
+    cover = [("h", "Field Guide", "Times", "B", 28), ("p", "Second edition.")]
+    return make_typeset_pdf(tmp_path / "guide.pdf", [cover, contents, *plain], first_printed=3)
+
+
+def test_printed_contents_mapped_to_physical_pages(tmp_path: Path) -> None:
+    source, rows = _tree(_guide(tmp_path))
+    assert source == "printed contents"
+    got = {title: (level, page, parent) for title, level, page, parent in rows}
+    assert got["1 Getting Started"] == (1, 3, None)  # printed page 1 is the third page
+    assert got["1.1 Installation"] == (2, 3, "1 Getting Started")
+    assert got["1.2 First Steps"] == (2, 4, "1 Getting Started")
+    assert got["2 Reference"] == (1, 5, None)
+    assert got["2.2 Settings"] == (2, 6, "2 Reference")
+    assert got["2.3 Glossary"] == (2, 6, "2 Reference")  # not found: its page's start
+    assert got["Index"] == (1, 7, None)
+    assert got["Table of Contents"][1] == 2
+
+
+def test_flat_contents_gets_typography_below_it(tmp_path: Path) -> None:
+    names = ["Basics", "Advanced", "Recipes", "Limits"]
+    chapters = [
+        [
+            ("h", f"Chapter {n} {name}", "Helvetica", "B", 16),
+            ("p", BODY),
+            ("h", "Setup", "Helvetica", "B", 12),
+            ("p", BODY),
+            ("h", "Usage", "Helvetica", "B", 12),
+            ("p", BODY),
+        ]
+        for n, name in enumerate(names, 1)
+    ]
+    contents = [("h", "Contents", "Helvetica", "B", 14)] + [
+        ("toc", f"Chapter {n} {name}", n, 0) for n, name in enumerate(names, 1)
+    ]
+    path = make_typeset_pdf(tmp_path / "flat.pdf", [contents, *chapters], first_printed=2)
+    source, rows = _tree(path)
+    assert source == "printed contents and typography"
+    assert ("Setup", 2, 2, "Chapter 1 Basics") in rows
+    assert ("Usage", 2, 5, "Chapter 4 Limits") in rows
+    assert ("Chapter 2 Advanced", 1, 3, None) in rows
+
+
+def test_docx_typed_with_manual_formatting_gets_a_tree(tmp_path: Path) -> None:
+    import docx
+    from docx.shared import Pt
+
+    document = docx.Document()
+
+    def para(text: str, bold: bool = False, size: float | None = None) -> None:
+        run = document.add_paragraph().add_run(text)
+        run.bold = bold
+        if size:
+            run.font.size = Pt(size)
+
+    para("Employee Handbook", True, 20)
+    para("This handbook explains how we work together and what you can expect from us.")
+    para("1. Working Hours", True, 14)
+    para("We work from nine to five on weekdays, with a lunch break of one hour.")
+    para("1.1 Remote Work", True)
+    para("You may work from home two days a week when your team agrees to it.")
+    lead = document.add_paragraph()
+    lead.add_run("Note:").bold = True
+    lead.add_run(" this sentence starts with a bold word but is body text.")
+    para("2. Leave", True, 14)
+    para("Holidays are booked in the shared calendar at least two weeks ahead.")
+    para("Sick Leave", True)
+    para("Tell your manager before ten o'clock on the first day you are ill.")
+    path = tmp_path / "handbook.docx"
+    document.save(str(path))
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    assert [(t, lvl, parent) for t, lvl, _, parent in rows] == [
+        ("Employee Handbook", 1, None),
+        ("1. Working Hours", 2, "Employee Handbook"),
+        ("1.1 Remote Work", 3, "1. Working Hours"),
+        ("2. Leave", 2, "Employee Handbook"),
+        ("Sick Leave", 3, "2. Leave"),
+    ]
+
+
+def test_a_failing_structure_strategy_falls_through_to_the_next(tmp_path: Path) -> None:
+    from treerag_core.ingest.pages import ReadResult, RichPage
+    from treerag_core.ingest.structure import Strategy, apply_strategies
+    from treerag_core.limits import Limits
+
+    def broken(result: ReadResult, limits: Limits) -> str:
+        raise IndexError("a heuristic met a page it did not expect")
+
+    result = ReadResult(pages=[RichPage(1, "Body text.")])
+    chosen = apply_strategies(
+        result, [Strategy("broken", broken), Strategy("plain", lambda r, lim: "# T\nx")], Limits()
+    )
+    assert (chosen.source, chosen.text) == ("plain", "# T\nx")

@@ -1,0 +1,106 @@
+"""Levels of headings found by their look: numbering where there is some, style elsewhere.
+
+Numbering states a level outright (``PART II`` › ``Item 7`` › ``Note 4``; ``1`` › ``1.2`` ›
+``1.2.3``; ``Appendix A`` › ``A.1``). A style (size and weight) keeps one level within a
+document: when most headings of a style are numbered alike, the style takes that number's
+level (so "Preface" in the chapter style sits with the chapters); other styles take their
+place by prominence — larger first, then bold, then the one that appears first in the
+document — below every numbered level at least as prominent. Nesting then follows ranks,
+so a level never jumps by more than one below its parent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+
+from .candidates import NUMBER_RANK, RANK, Kind, classify_line
+from .headings import Heading, Prominence
+from .profiles import GENERIC, Profile
+from .thresholds import ANCHOR_SHARE, MAX_LEVEL
+
+# "Appendix A Installing Octave" is a chapter; "A.1 Build Dependencies" a section of it.
+_APPENDIX = re.compile(r"^(?:APPENDIX|Appendix)\s+[A-Z]\b")
+_LETTER_NUMBER = re.compile(r"^[A-Z]((?:\.\d{1,3}){1,4})\.?\s+\S")
+# The first of a numbered run: "Note 1 –", "Item 1.", "PART I", "1. Basis", "2.1 Scope".
+_FIRST = re.compile(r"^(?:[A-Za-z]+\s+)?(?:\d+\.)*(?:1|I|A)(?=$|[\s.:–—-])")
+# Between the ranks of two numbered levels there is room for this many styles.
+_STEP = 0.001
+
+
+def numbering_rank(title: str, profile: Profile = GENERIC) -> float | None:
+    """The rank a title's own numbering or keyword gives it, or None (lower = higher)."""
+    text = " ".join(title.split())
+    m = _LETTER_NUMBER.match(text)
+    if m:
+        return NUMBER_RANK + 1 + m.group(1).count(".")
+    if _APPENDIX.match(text):
+        return NUMBER_RANK + 1
+    cand = classify_line(text, profile)
+    if cand is None or cand.toc_like:
+        return None
+    if cand.kind == Kind.NUMBER and cand.number is not None:
+        return NUMBER_RANK + len(cand.number)
+    return RANK.get(cand.kind)
+
+
+def assign_levels(headings: list[Heading]) -> None:
+    """Set every heading's level from its numbering and its style's place.
+
+    An unnumbered heading right above the first of a numbered run ("Notes to Consolidated
+    Financial Statements" over "Note 1 – …"), set at least as prominently, heads that run.
+    """
+    style_rank = _style_ranks(headings)
+    ranks = [h.rank if h.rank is not None else style_rank[h.prominence] for h in headings]
+    for n in range(len(headings) - 1):
+        nxt = headings[n + 1]
+        own = headings[n]
+        if own.rank is None and nxt.rank is not None and ranks[n] >= nxt.rank:
+            if _visual(own.prominence) <= _visual(nxt.prominence) and _FIRST.match(
+                " ".join(nxt.title.split())
+            ):
+                ranks[n] = nxt.rank - _STEP / 2
+    stack: list[float] = []
+    for h, rank in zip(headings, ranks, strict=True):
+        while stack and stack[-1] >= rank:
+            stack.pop()
+        h.level = min(MAX_LEVEL, len(stack) + 1)
+        stack.append(rank)
+
+
+def _style_ranks(headings: list[Heading]) -> dict[Prominence, float]:
+    by_style: dict[Prominence, list[Heading]] = defaultdict(list)
+    first_plain: dict[Prominence, int] = {}
+    for n, h in enumerate(headings):
+        by_style[h.prominence].append(h)
+        if h.rank is None:
+            first_plain.setdefault(h.prominence, n)
+    order = sorted(by_style, key=lambda s: (_visual(s), first_plain.get(s, len(headings)), s))
+    ranks: dict[Prominence, float] = {}
+    ceiling = 0.0  # the deepest numbered rank among styles at least this prominent
+    step = 0
+    for style in order:
+        members = by_style[style]
+        numbered = [h.rank for h in members if h.rank is not None]
+        anchor = _anchor(numbered, len(members))
+        if anchor is not None:
+            ranks[style] = anchor
+        else:
+            step += 1
+            ranks[style] = max([ceiling, *numbered]) + step * _STEP
+        ceiling = max([ceiling, ranks[style], *numbered])
+    return ranks
+
+
+def _visual(prominence: Prominence) -> Prominence:
+    """The part of a style that ranks it by look (its last part, italic, only tells styles
+    apart: whether italic sits above or below upright differs between documents)."""
+    return prominence[:-1]
+
+
+def _anchor(numbered: list[float], members: int) -> float | None:
+    """The numbered rank most of a style's headings share, if they do."""
+    if not numbered or len(numbered) < ANCHOR_SHARE * members:
+        return None
+    rank, count = Counter(numbered).most_common(1)[0]
+    return rank if count >= ANCHOR_SHARE * len(numbered) else None

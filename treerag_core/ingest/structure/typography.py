@@ -1,0 +1,240 @@
+"""Headings by their look: short lines set apart from the body text by size or weight.
+
+The body style is the document's most common one (:mod:`.layout`). A heading is a short
+line larger than the body, or bold where the body is not and with space above it, set in
+one style from end to end (a body line that merely starts with a bold word is not), that is
+not page furniture, a table cell (it shares its row), a row of figures or a sentence. Lines
+of one title broken over several lines (or one word per line) are joined; levels come from
+numbering and style (:mod:`.ranks`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .candidates import Kind, classify_line
+from .headings import Heading, Position
+from .layout import Layout, Line
+from .profiles import GENERIC, Profile
+from .ranks import numbering_rank
+from .thresholds import (
+    CENTRED_SHARE,
+    MAX_HEADING_LINES,
+    MAX_HEADING_WORDS,
+    MAX_HEADLINE_CHARS,
+    MAX_HEADLINE_WORDS,
+    MIN_HEADING_LETTER_SHARE,
+    MIN_HEADING_LETTERS,
+    MIN_LARGER_PT,
+    MIN_LARGER_RATIO,
+    MIN_PROSE_WORDS,
+    MIN_ROW_FIGURES,
+    OFF_COLUMN_SHARE,
+    SENTENCE_TITLE_WORDS,
+    SET_APART_RATIO,
+    SHORT_LINE_SHARE,
+    SIZE_STEP,
+    WRAP_ALIGN_RATIO,
+    WRAP_GAP_RATIO,
+)
+
+_OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, not a bullet
+_AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
+INF = float("inf")
+# Headings named by a keyword and number, or by a profile's standard titles ("Consolidated
+# Balance Sheets" in a filing): evidence enough even when set like the body.
+_KEYWORD_KINDS = {
+    Kind.PART, Kind.CHAPTER, Kind.ARTICLE, Kind.SECTION, Kind.ITEM, Kind.NOTE, Kind.STATEMENT
+}  # fmt: skip
+_TOP, _HEADING, _TEXT = "top", "heading", "text"  # what stands above a candidate line
+
+
+def find_headings(
+    layout: Layout,
+    dropped: set[Position],
+    skip_pages: set[int] | None = None,
+    profile: Profile = GENERIC,
+) -> list[Heading]:
+    """Headings by typography, in document order, with numbering ranks but no levels."""
+    skip = skip_pages or set()
+    found: list[Heading] = []
+    for p, row in enumerate(layout.lines):
+        if p in skip:
+            continue
+        i = 0
+        above = _TOP  # the first line of a page (after its furniture) has room above it
+        while i < len(row):
+            line = row[i]
+            if line is None or (p, i) in dropped:
+                i += 1
+                continue
+            if not _prominent(line, layout):
+                title = " ".join(line.text.split())
+                if _keyword_heading(line, title, layout, above, profile):
+                    rank = numbering_rank(title, profile)
+                    found.append(Heading(p, i, i + 1, title, _prominence(line), rank, known=True))
+                    above = _HEADING
+                else:
+                    above = _TEXT
+                i += 1
+                continue
+            block = _block(row, i, dropped)
+            end = block[-1].index + 1
+            title = " ".join(" ".join(ln.text.split()) for ln in block)
+            rank = numbering_rank(title, profile)
+            if _is_heading(block, title, layout, above, rank) and not _in_table(row, i, end):
+                known = _known(title, profile)
+                found.append(Heading(p, i, end, title, _prominence(block[0]), rank, known=known))
+                above = _HEADING
+            else:
+                above = _TEXT
+            i = end
+    return found
+
+
+def _prominent(line: Line, layout: Layout) -> bool:
+    """Set in a heading style from end to end, alone on its row."""
+    if not line.uniform or line.shares_row:
+        return False
+    first = line.text.strip()[:1]
+    if not first or first.islower() or not (first.isalnum() or first in _OPENERS):
+        return False
+    return _larger(line, layout) or (
+        line.bold and not layout.body_bold and line.size >= layout.body_size - SIZE_STEP
+    )
+
+
+def _larger(line: Line, layout: Layout) -> bool:
+    """Set apart by size: bold and a point larger, or plainly a good deal larger (a press
+    release's 11 pt prose over 10 pt tables is not a heading)."""
+    if line.bold and not layout.body_bold:
+        return line.size >= layout.body_size + MIN_LARGER_PT
+    return line.size >= layout.body_size * MIN_LARGER_RATIO
+
+
+def _known(title: str, profile: Profile) -> bool:
+    """Named by numbering, a keyword or a profile's standard title, not by its look alone."""
+    cand = classify_line(title, profile)
+    return cand is not None and cand.kind != Kind.CAPS and not cand.toc_like
+
+
+def _keyword_heading(line: Line, title: str, layout: Layout, above: str, profile: Profile) -> bool:
+    """A heading set like the body but named by its keyword and number ("NOTE 4 —
+    INVESTMENTS", "Item 7."), standing apart; numbering is evidence enough. The cheap
+    checks come first: this is asked of every body line."""
+    if not line.uniform or line.shares_row or not title[:1].isupper():
+        return False
+    room = layout.body_gap + SET_APART_RATIO * layout.body_size
+    if not (line.gap_above >= room or above == _TOP):
+        return False
+    # Not the first line of a paragraph: capitals, or a line that stops short of the margin.
+    width = layout.body_right - layout.body_left
+    if not (line.caps or line.x1 < layout.body_right - SHORT_LINE_SHARE * width):
+        return False
+    if len(title.split()) > MAX_HEADING_WORDS:
+        return False
+    cand = classify_line(title, profile)
+    return not (cand is None or cand.kind not in _KEYWORD_KINDS or cand.toc_like or cand.rest)
+
+
+def _block(row: list[Line | None], i: int, dropped: set[Position]) -> list[Line]:
+    """Line ``i`` and the lines its title wraps onto (same style, close, aligned)."""
+    block = [row[i]]
+    j = i + 1
+    while j < len(row) and len(block) <= MAX_HEADING_LINES:
+        nxt = row[j]
+        last = block[-1]
+        if nxt is None or (nxt.page, nxt.index) in dropped or not _wraps(last, nxt):
+            break
+        block.append(nxt)
+        j += 1
+    return [ln for ln in block if ln is not None]
+
+
+def _wraps(last: Line, nxt: Line) -> bool:
+    if nxt.text.lstrip()[:1] == "(":
+        return False  # "(in millions, except per share data)" under a statement's title
+    if not nxt.uniform or nxt.shares_row or nxt.style[:2] != last.style[:2]:
+        return False
+    if nxt.gap_above > WRAP_GAP_RATIO * last.size:
+        return False
+    left = abs(nxt.x0 - last.x0) <= WRAP_ALIGN_RATIO * last.size
+    centre = abs((nxt.x0 + nxt.x1) - (last.x0 + last.x1)) / 2 <= WRAP_ALIGN_RATIO * last.size
+    return left or centre
+
+
+def _is_heading(
+    block: list[Line], title: str, layout: Layout, above: str, rank: float | None
+) -> bool:
+    if len(block) > MAX_HEADING_LINES:
+        return False  # a bold paragraph, not a title
+    first = block[0]
+    larger = _larger(first, layout)
+    words = title.split()
+    # A headline set larger than the body may be a sentence ("Cyber attacks … could have
+    # an adverse effect on our business."); at body size a sentence is body text.
+    most_words = MAX_HEADLINE_WORDS if larger else MAX_HEADING_WORDS
+    if len(words) > most_words or len(title) > MAX_HEADLINE_CHARS:
+        return False
+    if title.endswith((",", ";")):
+        return False
+    if not larger and title.endswith(".") and len(words) > SENTENCE_TITLE_WORDS:
+        return False
+    letters = sum(c.isalpha() for c in title)
+    visible = max(1, len(title.replace(" ", "")))
+    if letters < MIN_HEADING_LETTERS or letters / visible < MIN_HEADING_LETTER_SHARE:
+        return False
+    if _off_column(first, layout):
+        return False  # a column header or a date set right, not a heading
+    if larger:
+        return True
+    # Body-size bold: a heading only with room above it (the top of a page has room), or,
+    # numbered, right under another heading ("PART I" then "Item 1. Business").
+    room = layout.body_gap + SET_APART_RATIO * layout.body_size
+    return first.gap_above >= room or above == _TOP or (above == _HEADING and rank is not None)
+
+
+def _off_column(line: Line, layout: Layout) -> bool:
+    """Starts far right of the text's left edge without being centred on the page."""
+    width = layout.body_right - layout.body_left
+    page_width = layout.page_widths[line.page] if layout.page_widths else 0.0
+    if width <= 0 or page_width <= 0:
+        return False
+    centred = abs((line.x0 + line.x1) / 2 - page_width / 2) <= CENTRED_SHARE * page_width
+    return line.x0 - layout.body_left > OFF_COLUMN_SHARE * width and not centred
+
+
+def _in_table(row: list[Line | None], start: int, end: int) -> bool:
+    """A label inside a table: right above a row of figures, or between one and more rows
+    (a heading after a table is followed by prose)."""
+    after = next((ln for ln in row[end:] if ln is not None), None)
+    before = next((ln for ln in reversed(row[:start]) if ln is not None), None)
+    if after is not None and _figures(after.text):
+        return True
+    return before is not None and _figures(before.text) and not (after and _prose(after.text))
+
+
+def _prose(text: str) -> bool:
+    words = text.split()
+    lower = sum(1 for w in words if w[:1].islower())
+    return len(words) >= MIN_PROSE_WORDS and lower >= len(words) / 2
+
+
+def _figures(text: str) -> bool:
+    """A table row: it ends in two or more amounts ("$ 55,466 $ 56,435", "(8.3) %"); a
+    sentence ("… ended December 31, 2021.") is not one."""
+    text = text.strip()
+    if text.endswith(".") and not text[-2:-1].isdigit():
+        return False
+    tokens = text.replace("$", " ").replace("%", " ").split()
+    tail = 0
+    for token in reversed(tokens):
+        if not _AMOUNT.fullmatch(token):
+            break
+        tail += 1
+    return tail >= MIN_ROW_FIGURES
+
+
+def _prominence(line: Line) -> tuple[float, ...]:
+    size, bold, italic = line.style
+    return (-size, -float(bold), float(italic))
