@@ -61,10 +61,12 @@ def navigating_model(request: dict[str, Any]) -> Any:
     last = json.loads(results[-1]["content"])
     if "documents" in last:
         filing = next(d for d in last["documents"] if d["name"].startswith("BESTBUY"))
-        return ToolCalls([("browse", {"doc_id": filing["doc_id"], "depth": 3})])
+        return ToolCalls([("browse", {"doc_id": filing["doc_id"], "depth": 4})])
     if "outline" in last:
         note = find(last["outline"], "Repurchase")
-        assert note, "the outline should show the repurchase note at depth 3"
+        assert note, (
+            "the outline should show the repurchase note at depth 4 (Part I › Item 1 › Notes › 9.)"
+        )
         return ToolCalls([("read", {"doc_id": last["doc_id"], "node_id": note["node_id"]})])
     cost = re.search(r"Total cost of shares repurchased \$ (\d+)", last["text"])
     first, end = last["pages"]
@@ -84,11 +86,11 @@ def test_agent_browses_reads_and_cites_the_node_it_read(team) -> None:
     calls = [c["name"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
     assert calls == ["list_documents", "browse", "read"]
     read = json.loads(messages[-2].content)
-    assert read["node_id"] == "0019" and read["title"] == "9. Repurchase of Common Stock"
+    assert read["node_id"] == "0017" and read["title"] == "9. Repurchase of Common Stock"
     final = messages[-1]
     assert isinstance(final, AIMessage) and not final.tool_calls
     assert "$69 million" in final.content  # the figure is in the section it read
-    assert "(node 0019), pp. 12–13" in final.content and read["pages"] == [12, 13]
+    assert "(node 0017), pp. 12–13" in final.content and read["pages"] == [12, 13]
     # the real client sent the tools' typed schemas as OpenAI function definitions
     functions = {t["function"]["name"]: t["function"] for t in requests[0]["tools"]}
     assert list(functions) == ["list_documents", "browse", "search", "read", "ask"]
@@ -126,7 +128,7 @@ def test_tools_apply_the_principals_access_rules(team) -> None:
     by_name = {tool.name: tool for tool in bob}
     listed = json.loads(by_name["list_documents"].invoke({}))
     assert [d["doc_id"] for d in listed["documents"]] == [team.memo_id]
-    refused = by_name["read"].invoke({"doc_id": team.filing_id, "node_id": "0019"})
+    refused = by_name["read"].invoke({"doc_id": team.filing_id, "node_id": "0017"})
     assert refused.startswith(f"There is no document '{team.filing_id}' that you may read")
 
 
@@ -136,7 +138,7 @@ def test_ask_tool_uses_the_given_retriever(team) -> None:
     def reply(request: dict[str, Any]) -> str:
         system = request["messages"][0]["content"]
         if "find the sections" in system:
-            return json.dumps({"reasoning": "repurchases", "node_list": ["0019"]})
+            return json.dumps({"reasoning": "repurchases", "node_list": ["0017"]})
         return "Best Buy repurchased $69 million of shares in the quarter [S1]."
 
     server = FakeLLMServer("openai", reply=reply).start()
@@ -150,4 +152,4 @@ def test_ask_tool_uses_the_given_retriever(team) -> None:
     assert result["engine"] == "fake-gpt" and result["llm_calls"] == 2
     assert result["answer"].endswith("[S1].")
     [ref] = result["references"]
-    assert ref["node_id"] == "0019" and ref["cited"] and ref["pages"][0] >= 12
+    assert ref["node_id"] == "0017" and ref["cited"] and ref["pages"][0] >= 12
