@@ -223,3 +223,46 @@ def test_a_failing_structure_strategy_falls_through_to_the_next(tmp_path: Path) 
         result, [Strategy("broken", broken), Strategy("plain", lambda r, lim: "# T\nx")], Limits()
     )
     assert (chosen.source, chosen.text) == ("plain", "# T\nx")
+
+
+def test_continued_titles_and_long_colon_lead_ins_are_no_new_sections(tmp_path: Path) -> None:
+    """A statement's title repeated with "(continued)" goes on with the section before it;
+    a bold line ending in a colon that introduces a letter or a list is no heading, while a
+    short label with a colon ("Documents Incorporated by Reference:") still is one."""
+    path = make_typeset_pdf(
+        tmp_path / "release.pdf",
+        [
+            [
+                ("h", "First Quarter Results", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("h", "Statement of Cash Flows", "Helvetica", "B", 12),
+                ("p", BODY),
+            ],
+            [
+                ("h", "Statement of Cash Flows (continued)", "Helvetica", "B", 12),
+                ("p", BODY),
+                ("h", "Report of the Auditor", "Helvetica", "B", 12),
+                (
+                    "h",
+                    "To the Shareholders and the Board of Directors of Acme Inc.:",
+                    "Helvetica",
+                    "B",
+                    10,
+                ),
+                ("p", BODY),
+                ("h", "Documents Incorporated by Reference:", "Helvetica", "B", 12),
+                ("p", BODY),
+            ],
+        ],
+    )
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    assert [(t, lvl, page) for t, lvl, page, _ in rows] == [
+        ("First Quarter Results", 1, 1),
+        ("Statement of Cash Flows", 2, 1),
+        ("Report of the Auditor", 2, 2),
+        ("Documents Incorporated by Reference:", 2, 2),
+    ]
+    text = read_source(str(path)).text
+    assert "Statement of Cash Flows (continued)" in text  # kept as text of its section
+    assert "To the Shareholders and the Board of Directors of Acme Inc.:" in text

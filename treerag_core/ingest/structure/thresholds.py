@@ -83,6 +83,9 @@ CENTRED_SHARE = 0.1  # …or is centred on the page (within a tenth of its width
 MIN_ROW_FIGURES = 2  # a line ending in two amounts is a table row, and a label above it a cell
 SHORT_LINE_SHARE = 0.2  # a keyword line ending a fifth of the width short of the margin
 MIN_PROSE_WORDS = 6  # a line of six words, mostly lower case, is running text
+MAX_LEAD_IN_WORDS = 6  # "Documents Incorporated by Reference:" labels a section; a longer
+# line ending in a colon ("To the Shareholders … of Verizon Inc.:", "… is amended as
+# follows:") introduces the text after it
 MIN_TYPOGRAPHY_HEADINGS = 3  # fewer headings by style and the text rules do better
 ANCHOR_SHARE = 0.5  # a style most of whose headings share one numbering level takes it
 

@@ -23,6 +23,7 @@ from .thresholds import (
     MAX_HEADING_WORDS,
     MAX_HEADLINE_CHARS,
     MAX_HEADLINE_WORDS,
+    MAX_LEAD_IN_WORDS,
     MIN_HEADING_LETTER_SHARE,
     MIN_HEADING_LETTERS,
     MIN_LARGER_PT,
@@ -39,6 +40,8 @@ from .thresholds import (
 )
 
 _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, not a bullet
+# "Statement of Cash Flows (continued)", "Risk Factors – cont'd": the section before goes on.
+_CONTINUED = re.compile(r"[(\[–—-]\s*(?:continued|cont'?d|cont\.)\s*[)\]]?\s*:?\s*$", re.I)
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
 INF = float("inf")
 # Headings named by a keyword and number, or by a profile's standard titles ("Consolidated
@@ -70,7 +73,7 @@ def find_headings(
                 continue
             if not _prominent(line, layout):
                 title = " ".join(line.text.split())
-                if _keyword_heading(line, title, layout, above, profile):
+                if _keyword_heading(line, title, layout, above, profile) and not _goes_on(title):
                     rank = numbering_rank(title, profile)
                     found.append(Heading(p, i, i + 1, title, _prominence(line), rank, known=True))
                     above = _HEADING
@@ -82,7 +85,11 @@ def find_headings(
             end = block[-1].index + 1
             title = " ".join(" ".join(ln.text.split()) for ln in block)
             rank = numbering_rank(title, profile)
-            if _is_heading(block, title, layout, above, rank) and not _in_table(row, i, end):
+            if (
+                _is_heading(block, title, layout, above, rank)
+                and not _in_table(row, i, end)
+                and not _goes_on(title)
+            ):
                 known = _known(title, profile)
                 found.append(Heading(p, i, end, title, _prominence(block[0]), rank, known=known))
                 above = _HEADING
@@ -90,6 +97,14 @@ def find_headings(
                 above = _TEXT
             i = end
     return found
+
+
+def _goes_on(title: str) -> bool:
+    """A title that continues the section before it ("… (continued)") or leads into the
+    text after it (a long line ending in a colon): set like a heading, but no new section."""
+    if _CONTINUED.search(title):
+        return True
+    return title.endswith(":") and len(title.split()) > MAX_LEAD_IN_WORDS
 
 
 def _prominent(line: Line, layout: Layout) -> bool:
