@@ -169,6 +169,11 @@ def _typeset(pdf: Any, item: TypesetItem) -> None:
         dots = "." * int((width - pdf.get_string_width(title)) / pdf.get_string_width(". "))
         pdf.cell(width, 6, f"{title} {' '.join(dots)}")
         pdf.cell(10, 6, str(printed), align="R", new_x="LMARGIN", new_y="NEXT")
+    elif kind == "corner":  # a small label set flush right ("Exhibit 21")
+        _, text, style, size = item
+        pdf.set_font("Helvetica", style, size)
+        pdf.cell(170, size * 0.45, text, align="R", new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
     elif kind == "gap":
         pdf.ln(item[1])
     else:

@@ -266,3 +266,37 @@ def test_continued_titles_and_long_colon_lead_ins_are_no_new_sections(tmp_path: 
     text = read_source(str(path)).text
     assert "Statement of Cash Flows (continued)" in text  # kept as text of its section
     assert "To the Shareholders and the Board of Directors of Acme Inc.:" in text
+
+
+def test_a_label_opening_an_appended_document_heads_it(tmp_path: Path) -> None:
+    """An exhibit appended to a report opens with its label set small in the top corner,
+    off the text column; the label heads it, so its pages are not filed under the section
+    before. The same words inside a paragraph, or below a page's first line, are text."""
+    path = make_typeset_pdf(
+        tmp_path / "report.pdf",
+        [
+            [
+                ("h", "Annual Report", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("h", "Signatures", "Helvetica", "B", 12),
+                ("p", BODY + " The list of subsidiaries is filed as"),
+                ("p", "Exhibit 21"),
+            ],
+            [
+                ("corner", "Exhibit 21", "B", 9),
+                ("h", "Subsidiaries of Acme Inc.", "Helvetica", "B", 12),
+                ("p", BODY),
+            ],
+            [("corner", "EXHIBIT 31.1", "", 9), ("p", BODY)],
+        ],
+    )
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    titles = [(t, page) for t, _, page, _ in rows]
+    assert titles == [
+        ("Annual Report", 1),
+        ("Signatures", 1),
+        ("Exhibit 21", 2),
+        ("Subsidiaries of Acme Inc.", 2),
+        ("EXHIBIT 31.1", 3),
+    ]

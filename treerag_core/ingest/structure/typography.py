@@ -50,6 +50,13 @@ _KEYWORD_KINDS = {
     Kind.PART, Kind.CHAPTER, Kind.ARTICLE, Kind.SECTION, Kind.ITEM, Kind.NOTE, Kind.STATEMENT
 }  # fmt: skip
 _TOP, _HEADING, _TEXT = "top", "heading", "text"  # what stands above a candidate line
+# "Exhibit 10.13", "EXHIBIT 21", "Annex B", "Appendix C-2", "Schedule 1": the label that
+# opens a document appended to another (a filing's exhibits), often set small in a corner.
+_APPENDED_LABEL = re.compile(
+    r"(?:exhibit|annex|appendix|attachment|schedule)\s+(?:no\.\s*)?"
+    r"[A-Z0-9]{1,4}(?:[.-][A-Z0-9]{1,4}){0,3}",
+    re.IGNORECASE,
+)
 
 
 def find_headings(
@@ -69,6 +76,14 @@ def find_headings(
         while i < len(row):
             line = row[i]
             if line is None or (p, i) in dropped:
+                i += 1
+                continue
+            if above == _TOP and _APPENDED_LABEL.fullmatch(title := " ".join(line.text.split())):
+                # The top line of a page naming an appendix opens it wherever it is set (a
+                # corner label is off the text column, and often in the body's own style).
+                rank = numbering_rank(title, profile)
+                found.append(Heading(p, i, i + 1, title, _prominence(line), rank, known=True))
+                above = _HEADING
                 i += 1
                 continue
             if not _prominent(line, layout):
