@@ -143,9 +143,10 @@ def _typeset(pdf: Any, item: TypesetItem) -> None:
         for line in text.split("\n"):
             pdf.cell(170, size * 0.45, line, new_x="LMARGIN", new_y="NEXT")
         pdf.ln(2)
-    elif kind == "p":
-        pdf.set_font("Helvetica", "", 10)
-        pdf.multi_cell(170, 5, item[1], new_x="LMARGIN", new_y="NEXT")
+    elif kind == "p":  # ("p", text) or ("p", text, size): body text, 10 pt by default
+        size = item[2] if len(item) > 2 else 10
+        pdf.set_font("Helvetica", "", size)
+        pdf.multi_cell(170, size / 2, item[1], new_x="LMARGIN", new_y="NEXT")
         pdf.ln(2)
     elif kind == "lead":  # a paragraph that opens with a bold word: body text all the same
         _, bold, rest = item

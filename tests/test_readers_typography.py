@@ -300,3 +300,40 @@ def test_a_label_opening_an_appended_document_heads_it(tmp_path: Path) -> None:
         ("Subsidiaries of Acme Inc.", 2),
         ("EXHIBIT 31.1", 3),
     ]
+
+
+def test_a_page_set_in_its_own_larger_body_is_read_against_it(tmp_path: Path) -> None:
+    """An amendment typed at 12 pt appended to a 10 pt report: its short 12 pt lines (a
+    numbered clause, the signature block) are its body text, not headings larger than the
+    report's body; its bold title is still a heading, and 12 pt headings in the report are."""
+    clause = "1. Section 16 of Article II is amended as follows"
+    path = make_typeset_pdf(
+        tmp_path / "amended.pdf",
+        [
+            [
+                ("h", "Annual Report", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("h", "Operations", "Helvetica", "", 12),
+                ("p", BODY * 6),
+            ],
+            [("p", BODY * 8)],
+            [
+                ("corner", "Exhibit 10.1", "B", 9),
+                ("h", "Amendment No. 3", "Helvetica", "B", 14),
+                ("p", BODY * 2, 12),
+                ("p", clause, 12),
+                ("p", BODY * 3, 12),
+                ("p", "ACME INC.", 12),
+                ("p", "Chief Human Resources Officer", 12),
+            ],
+        ],
+    )
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    assert [(t, page) for t, _, page, _ in rows] == [
+        ("Annual Report", 1),
+        ("Operations", 1),
+        ("Exhibit 10.1", 3),
+        ("Amendment No. 3", 3),
+    ]
+    assert clause in read_source(str(path)).text

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..pages import RichPage
-from .thresholds import ROW_OVERLAP, SIZE_STEP
+from .thresholds import PAGE_BODY_MIN_CHARS, PAGE_BODY_SHARE, ROW_OVERLAP, SIZE_STEP
 
 
 @dataclass(slots=True)
@@ -57,6 +57,12 @@ class Layout:
     body_left: float = 0.0
     body_right: float = 0.0
     page_widths: list[float] = field(default_factory=list)
+    page_body_sizes: dict[int, float] = field(default_factory=dict)  # pages with their own
+
+    def body_size_on(self, page: int) -> float:
+        """The body size a line on ``page`` is compared with: the page's own when it is set
+        in a larger body than the document (an appended exhibit), else the document's."""
+        return self.page_body_sizes.get(page, self.body_size)
 
     @property
     def has_typography(self) -> bool:
@@ -129,6 +135,7 @@ def _measure_body(layout: Layout) -> None:
         return
     (size, bold), _ = weight.most_common(1)[0]
     layout.body_size, layout.body_bold = size, bold
+    layout.page_body_sizes = _larger_page_bodies(layout)
     gaps: list[float] = []
     lefts: Counter[float] = Counter()
     rights: Counter[float] = Counter()
@@ -144,3 +151,24 @@ def _measure_body(layout: Layout) -> None:
     layout.body_gap = sorted(gaps)[len(gaps) // 2] if gaps else size * 0.3
     layout.body_left = float(lefts.most_common(1)[0][0]) if lefts else 0.0
     layout.body_right = float(rights.most_common(1)[0][0]) if rights else 0.0
+
+
+def _larger_page_bodies(layout: Layout) -> dict[int, float]:
+    """Pages of prose set in a larger body than the document's, with that size."""
+    out: dict[int, float] = {}
+    for p, row in enumerate(layout.lines):
+        weight: Counter[tuple[float, bool]] = Counter()
+        for ln in row:
+            if ln is not None:
+                weight[(ln.style[0], ln.bold)] += len(ln.text)
+        if not weight:
+            continue
+        (size, bold), chars = weight.most_common(1)[0]
+        if (
+            bold == layout.body_bold
+            and size > layout.body_size
+            and chars >= PAGE_BODY_MIN_CHARS
+            and chars >= PAGE_BODY_SHARE * sum(weight.values())
+        ):
+            out[p] = size
+    return out

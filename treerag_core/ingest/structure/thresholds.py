@@ -86,6 +86,10 @@ MIN_PROSE_WORDS = 6  # a line of six words, mostly lower case, is running text
 MAX_LEAD_IN_WORDS = 6  # "Documents Incorporated by Reference:" labels a section; a longer
 # line ending in a colon ("To the Shareholders … of Verizon Inc.:", "… is amended as
 # follows:") introduces the text after it
+# A page set in its own, larger body (an exhibit typed at 12 pt appended to a 10 pt report):
+# its prose is judged against its own body when that style fills most of a page of prose.
+PAGE_BODY_SHARE = 0.6
+PAGE_BODY_MIN_CHARS = 600  # a cover or a chapter's title page is not a page of prose
 MIN_TYPOGRAPHY_HEADINGS = 3  # fewer headings by style and the text rules do better
 ANCHOR_SHARE = 0.5  # a style most of whose headings share one numbering level takes it
 

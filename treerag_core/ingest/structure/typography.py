@@ -130,16 +130,19 @@ def _prominent(line: Line, layout: Layout) -> bool:
     if not first or first.islower() or not (first.isalnum() or first in _OPENERS):
         return False
     return _larger(line, layout) or (
-        line.bold and not layout.body_bold and line.size >= layout.body_size - SIZE_STEP
+        line.bold
+        and not layout.body_bold
+        and line.size >= layout.body_size_on(line.page) - SIZE_STEP
     )
 
 
 def _larger(line: Line, layout: Layout) -> bool:
     """Set apart by size: bold and a point larger, or plainly a good deal larger (a press
     release's 11 pt prose over 10 pt tables is not a heading)."""
+    body = layout.body_size_on(line.page)
     if line.bold and not layout.body_bold:
-        return line.size >= layout.body_size + MIN_LARGER_PT
-    return line.size >= layout.body_size * MIN_LARGER_RATIO
+        return line.size >= body + MIN_LARGER_PT
+    return line.size >= body * MIN_LARGER_RATIO
 
 
 def _known(title: str, profile: Profile) -> bool:
