@@ -337,3 +337,34 @@ def test_a_page_set_in_its_own_larger_body_is_read_against_it(tmp_path: Path) ->
         ("Amendment No. 3", 3),
     ]
     assert clause in read_source(str(path)).text
+
+
+def test_a_table_header_of_words_is_not_a_heading(tmp_path: Path) -> None:
+    """A bold header row over rows of names (no figures below it to tell a table) comes
+    out of the PDF as one short line spread over the page's width: table cells, not a title."""
+    path = make_typeset_pdf(
+        tmp_path / "subsidiaries.pdf",
+        [
+            [
+                ("h", "Subsidiaries", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("gap", 4),
+                (
+                    "table",
+                    [
+                        ["Name", "", "Place"],
+                        ["Acme Ltd", "", "Delaware"],
+                        ["Acme GmbH", "", "Germany"],
+                        ["Acme SA", "", "France"],
+                    ],
+                ),
+                ("h", "Principal Offices", "Helvetica", "B", 10),
+                ("p", BODY),
+                ("h", "Employees", "Helvetica", "B", 10),
+                ("p", BODY),
+            ]
+        ],
+    )
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    assert [t for t, *_ in rows] == ["Subsidiaries", "Principal Offices", "Employees"]

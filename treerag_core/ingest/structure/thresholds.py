@@ -90,6 +90,10 @@ MAX_LEAD_IN_WORDS = 6  # "Documents Incorporated by Reference:" labels a section
 # its prose is judged against its own body when that style fills most of a page of prose.
 PAGE_BODY_SHARE = 0.6
 PAGE_BODY_MIN_CHARS = 600  # a cover or a chapter's title page is not a page of prose
+# A title's characters take about half an em each; a line whose box is this many ems per
+# character (twice that) has its words set apart in columns: a table's header row
+# ("Name    Age    Office Held    Since") extracted as one line.
+MAX_EMS_PER_CHAR = 1.0
 MIN_TYPOGRAPHY_HEADINGS = 3  # fewer headings by style and the text rules do better
 ANCHOR_SHARE = 0.5  # a style most of whose headings share one numbering level takes it
 

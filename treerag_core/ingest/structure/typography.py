@@ -19,6 +19,7 @@ from .profiles import GENERIC, Profile
 from .ranks import numbering_rank
 from .thresholds import (
     CENTRED_SHARE,
+    MAX_EMS_PER_CHAR,
     MAX_HEADING_LINES,
     MAX_HEADING_WORDS,
     MAX_HEADLINE_CHARS,
@@ -219,12 +220,21 @@ def _is_heading(
         return False
     if _off_column(first, layout):
         return False  # a column header or a date set right, not a heading
+    if any(_spread(ln) for ln in block):
+        return False  # a table's header row, its cells run together into one line
     if larger:
         return True
     # Body-size bold: a heading only with room above it (the top of a page has room), or,
     # numbered, right under another heading ("PART I" then "Item 1. Business").
     room = layout.body_gap + SET_APART_RATIO * layout.body_size
     return first.gap_above >= room or above == _TOP or (above == _HEADING and rank is not None)
+
+
+def _spread(line: Line) -> bool:
+    """Far wider than its characters need: words set apart in columns, not a title."""
+    chars = len(line.text.strip())
+    width = line.x1 - line.x0
+    return chars > 0 and line.size > 0 and width > MAX_EMS_PER_CHAR * chars * line.size
 
 
 def _off_column(line: Line, layout: Layout) -> bool:
