@@ -175,6 +175,13 @@ def _typeset(pdf: Any, item: TypesetItem) -> None:
         pdf.set_font("Helvetica", style, size)
         pdf.cell(170, size * 0.45, text, align="R", new_x="LMARGIN", new_y="NEXT")
         pdf.ln(2)
+    elif kind == "raise":  # bold text placed back up the page, out of reading order
+        _, text, x, up = item
+        y = pdf.get_y()
+        pdf.set_font("Helvetica", "B", 10)
+        pdf.set_xy(x, y - up)
+        pdf.cell(pdf.get_string_width(text) + 1, 5, text)
+        pdf.set_xy(20, y)
     elif kind == "gap":
         pdf.ln(item[1])
     else:

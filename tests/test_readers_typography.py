@@ -368,3 +368,33 @@ def test_a_table_header_of_words_is_not_a_heading(tmp_path: Path) -> None:
     source, rows = _tree(path)
     assert source == "typography and numbering"
     assert [t for t, *_ in rows] == ["Subsidiaries", "Principal Offices", "Employees"]
+
+
+def test_a_header_cell_placed_back_up_the_page_is_not_a_heading(tmp_path: Path) -> None:
+    """A table's stacked header ("Carrying" over "Amount") is often drawn after the row
+    below it: a short bold word near the page's centre, back up the page. It is a cell."""
+    path = make_typeset_pdf(
+        tmp_path / "fair_value.pdf",
+        [
+            [
+                ("h", "Fair Value of Debt", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("gap", 12),
+                ("p", "(dollars in millions)"),
+                ("raise", "Carrying", 98, 14),
+                ("table", [["Amount", "Level 1", "Total"], ["At December 31", "1,200", "1,450"]]),
+                ("h", "Derivative Instruments", "Helvetica", "B", 10),
+                ("p", BODY),
+                ("h", "Interest Rate Swaps", "Helvetica", "B", 10),
+                ("p", BODY),
+            ]
+        ],
+    )
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    assert [t for t, *_ in rows] == [
+        "Fair Value of Debt",
+        "Derivative Instruments",
+        "Interest Rate Swaps",
+    ]
+    assert "Carrying" in read_source(str(path)).text

@@ -33,6 +33,9 @@ class Line:
     gap_above: float = float("inf")  # space to the line above; inf at the top of a page
     gap_below: float = float("inf")
     shares_row: bool = False  # another line sits beside it on the same row: a table cell
+    # Set back up the page, above the line before it but below text drawn earlier: placed
+    # out of reading order inside what is already there (a table's stacked header cell).
+    jumps_up: bool = False
 
     @property
     def style(self) -> tuple[float, bool, bool]:
@@ -107,11 +110,15 @@ def build_layout(pages: list[RichPage]) -> Layout:
 def _measure_gaps(row: list[Line | None]) -> None:
     """Space above and below each line, and whether it shares its row with other text."""
     boxed = [ln for ln in row if ln is not None and ln.top > ln.bottom]
+    highest = float("-inf")  # the bottom of the highest line drawn so far
     for prev, cur in zip(boxed, boxed[1:], strict=False):
+        highest = max(highest, prev.bottom)
         gap = prev.bottom - cur.top
         if gap > -_height(cur) * ROW_OVERLAP:  # cur sits below prev: the usual reading order
             cur.gap_above = max(0.0, gap)
             prev.gap_below = max(0.0, gap)
+        elif cur.bottom > prev.top and highest > cur.top:
+            cur.jumps_up = True  # not a title drawn last at the top of the page
     # Rows: sort by vertical centre; neighbours whose heights overlap share a row.
     ordered = sorted(boxed, key=lambda ln: (ln.bottom + ln.top) / 2)
     for a, b in zip(ordered, ordered[1:], strict=False):

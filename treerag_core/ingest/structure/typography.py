@@ -224,6 +224,8 @@ def _is_heading(
         return False  # a table's header row, its cells run together into one line
     if larger:
         return True
+    if first.jumps_up and _indented(first, layout):
+        return False  # body-size text placed back up the page, mid-width: a table's header cell
     # Body-size bold: a heading only with room above it (the top of a page has room), or,
     # numbered, right under another heading ("PART I" then "Item 1. Business").
     room = layout.body_gap + SET_APART_RATIO * layout.body_size
@@ -239,12 +241,17 @@ def _spread(line: Line) -> bool:
 
 def _off_column(line: Line, layout: Layout) -> bool:
     """Starts far right of the text's left edge without being centred on the page."""
-    width = layout.body_right - layout.body_left
     page_width = layout.page_widths[line.page] if layout.page_widths else 0.0
-    if width <= 0 or page_width <= 0:
+    if page_width <= 0:
         return False
     centred = abs((line.x0 + line.x1) / 2 - page_width / 2) <= CENTRED_SHARE * page_width
-    return line.x0 - layout.body_left > OFF_COLUMN_SHARE * width and not centred
+    return _indented(line, layout) and not centred
+
+
+def _indented(line: Line, layout: Layout) -> bool:
+    """Starts far right of the text's left edge."""
+    width = layout.body_right - layout.body_left
+    return width > 0 and line.x0 - layout.body_left > OFF_COLUMN_SHARE * width
 
 
 def _in_table(row: list[Line | None], start: int, end: int) -> bool:
