@@ -398,3 +398,33 @@ def test_a_header_cell_placed_back_up_the_page_is_not_a_heading(tmp_path: Path) 
         "Interest Rate Swaps",
     ]
     assert "Carrying" in read_source(str(path)).text
+
+
+def test_a_heading_right_under_a_short_heading_is_not_its_second_line(tmp_path: Path) -> None:
+    """A left-aligned title breaks only when its line is full: "Equity" set right under
+    "Note 4. Equity and Comprehensive Income", whose line had room for it, is a heading of
+    its own; a long title that filled its line still wraps into one."""
+    long_title = (
+        "4.1 Accumulated Other Comprehensive Income and Reclassifications of Gains\nOut of It"
+    )
+    path = make_typeset_pdf(
+        tmp_path / "notes.pdf",
+        [
+            [
+                ("h", "Notes to the Statements", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("h", "Note 4. Equity and Comprehensive Income\nEquity", "Helvetica", "B", 12),
+                ("p", BODY),
+                ("h", long_title, "Helvetica", "B", 12),
+                ("p", BODY),
+            ]
+        ],
+    )
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    assert [t for t, *_ in rows] == [
+        "Notes to the Statements",
+        "Note 4. Equity and Comprehensive Income",
+        "Equity",
+        long_title.replace("\n", " "),
+    ]

@@ -75,6 +75,9 @@ MAX_HEADLINE_WORDS = 45  # a larger-than-body headline may fill its three lines�
 MAX_HEADLINE_CHARS = 300  # …but no more
 WRAP_GAP_RATIO = 0.8  # lines of one title are closer than 0.8 of their size
 WRAP_ALIGN_RATIO = 2.0  # …and start (or centre) within two font sizes of each other
+# …and a left-aligned title breaks only when full: a line ending short of the right edge by
+# its next line's first word plus this many ems (a ragged margin's slack) stands alone
+WRAP_ROOM_EMS = 2.0
 SET_APART_RATIO = 0.4  # a body-size heading has this much of a line more space above it
 MIN_HEADING_LETTERS = 3
 MIN_HEADING_LETTER_SHARE = 0.5  # "2022 2021 2020" and "$ 1,373" are table rows

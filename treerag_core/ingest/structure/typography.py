@@ -38,6 +38,7 @@ from .thresholds import (
     SIZE_STEP,
     WRAP_ALIGN_RATIO,
     WRAP_GAP_RATIO,
+    WRAP_ROOM_EMS,
 )
 
 _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, not a bullet
@@ -97,7 +98,7 @@ def find_headings(
                     above = _TEXT
                 i += 1
                 continue
-            block = _block(row, i, dropped)
+            block = _block(row, i, dropped, layout)
             end = block[-1].index + 1
             title = " ".join(" ".join(ln.text.split()) for ln in block)
             rank = numbering_rank(title, profile)
@@ -171,21 +172,21 @@ def _keyword_heading(line: Line, title: str, layout: Layout, above: str, profile
     return not (cand is None or cand.kind not in _KEYWORD_KINDS or cand.toc_like or cand.rest)
 
 
-def _block(row: list[Line | None], i: int, dropped: set[Position]) -> list[Line]:
+def _block(row: list[Line | None], i: int, dropped: set[Position], layout: Layout) -> list[Line]:
     """Line ``i`` and the lines its title wraps onto (same style, close, aligned)."""
     block = [row[i]]
     j = i + 1
     while j < len(row) and len(block) <= MAX_HEADING_LINES:
         nxt = row[j]
         last = block[-1]
-        if nxt is None or (nxt.page, nxt.index) in dropped or not _wraps(last, nxt):
+        if nxt is None or (nxt.page, nxt.index) in dropped or not _wraps(last, nxt, layout):
             break
         block.append(nxt)
         j += 1
     return [ln for ln in block if ln is not None]
 
 
-def _wraps(last: Line, nxt: Line) -> bool:
+def _wraps(last: Line, nxt: Line, layout: Layout) -> bool:
     if nxt.text.lstrip()[:1] == "(":
         return False  # "(in millions, except per share data)" under a statement's title
     if not nxt.uniform or nxt.shares_row or nxt.style[:2] != last.style[:2]:
@@ -194,7 +195,26 @@ def _wraps(last: Line, nxt: Line) -> bool:
         return False
     left = abs(nxt.x0 - last.x0) <= WRAP_ALIGN_RATIO * last.size
     centre = abs((nxt.x0 + nxt.x1) - (last.x0 + last.x1)) / 2 <= WRAP_ALIGN_RATIO * last.size
+    if left and not centre and _room_for_next_word(last, nxt, layout) and _stands(nxt, layout):
+        return False  # "Note 14. Equity …" over "Equity": a line breaks only when full
     return left or centre
+
+
+def _stands(line: Line, layout: Layout) -> bool:
+    """Would be a heading of its own: larger than the body, or with room above it."""
+    room = layout.body_gap + SET_APART_RATIO * layout.body_size
+    return _larger(line, layout) or line.gap_above >= room
+
+
+def _room_for_next_word(last: Line, nxt: Line, layout: Layout) -> bool:
+    """A left-aligned line that ends short of the text's right edge by more than the next
+    line's first word (and a space) needs: the next line did not wrap from it."""
+    words = nxt.text.split()
+    if not words or layout.body_right <= layout.body_left or last.x0 > layout.body_left + last.size:
+        return False
+    per_char = (nxt.x1 - nxt.x0) / max(1, len(nxt.text.strip()))
+    needed = (len(words[0]) + 1) * per_char
+    return layout.body_right - last.x1 > needed + WRAP_ROOM_EMS * last.size
 
 
 def _is_heading(
