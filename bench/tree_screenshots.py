@@ -104,14 +104,17 @@ def shoot(url: str, documents: tuple[tuple[str, str, str, bool], ...], out: Path
             page.get_by_test_id("stSelectbox").first.click()
             page.get_by_role("option", name=name).first.click()
             wait_idle(page)
-            outline = page.get_by_test_id("stRadio").first
-            entry = outline.get_by_text(section, exact=False).first
-            if entry.count():
-                entry.click()
+            expect(page.get_by_text(f"Select a section of {name}")).to_be_visible(timeout=30_000)
+            opened = page.get_by_role("heading", name=section, exact=True)
+            for _ in range(3):  # a click during a rerun is lost: click until the panel shows it
+                page.get_by_test_id("stRadio").first.get_by_text(section).first.click()
                 wait_idle(page)
-                if focus:
-                    page.get_by_role("button", name="Focus on this section").click()
-                    wait_idle(page)
+                if opened.count():
+                    break
+            expect(opened).to_be_visible(timeout=30_000)
+            if focus:
+                page.get_by_role("button", name="Focus on this section").click()
+                wait_idle(page)
             page.locator('iframe[title="streamlit_agraph.agraph"]').first.wait_for(timeout=30_000)
             page.wait_for_timeout(2500)  # vis-network lays the graph out after the iframe loads
             page.screenshot(path=str(out / shot), full_page=True)
