@@ -143,9 +143,10 @@ def _typeset(pdf: Any, item: TypesetItem) -> None:
         for line in text.split("\n"):
             pdf.cell(170, size * 0.45, line, new_x="LMARGIN", new_y="NEXT")
         pdf.ln(2)
-    elif kind == "p":
-        pdf.set_font("Helvetica", "", 10)
-        pdf.multi_cell(170, 5, item[1], new_x="LMARGIN", new_y="NEXT")
+    elif kind == "p":  # ("p", text) or ("p", text, size): body text, 10 pt by default
+        size = item[2] if len(item) > 2 else 10
+        pdf.set_font("Helvetica", "", size)
+        pdf.multi_cell(170, size / 2, item[1], new_x="LMARGIN", new_y="NEXT")
         pdf.ln(2)
     elif kind == "lead":  # a paragraph that opens with a bold word: body text all the same
         _, bold, rest = item
@@ -169,6 +170,18 @@ def _typeset(pdf: Any, item: TypesetItem) -> None:
         dots = "." * int((width - pdf.get_string_width(title)) / pdf.get_string_width(". "))
         pdf.cell(width, 6, f"{title} {' '.join(dots)}")
         pdf.cell(10, 6, str(printed), align="R", new_x="LMARGIN", new_y="NEXT")
+    elif kind == "corner":  # a small label set flush right ("Exhibit 21")
+        _, text, style, size = item
+        pdf.set_font("Helvetica", style, size)
+        pdf.cell(170, size * 0.45, text, align="R", new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
+    elif kind == "raise":  # bold text placed back up the page, out of reading order
+        _, text, x, up = item
+        y = pdf.get_y()
+        pdf.set_font("Helvetica", "B", 10)
+        pdf.set_xy(x, y - up)
+        pdf.cell(pdf.get_string_width(text) + 1, 5, text)
+        pdf.set_xy(20, y)
     elif kind == "gap":
         pdf.ln(item[1])
     else:

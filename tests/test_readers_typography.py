@@ -223,3 +223,208 @@ def test_a_failing_structure_strategy_falls_through_to_the_next(tmp_path: Path) 
         result, [Strategy("broken", broken), Strategy("plain", lambda r, lim: "# T\nx")], Limits()
     )
     assert (chosen.source, chosen.text) == ("plain", "# T\nx")
+
+
+def test_continued_titles_and_long_colon_lead_ins_are_no_new_sections(tmp_path: Path) -> None:
+    """A statement's title repeated with "(continued)" goes on with the section before it;
+    a bold line ending in a colon that introduces a letter or a list is no heading, while a
+    short label with a colon ("Documents Incorporated by Reference:") still is one."""
+    path = make_typeset_pdf(
+        tmp_path / "release.pdf",
+        [
+            [
+                ("h", "First Quarter Results", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("h", "Statement of Cash Flows", "Helvetica", "B", 12),
+                ("p", BODY),
+            ],
+            [
+                ("h", "Statement of Cash Flows (continued)", "Helvetica", "B", 12),
+                ("p", BODY),
+                ("h", "Report of the Auditor", "Helvetica", "B", 12),
+                (
+                    "h",
+                    "To the Shareholders and the Board of Directors of Acme Inc.:",
+                    "Helvetica",
+                    "B",
+                    10,
+                ),
+                ("p", BODY),
+                ("h", "Documents Incorporated by Reference:", "Helvetica", "B", 12),
+                ("p", BODY),
+            ],
+        ],
+    )
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    assert [(t, lvl, page) for t, lvl, page, _ in rows] == [
+        ("First Quarter Results", 1, 1),
+        ("Statement of Cash Flows", 2, 1),
+        ("Report of the Auditor", 2, 2),
+        ("Documents Incorporated by Reference:", 2, 2),
+    ]
+    text = read_source(str(path)).text
+    assert "Statement of Cash Flows (continued)" in text  # kept as text of its section
+    assert "To the Shareholders and the Board of Directors of Acme Inc.:" in text
+
+
+def test_a_label_opening_an_appended_document_heads_it(tmp_path: Path) -> None:
+    """An exhibit appended to a report opens with its label set small in the top corner,
+    off the text column; the label heads it, so its pages are not filed under the section
+    before. The same words inside a paragraph, or below a page's first line, are text."""
+    path = make_typeset_pdf(
+        tmp_path / "report.pdf",
+        [
+            [
+                ("h", "Annual Report", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("h", "Signatures", "Helvetica", "B", 12),
+                ("p", BODY + " The list of subsidiaries is filed as"),
+                ("p", "Exhibit 21"),
+            ],
+            [
+                ("corner", "Exhibit 21", "B", 9),
+                ("h", "Subsidiaries of Acme Inc.", "Helvetica", "B", 12),
+                ("p", BODY),
+            ],
+            [("corner", "EXHIBIT 31.1", "", 9), ("p", BODY)],
+        ],
+    )
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    titles = [(t, page) for t, _, page, _ in rows]
+    assert titles == [
+        ("Annual Report", 1),
+        ("Signatures", 1),
+        ("Exhibit 21", 2),
+        ("Subsidiaries of Acme Inc.", 2),
+        ("EXHIBIT 31.1", 3),
+    ]
+
+
+def test_a_page_set_in_its_own_larger_body_is_read_against_it(tmp_path: Path) -> None:
+    """An amendment typed at 12 pt appended to a 10 pt report: its short 12 pt lines (a
+    numbered clause, the signature block) are its body text, not headings larger than the
+    report's body; its bold title is still a heading, and 12 pt headings in the report are."""
+    clause = "1. Section 16 of Article II is amended as follows"
+    path = make_typeset_pdf(
+        tmp_path / "amended.pdf",
+        [
+            [
+                ("h", "Annual Report", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("h", "Operations", "Helvetica", "", 12),
+                ("p", BODY * 6),
+            ],
+            [("p", BODY * 8)],
+            [
+                ("corner", "Exhibit 10.1", "B", 9),
+                ("h", "Amendment No. 3", "Helvetica", "B", 14),
+                ("p", BODY * 2, 12),
+                ("p", clause, 12),
+                ("p", BODY * 3, 12),
+                ("p", "ACME INC.", 12),
+                ("p", "Chief Human Resources Officer", 12),
+            ],
+        ],
+    )
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    assert [(t, page) for t, _, page, _ in rows] == [
+        ("Annual Report", 1),
+        ("Operations", 1),
+        ("Exhibit 10.1", 3),
+        ("Amendment No. 3", 3),
+    ]
+    assert clause in read_source(str(path)).text
+
+
+def test_a_table_header_of_words_is_not_a_heading(tmp_path: Path) -> None:
+    """A bold header row over rows of names (no figures below it to tell a table) comes
+    out of the PDF as one short line spread over the page's width: table cells, not a title."""
+    path = make_typeset_pdf(
+        tmp_path / "subsidiaries.pdf",
+        [
+            [
+                ("h", "Subsidiaries", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("gap", 4),
+                (
+                    "table",
+                    [
+                        ["Name", "", "Place"],
+                        ["Acme Ltd", "", "Delaware"],
+                        ["Acme GmbH", "", "Germany"],
+                        ["Acme SA", "", "France"],
+                    ],
+                ),
+                ("h", "Principal Offices", "Helvetica", "B", 10),
+                ("p", BODY),
+                ("h", "Employees", "Helvetica", "B", 10),
+                ("p", BODY),
+            ]
+        ],
+    )
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    assert [t for t, *_ in rows] == ["Subsidiaries", "Principal Offices", "Employees"]
+
+
+def test_a_header_cell_placed_back_up_the_page_is_not_a_heading(tmp_path: Path) -> None:
+    """A table's stacked header ("Carrying" over "Amount") is often drawn after the row
+    below it: a short bold word near the page's centre, back up the page. It is a cell."""
+    path = make_typeset_pdf(
+        tmp_path / "fair_value.pdf",
+        [
+            [
+                ("h", "Fair Value of Debt", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("gap", 12),
+                ("p", "(dollars in millions)"),
+                ("raise", "Carrying", 98, 14),
+                ("table", [["Amount", "Level 1", "Total"], ["At December 31", "1,200", "1,450"]]),
+                ("h", "Derivative Instruments", "Helvetica", "B", 10),
+                ("p", BODY),
+                ("h", "Interest Rate Swaps", "Helvetica", "B", 10),
+                ("p", BODY),
+            ]
+        ],
+    )
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    assert [t for t, *_ in rows] == [
+        "Fair Value of Debt",
+        "Derivative Instruments",
+        "Interest Rate Swaps",
+    ]
+    assert "Carrying" in read_source(str(path)).text
+
+
+def test_a_heading_right_under_a_short_heading_is_not_its_second_line(tmp_path: Path) -> None:
+    """A left-aligned title breaks only when its line is full: "Equity" set right under
+    "Note 4. Equity and Comprehensive Income", whose line had room for it, is a heading of
+    its own; a long title that filled its line still wraps into one."""
+    long_title = (
+        "4.1 Accumulated Other Comprehensive Income and Reclassifications of Gains\nOut of It"
+    )
+    path = make_typeset_pdf(
+        tmp_path / "notes.pdf",
+        [
+            [
+                ("h", "Notes to the Statements", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("h", "Note 4. Equity and Comprehensive Income\nEquity", "Helvetica", "B", 12),
+                ("p", BODY),
+                ("h", long_title, "Helvetica", "B", 12),
+                ("p", BODY),
+            ]
+        ],
+    )
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    assert [t for t, *_ in rows] == [
+        "Notes to the Statements",
+        "Note 4. Equity and Comprehensive Income",
+        "Equity",
+        long_title.replace("\n", " "),
+    ]

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..pages import RichPage
-from .thresholds import ROW_OVERLAP, SIZE_STEP
+from .thresholds import PAGE_BODY_MIN_CHARS, PAGE_BODY_SHARE, ROW_OVERLAP, SIZE_STEP
 
 
 @dataclass(slots=True)
@@ -33,6 +33,9 @@ class Line:
     gap_above: float = float("inf")  # space to the line above; inf at the top of a page
     gap_below: float = float("inf")
     shares_row: bool = False  # another line sits beside it on the same row: a table cell
+    # Set back up the page, above the line before it but below text drawn earlier: placed
+    # out of reading order inside what is already there (a table's stacked header cell).
+    jumps_up: bool = False
 
     @property
     def style(self) -> tuple[float, bool, bool]:
@@ -57,6 +60,12 @@ class Layout:
     body_left: float = 0.0
     body_right: float = 0.0
     page_widths: list[float] = field(default_factory=list)
+    page_body_sizes: dict[int, float] = field(default_factory=dict)  # pages with their own
+
+    def body_size_on(self, page: int) -> float:
+        """The body size a line on ``page`` is compared with: the page's own when it is set
+        in a larger body than the document (an appended exhibit), else the document's."""
+        return self.page_body_sizes.get(page, self.body_size)
 
     @property
     def has_typography(self) -> bool:
@@ -101,11 +110,15 @@ def build_layout(pages: list[RichPage]) -> Layout:
 def _measure_gaps(row: list[Line | None]) -> None:
     """Space above and below each line, and whether it shares its row with other text."""
     boxed = [ln for ln in row if ln is not None and ln.top > ln.bottom]
+    highest = float("-inf")  # the bottom of the highest line drawn so far
     for prev, cur in zip(boxed, boxed[1:], strict=False):
+        highest = max(highest, prev.bottom)
         gap = prev.bottom - cur.top
         if gap > -_height(cur) * ROW_OVERLAP:  # cur sits below prev: the usual reading order
             cur.gap_above = max(0.0, gap)
             prev.gap_below = max(0.0, gap)
+        elif cur.bottom > prev.top and highest > cur.top:
+            cur.jumps_up = True  # not a title drawn last at the top of the page
     # Rows: sort by vertical centre; neighbours whose heights overlap share a row.
     ordered = sorted(boxed, key=lambda ln: (ln.bottom + ln.top) / 2)
     for a, b in zip(ordered, ordered[1:], strict=False):
@@ -129,6 +142,7 @@ def _measure_body(layout: Layout) -> None:
         return
     (size, bold), _ = weight.most_common(1)[0]
     layout.body_size, layout.body_bold = size, bold
+    layout.page_body_sizes = _larger_page_bodies(layout)
     gaps: list[float] = []
     lefts: Counter[float] = Counter()
     rights: Counter[float] = Counter()
@@ -144,3 +158,24 @@ def _measure_body(layout: Layout) -> None:
     layout.body_gap = sorted(gaps)[len(gaps) // 2] if gaps else size * 0.3
     layout.body_left = float(lefts.most_common(1)[0][0]) if lefts else 0.0
     layout.body_right = float(rights.most_common(1)[0][0]) if rights else 0.0
+
+
+def _larger_page_bodies(layout: Layout) -> dict[int, float]:
+    """Pages of prose set in a larger body than the document's, with that size."""
+    out: dict[int, float] = {}
+    for p, row in enumerate(layout.lines):
+        weight: Counter[tuple[float, bool]] = Counter()
+        for ln in row:
+            if ln is not None:
+                weight[(ln.style[0], ln.bold)] += len(ln.text)
+        if not weight:
+            continue
+        (size, bold), chars = weight.most_common(1)[0]
+        if (
+            bold == layout.body_bold
+            and size > layout.body_size
+            and chars >= PAGE_BODY_MIN_CHARS
+            and chars >= PAGE_BODY_SHARE * sum(weight.values())
+        ):
+            out[p] = size
+    return out

@@ -75,6 +75,9 @@ MAX_HEADLINE_WORDS = 45  # a larger-than-body headline may fill its three lines�
 MAX_HEADLINE_CHARS = 300  # …but no more
 WRAP_GAP_RATIO = 0.8  # lines of one title are closer than 0.8 of their size
 WRAP_ALIGN_RATIO = 2.0  # …and start (or centre) within two font sizes of each other
+# …and a left-aligned title breaks only when full: a line ending short of the right edge by
+# its next line's first word plus this many ems (a ragged margin's slack) stands alone
+WRAP_ROOM_EMS = 2.0
 SET_APART_RATIO = 0.4  # a body-size heading has this much of a line more space above it
 MIN_HEADING_LETTERS = 3
 MIN_HEADING_LETTER_SHARE = 0.5  # "2022 2021 2020" and "$ 1,373" are table rows
@@ -83,6 +86,17 @@ CENTRED_SHARE = 0.1  # …or is centred on the page (within a tenth of its width
 MIN_ROW_FIGURES = 2  # a line ending in two amounts is a table row, and a label above it a cell
 SHORT_LINE_SHARE = 0.2  # a keyword line ending a fifth of the width short of the margin
 MIN_PROSE_WORDS = 6  # a line of six words, mostly lower case, is running text
+MAX_LEAD_IN_WORDS = 6  # "Documents Incorporated by Reference:" labels a section; a longer
+# line ending in a colon ("To the Shareholders … of Verizon Inc.:", "… is amended as
+# follows:") introduces the text after it
+# A page set in its own, larger body (an exhibit typed at 12 pt appended to a 10 pt report):
+# its prose is judged against its own body when that style fills most of a page of prose.
+PAGE_BODY_SHARE = 0.6
+PAGE_BODY_MIN_CHARS = 600  # a cover or a chapter's title page is not a page of prose
+# A title's characters take about half an em each; a line whose box is this many ems per
+# character (twice that) has its words set apart in columns: a table's header row
+# ("Name    Age    Office Held    Since") extracted as one line.
+MAX_EMS_PER_CHAR = 1.0
 MIN_TYPOGRAPHY_HEADINGS = 3  # fewer headings by style and the text rules do better
 ANCHOR_SHARE = 0.5  # a style most of whose headings share one numbering level takes it
 

@@ -19,10 +19,12 @@ from .profiles import GENERIC, Profile
 from .ranks import numbering_rank
 from .thresholds import (
     CENTRED_SHARE,
+    MAX_EMS_PER_CHAR,
     MAX_HEADING_LINES,
     MAX_HEADING_WORDS,
     MAX_HEADLINE_CHARS,
     MAX_HEADLINE_WORDS,
+    MAX_LEAD_IN_WORDS,
     MIN_HEADING_LETTER_SHARE,
     MIN_HEADING_LETTERS,
     MIN_LARGER_PT,
@@ -36,9 +38,12 @@ from .thresholds import (
     SIZE_STEP,
     WRAP_ALIGN_RATIO,
     WRAP_GAP_RATIO,
+    WRAP_ROOM_EMS,
 )
 
 _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, not a bullet
+# "Statement of Cash Flows (continued)", "Risk Factors – cont'd": the section before goes on.
+_CONTINUED = re.compile(r"[(\[–—-]\s*(?:continued|cont'?d|cont\.)\s*[)\]]?\s*:?\s*$", re.I)
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
 INF = float("inf")
 # Headings named by a keyword and number, or by a profile's standard titles ("Consolidated
@@ -47,6 +52,13 @@ _KEYWORD_KINDS = {
     Kind.PART, Kind.CHAPTER, Kind.ARTICLE, Kind.SECTION, Kind.ITEM, Kind.NOTE, Kind.STATEMENT
 }  # fmt: skip
 _TOP, _HEADING, _TEXT = "top", "heading", "text"  # what stands above a candidate line
+# "Exhibit 10.13", "EXHIBIT 21", "Annex B", "Appendix C-2", "Schedule 1": the label that
+# opens a document appended to another (a filing's exhibits), often set small in a corner.
+_APPENDED_LABEL = re.compile(
+    r"(?:exhibit|annex|appendix|attachment|schedule)\s+(?:no\.\s*)?"
+    r"[A-Z0-9]{1,4}(?:[.-][A-Z0-9]{1,4}){0,3}",
+    re.IGNORECASE,
+)
 
 
 def find_headings(
@@ -68,9 +80,17 @@ def find_headings(
             if line is None or (p, i) in dropped:
                 i += 1
                 continue
+            if above == _TOP and _APPENDED_LABEL.fullmatch(title := " ".join(line.text.split())):
+                # The top line of a page naming an appendix opens it wherever it is set (a
+                # corner label is off the text column, and often in the body's own style).
+                rank = numbering_rank(title, profile)
+                found.append(Heading(p, i, i + 1, title, _prominence(line), rank, known=True))
+                above = _HEADING
+                i += 1
+                continue
             if not _prominent(line, layout):
                 title = " ".join(line.text.split())
-                if _keyword_heading(line, title, layout, above, profile):
+                if _keyword_heading(line, title, layout, above, profile) and not _goes_on(title):
                     rank = numbering_rank(title, profile)
                     found.append(Heading(p, i, i + 1, title, _prominence(line), rank, known=True))
                     above = _HEADING
@@ -78,11 +98,15 @@ def find_headings(
                     above = _TEXT
                 i += 1
                 continue
-            block = _block(row, i, dropped)
+            block = _block(row, i, dropped, layout)
             end = block[-1].index + 1
             title = " ".join(" ".join(ln.text.split()) for ln in block)
             rank = numbering_rank(title, profile)
-            if _is_heading(block, title, layout, above, rank) and not _in_table(row, i, end):
+            if (
+                _is_heading(block, title, layout, above, rank)
+                and not _in_table(row, i, end)
+                and not _goes_on(title)
+            ):
                 known = _known(title, profile)
                 found.append(Heading(p, i, end, title, _prominence(block[0]), rank, known=known))
                 above = _HEADING
@@ -90,6 +114,14 @@ def find_headings(
                 above = _TEXT
             i = end
     return found
+
+
+def _goes_on(title: str) -> bool:
+    """A title that continues the section before it ("… (continued)") or leads into the
+    text after it (a long line ending in a colon): set like a heading, but no new section."""
+    if _CONTINUED.search(title):
+        return True
+    return title.endswith(":") and len(title.split()) > MAX_LEAD_IN_WORDS
 
 
 def _prominent(line: Line, layout: Layout) -> bool:
@@ -100,16 +132,19 @@ def _prominent(line: Line, layout: Layout) -> bool:
     if not first or first.islower() or not (first.isalnum() or first in _OPENERS):
         return False
     return _larger(line, layout) or (
-        line.bold and not layout.body_bold and line.size >= layout.body_size - SIZE_STEP
+        line.bold
+        and not layout.body_bold
+        and line.size >= layout.body_size_on(line.page) - SIZE_STEP
     )
 
 
 def _larger(line: Line, layout: Layout) -> bool:
     """Set apart by size: bold and a point larger, or plainly a good deal larger (a press
     release's 11 pt prose over 10 pt tables is not a heading)."""
+    body = layout.body_size_on(line.page)
     if line.bold and not layout.body_bold:
-        return line.size >= layout.body_size + MIN_LARGER_PT
-    return line.size >= layout.body_size * MIN_LARGER_RATIO
+        return line.size >= body + MIN_LARGER_PT
+    return line.size >= body * MIN_LARGER_RATIO
 
 
 def _known(title: str, profile: Profile) -> bool:
@@ -137,21 +172,21 @@ def _keyword_heading(line: Line, title: str, layout: Layout, above: str, profile
     return not (cand is None or cand.kind not in _KEYWORD_KINDS or cand.toc_like or cand.rest)
 
 
-def _block(row: list[Line | None], i: int, dropped: set[Position]) -> list[Line]:
+def _block(row: list[Line | None], i: int, dropped: set[Position], layout: Layout) -> list[Line]:
     """Line ``i`` and the lines its title wraps onto (same style, close, aligned)."""
     block = [row[i]]
     j = i + 1
     while j < len(row) and len(block) <= MAX_HEADING_LINES:
         nxt = row[j]
         last = block[-1]
-        if nxt is None or (nxt.page, nxt.index) in dropped or not _wraps(last, nxt):
+        if nxt is None or (nxt.page, nxt.index) in dropped or not _wraps(last, nxt, layout):
             break
         block.append(nxt)
         j += 1
     return [ln for ln in block if ln is not None]
 
 
-def _wraps(last: Line, nxt: Line) -> bool:
+def _wraps(last: Line, nxt: Line, layout: Layout) -> bool:
     if nxt.text.lstrip()[:1] == "(":
         return False  # "(in millions, except per share data)" under a statement's title
     if not nxt.uniform or nxt.shares_row or nxt.style[:2] != last.style[:2]:
@@ -160,7 +195,26 @@ def _wraps(last: Line, nxt: Line) -> bool:
         return False
     left = abs(nxt.x0 - last.x0) <= WRAP_ALIGN_RATIO * last.size
     centre = abs((nxt.x0 + nxt.x1) - (last.x0 + last.x1)) / 2 <= WRAP_ALIGN_RATIO * last.size
+    if left and not centre and _room_for_next_word(last, nxt, layout) and _stands(nxt, layout):
+        return False  # "Note 14. Equity …" over "Equity": a line breaks only when full
     return left or centre
+
+
+def _stands(line: Line, layout: Layout) -> bool:
+    """Would be a heading of its own: larger than the body, or with room above it."""
+    room = layout.body_gap + SET_APART_RATIO * layout.body_size
+    return _larger(line, layout) or line.gap_above >= room
+
+
+def _room_for_next_word(last: Line, nxt: Line, layout: Layout) -> bool:
+    """A left-aligned line that ends short of the text's right edge by more than the next
+    line's first word (and a space) needs: the next line did not wrap from it."""
+    words = nxt.text.split()
+    if not words or layout.body_right <= layout.body_left or last.x0 > layout.body_left + last.size:
+        return False
+    per_char = (nxt.x1 - nxt.x0) / max(1, len(nxt.text.strip()))
+    needed = (len(words[0]) + 1) * per_char
+    return layout.body_right - last.x1 > needed + WRAP_ROOM_EMS * last.size
 
 
 def _is_heading(
@@ -186,22 +240,38 @@ def _is_heading(
         return False
     if _off_column(first, layout):
         return False  # a column header or a date set right, not a heading
+    if any(_spread(ln) for ln in block):
+        return False  # a table's header row, its cells run together into one line
     if larger:
         return True
+    if first.jumps_up and _indented(first, layout):
+        return False  # body-size text placed back up the page, mid-width: a table's header cell
     # Body-size bold: a heading only with room above it (the top of a page has room), or,
     # numbered, right under another heading ("PART I" then "Item 1. Business").
     room = layout.body_gap + SET_APART_RATIO * layout.body_size
     return first.gap_above >= room or above == _TOP or (above == _HEADING and rank is not None)
 
 
+def _spread(line: Line) -> bool:
+    """Far wider than its characters need: words set apart in columns, not a title."""
+    chars = len(line.text.strip())
+    width = line.x1 - line.x0
+    return chars > 0 and line.size > 0 and width > MAX_EMS_PER_CHAR * chars * line.size
+
+
 def _off_column(line: Line, layout: Layout) -> bool:
     """Starts far right of the text's left edge without being centred on the page."""
-    width = layout.body_right - layout.body_left
     page_width = layout.page_widths[line.page] if layout.page_widths else 0.0
-    if width <= 0 or page_width <= 0:
+    if page_width <= 0:
         return False
     centred = abs((line.x0 + line.x1) / 2 - page_width / 2) <= CENTRED_SHARE * page_width
-    return line.x0 - layout.body_left > OFF_COLUMN_SHARE * width and not centred
+    return _indented(line, layout) and not centred
+
+
+def _indented(line: Line, layout: Layout) -> bool:
+    """Starts far right of the text's left edge."""
+    width = layout.body_right - layout.body_left
+    return width > 0 and line.x0 - layout.body_left > OFF_COLUMN_SHARE * width
 
 
 def _in_table(row: list[Line | None], start: int, end: int) -> bool:

@@ -1,0 +1,156 @@
+"""``python -m bench.tree_screenshots``: screenshots of the tree browser on documents of the
+structure set (bookmarks removed), indexed with the offline engine.
+
+They show what the structure strategies give a reader: the outline and graph with the
+headings found on the pages. Indexes the PDFs into a throwaway registry, starts
+``streamlit run app.py`` on a free 127.0.0.1 port, drives Debian's Chromium with Playwright
+and writes ``docs/screenshots/structure-<name>.png``. The set is built like
+``python -m bench.structure`` builds it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from .structure import SET_DIR, ensure_set, log
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "docs" / "screenshots"
+# (PDF of the set, screenshot name, outline entry to open beside the graph, whether the
+# graph is then focused on it: gnuplot's top level is six parts, its headings are below)
+DOCUMENTS = (
+    ("gnuplot.pdf", "structure-gnuplot.png", "II Plotting styles", True),
+    ("VERIZON_2022_10K.pdf", "structure-verizon.png", "Item 1A. Risk Factors", False),
+    ("NIKE_2023_10K.pdf", "structure-nike.png", "Human Capital Resources", False),
+)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+MODEL_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OLLAMA_HOST", "TREERAG_PROVIDER")
+VIEWPORT = {"width": 1500, "height": 1500}  # graph, outline and panel in one picture
+SERVER_START_S = 60  # a cold Streamlit import takes ~10 s on a loaded 2-core machine
+
+
+def index_all(registry: Path, names: list[str]) -> None:
+    """The PDFs indexed offline (no model, no summaries) into ``registry``."""
+    from treerag_core import index_document
+
+    for name in names:
+        started = time.perf_counter()
+        doc = index_document(str(SET_DIR / name), registry_path=str(registry), verbose=False)
+        log(
+            f"{name}: {len(doc['flat_nodes'])} sections from {doc.get('structure_source')} "
+            f"in {time.perf_counter() - started:.1f}s"
+        )
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(registry: Path, workdir: Path) -> tuple[subprocess.Popen, str]:
+    """``streamlit run app.py`` on a loopback port with ``registry`` and no model."""
+    env = {k: v for k, v in os.environ.items() if k not in MODEL_ENV and "TREERAG_AUTH" not in k}
+    env["TREERAG_REGISTRY"] = str(registry)
+    port = free_port()
+    with open(workdir / "server.log", "wb") as out:
+        proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+                "--server.headless", "true", "--server.port", str(port),
+                "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+            ],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + SERVER_START_S
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    return proc, url
+        except OSError:
+            time.sleep(0.3)
+    proc.terminate()
+    raise RuntimeError(f"Streamlit did not start; see {workdir / 'server.log'}")
+
+
+def shoot(url: str, documents: tuple[tuple[str, str, str, bool], ...], out: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=VIEWPORT)
+        for name, shot, section, focus in documents:
+            page.goto(url + "/tree")
+            expect(page.get_by_role("heading", name="Tree browser")).to_be_visible(timeout=60_000)
+            page.get_by_test_id("stSelectbox").first.click()
+            page.get_by_role("option", name=name).first.click()
+            wait_idle(page)
+            expect(page.get_by_text(f"Select a section of {name}")).to_be_visible(timeout=30_000)
+            opened = page.get_by_role("heading", name=section, exact=True)
+            for _ in range(3):  # a click during a rerun is lost: click until the panel shows it
+                page.get_by_test_id("stRadio").first.get_by_text(section).first.click()
+                wait_idle(page)
+                if opened.count():
+                    break
+            expect(opened).to_be_visible(timeout=30_000)
+            if focus:
+                page.get_by_role("button", name="Focus on this section").click()
+                wait_idle(page)
+            page.locator('iframe[title="streamlit_agraph.agraph"]').first.wait_for(timeout=30_000)
+            page.wait_for_timeout(2500)  # vis-network lays the graph out after the iframe loads
+            page.screenshot(path=str(out / shot), full_page=True)
+            log(f"wrote {out / shot}")
+        browser.close()
+
+
+def wait_idle(page) -> None:  # noqa: ANN001 - a Playwright page
+    """Streamlit shows a 'Running…' status widget while the script runs."""
+    from playwright.sync_api import expect
+
+    page.wait_for_timeout(400)
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=60_000)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=SHOTS)
+    args = parser.parse_args(argv)
+    ensure_set(SET_DIR)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="treerag-shots-") as tmp:
+        workdir = Path(tmp)
+        registry = workdir / "indexed_docs.json"
+        index_all(registry, [d[0] for d in DOCUMENTS])
+        proc, url = start_server(registry, workdir)
+        try:
+            shoot(url, DOCUMENTS, args.out)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
