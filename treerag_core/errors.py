@@ -64,3 +64,7 @@ class NotSignedInError(AccessDeniedError):
 
 class InvalidCollectionError(TreeragError):
     """A collection name outside the allowed alphabet, or a member list that is not names."""
+
+
+class InvalidHistoryError(TreeragError):
+    """The ``history`` given with a question is not a list of earlier turns."""
