@@ -50,11 +50,14 @@ OWNER_REFERENCES = frozenset("its their they theirs his her he she him".split())
 # A question with at most this many words of its own (besides periods) is read as elliptical
 # when there is a turn before it: "And net income?" names one thing and relies on the rest.
 SHORT_QUESTION_WORDS = 2
-# Words that ask, compare or point, not what is asked about: never a topic of their own.
+# Words that ask, compare, point or place in time, not what is asked about: never a topic
+# of their own ("and at the end of 2018?" asks the old topic for another period).
 ASKING_WORDS = frozenset(
     """much many tell give show list describe explain compare comparison change changed
-    changes differ difference year years period periods prior previous following next last
-    current same again instead versus vs like look please value""".split()
+    changes differ difference year years yearly annual annually period periods prior
+    previous following next last current same again instead versus vs like look please
+    value end beginning start close fiscal quarter quarters month months date ended ending
+    dated during time""".split()
 )
 _PERIOD = re.compile(
     r"\b(?:FY\s?'?\d{2,4}|Q[1-4](?:\s?(?:FY)?\s?'?\d{2,4})?|(?:19|20)\d\d|"
