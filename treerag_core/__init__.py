@@ -40,12 +40,14 @@ from .errors import (
     EmptyDocumentError,
     FetchError,
     InvalidCollectionError,
+    InvalidHistoryError,
     LLMError,
     NotSignedInError,
     RegistryError,
     TreeragError,
     UnsupportedFormatError,
 )
+from .evaluation.followups import FollowupEvaluation, evaluate_followups, followup_table
 from .evaluation.loader import registry_loader
 from .evaluation.page_texts import page_texts as evaluation_page_texts
 from .evaluation.questions import InvalidQuestionsError, load_questions, parse_questions
@@ -127,6 +129,7 @@ __all__ = [
     "EvidenceUnavailableError",
     "FetchError",
     "InvalidCollectionError",
+    "InvalidHistoryError",
     "InvalidImportError",
     "InvalidQuestionsError",
     "LLMError",
@@ -206,8 +209,11 @@ __all__ = [
     "tree_slice",
     # evaluation
     "Evaluation",
+    "FollowupEvaluation",
     "evaluate",
+    "evaluate_followups",
     "evaluation_page_texts",
+    "followup_table",
     "format_report",
     "gold_label",
     "load_questions",
