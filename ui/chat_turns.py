@@ -158,7 +158,7 @@ def _actions(thread: dict[str, Any], index: int, turn: dict[str, Any]) -> None:
     verdict_key = _key(thread, index, "verdict")
     if verdict_key not in st.session_state:
         st.session_state[verdict_key] = {"down": 0, "up": 1}.get(feedback.get("verdict"))
-    cols = st.columns([2, 2, 2, 2, 6], vertical_alignment="center")
+    cols = st.columns([2, 2, 3, 2, 5], vertical_alignment="center")
     with cols[0]:
         st.feedback("thumbs", key=verdict_key, on_change=_judge, args=(index, verdict_key))
     with cols[1], st.popover("Copy", icon=":material/content_copy:"):
