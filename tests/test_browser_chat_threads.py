@@ -133,8 +133,6 @@ def test_conversation_survives_reload_and_restart(page: Page, report_server: dic
     expect(page.get_by_text("And in 2018?").first).to_be_visible(timeout=30_000)
     page.get_by_label("Pages that hold the right answer").fill("1")
     page.get_by_role("button", name="Save as evaluation question").click()
-    expect(page.get_by_text("The team's questions from the chat (1)")).to_be_visible(
-        timeout=30_000
-    )
+    expect(page.get_by_text("The team's questions from the chat (1)")).to_be_visible(timeout=30_000)
     shot(page, "chat-05-saved-question.png")
     assert not errors, errors
