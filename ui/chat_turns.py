@@ -36,6 +36,9 @@ SHOWN_TURNS = 20
 SHOW_ALL = "chat_show_all"  # the thread id whose every turn is shown
 REGENERATING = "chat_regenerating"  # (thread id, turn index) to answer again
 VERDICTS = {0: "down", 1: "up"}  # st.feedback's thumbs
+PENDING = "chat_pending"  # a new thread's first question, to answer in this run
+FIRST = "chat_first"  # the question box while no thread is open
+PROMPT = "Ask a question about the selected documents"
 
 
 def _key(thread: dict[str, Any], index: int, what: str) -> str:
@@ -44,10 +47,13 @@ def _key(thread: dict[str, Any], index: int, what: str) -> str:
 
 @st.fragment
 def conversation(doc_ids: list[str], context: dict[str, Any] | None) -> None:
-    """The turns, then the question box; a question is answered inside this fragment."""
+    """The open thread's turns, then the question box; a follow-up is answered inside this
+    fragment (and the first question of a new thread, asked in :func:`first_question`)."""
     with shown_errors():
         thread = st.session_state.get(state.CHAT_THREAD)
-        turns = thread["turns"] if thread else []
+        if thread is None:
+            return
+        turns = thread["turns"]
         messages = st.container()
         with messages:
             start = 0
@@ -61,13 +67,29 @@ def conversation(doc_ids: list[str], context: dict[str, Any] | None) -> None:
                 _question(turns[index]["question"])
                 with st.chat_message("assistant"):
                     answer(index)
-        question = st.chat_input(
-            "Ask a question about the selected documents", disabled=not doc_ids,
-            key="chat_question",
-        )  # fmt: skip
+        question = st.chat_input(PROMPT, disabled=not doc_ids, key="chat_question")
+        question = st.session_state.pop(PENDING, None) or question
         if question and doc_ids:
             with messages:
                 _ask(question, doc_ids, context)
+
+
+def first_question(doc_ids: list[str]) -> None:
+    """The question box while no thread is open. Its first question opens a thread in a
+    callback, before the page runs, so this one full run lists it in the sidebar and the
+    conversation fragment answers it; every later question reruns the fragment only."""
+    st.chat_input(PROMPT, disabled=not doc_ids, key=FIRST, on_submit=_start)
+
+
+def _start() -> None:
+    ss = st.session_state
+    question = str(ss.get(FIRST) or "").strip()
+    doc_ids = list(ss.get(state.CHAT_DOCS) or [])
+    if not question or not doc_ids:
+        return
+    thread = create_thread(doc_ids, question, state.registry_path(), state.principal())
+    chat_threads.opened(thread)
+    ss[PENDING] = question
 
 
 def _question(text: str) -> None:
@@ -101,21 +123,15 @@ def _stream_answer(
 
 
 def _ask(question: str, doc_ids: list[str], context: dict[str, Any] | None) -> None:
-    """Answer in the open thread (a new one, titled by the question, if none is open)."""
+    """Answer in the open thread, its earlier turns as the history."""
     registry, principal = state.registry_path(), state.principal()
-    thread = st.session_state.get(state.CHAT_THREAD)
-    new = thread is None
-    if new:
-        thread = create_thread(doc_ids, question, registry, principal)
-        chat_threads.opened(thread)
+    thread = st.session_state[state.CHAT_THREAD]
     _question(question)
     with st.chat_message("assistant"):
         turn = _stream_answer(question, doc_ids, context, history_of(thread))
         saved = add_turn(thread["thread_id"], turn, registry, principal, doc_ids)
         chat_threads.opened(saved)
         answer(len(saved["turns"]) - 1)
-    if new:
-        st.rerun()  # once per new conversation: the sidebar lists it
 
 
 @st.fragment
