@@ -55,8 +55,6 @@ def main() -> None:
     doc_ids = _pick_documents()
     context = _context(doc_ids)
     chat_turns.conversation(doc_ids, context)
-    if thread is None:
-        chat_turns.first_question(doc_ids)
 
 
 state.require_app()

@@ -26,6 +26,7 @@ from .errors import message_for
 from .text import md_escape, plain_label
 
 THREAD_PARAM = "thread"
+LISTED = "chat_thread_listed"  # the open thread as of the sidebar's last drawing
 # The sidebar lists this many recent conversations (the rest stay stored and linkable).
 SIDEBAR_THREADS = 30
 
@@ -84,6 +85,7 @@ def sidebar(thread: dict[str, Any] | None) -> None:
     if not rows:
         st.caption("Your questions and answers are kept here.")
     open_id = thread["thread_id"] if thread else None
+    st.session_state[LISTED] = open_id
     for row in rows[:SIDEBAR_THREADS]:
         label = plain_label(row.get("title") or "Untitled", 48)
         current_row = row["thread_id"] == open_id

@@ -36,8 +36,8 @@ SHOWN_TURNS = 20
 SHOW_ALL = "chat_show_all"  # the thread id whose every turn is shown
 REGENERATING = "chat_regenerating"  # (thread id, turn index) to answer again
 VERDICTS = {0: "down", 1: "up"}  # st.feedback's thumbs
-PENDING = "chat_pending"  # a new thread's first question, to answer in this run
-FIRST = "chat_first"  # the question box while no thread is open
+PENDING = "chat_pending"  # the question submitted, to answer in this run
+BOX = "chat_question"  # the question box
 PROMPT = "Ask a question about the selected documents"
 
 
@@ -47,13 +47,18 @@ def _key(thread: dict[str, Any], index: int, what: str) -> str:
 
 @st.fragment
 def conversation(doc_ids: list[str], context: dict[str, Any] | None) -> None:
-    """The open thread's turns, then the question box; a follow-up is answered inside this
-    fragment (and the first question of a new thread, asked in :func:`first_question`)."""
+    """The open thread's turns, then the question box; a question is answered inside this
+    fragment, so asking reruns neither the sidebar nor the rest of the page.
+
+    The one exception is a new thread's first question: its callback opens the thread, and
+    unless the sidebar already lists it (a full run), the page reruns once, before the
+    answer, so the sidebar shows the new conversation while it is answered. Rerunning
+    before the answer rather than after it means the next question can never arrive while
+    the page is being rebuilt.
+    """
     with shown_errors():
         thread = st.session_state.get(state.CHAT_THREAD)
-        if thread is None:
-            return
-        turns = thread["turns"]
+        turns = thread["turns"] if thread else []
         messages = st.container()
         with messages:
             start = 0
@@ -67,28 +72,28 @@ def conversation(doc_ids: list[str], context: dict[str, Any] | None) -> None:
                 _question(turns[index]["question"])
                 with st.chat_message("assistant"):
                     answer(index)
-        question = st.chat_input(PROMPT, disabled=not doc_ids, key="chat_question")
-        question = st.session_state.pop(PENDING, None) or question
-        if question and doc_ids:
-            with messages:
-                _ask(question, doc_ids, context)
+        st.chat_input(PROMPT, disabled=not doc_ids, key=BOX, on_submit=_submitted)
+        question = st.session_state.pop(PENDING, None)
+        if not question or not doc_ids or thread is None:
+            return
+        if st.session_state.get(chat_threads.LISTED) != thread["thread_id"]:
+            st.session_state[PENDING] = question
+            st.rerun()  # a new thread: list it in the sidebar, then answer (see above)
+        with messages:
+            _ask(question, doc_ids, context)
 
 
-def first_question(doc_ids: list[str]) -> None:
-    """The question box while no thread is open. Its first question opens a thread in a
-    callback, before the page runs, so this one full run lists it in the sidebar and the
-    conversation fragment answers it; every later question reruns the fragment only."""
-    st.chat_input(PROMPT, disabled=not doc_ids, key=FIRST, on_submit=_start)
-
-
-def _start() -> None:
+def _submitted() -> None:
+    """The question box's callback: keep the question; open a thread titled by it if none
+    is open (before the page runs, so this run's sidebar can list it)."""
     ss = st.session_state
-    question = str(ss.get(FIRST) or "").strip()
+    question = str(ss.get(BOX) or "").strip()
     doc_ids = list(ss.get(state.CHAT_DOCS) or [])
     if not question or not doc_ids:
         return
-    thread = create_thread(doc_ids, question, state.registry_path(), state.principal())
-    chat_threads.opened(thread)
+    if ss.get(state.CHAT_THREAD) is None:
+        thread = create_thread(doc_ids, question, state.registry_path(), state.principal())
+        chat_threads.opened(thread)
     ss[PENDING] = question
 
 
