@@ -107,10 +107,10 @@ def _stream_answer(
     doc_ids: list[str],
     context: dict[str, Any] | None,
     history: list[dict[str, Any]],
+    slot: Any,
 ) -> dict[str, Any]:
-    """Stream one answer where it will be shown; return the turn to keep (with the error,
-    if it failed: whatever streamed before it stays)."""
-    slot = st.empty()
+    """Stream one answer into ``slot`` (an ``st.empty``); return the turn to keep (with the
+    error, if it failed: whatever streamed before it stays)."""
     stream: AnswerStream | None = None
     error = None
     try:
@@ -123,7 +123,6 @@ def _stream_answer(
             st.write_stream(stream.text())
     except Exception as exc:  # kept in the turn and shown under it
         error = message_for(exc)
-    slot.empty()
     return stream.turn(question, error) if stream else make_turn(question, "", None, error)
 
 
@@ -133,10 +132,12 @@ def _ask(question: str, doc_ids: list[str], context: dict[str, Any] | None) -> N
     thread = st.session_state[state.CHAT_THREAD]
     _question(question)
     with st.chat_message("assistant"):
-        turn = _stream_answer(question, doc_ids, context, history_of(thread))
+        slot = st.empty()
+        turn = _stream_answer(question, doc_ids, context, history_of(thread), slot)
         saved = add_turn(thread["thread_id"], turn, registry, principal, doc_ids)
         chat_threads.opened(saved)
-        answer(len(saved["turns"]) - 1)
+        with slot.container():  # replaces the streamed text in place: never an empty answer
+            answer(len(saved["turns"]) - 1)
 
 
 @st.fragment
@@ -165,7 +166,9 @@ def _regenerate(thread: dict[str, Any], index: int) -> dict[str, Any]:
     st.session_state[REGENERATING] = None
     turn = thread["turns"][index]
     doc_ids = list(st.session_state.get(state.CHAT_DOCS) or thread.get("doc_ids") or [])
-    new = _stream_answer(turn["question"], doc_ids, None, history_of(thread, index))
+    slot = st.empty()
+    new = _stream_answer(turn["question"], doc_ids, None, history_of(thread, index), slot)
+    slot.empty()
     saved = replace_answer(
         thread["thread_id"], index, new, state.registry_path(), state.principal()
     )
