@@ -1,7 +1,9 @@
 """``python -m bench.financebench``: offline navigation vs the chunk baseline on the
-FinanceBench development set (65 questions, 37 filings), and the offline answer on it and
-on our own printed-answer questions on the same filings (``bench/questions/``: the set the
-engine was tuned on, and a held-out set written afterwards), written to ``bench/results/``.
+FinanceBench development set (65 questions, 37 filings), the offline answer on it and on
+our own printed-answer questions on the same filings (``bench/questions/``: the set the
+engine was tuned on, and a held-out set written afterwards), and the follow-up pair set
+(``bench/data/followups.jsonl``: follow-ups with history, without it, asked in full),
+written to ``bench/results/eval.{json,md}``.
 
 The 37 PDFs (5,772 pages) are indexed once into a registry under ``bench/out/financebench/``
 and later runs load them from there. The chunk baseline chunks the same page text navigation
@@ -32,6 +34,9 @@ OWN_SETS = {
     "ours, held out": QUESTIONS / "printed_answers_holdout.jsonl",
 }
 OUT = Path(__file__).resolve().parent / "out" / "financebench"
+# Follow-up questions written for this project on the same filings (files relative to the
+# dev set's folder), with gold pages checked against each filing's page text.
+FOLLOWUPS = Path(__file__).resolve().parent / "data" / "followups.jsonl"
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
@@ -62,7 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=Path, default=DEV_SET)
 
     parser.add_argument("--registry", type=Path, default=OUT / "registry.json")
+    parser.add_argument("--followups", type=Path, default=FOLLOWUPS)
     parser.add_argument("--index-only", action="store_true")
+    parser.add_argument(
+        "--followups-only", action="store_true", help="score the follow-up set only, print it"
+    )
     parser.add_argument("--results", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     args.registry.parent.mkdir(parents=True, exist_ok=True)
@@ -73,9 +82,30 @@ def main(argv: list[str] | None = None) -> int:
     index_all(args.questions, args.registry, log)
     for path in OWN_SETS.values():
         index_all(path, args.registry, log, root=args.questions.parent)
+    index_all(args.followups, args.registry, log, root=args.questions.parent)
     if args.index_only:
         return 0
-    return run_eval(args.questions, args.registry, args.results, log)
+    if args.followups_only:
+        from treerag_core.evaluation.followups import followup_table
+
+        followups = run_followups(args.followups, args.questions.parent, args.registry)
+        print(followup_table(followups["summary"]))
+        return 0
+    return run_eval(args.questions, args.registry, args.results, log, args.followups)
+
+
+def run_followups(path: Path, root: Path, registry: Path) -> dict:
+    """The follow-up set, offline: with history, without it, asked in full."""
+    from treerag_core import load_questions, open_store, registry_loader
+    from treerag_core.evaluation.followups import evaluate_followups
+
+    questions = load_questions(str(path))
+    loader = registry_loader(open_store(str(registry)), str(root))
+    started = time.perf_counter()
+    result = evaluate_followups(questions, loader).as_dict()
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    result["questions"] = len(questions)
+    return result
 
 
 STATEMENT_WORDS = ("income statement", "cash flow", "balance sheet", "financial position")
@@ -210,11 +240,12 @@ def run_eval(
     questions_path: Path,
     registry: Path,
     results: Path,
-    log,
-    own_sets: dict[str, Path] = OWN_SETS,  # noqa: ANN001, B006 - read only
+    log,  # noqa: ANN001
+    followups_path: Path = FOLLOWUPS,
+    own_sets: dict[str, Path] = OWN_SETS,  # noqa: B006 - read only
 ) -> int:
     """Offline navigation and the chunk baseline on the dev set, the offline answer on it and
-    on our own questions; write eval.json/.md."""
+    on our own questions, and the follow-up set; write eval.json/.md."""
     import subprocess
     from collections import defaultdict
 
@@ -226,6 +257,7 @@ def run_eval(
         open_store,
         registry_loader,
     )
+    from treerag_core.evaluation.followups import followup_table
     from treerag_core.evaluation.metrics import summarize_results
     from treerag_core.evaluation.report import describe_miss, pct, summary_table
 
@@ -266,6 +298,7 @@ def run_eval(
     ).stdout.strip()
     by_id = {q["id"]: q for q in questions}
     losses = loss_analysis(evaluation, by_id, loader)
+    followups = run_followups(followups_path, questions_path.parent, registry)
     report = {
         "generated_at": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "commit": commit,
@@ -285,6 +318,7 @@ def run_eval(
         "by_question_type": by_type,
         "navigation_misses_explained": losses,
         "per_question": compact_rows(evaluation),
+        "followups": followups,
         "errors": evaluation.errors,
         "answers": {
             "rule": "treerag_core.evaluation.answers (3+ digits, not a year, printed on an "
@@ -364,6 +398,15 @@ def run_eval(
         f"load average {timed['dev']['load_avg_at_end'][0]} on {os.cpu_count()} cores):",
         "",
         *timing_lines({"FinanceBench": timed["dev"], **{n: timed[n] for n in own}}),
+        "",
+        "## Follow-up questions",
+        "",
+        f"{followups['questions']} follow-ups written for this project on {len(set(q['file'] for q in load_questions(str(followups_path))))} "
+        "of the filings (`bench/data/followups.jsonl`), each after one or two earlier questions, "
+        "with gold pages checked against the filing's text; offline engine, navigation only "
+        "(earlier turns answered by the extractive engine, as the chat would).",
+        "",
+        followup_table(followups["summary"]),
         "",
         "## Where navigation loses",
         "",

@@ -1,4 +1,5 @@
-"""Evaluate: score retrieval on a questions file with gold evidence (navigation only)."""
+"""Evaluate: score retrieval on a questions file with gold evidence (navigation only), and
+the team's own questions saved from answers marked wrong in the chat."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import streamlit as st
 
 from treerag_core import gold_label, missed, retrieved_rows, summary_rows
 from treerag_core.evaluation.report import METHODS
-from ui import state
+from ui import evaluate_saved, state
 from ui.engine import current_retriever, engine_label
 from ui.errors import shown_errors
 from ui.evaluate_logic import download_bytes, parse_upload, run
@@ -24,9 +25,8 @@ FORMAT_HELP = (
 )
 
 
-def _run(upload: Any, baseline: bool) -> None:
+def _run(questions: list[dict[str, Any]], name: str, baseline: bool) -> None:
     ss[state.EVAL_RESULT] = None
-    questions = parse_upload(upload.getvalue(), os.path.basename(upload.name))
     bar = st.progress(0.0, text="Navigating…")
 
     def progress(done: int, total: int, what: str) -> None:
@@ -37,7 +37,7 @@ def _run(upload: Any, baseline: bool) -> None:
         state.principal(),
     )  # fmt: skip
     bar.empty()
-    result["file"] = os.path.basename(upload.name)
+    result["file"] = name
     result["engine"] = engine_label()
     ss[state.EVAL_RESULT] = result
 
@@ -110,7 +110,12 @@ def main() -> None:
     )
     if st.button("Evaluate", type="primary", disabled=upload is None, key="eval_run"):
         with shown_errors():
-            _run(upload, baseline)
+            ss[state.EVAL_RESULT] = None  # a bad file leaves no earlier result on show
+            name = os.path.basename(upload.name)
+            _run(parse_upload(upload.getvalue(), name), name, baseline)
+    with shown_errors():
+        evaluate_saved.marked_wrong()
+        evaluate_saved.saved(lambda questions, name: _run(questions, name, baseline))
     result = ss.get(state.EVAL_RESULT)
     if result:
         _show(result)

@@ -1,4 +1,6 @@
-"""Chat page (AppTest): streamed offline answers, references into the tree, history."""
+"""Chat page (AppTest): conversations kept in the store, follow-ups that read the same
+statement, references into the tree, verdicts, and a thumbs-down turned into an evaluation
+question on the Evaluate page."""
 
 from __future__ import annotations
 
@@ -7,13 +9,33 @@ from pathlib import Path
 import pytest
 import streamlit_agraph
 from conftest import texts
+from streamlit.testing.v1 import AppTest
 
-from treerag_core import index_document
+from treerag_core import get_thread, index_document, list_threads, regression_questions
 from treerag_core.ingest.summarize import make_summarizer
 from ui import state
-from ui.chat_logic import history_markdown, reference_label, trace_rows
+from ui.chat_logic import sources_line, trace_rows
+from ui.chat_threads import THREAD_PARAM
 
 CHAT = "pages/chat.py"
+EVALUATE = "pages/evaluate.py"
+ROOT = Path(__file__).resolve().parents[1]
+# A small annual report: the follow-up "And in 2018?" alone would go to the History
+# section (it names 2018 most); with the conversation it reads the income statement again.
+REPORT_MD = """# Letter to shareholders
+We thank our customers and our employees for a strong year.
+
+# History
+The company was founded long ago. In 2018 we opened offices; 2018 was a year of growth,
+and in 2018 we moved our headquarters.
+
+# Consolidated statements of operations
+Total net sales were $280,522 million in 2019 and $232,887 million in 2018.
+Operating income was $14,541 million in 2019.
+
+# Employees
+We employed 798,000 people at the end of 2019.
+"""
 
 
 @pytest.fixture(autouse=True)
@@ -21,31 +43,162 @@ def no_graph(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(streamlit_agraph, "agraph", lambda nodes, edges, config: None)
 
 
-def _ask(at, question: str):  # noqa: ANN001, ANN202
+@pytest.fixture
+def report(app_registry: Path, tmp_path: Path) -> dict:
+    source = tmp_path / "report.md"
+    source.write_text(REPORT_MD)
+    return index_document(
+        str(source), summarizer=make_summarizer(None), registry_path=str(app_registry),
+        verbose=False,
+    )  # fmt: skip
+
+
+def _ask(at: AppTest, question: str) -> AppTest:
     at.chat_input[0].set_value(question).run()
     assert not at.exception
     return at
 
 
-def test_answer_with_reference_opens_tree(make_app, sample_doc) -> None:  # noqa: ANN001
+def shown(at: AppTest) -> str:
+    """The page's texts without Markdown escapes."""
+    return texts(at).replace("\\", "")
+
+
+def _thread(at: AppTest) -> dict:
+    return at.session_state[state.CHAT_THREAD]
+
+
+def test_answer_is_kept_and_its_sources_open_the_tree(make_app, sample_doc, app_registry) -> None:  # noqa: ANN001
     at = _ask(make_app(CHAT), "Who wrote it?")
-    history = at.session_state[state.CHAT_HISTORY]
-    assert [t["role"] for t in history] == ["user", "assistant"]
-    answer = history[1]
-    assert "Alice Smith" in answer["content"]
-    assert answer["references"][0]["node_id"] == "0000"
-    assert answer["usage"]["llm_calls"] == 0
-    assert answer["trace"]["documents"][0]["mode"] == "offline"
-    rows = trace_rows(answer["trace"]["documents"][0], answer["references"])
+    thread = _thread(at)
+    assert thread["title"] == "Who wrote it?"
+    assert at.query_params[THREAD_PARAM] == thread["thread_id"]
+    turn = thread["turns"][0]
+    assert "Alice Smith" in turn["answer"] and turn["references"][0]["node_id"] == "0000"
+    assert turn["usage"]["llm_calls"] == 0 and turn["trace"]["documents"][0]["mode"] == "offline"
+    stored = get_thread(thread["thread_id"], str(app_registry))
+    assert stored["turns"][0]["answer"] == turn["answer"]  # in the store, not only the session
+    rows = trace_rows(turn["trace"]["documents"][0], turn["references"])
     assert rows[0]["chosen"].startswith("0000 Introduction")
-    assert rows[0]["reasons"] == "offline BM25 ranking"
+    assert "Sources: S1 Introduction" in shown(at)
+    assert not [b for b in at.button if str(b.key).startswith("ref_")]  # drawn on demand
+    assert len(at.dataframe) == 0
+    key = f"sources_{thread['thread_id'][:12]}_0"
+    at.toggle(key=key).set_value(True).run()
     assert len(at.dataframe) == 2  # trace steps and token usage
-    ref_button = next(b for b in at.button if b.key == "ref_1_0")
+    ref_button = next(b for b in at.button if str(b.key).startswith("ref_"))
     assert "Introduction" in ref_button.label
     ref_button.click().run()
     assert [t.value for t in at.title] == ["Tree browser"]
     assert at.session_state[state.TREE_SELECTED] == "0000"
-    assert [s.value for s in at.subheader] == ["Introduction"]
+
+
+def test_follow_up_reads_the_same_statement(make_app, report, app_registry) -> None:  # noqa: ANN001
+    at = _ask(make_app(CHAT), "What were the total net sales in 2019?")
+    first = _thread(at)["turns"][0]
+    assert "280,522" in first["answer"]
+    assert first["references"][0]["title"] == "Consolidated statements of operations"
+    _ask(at, "And in 2018?")
+    thread = _thread(at)
+    follow = thread["turns"][1]
+    assert follow["trace"]["searched_as"] == "And in 2018? total net sales"
+    assert follow["references"][0]["title"] == "Consolidated statements of operations"
+    assert "232,887" in follow["answer"]
+    assert "Sources: S1 Consolidated statements of operations" in shown(at)
+    assert len(list_threads(str(app_registry))) == 1  # one conversation, two answers
+    # Asked alone (a new conversation) the same words read the History section instead.
+    at.button(key="thread_new").click().run()
+    assert _thread(at) is None and THREAD_PARAM not in at.query_params
+    _ask(at, "And in 2018?")
+    alone = _thread(at)["turns"][0]
+    assert alone["references"][0]["title"] == "History"
+    assert len(list_threads(str(app_registry))) == 2
+
+
+def test_thread_reopens_from_its_link_in_a_new_session(make_app, report, app_registry) -> None:  # noqa: ANN001
+    at = _ask(make_app(CHAT), "What were the total net sales in 2019?")
+    _ask(at, "And in 2018?")
+    thread_id = _thread(at)["thread_id"]
+    # A refresh or a server restart: a new session with only the URL's query parameter.
+    again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    again.query_params[THREAD_PARAM] = thread_id
+    again.run()
+    again.switch_page(CHAT).run()
+    assert not again.exception
+    reopened = _thread(again)
+    assert reopened["thread_id"] == thread_id and len(reopened["turns"]) == 2
+    text = shown(again)
+    assert "232,887" in text and "280,522" in text and "And in 2018?" in text
+    assert again.session_state[state.CHAT_DOCS] == [report["doc_id"]]
+    sidebar = [b.label for b in again.sidebar.button]
+    assert "What were the total net sales in 2019?" in sidebar
+    # A third question in the reopened conversation still follows it.
+    _ask(again, "What about operating income?")
+    assert "14,541" in _thread(again)["turns"][2]["answer"]
+    # Rename, then delete: the store follows.
+    again.text_input(key=f"rename_{thread_id}").set_value("Net sales").run()
+    again.button(key=f"rename_save_{thread_id}").click().run()
+    assert list_threads(str(app_registry))[0]["title"] == "Net sales"
+    again.button(key=f"delete_{thread_id}").click().run()
+    assert list_threads(str(app_registry)) == [] and _thread(again) is None
+
+
+def test_a_stale_link_says_so(make_app, sample_doc) -> None:  # noqa: ANN001
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    at.query_params[THREAD_PARAM] = "0" * 32
+    at.run()
+    at.switch_page(CHAT).run()
+    assert not at.exception
+    assert any("There is no conversation" in w.value for w in at.warning)
+    assert _thread(at) is None
+
+
+def test_thumbs_down_becomes_an_evaluation_question(make_app, report, app_registry) -> None:  # noqa: ANN001
+    at = _ask(make_app(CHAT), "What were the total net sales in 2019?")
+    _ask(at, "And in 2018?")
+    thread_id = _thread(at)["thread_id"]
+    at.feedback(key=f"verdict_{thread_id[:12]}_1").set_value(0).run()  # thumbs down
+    assert not at.exception
+    assert _thread(at)["turns"][1]["feedback"]["verdict"] == "down"
+    at.text_area(key=f"comment_{thread_id[:12]}_1").set_value("Wanted the 2018 figure only").run()
+    at.button(key=f"comment_save_{thread_id[:12]}_1").click().run()
+    stored = get_thread(thread_id, str(app_registry))["turns"][1]["feedback"]
+    assert stored == {**stored, "verdict": "down", "comment": "Wanted the 2018 figure only"}
+    assert "Marked wrong: make it an evaluation question" in [p.label for p in at.get("page_link")]
+
+    at.switch_page(EVALUATE).run()
+    assert not at.exception
+    assert "And in 2018?" in texts(at) and "Wanted the 2018 figure only" in texts(at)
+    key = f"{thread_id[:12]}_1"
+    at.text_input(key=f"saved_pages_{key}").set_value("pp. 1-200").run()
+    at.button(key=f"saved_add_{key}").click().run()
+    assert any("not a page range" in e.value for e in at.error)  # typed error, nothing saved
+    at.text_input(key=f"saved_pages_{key}").set_value("1").run()
+    at.button(key=f"saved_add_{key}").click().run()
+    assert not at.exception
+    saved = regression_questions(str(app_registry))
+    assert [(q["question"], q["history"], q["evidence_pages"]) for q in saved] == [
+        ("And in 2018?", ["What were the total net sales in 2019?"], [1])
+    ]
+    assert "The team's questions from the chat (1)" in texts(at)
+    assert "None waiting" in texts(at)  # the marked answer is handled
+    at.button(key="saved_run").click().run()
+    assert not at.exception
+    result = at.session_state[state.EVAL_RESULT]
+    assert result["file"] == "saved questions from the chat"
+    assert result["summary"]["navigation"]["questions"] == 1
+
+
+def test_regenerate_replaces_the_answer(make_app, sample_doc, app_registry) -> None:  # noqa: ANN001
+    at = _ask(make_app(CHAT), "Who wrote it?")
+    thread_id = _thread(at)["thread_id"]
+    at.feedback(key=f"verdict_{thread_id[:12]}_0").set_value(1).run()  # thumbs up
+    assert _thread(at)["turns"][0]["feedback"]["verdict"] == "up"
+    at.button(key=f"regenerate_{thread_id[:12]}_0").click().run()
+    assert not at.exception
+    turn = get_thread(thread_id, str(app_registry))["turns"][0]
+    assert turn["regenerated"] == 1 and "feedback" not in turn
+    assert "Alice Smith" in turn["answer"]
 
 
 def test_multi_document_question(make_app, sample_doc, app_registry: Path, tmp_path) -> None:  # noqa: ANN001
@@ -57,10 +210,15 @@ def test_multi_document_question(make_app, sample_doc, app_registry: Path, tmp_p
     at = make_app(CHAT)
     at.multiselect(key="chat_doc_pick").set_value([sample_doc["doc_id"], second["doc_id"]]).run()
     _ask(at, "What was the budget of Acme and who wrote treerag?")
-    refs = at.session_state[state.CHAT_HISTORY][1]["references"]
+    thread = _thread(at)
+    refs = thread["turns"][0]["references"]
     assert {r["file_name"] for r in refs} == {"sample.md", "other.md"}
-    assert any("other\\.md" in b.label for b in at.button if str(b.key).startswith("ref_"))
-    answer = at.session_state[state.CHAT_HISTORY][1]["content"]
+    assert set(thread["doc_ids"]) == {sample_doc["doc_id"], second["doc_id"]}
+    at.toggle(key=f"sources_{thread['thread_id'][:12]}_0").set_value(True).run()
+    assert any(
+        "other.md" in b.label.replace("\\", "") for b in at.button if str(b.key).startswith("ref_")
+    )
+    answer = thread["turns"][0]["answer"]
     assert "$5 million" in answer  # the answer keeps its text; the page shows "$" literally
     assert any("\\$5 million" in m.value for m in at.markdown)
 
@@ -76,22 +234,29 @@ def test_section_context_narrows_the_question(make_app, sample_doc) -> None:  # 
     at.switch_page(CHAT).run()
     assert "Asking about the section: Methods" in texts(at)
     _ask(at, "Who wrote it and what data was used?")
-    refs = at.session_state[state.CHAT_HISTORY][1]["references"]
+    refs = _thread(at)["turns"][0]["references"]
     assert refs and {r["node_id"] for r in refs} <= {"0002", "0003"}
     at.button(key="chat_clear_context").click().run()
     assert at.session_state[state.CHAT_CONTEXT] is None
 
 
-def test_clear_and_download_history(make_app, sample_doc) -> None:  # noqa: ANN001
-    at = _ask(make_app(CHAT), "Which company filings?")
-    markdown = history_markdown(at.session_state[state.CHAT_HISTORY])
-    assert "**You:**" in markdown and "Which company filings?" in markdown
-    assert "3M" in markdown and "- [S1] Data — Methods > Data · sample.md" in markdown
-    at.button(key="chat_clear").click().run()
-    assert at.session_state[state.CHAT_HISTORY] == []
+def test_deleted_document_leaves_the_answer_readable(make_app, sample_doc, app_registry) -> None:  # noqa: ANN001
+    from treerag_core import delete_document
+
+    at = _ask(make_app(CHAT), "Who wrote it?")
+    thread_id = _thread(at)["thread_id"]
+    delete_document(sample_doc["doc_id"], str(app_registry))
+    again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    again.query_params[THREAD_PARAM] = thread_id
+    again.run()
+    again.switch_page(CHAT).run()
+    assert not again.exception
+    text = shown(again)
+    assert "Alice Smith" in text and "(document deleted)" in text
+    assert "Some documents of this conversation were deleted" in text
 
 
-def test_answer_error_is_a_message(make_app, sample_doc, monkeypatch) -> None:  # noqa: ANN001
+def test_answer_error_is_a_message_and_kept(make_app, sample_doc, monkeypatch) -> None:  # noqa: ANN001
     from treerag_core import LLMError
 
     def broken(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
@@ -101,20 +266,20 @@ def test_answer_error_is_a_message(make_app, sample_doc, monkeypatch) -> None:  
     monkeypatch.setattr("ui.chat_logic.ask", broken)
     at = _ask(make_app(CHAT), "Anything?")
     assert "The answer model failed: connection refused." in [e.value for e in at.error]
-    assert at.session_state[state.CHAT_HISTORY][1]["content"] == "partial "
+    turn = _thread(at)["turns"][0]
+    assert turn["answer"] == "partial " and "connection refused" in turn["error"]
 
 
 def test_no_documents_message(make_app) -> None:  # noqa: ANN001
     at = make_app(CHAT)
     assert "No documents yet" in texts(at)
+    assert "Your questions and answers are kept here." in texts(at)
 
 
-def test_reference_label() -> None:
-    ref = {
-        "title": "Risk",
-        "path": "Item 1A > Risk",
-        "page_start": 3,
-        "page_end": 4,
-        "file_name": "a.pdf",
-    }
-    assert reference_label(ref) == "Risk — Item 1A > Risk (pp. 3–4) · a.pdf"
+def test_sources_line() -> None:
+    refs = [
+        {"ref": "S1", "title": "Risk", "page_start": 3, "page_end": 4},
+        {"ref": "S2", "title": "Debt", "page_start": 9, "page_end": 9, "gone": True},
+        {"ref": "S3", "title": "Read only", "cited": False},
+    ]
+    assert sources_line(refs) == "S1 Risk (pp. 3–4) · S2 Debt (p. 9) (document deleted)"

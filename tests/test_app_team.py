@@ -35,12 +35,14 @@ def test_chat_history_and_uploads_stay_with_their_person(make_app, team: dict) -
     assert not at.exception
     assert "Signed in as" in texts(at) and "hr: editor" in texts(at)
     at.chat_input[0].set_value("What does level 3 earn?").run()
-    assert "90,000" in at.session_state[state.CHAT_HISTORY][1]["content"]
+    hana_thread = at.session_state[state.CHAT_THREAD]
+    assert "90,000" in hana_thread["turns"][0]["answer"]
     at.session_state[state.UPLOAD_RESULTS] = [{"name": "salaries.md"}]
     team["headers"].clear()
     team["headers"].update(ERIN)  # another person in this session (e.g. a shared browser)
     at.run()
-    assert at.session_state[state.CHAT_HISTORY] == []
+    assert at.session_state[state.CHAT_THREAD] is None  # Hana's conversation is not Erin's
+    assert hana_thread["title"] not in texts(at)
     assert at.session_state[state.UPLOAD_RESULTS] == []
     assert at.session_state[state.CHAT_DOCS] == [team["eng"]]
     assert "eng: reader" in texts(at)

@@ -56,8 +56,8 @@ def test_index_and_ask_with_a_configured_model(make_app, app_registry: Path, mod
     at.switch_page(CHAT).run()
     at.chat_input[0].set_value("What ranking does the offline navigation use?").run()
     assert not at.exception
-    answer = at.session_state[state.CHAT_HISTORY][1]
-    assert answer["content"] == "Answer from the sections."
+    answer = at.session_state[state.CHAT_THREAD]["turns"][0]
+    assert answer["answer"] == "Answer from the sections."
     assert answer["usage"]["llm_calls"] == 2
     assert model_server.kinds() == ["search", "answer"]
     assert answer["references"] and answer["references"][0]["file_name"] == "guide.md"
@@ -85,10 +85,10 @@ def test_stream_cut_mid_answer_is_reported_and_chat_stays_usable(
     at.chat_input[0].set_value("Who wrote it?").run()
     assert not at.exception
     assert any("cut off" in e.value for e in at.error)
-    assert at.session_state[state.CHAT_HISTORY][1]["content"].startswith("The first")
+    assert at.session_state[state.CHAT_THREAD]["turns"][0]["answer"].startswith("The first")
     at.chat_input[0].set_value("What data was used?").run()
     assert not at.exception
-    assert at.session_state[state.CHAT_HISTORY][-1]["content"] == "Answer from the sections."
+    assert at.session_state[state.CHAT_THREAD]["turns"][-1]["answer"] == "Answer from the sections."
 
 
 def test_connection_test_reaches_the_model(make_app, model_server) -> None:  # noqa: ANN001

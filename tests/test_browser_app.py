@@ -146,6 +146,8 @@ def test_full_flow(page: Page, live_server: dict, tmp_path: Path) -> None:
     box.fill("Who was the independent auditor?")
     box.press("Enter")
     expect(page.get_by_text("Deloitte").first).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    page.get_by_test_id("stCheckbox").filter(has_text="Sources").first.click()  # on demand
     reference = page.get_by_role("button", name="Section 3.2 Details").first
     expect(reference).to_be_visible(timeout=30_000)
     wait_idle(page)

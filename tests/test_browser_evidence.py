@@ -72,6 +72,7 @@ def test_answer_shows_the_cited_passage_highlighted_on_its_page(
     box.press("Enter")
     expect(page.get_by_text("Deloitte").first).to_be_visible(timeout=60_000)
     wait_idle(page)
+    page.get_by_test_id("stCheckbox").filter(has_text="Sources").first.click()  # on demand
     thumb = page.get_by_test_id("stImage").first
     expect(thumb).to_be_visible(timeout=30_000)
     shot(page, "11-answer-with-evidence-thumbnails.png")

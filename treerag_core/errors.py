@@ -68,3 +68,17 @@ class NotSignedInError(AccessDeniedError):
 
 class InvalidCollectionError(TreeragError):
     """A collection name outside the allowed alphabet, or a member list that is not names."""
+
+
+class InvalidHistoryError(TreeragError):
+    """The ``history`` given with a question is not a list of earlier turns."""
+
+
+class ThreadNotFoundError(TreeragError):
+    """No conversation with that id belongs to this person (another person's threads are
+    never found, with the same message)."""
+
+
+class InvalidThreadError(TreeragError):
+    """A conversation change that cannot be made: an empty title, a turn that is not there,
+    a verdict other than up or down, a thread at its size limit."""

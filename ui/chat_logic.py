@@ -1,11 +1,20 @@
-"""Chat plumbing: run a question as a stream, keep the history, export it as Markdown."""
+"""Chat plumbing without Streamlit: run a question as a stream with its conversation, and
+turn a turn's trace and usage into table rows."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
-from treerag_core import DEFAULT_REGISTRY, Principal, ask, ask_multi, node_pages, section_document
+from treerag_core import (
+    DEFAULT_REGISTRY,
+    Principal,
+    ask,
+    ask_multi,
+    make_turn,
+    page_label,
+    section_document,
+)
 from treerag_core.types import Document
 
 
@@ -25,6 +34,10 @@ class AnswerStream:
                 self.parts.append(str(chunk))
                 yield str(chunk)
 
+    def turn(self, question: str, error: str | None = None) -> dict[str, Any]:
+        """What the conversation keeps of this answer (whatever streamed, if it failed)."""
+        return make_turn(question, "".join(self.parts), self.final, error)
+
 
 def start_answer(
     question: str,
@@ -33,14 +46,16 @@ def start_answer(
     context: dict[str, Any] | None = None,
     principal: Principal | None = None,
     registry_path: str = DEFAULT_REGISTRY,
+    history: list[dict[str, Any]] | None = None,
 ) -> AnswerStream:
-    """One ``ask`` (one document) or ``ask_multi`` (several), streamed.
+    """One ``ask`` (one document) or ``ask_multi`` (several), streamed, with the earlier
+    turns of the conversation as ``history``.
 
     With a section context, that document is narrowed to the section's subtree and the
     section's path is passed as the question's extra context. With a principal, the core
     refuses any document the person may not read before anything is navigated.
     """
-    access = {"principal": principal, "registry_path": registry_path}
+    options = {"principal": principal, "registry_path": registry_path, "history": history}
     extra = ""
     if context:
         documents = [
@@ -49,25 +64,24 @@ def start_answer(
         ]
         extra = f"The question is about the section: {context.get('path', '')}"
     if len(documents) == 1:
-        chunks = ask(question, documents[0], retriever, extra_context=extra, stream=True, **access)
+        chunks = ask(question, documents[0], retriever, extra_context=extra, stream=True, **options)
     else:
         chunks = ask_multi(question, documents, retriever, extra_context=extra, stream=True,
-                           **access)  # fmt: skip
+                           **options)  # fmt: skip
     return AnswerStream(iter(chunks))  # type: ignore[arg-type]
 
 
-def reference_label(ref: dict[str, Any], with_file: bool = True) -> str:
-    """``Title — path (pp. 3–4) · file.pdf`` for a reference button."""
-    label = str(ref.get("title") or ref.get("node_id"))
-    path = str(ref.get("path") or "")
-    if path and path != label:
-        label += f" — {path}"
-    pages = node_pages(ref)
-    if pages:
-        label += f" ({pages})"
-    if with_file and ref.get("file_name"):
-        label += f" · {ref['file_name']}"
-    return f"[{ref['ref']}] {label}" if ref.get("ref") else label
+def sources_line(refs: list[dict[str, Any]], limit: int = 4) -> str:
+    """The cited references in one line under an answer: ``S1 Title (p. 38) · S2 …``."""
+    cited = [r for r in refs if r.get("cited", True)]
+    parts = []
+    for ref in cited[:limit]:
+        pages = page_label(ref.get("page_start"), ref.get("page_end"))
+        where = f" ({pages})" if pages else ""
+        gone = " (document deleted)" if ref.get("gone") else ""
+        parts.append(f"{ref.get('ref', '')} {ref.get('title') or ref.get('node_id')}{where}{gone}")
+    more = f" · and {len(cited) - limit} more" if len(cited) > limit else ""
+    return " · ".join(p.strip() for p in parts) + more
 
 
 def trace_rows(entry: dict[str, Any], references: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -114,16 +128,3 @@ def usage_rows(usage: dict[str, Any]) -> list[dict[str, Any]]:
         }
     )
     return rows
-
-
-def history_markdown(history: list[dict[str, Any]]) -> str:
-    """The conversation with each answer's references, for download."""
-    lines = ["# treerag chat", ""]
-    for turn in history:
-        who = "You" if turn["role"] == "user" else "treerag"
-        lines += [f"**{who}:**", "", str(turn.get("content") or ""), ""]
-        for ref in turn.get("references") or []:
-            lines.append(f"- {reference_label(ref)}")
-        if turn.get("references"):
-            lines.append("")
-    return "\n".join(lines)

@@ -1,20 +1,42 @@
-"""Registry reads for the pages, cached so a rerun does not re-read a large document."""
+"""Registry reads for the pages, cached once per process so a rerun reads nothing again.
+
+The listing is keyed by the registry file's modification time (every document change
+rewrites it), a document by its ``indexed_at`` (a re-index replaces it): many sessions
+asking at once share one parsed copy of each document and its outline.
+"""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import streamlit as st
 
-from treerag_core import AccessDeniedError, list_documents, open_store
+from treerag_core import AccessDeniedError, open_store
+from treerag_core.access.rules import readable_rows
 from treerag_core.types import Document
 
 from . import state
 
 
+def _stamp(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return 0
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _listing(registry_abs: str, stamp: int) -> list[dict[str, Any]]:
+    """Shared read-only metadata rows of one registry version."""
+    return open_store(registry_abs).list()
+
+
 def rows() -> list[dict[str, Any]]:
     """Metadata of every document the person may read in the session's registry."""
-    return list_documents(state.registry_path(), state.principal())
+    store = open_store(state.registry_path())
+    listed = _listing(store.location, _stamp(store.location))
+    return [dict(r) for r in readable_rows(listed, store, state.principal())]
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -26,12 +48,12 @@ def _load(registry_abs: str, doc_id: str, stamp: str) -> Document:
 def load(doc_id: str, stamp: str | None = None) -> Document:
     """The full document (tree, outline, text), if the person may read it (the core's
     filter decides). Callers must not mutate it."""
-    if state.principal() is not None and doc_id not in {r["doc_id"] for r in rows()}:
+    row = next((r for r in rows() if r["doc_id"] == doc_id), None)
+    if row is None and state.principal() is not None:
         raise AccessDeniedError(f"There is no document {doc_id!r} that you may read.")
     store = open_store(state.registry_path())
     if stamp is None:
-        meta = store.meta(doc_id) or {}
-        stamp = str(meta.get("indexed_at") or "")
+        stamp = str((row or store.meta(doc_id) or {}).get("indexed_at") or "")
     return _load(store.location, doc_id, stamp)
 
 

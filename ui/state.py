@@ -24,13 +24,13 @@ TREE_PAGE = "tree_page"  # which group of the first level below the focus is dra
 TREE_LAST_CLICK = "tree_last_click"  # last value agraph returned (it repeats across reruns)
 TREE_EVIDENCE = "tree_evidence"  # the reference a node was opened from: its passage is marked
 CHAT_DOCS = "chat_doc_ids"
-CHAT_HISTORY = "chat_history"
+CHAT_THREAD = "chat_thread"  # the open conversation (a thread dict as stored), or None
 CHAT_CONTEXT = "chat_context"  # {"doc_id", "node_id", "path"} from "Ask about this section"
 UPLOAD_RESULTS = "upload_results"
 EVAL_RESULT = "eval_result"  # the last evaluation (plain JSON) the Evaluate page shows
 PRINCIPAL = "principal"  # who is signed in (team modes); None: the single local user
 # What belongs to one person: cleared whenever the signed-in person changes in a session.
-PERSONAL = (CHAT_DOCS, CHAT_HISTORY, CHAT_CONTEXT, UPLOAD_RESULTS, EVAL_RESULT, TREE_DOC,
+PERSONAL = (CHAT_DOCS, CHAT_THREAD, CHAT_CONTEXT, UPLOAD_RESULTS, EVAL_RESULT, TREE_DOC,
             TREE_SELECTED, TREE_FOCUS)  # fmt: skip
 
 PAGE_UPLOAD = "pages/upload.py"
@@ -56,7 +56,7 @@ def init_state(env: dict[str, str] | None = None) -> None:
     ss.setdefault(TREE_LAST_CLICK, None)
     ss.setdefault(TREE_EVIDENCE, None)
     ss.setdefault(CHAT_DOCS, [])
-    ss.setdefault(CHAT_HISTORY, [])
+    ss.setdefault(CHAT_THREAD, None)
     ss.setdefault(CHAT_CONTEXT, None)
     ss.setdefault(UPLOAD_RESULTS, [])
 

@@ -18,6 +18,8 @@ from ..access.documents import readable_loader
 from ..access.principal import Principal
 from ..errors import TreeragError
 from ..qa.context import Prepared, prepare_answer
+from ..qa.history import conversation
+from ..qa.result import mark_cited, offline_reply
 from ..qa.retriever import Retriever, make_retriever
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from ..text.extractive import extractive_answer
@@ -48,11 +50,15 @@ def _titles(document: Document, node_id: str) -> list[str]:
 
 
 def navigation_retrieve(
-    question: str, document: Document, retriever: Retriever
+    question: str,
+    document: Document,
+    retriever: Retriever,
+    history: list[dict[str, Any]] | None = None,
 ) -> tuple[list[Retrieved], int, Prepared]:
     """Navigate, then build (not send) the answer prompt: the items, its tokens, the prompt."""
-    nav = retriever.navigate(question, document)
-    prepared = prepare_answer(question, [document], [nav], retriever, "")
+    talk = conversation(question, history, retriever.history_tokens)
+    nav = retriever.navigate(question, document, "", talk)
+    prepared = prepare_answer(question, [document], [nav], retriever, "", talk)
     items = [
         Retrieved(
             label=ref["node_id"],
@@ -64,6 +70,30 @@ def navigation_retrieve(
         for ref, section in zip(prepared.references, prepared.sections, strict=True)
     ]
     return items, estimate_tokens(prepared.system + prepared.user), prepared
+
+
+def history_turns(
+    earlier: Sequence[Any], document: Document, retriever: Retriever
+) -> list[dict[str, Any]]:
+    """A question's ``history`` as the chat would have it: each earlier question (a string,
+    or a turn without references) is asked first, with the turns before it, and answered
+    by the offline engine's extractive answer (evaluation never sends an answer call).
+    Turns that already carry their references are used as given."""
+    turns: list[dict[str, Any]] = []
+    for item in earlier:
+        if isinstance(item, dict) and isinstance(item.get("references"), list):
+            turns.append(item)
+            continue
+        question = str(item.get("question") if isinstance(item, dict) else item)
+        talk = conversation(question, turns, retriever.history_tokens)
+        nav = retriever.navigate(question, document, "", talk)
+        prepared = prepare_answer(question, [document], [nav], retriever, "", talk)
+        reply = offline_reply(question, prepared)
+        mark_cited(prepared.references, reply.text)
+        turns.append(
+            {"question": question, "answer": reply.text, "references": prepared.references}
+        )
+    return turns
 
 
 def chunk_retrieve(index: ChunkIndex, question: str, token_budget: int) -> list[Chunk]:
@@ -198,7 +228,8 @@ def evaluate(
             errors.append({"id": str(item["id"]), "document": key, "error": str(exc)})
             continue
         pages, sections = gold_pages(item), gold_sections(item)
-        items, tokens, prepared = navigation_retrieve(question, document, retriever)
+        history = history_turns(item.get("history") or [], document, retriever)
+        items, tokens, prepared = navigation_retrieve(question, document, retriever, history)
         doc_key = str(document.get("doc_id") or key)
         if doc_key not in texts_of and (baseline or (answers and item.get("answer"))):
             texts_of[doc_key] = page_texts(document) if page_texts else None
@@ -220,7 +251,7 @@ def evaluate(
             tokens,
             answer_figures=figures,
         )
-        grade_answer(nav, question, prepared.sections)
+        grade_answer(nav, prepared.searched_as or question, prepared.sections)
         nav_results.append(nav)
         if not baseline:
             continue

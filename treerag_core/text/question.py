@@ -205,11 +205,22 @@ def read_question(
     """The question's kind, periods, metric stems, synonym phrases and statement hints.
 
     The metric comes from the asking sentence (the one ending in "?", when the question
-    adds instructions such as "Answer in USD millions."), without instruction words,
+    adds instructions such as "Answer in USD millions."; a follow-up's carried terms after
+    it count too), without instruction words,
     adverbs ("explicitly") and names: "Pepsico" names the company, not the row to read.
     """
     flat = " ".join(text.split())
-    asked = " ".join(s for s in re.split(r"(?<=\?)\s+", flat) if s.endswith("?")) or flat
+    parts = re.split(r"(?<=\?)\s+", flat)
+    # A last fragment without an end mark belongs to the ask: a follow-up searched as "And in
+    # 2018? total net sales" carries its metric there (qa/followup.py).
+    asked = (
+        " ".join(
+            p
+            for n, p in enumerate(parts)
+            if p.endswith("?") or (n == len(parts) - 1 and n > 0 and not p.endswith((".", "!")))
+        )
+        or flat
+    )
     lowered = f" {flat.lower()} "
     kind = next((k for k, rx in QUESTION_KINDS if re.search(rx, asked.lower())), "other")
     years = sorted(set(years_in(text)))

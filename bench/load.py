@@ -1,0 +1,305 @@
+"""``python -m bench.load``: the chat page under load, in real browsers, against one server.
+
+For each N (default 1, 4, 8), N Playwright browser contexts open the chat page at once
+(Debian's Chromium, headless) and each asks its questions in turn, all N at the same time:
+a question about one of three 10-Ks, then a follow-up, then another question. One
+``streamlit run app.py`` serves them all with the offline engine. Measured per N:
+
+- answer time: from pressing Enter to the answer shown complete (the page idle again);
+- page-open time: from navigating to the chat page to its chat box ready (all N at once);
+- server CPU-seconds per question: the server process's user+system CPU time over the
+  asking phase (``/proc/<pid>/stat``; everyone has opened the page and picked a document
+  before anyone asks), divided by the questions answered;
+- errors: timeouts, error boxes or exceptions on a page, answers missing, turns not stored.
+
+``--baseline REF`` runs the same load against the app as it was at git ``REF`` (its files
+extracted to ``bench/out/load/baseline``) in the same run, for ratios. Writes
+``bench/results/load.{json,md}``. The figures need a quiet machine: say how busy it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench.load_server import DOCS, Server, cpu_seconds, prepare_registry, stored_turns
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "bench" / "out" / "load"
+RESULTS = ROOT / "bench" / "results"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+ANSWER_TIMEOUT_MS = 120_000  # a question not answered in two minutes counts as an error
+ANSWER_END = "(Extractive answer from the offline engine"  # every offline answer ends so
+PICK_TRIES = 3  # a person clicks the picker again when its list does not open
+PICK_TIMEOUT_MS = 15_000
+CHECK_TIMEOUT_MS = 5_000  # a shown answer that lacks its figure this long after is wrong
+
+
+async def wait_idle(page) -> None:  # noqa: ANN001
+    """Streamlit shows its status widget ("Running…") while a script or fragment runs."""
+    await page.wait_for_timeout(100)
+    await page.get_by_test_id("stStatusWidget").wait_for(
+        state="detached", timeout=ANSWER_TIMEOUT_MS
+    )
+
+
+async def pick_option(page, picker, file_name: str, record: dict) -> None:  # noqa: ANN001
+    for attempt in range(PICK_TRIES):
+        await picker.locator("input").fill(file_name)  # filters the options to that one file
+        try:
+            option = page.get_by_role("option").filter(has_text=file_name).first
+            await option.wait_for(timeout=PICK_TIMEOUT_MS)
+            break
+        except Exception:  # noqa: BLE001 - Playwright's TimeoutError: retry, then give up
+            if attempt == PICK_TRIES - 1:
+                raise
+            record["picker_retries"] = record.get("picker_retries", 0) + 1
+            await page.keyboard.press("Escape")
+            await wait_idle(page)
+    await picker.locator("input").press("Enter")  # picks it (a click can miss under load)
+    await page.keyboard.press("Escape")
+
+
+async def choose_document(page, file_name: str, record: dict) -> None:  # noqa: ANN001
+    """Make ``file_name`` the one document in the chat's picker. The newest is preselected
+    (and then not in the list of options: it is kept); another is typed into the filter and
+    picked, trying again if its option does not show (up to PICK_TRIES, counted in
+    ``picker_retries``), then every other chip is removed."""
+    picker = page.get_by_test_id("stMultiSelect")
+    chosen = picker.locator(f"button[aria-label^='Remove {file_name}']")
+    if not await chosen.count():  # not the preselected one: pick it
+        await pick_option(page, picker, file_name, record)
+    await wait_idle(page)
+    others = picker.locator(
+        f"button[aria-label^='Remove ']:not([aria-label^='Remove {file_name}'])"
+    )
+    while await others.count():
+        await others.first.click()
+        await wait_idle(page)
+
+
+async def user(browser, url: str, doc: dict, gates: dict, record: dict) -> None:  # noqa: ANN001
+    """One person: open the chat page, pick their document, then (when everyone has) ask
+    each question in turn."""
+    from playwright.async_api import expect
+
+    context = await browser.new_context(viewport={"width": 1300, "height": 900})
+    page = await context.new_page()
+    page.on("pageerror", lambda exc: record["errors"].append(f"page error: {exc}"))
+    try:
+        await gates["open"].wait()
+        started = time.perf_counter()
+        await page.goto(f"{url}/chat")
+        box = page.get_by_test_id("stChatInputTextArea")
+        await box.wait_for(state="visible", timeout=ANSWER_TIMEOUT_MS)
+        await wait_idle(page)
+        record["open_s"] = time.perf_counter() - started
+        await choose_document(page, doc["file"], record)
+    except Exception as exc:  # counted; this person asks nothing
+        record["errors"].append(f"opening: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
+        gates["opened"]()
+        await context.close()
+        return
+    gates["opened"]()
+    try:
+        await gates["ask"].wait()
+        for number, (question, expected) in enumerate(doc["questions"], 1):
+            asked = time.perf_counter()
+            await box.fill(question)
+            await box.press("Enter")
+            answer = page.get_by_test_id("stChatMessage").nth(2 * number - 1)
+            done = answer.get_by_text(ANSWER_END)  # the offline engine's last line
+            await done.wait_for(state="attached", timeout=ANSWER_TIMEOUT_MS)
+            await wait_idle(page)
+            try:  # the answer as shown once the page is idle (retried: never a mid-draw read)
+                await expect(answer).to_contain_text(expected, timeout=CHECK_TIMEOUT_MS)
+            except AssertionError:
+                shown = " ".join((await answer.inner_text()).split())[:160]
+                record["errors"].append(f"answer {number} lacks {expected!r}: {shown}")
+            record["answers_s"].append(time.perf_counter() - asked)
+        if await page.get_by_test_id("stException").count():
+            record["errors"].append("an exception is shown on the page")
+        if await page.get_by_test_id("stAlertContentError").count():
+            record["errors"].append("an error box is shown on the page")
+    except Exception as exc:  # a timeout or a closed page: counted, the others go on
+        record["errors"].append(f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
+        OUT.mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(OUT / f"error-{id(record)}.png"), full_page=True)
+    finally:
+        await context.close()
+
+
+async def level(server: Server, docs: list[dict], n: int) -> dict:
+    """N people open the page at once, then ask at once; the server's CPU per phase."""
+    from playwright.async_api import async_playwright
+
+    records = [{"answers_s": [], "errors": [], "open_s": None} for _ in range(n)]
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        opened: list[int] = []
+        gates = {"open": asyncio.Event(), "ask": asyncio.Event()}
+        gates["opened"] = lambda: (opened.append(1), len(opened) == n and gates["ask"].set())
+        tasks = [
+            asyncio.create_task(user(browser, server.url, docs[i % len(docs)], gates, records[i]))
+            for i in range(n)
+        ]
+        await asyncio.sleep(0.5)  # every context is created before anyone starts
+        cpu_start = cpu_seconds(server.pid)
+        gates["open"].set()
+        await gates["ask"].wait()
+        await asyncio.sleep(0.2)  # the last picker change settles
+        cpu_open = cpu_seconds(server.pid) - cpu_start
+        cpu_before, wall_before = cpu_seconds(server.pid), time.perf_counter()
+        await asyncio.gather(*tasks)
+        cpu, wall = cpu_seconds(server.pid) - cpu_before, time.perf_counter() - wall_before
+        await browser.close()
+    answers = [a for r in records for a in r["answers_s"]]
+    opens = [r["open_s"] for r in records if r["open_s"] is not None]
+    errors = [e for r in records for e in r["errors"]]
+    expected_turns = sum(len(docs[i % len(docs)]["questions"]) for i in range(n))
+    if server.threads_dir is not None and server.threads_dir.exists():
+        stored = stored_turns(server.threads_dir)
+        if stored - server.turns_before != expected_turns:
+            errors.append(f"{expected_turns} turns asked, {stored - server.turns_before} stored")
+        server.turns_before = stored
+    elif server.keeps_threads:
+        errors.append("no conversation was stored")
+    return {
+        "n": n,
+        "questions": len(answers),
+        "answer_p50_s": round(statistics.median(answers), 2) if answers else None,
+        "answer_p95_s": round(percentile(answers, 95), 2) if answers else None,
+        "open_p50_s": round(statistics.median(opens), 2) if opens else None,
+        "open_max_s": round(max(opens), 2) if opens else None,
+        "server_cpu_open_s": round(cpu_open, 2),
+        "server_cpu_asking_s": round(cpu, 2),
+        "cpu_per_question_s": round(cpu / max(1, len(answers)), 3),
+        "wall_asking_s": round(wall, 1),
+        "picker_retries": sum(r.get("picker_retries", 0) for r in records),
+        "errors": len(errors),
+        "error_examples": errors[:5],
+    }
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    rank = (len(ordered) - 1) * q / 100
+    low = int(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+def run_app(root: Path, label: str, ns: list[int], keeps_threads: bool) -> list[dict]:
+    workdir = OUT / label.split()[0]
+    shutil.rmtree(workdir, ignore_errors=True)
+    workdir.mkdir(parents=True)
+    docs = prepare_registry(root, workdir / "indexed_docs.json")
+    rows = []
+    with Server(root, workdir) as server:
+        server.keeps_threads = keeps_threads
+        asyncio.run(level(server, docs, 1))  # warm-up: imports, first document loads
+        for n in ns:
+            row = asyncio.run(level(server, docs, n))
+            row["app"] = label
+            rows.append(row)
+            print(table([row], header=not rows[:-1]), flush=True)
+    return rows
+
+
+def extract(ref: str) -> Path:
+    """The app as it was at ``ref``, in ``bench/out/load/baseline-src``."""
+    target = OUT / "baseline-src"
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
+
+
+def table(rows: list[dict], header: bool = True) -> str:
+    lines = (
+        [
+            "| app | N | questions | answer p50 | answer p95 | page open p50 | page open max "
+            "| server CPU-s / question | errors |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        if header
+        else []
+    )
+    for r in rows:
+        lines.append(
+            f"| {r['app']} | {r['n']} | {r['questions']} | {r['answer_p50_s']} s | "
+            f"{r['answer_p95_s']} s | {r['open_p50_s']} s | {r['open_max_s']} s | "
+            f"{r['cpu_per_question_s']} | {r['errors']} |"
+        )
+    return "\n".join(lines)
+
+
+def load_average() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__)
+    parser.add_argument("--n", type=int, nargs="+", default=[1, 4, 8])
+    parser.add_argument("--baseline", help="also measure the app at this git ref (e.g. main)")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    before = load_average()
+    started = time.time()
+    rows = run_app(ROOT, "this branch", args.n, keeps_threads=True)
+    if args.baseline:
+        rows += run_app(extract(args.baseline), f"baseline ({args.baseline})", args.n, False)
+    after = load_average()
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    report = {
+        "generated_at": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "commit": commit,
+        "machine": f"{os.cpu_count()} cores; load average before {before}, after {after}",
+        "setup": (
+            "one `streamlit run app.py`, offline engine, three 10-Ks "
+            f"({', '.join(d['file'] for d in DOCS)}); each person asks "
+            f"{len(DOCS[0]['questions'])} questions (a question, a follow-up, another) about "
+            "one of them; N people at once in Chromium contexts of one browser"
+        ),
+        "seconds": round(time.time() - started),
+        "rows": rows,
+    }
+    args.results.mkdir(parents=True, exist_ok=True)
+    (args.results / "load.json").write_text(json.dumps(report, indent=1) + "\n")
+    md = [
+        "# The chat page under load",
+        "",
+        f"Generated {report['generated_at']} at commit {commit} by `python -m bench.load` "
+        f"({report['seconds']} s). Machine: {report['machine']}. Setup: {report['setup']}.",
+        "",
+        table(rows),
+        "",
+    ]
+    for row in rows:
+        if row["error_examples"]:
+            md.append(f"- {row['app']}, N={row['n']}: " + "; ".join(row["error_examples"]))
+    (args.results / "load.md").write_text("\n".join(md) + "\n")
+    print(f"wrote {args.results / 'load.json'} and load.md", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

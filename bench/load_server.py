@@ -1,0 +1,138 @@
+"""The server side of ``bench.load``: its documents, the Streamlit server, its CPU time."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+FILINGS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
+# Three 10-Ks and what each person asks about one of them: a question, a follow-up, another
+# question; each answer must show the figure (the offline engine's extractive answer).
+DOCS = [
+    {
+        "file": "AMAZON_2019_10K.pdf",
+        "questions": [
+            ("What were Amazon's total net sales in 2019?", "280,522"),
+            ("And in 2018?", "232,887"),
+            ("What were Amazon's total assets at the end of 2019?", "225,248"),
+        ],
+    },
+    {
+        "file": "NIKE_2019_10K.pdf",
+        "questions": [
+            ("What were Nike's total current assets at the end of FY2019?", "16,525"),
+            ("What about total shareholders' equity?", "9,040"),
+            ("What were Nike's total current liabilities at the end of FY2019?", "7,866"),
+        ],
+    },
+    {
+        "file": "PEPSICO_2022_10K.pdf",
+        "questions": [
+            ("What was PepsiCo's operating profit in 2022?", "11,512"),
+            ("And 2021?", "11,162"),
+            ("How many people did PepsiCo employ?", "315,000"),
+        ],
+    },
+]
+INDEX = """
+import json, sys
+from treerag_core import index_document
+from treerag_core.ingest.summarize import offline_summarizer
+out = []
+for path in sys.argv[2:]:
+    doc = index_document(path, summarizer=offline_summarizer, registry_path=sys.argv[1],
+                         verbose=False)
+    out.append(doc["doc_id"])
+print(json.dumps(out))
+"""
+
+
+def prepare_registry(root: Path, registry: Path) -> list[dict]:
+    """Index the three filings with the app at ``root`` (its own treerag_core)."""
+    paths = [str(FILINGS / d["file"]) for d in DOCS]
+    missing = [p for p in paths if not os.path.exists(p)]
+    if missing:
+        raise SystemExit(f"bench filings not found: {missing} (put shared/ beside the checkout)")
+    done = subprocess.run(
+        [sys.executable, "-c", INDEX, str(registry), *paths],
+        cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True, text=True,
+        check=True,
+    )  # fmt: skip
+    ids = json.loads(done.stdout.strip().splitlines()[-1])
+    return [{**d, "doc_id": doc_id} for d, doc_id in zip(DOCS, ids, strict=True)]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (all its threads), from ``/proc/<pid>/stat``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def stored_turns(threads_dir: Path) -> int:
+    """Turns kept in the store's conversation files (0 when the app keeps none)."""
+    total = 0
+    for path in threads_dir.glob("*/*.json"):
+        if path.name == "index.json":
+            continue
+        total += len(json.loads(path.read_text()).get("turns") or [])
+    return total
+
+
+class Server:
+    """``streamlit run app.py`` of the app at ``root`` on a free loopback port."""
+
+    def __init__(self, root: Path, workdir: Path) -> None:
+        self.root, self.workdir = root, workdir
+        self.registry = workdir / "indexed_docs.json"
+        threads = workdir / "indexed_docs.threads"
+        self.threads_dir: Path | None = threads
+        self.turns_before = 0
+        self.keeps_threads = True
+
+    def __enter__(self) -> Server:
+        port = free_port()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI", "OLLAMA"))}
+        env.update(TREERAG_REGISTRY=str(self.registry), TREERAG_PROVIDER="offline",
+                   TREERAG_AUTH="none", PYTHONPATH=str(self.root))  # fmt: skip
+        self.log = open(self.workdir / "server.log", "wb")  # noqa: SIM115 - closed in __exit__
+        self.process = subprocess.Popen(
+            [
+                sys.executable, "-m", "streamlit", "run", str(self.root / "app.py"),
+                "--server.headless", "true", "--server.port", str(port),
+                "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+            ],
+            cwd=self.root, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        self.pid = self.process.pid
+        self.url = f"http://127.0.0.1:{port}"
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/_stcore/health", timeout=2) as resp:
+                    if resp.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.3)
+        self.__exit__()
+        raise SystemExit(f"the server did not start; see {self.workdir / 'server.log'}")
+
+    def __exit__(self, *exc: object) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()

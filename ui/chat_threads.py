@@ -1,0 +1,129 @@
+"""Which conversation is open, and the chat sidebar: the person's threads, new, rename,
+delete, download as Markdown.
+
+The open thread is named in the URL (``?thread=<id>``), so a browser refresh or a server
+restart opens it again from the store; the session keeps the thread dict as last saved, so
+an answer never re-reads it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from treerag_core import (
+    ThreadNotFoundError,
+    delete_thread,
+    get_thread,
+    list_threads,
+    rename_thread,
+    thread_markdown,
+)
+
+from . import state
+from .errors import message_for
+from .text import md_escape, plain_label
+
+THREAD_PARAM = "thread"
+LISTED = "chat_thread_listed"  # the open thread as of the sidebar's last drawing
+# The sidebar lists this many recent conversations (the rest stay stored and linkable).
+SIDEBAR_THREADS = 30
+
+
+def current() -> dict[str, Any] | None:
+    """The open thread: the session's, or the one the URL names (after a refresh or a
+    restart), whose still-readable documents become the chat's selection."""
+    ss = st.session_state
+    wanted = st.query_params.get(THREAD_PARAM)
+    thread = ss.get(state.CHAT_THREAD)
+    if thread is not None and wanted in (None, thread["thread_id"]):
+        if wanted is None:
+            st.query_params[THREAD_PARAM] = thread["thread_id"]
+        return thread
+    if not wanted:
+        return None
+    try:
+        thread = get_thread(wanted, state.registry_path(), state.principal())
+    except ThreadNotFoundError as exc:
+        del st.query_params[THREAD_PARAM]
+        ss[state.CHAT_THREAD] = None
+        st.warning(message_for(exc))
+        return None
+    ss[state.CHAT_THREAD] = thread
+    gone = set(thread.get("doc_ids_gone") or [])
+    ss[state.CHAT_DOCS] = [d for d in thread.get("doc_ids") or [] if d not in gone]
+    return thread
+
+
+def opened(thread: dict[str, Any]) -> None:
+    """Make ``thread`` the open one (after it was created or changed)."""
+    st.session_state[state.CHAT_THREAD] = thread
+    st.query_params[THREAD_PARAM] = thread["thread_id"]
+
+
+def close() -> None:
+    """No open thread: the next question starts a new one."""
+    st.session_state[state.CHAT_THREAD] = None
+    st.session_state[state.CHAT_CONTEXT] = None
+    if THREAD_PARAM in st.query_params:
+        del st.query_params[THREAD_PARAM]
+
+
+def _open(thread_id: str) -> None:
+    st.session_state[state.CHAT_THREAD] = None
+    st.query_params[THREAD_PARAM] = thread_id
+
+
+def sidebar(thread: dict[str, Any] | None) -> None:
+    """The conversation list (newest first) and the open one's actions."""
+    st.subheader("Conversations")
+    if st.button("New conversation", icon=":material/add_comment:", key="thread_new"):
+        close()
+        st.rerun()
+    rows = list_threads(state.registry_path(), state.principal())
+    if not rows:
+        st.caption("Your questions and answers are kept here.")
+    open_id = thread["thread_id"] if thread else None
+    st.session_state[LISTED] = open_id
+    for row in rows[:SIDEBAR_THREADS]:
+        label = plain_label(row.get("title") or "Untitled", 48)
+        current_row = row["thread_id"] == open_id
+        if st.button(
+            label, key=f"thread_{row['thread_id']}", type="primary" if current_row else "tertiary",
+            help=f"{row.get('turns', 0)} answer(s), last {row.get('updated_at') or ''}",
+        ):  # fmt: skip
+            _open(row["thread_id"])
+            st.rerun()
+    if len(rows) > SIDEBAR_THREADS:
+        st.caption(f"{len(rows) - SIDEBAR_THREADS} older conversation(s) not listed.")
+    if thread is not None:
+        _actions(thread)
+
+
+def _actions(thread: dict[str, Any]) -> None:
+    thread_id = thread["thread_id"]
+    registry, principal = state.registry_path(), state.principal()
+    with st.popover("Rename", icon=":material/edit:"):
+        title = st.text_input("Title", value=thread.get("title") or "", key=f"rename_{thread_id}")
+        if st.button("Save title", key=f"rename_save_{thread_id}"):
+            try:
+                opened(rename_thread(thread_id, title, registry, principal))
+                st.rerun()
+            except Exception as exc:  # shown beside the field; nothing changed
+                st.error(message_for(exc))
+
+    def markdown() -> bytes:  # built only when the button is clicked
+        return thread_markdown(get_thread(thread_id, registry, principal)).encode("utf-8")
+
+    st.download_button(
+        "Download as Markdown", markdown, file_name="treerag-conversation.md",
+        mime="text/markdown", on_click="ignore", icon=":material/download:",
+        key=f"download_{thread_id}",
+    )  # fmt: skip
+    with st.popover("Delete", icon=":material/delete:"):
+        st.caption(f"Delete “{md_escape(thread.get('title'), 80)}” and its answers?")
+        if st.button("Delete conversation", type="primary", key=f"delete_{thread_id}"):
+            delete_thread(thread_id, registry, principal)
+            close()
+            st.rerun()

@@ -1,0 +1,286 @@
+"""The open conversation on the chat page: its turns, each answer's actions, and (when asked
+for) its sources.
+
+Cheap under load: the conversation is one fragment, so asking reruns only it (never the
+sidebar, the navigation or the document picker), and nothing reruns after an answer. Each
+answer is a fragment of its own, so a verdict, a comment or opening its sources reruns
+that answer only. An answer shows its text and one line naming its cited sections; the
+evidence thumbnails, the reference buttons and the navigation trace are drawn only when
+its Sources toggle is on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from treerag_core import (
+    add_turn,
+    create_thread,
+    history_of,
+    make_turn,
+    reference_line,
+    replace_answer,
+    set_feedback,
+)
+
+from . import chat_threads, docs, evidence, state
+from .chat_logic import AnswerStream, sources_line, start_answer, trace_rows, usage_rows
+from .engine import current_retriever
+from .errors import message_for, shown_errors
+from .text import answer_markdown, md_escape, plain_label
+
+# Turns drawn at once; older ones wait behind a button (a long thread stays cheap to show).
+SHOWN_TURNS = 20
+SHOW_ALL = "chat_show_all"  # the thread id whose every turn is shown
+REGENERATING = "chat_regenerating"  # (thread id, turn index) to answer again
+VERDICTS = {0: "down", 1: "up"}  # st.feedback's thumbs
+PENDING = "chat_pending"  # the question submitted, to answer in this run
+BOX = "chat_question"  # the question box
+PROMPT = "Ask a question about the selected documents"
+
+
+def _key(thread: dict[str, Any], index: int, what: str) -> str:
+    return f"{what}_{thread['thread_id'][:12]}_{index}"
+
+
+@st.fragment
+def conversation(doc_ids: list[str], context: dict[str, Any] | None) -> None:
+    """The open thread's turns, then the question box; a question is answered inside this
+    fragment, so asking reruns neither the sidebar nor the rest of the page.
+
+    The one exception is a new thread's first question: its callback opens the thread, and
+    unless the sidebar already lists it (a full run), the page reruns once, before the
+    answer, so the sidebar shows the new conversation while it is answered. Rerunning
+    before the answer rather than after it means the next question can never arrive while
+    the page is being rebuilt.
+    """
+    with shown_errors():
+        thread = st.session_state.get(state.CHAT_THREAD)
+        turns = thread["turns"] if thread else []
+        messages = st.container()
+        with messages:
+            start = 0
+            if len(turns) > SHOWN_TURNS and st.session_state.get(SHOW_ALL) != thread["thread_id"]:
+                start = len(turns) - SHOWN_TURNS
+                st.button(
+                    f"Show {start} earlier answer(s)", key="chat_show_earlier",
+                    on_click=_set, args=(SHOW_ALL, thread["thread_id"]),
+                )  # fmt: skip
+            for index in range(start, len(turns)):
+                _question(turns[index]["question"])
+                with st.chat_message("assistant"):
+                    answer(index)
+        st.chat_input(PROMPT, disabled=not doc_ids, key=BOX, on_submit=_submitted)
+        question = st.session_state.pop(PENDING, None)
+        if not question or not doc_ids or thread is None:
+            return
+        if st.session_state.get(chat_threads.LISTED) != thread["thread_id"]:
+            st.session_state[PENDING] = question
+            st.rerun()  # a new thread: list it in the sidebar, then answer (see above)
+        with messages:
+            _ask(question, doc_ids, context)
+
+
+def _submitted() -> None:
+    """The question box's callback: keep the question; open a thread titled by it if none
+    is open (before the page runs, so this run's sidebar can list it)."""
+    ss = st.session_state
+    question = str(ss.get(BOX) or "").strip()
+    doc_ids = list(ss.get(state.CHAT_DOCS) or [])
+    if not question or not doc_ids:
+        return
+    if ss.get(state.CHAT_THREAD) is None:
+        thread = create_thread(doc_ids, question, state.registry_path(), state.principal())
+        chat_threads.opened(thread)
+    ss[PENDING] = question
+
+
+def _question(text: str) -> None:
+    with st.chat_message("user"):
+        st.markdown(md_escape(text))
+
+
+def _stream_answer(
+    question: str,
+    doc_ids: list[str],
+    context: dict[str, Any] | None,
+    history: list[dict[str, Any]],
+    slot: Any,
+) -> dict[str, Any]:
+    """Stream one answer into ``slot`` (an ``st.empty``); return the turn to keep (with the
+    error, if it failed: whatever streamed before it stays)."""
+    stream: AnswerStream | None = None
+    error = None
+    try:
+        documents = [docs.load(d) for d in doc_ids]
+        stream = start_answer(
+            question, documents, current_retriever(), context, state.principal(),
+            state.registry_path(), history,
+        )  # fmt: skip
+        with slot.container():
+            st.write_stream(answer_markdown(chunk) for chunk in stream.text())
+    except Exception as exc:  # kept in the turn and shown under it
+        error = message_for(exc)
+    return stream.turn(question, error) if stream else make_turn(question, "", None, error)
+
+
+def _ask(question: str, doc_ids: list[str], context: dict[str, Any] | None) -> None:
+    """Answer in the open thread, its earlier turns as the history."""
+    registry, principal = state.registry_path(), state.principal()
+    thread = st.session_state[state.CHAT_THREAD]
+    _question(question)
+    with st.chat_message("assistant"):
+        slot = st.empty()
+        turn = _stream_answer(question, doc_ids, context, history_of(thread), slot)
+        saved = add_turn(thread["thread_id"], turn, registry, principal, doc_ids)
+        chat_threads.opened(saved)
+        with slot.container():  # replaces the streamed text in place: never an empty answer
+            answer(len(saved["turns"]) - 1)
+
+
+@st.fragment
+def answer(index: int) -> None:
+    """One answer: its text, its cited sections in a line, its actions, its sources."""
+    with shown_errors():
+        thread = st.session_state.get(state.CHAT_THREAD)
+        if not thread or index >= len(thread["turns"]):
+            return
+        if st.session_state.get(REGENERATING) == (thread["thread_id"], index):
+            thread = _regenerate(thread, index)
+        turn = thread["turns"][index]
+        st.markdown(answer_markdown(turn.get("answer")))
+        if turn.get("error"):
+            st.error(turn["error"])
+        refs = turn.get("references") or []
+        if refs:
+            st.caption(md_escape(f"Sources: {sources_line(refs)}", 600))
+        _actions(thread, index, turn)
+        if st.session_state.get(_key(thread, index, "sources")):
+            _sources(thread, index, refs, turn)
+
+
+def _regenerate(thread: dict[str, Any], index: int) -> dict[str, Any]:
+    """The same question again with the current settings, its earlier turns as history."""
+    st.session_state[REGENERATING] = None
+    turn = thread["turns"][index]
+    doc_ids = list(st.session_state.get(state.CHAT_DOCS) or thread.get("doc_ids") or [])
+    slot = st.empty()
+    new = _stream_answer(turn["question"], doc_ids, None, history_of(thread, index), slot)
+    slot.empty()
+    saved = replace_answer(
+        thread["thread_id"], index, new, state.registry_path(), state.principal()
+    )
+    chat_threads.opened(saved)
+    return saved
+
+
+def _actions(thread: dict[str, Any], index: int, turn: dict[str, Any]) -> None:
+    """Verdict (thumbs, with a comment), copy, regenerate and the Sources toggle."""
+    feedback = turn.get("feedback") or {}
+    verdict_key = _key(thread, index, "verdict")
+    if verdict_key not in st.session_state:
+        st.session_state[verdict_key] = {"down": 0, "up": 1}.get(feedback.get("verdict"))
+    cols = st.columns([2, 2, 3, 2, 5], vertical_alignment="center")
+    with cols[0]:
+        st.feedback("thumbs", key=verdict_key, on_change=_judge, args=(index, verdict_key))
+    with cols[1], st.popover("Copy", icon=":material/content_copy:"):
+        st.code(turn.get("answer") or "", language=None, wrap_lines=True)
+    cols[2].button(
+        "Regenerate", key=_key(thread, index, "regenerate"), icon=":material/refresh:",
+        help="Ask the same question again with the current settings",
+        on_click=_set, args=(REGENERATING, (thread["thread_id"], index)),
+    )  # fmt: skip
+    cols[3].toggle("Sources", key=_key(thread, index, "sources"))
+    if feedback.get("verdict"):
+        _comment(thread, index, feedback)
+
+
+def _set(key: str, value: Any) -> None:
+    """A button's callback: the value is in place before its fragment reruns (whether the
+    click reruns the fragment or, in a full run, the whole page)."""
+    st.session_state[key] = value
+
+
+def _judge(index: int, verdict_key: str) -> None:
+    verdict = VERDICTS.get(st.session_state.get(verdict_key))
+    thread = st.session_state[state.CHAT_THREAD]
+    comment = (thread["turns"][index].get("feedback") or {}).get("comment", "")
+    chat_threads.opened(
+        set_feedback(thread["thread_id"], index, verdict, comment, state.registry_path(),
+                     state.principal())
+    )  # fmt: skip
+
+
+def _comment(thread: dict[str, Any], index: int, feedback: dict[str, Any]) -> None:
+    down = feedback["verdict"] == "down"
+    with st.popover("Comment" if not feedback.get("comment") else "Edit comment"):
+        comment_key = _key(thread, index, "comment")
+        st.text_area(
+            "What was wrong?" if down else "What was good?", value=feedback.get("comment", ""),
+            key=comment_key, max_chars=2000,
+        )  # fmt: skip
+        st.button(
+            "Save comment", key=_key(thread, index, "comment_save"), on_click=_save_comment,
+            args=(index, feedback["verdict"], comment_key),
+        )  # fmt: skip
+    if down and not feedback.get("saved_as"):
+        st.page_link(
+            state.PAGE_EVALUATE, label="Marked wrong: make it an evaluation question",
+            icon=":material/fact_check:",
+        )  # fmt: skip
+
+
+def _save_comment(index: int, verdict: str, comment_key: str) -> None:
+    thread = st.session_state[state.CHAT_THREAD]
+    chat_threads.opened(
+        set_feedback(thread["thread_id"], index, verdict, st.session_state.get(comment_key, ""),
+                     state.registry_path(), state.principal())
+    )  # fmt: skip
+
+
+def _sources(thread: dict[str, Any], index: int, refs: list[dict[str, Any]], turn: dict) -> None:
+    """Evidence thumbnails, the reference buttons and the trace: drawn on demand only."""
+    live = [r for r in refs if not r.get("gone")]
+    cited = [(r, ref) for r, ref in enumerate(refs) if ref.get("cited", True)]
+    also_read = [(r, ref) for r, ref in enumerate(refs) if not ref.get("cited", True)]
+    if live:
+        evidence.thumbnails(index, live)
+    if cited:
+        st.caption("References used in the answer (open in the tree browser):")
+        _reference_buttons(thread, index, cited)
+    if also_read:
+        with st.expander(f"Also read, not cited ({len(also_read)})"):
+            _reference_buttons(thread, index, also_read)
+    if turn.get("trace") or turn.get("usage"):
+        with st.expander("Navigation trace and token usage"):
+            _trace(turn, refs)
+
+
+def _reference_buttons(
+    thread: dict[str, Any], index: int, refs: list[tuple[int, dict[str, Any]]]
+) -> None:
+    for r, ref in refs:
+        label = plain_label(reference_line(ref), 140)
+        if st.button(
+            label, key=f"{_key(thread, index, 'ref')}_{r}", type="tertiary",
+            icon=":material/article:", disabled=bool(ref.get("gone")),
+        ):  # fmt: skip
+            state.open_in_tree(ref["doc_id"], ref["node_id"], evidence=ref)
+
+
+def _trace(turn: dict[str, Any], refs: list[dict[str, Any]]) -> None:
+    trace = turn.get("trace") or {}
+    if trace.get("searched_as") and trace.get("searched_as") != trace.get("question"):
+        st.caption(f"Searched as: {md_escape(trace['searched_as'], 400)}")
+    multi = len({r.get("doc_id") for r in refs}) > 1
+    for entry in trace.get("documents", []):
+        name = md_escape(entry.get("file_name")) if multi else "Navigation"
+        st.markdown(f"**{name}** — mode: {md_escape(entry.get('mode'))}")
+        if entry.get("fallback"):
+            st.caption(md_escape(entry["fallback"], 400))
+        st.dataframe(trace_rows(entry, refs), hide_index=True)
+        st.json(entry.get("steps") or [], expanded=False)
+    if turn.get("usage"):
+        st.dataframe(usage_rows(turn["usage"]), hide_index=True)
