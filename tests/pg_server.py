@@ -117,3 +117,12 @@ def drop_database(admin_url: str, url: str) -> None:
             return
         except psycopg.Error:
             time.sleep(0.2)
+
+
+def query(url: str, sql: str, params: tuple = ()) -> list[tuple]:
+    """Rows of one statement on its own connection (for tests' checks and set-up)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        cursor = conn.execute(sql, params)
+        return cursor.fetchall() if cursor.description else []

@@ -41,10 +41,12 @@ from .errors import (
     EmptyDocumentError,
     FetchError,
     InvalidCollectionError,
+    JobsUnavailableError,
     LLMError,
     NotSignedInError,
     OcrUnavailableError,
     RegistryError,
+    StoreUnavailableError,
     TreeragError,
     UnsupportedFormatError,
 )
@@ -102,7 +104,7 @@ from .qa.tree_view import (
     section_document,
     tree_slice,
 )
-from .store import open_store
+from .store import is_database_url, open_store
 from .store.api import (
     delete_document,
     get_document,
@@ -135,7 +137,9 @@ __all__ = [
     "LLMError",
     "OcrUnavailableError",
     "NotSignedInError",
+    "JobsUnavailableError",
     "RegistryError",
+    "StoreUnavailableError",
     "ToolArgumentError",
     "TreeragError",
     "UnsupportedFormatError",
@@ -166,6 +170,7 @@ __all__ = [
     "export_registry",
     "get_document",
     "get_document_by_id",
+    "is_database_url",
     "list_documents",
     "load_registry",
     "open_store",

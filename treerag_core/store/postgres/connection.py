@@ -32,8 +32,11 @@ from ...errors import RegistryError, StoreUnavailableError
 # Connections one process holds at most: a Streamlit server runs one script thread per
 # browser session, and a worker needs one for the job plus one for its heartbeat.
 DEFAULT_MAX_CONNECTIONS = int(os.environ.get("TREERAG_PG_POOL_SIZE", "8"))
-# How long a caller waits for a free connection (or for the server) before the typed error:
-# long enough to ride over a busy moment, short enough that a page says what is wrong.
+# How long opening a store waits for its first connection before the typed error: a server
+# that is down or refuses us is said so within seconds (libpq retries meanwhile).
+OPEN_TIMEOUT_S = 5.0
+# How long a caller waits for a free connection of an open pool: long enough to ride over a
+# busy moment, short enough that a page says what is wrong.
 CONNECT_TIMEOUT_S = 15.0
 # libpq's own connect timeout for one attempt (a dead host fails fast instead of hanging).
 LIBPQ_CONNECT_TIMEOUT_S = 5
@@ -70,9 +73,10 @@ class Database:
                     name="treerag",
                 )
                 try:
-                    pool.open(wait=False)
-                except psycopg.Error as exc:
-                    raise StoreUnavailableError(self._message("cannot be opened", exc)) from None
+                    pool.open(wait=True, timeout=OPEN_TIMEOUT_S)
+                except (psycopg.Error, PoolTimeout) as exc:
+                    pool.close(timeout=0.5)
+                    raise StoreUnavailableError(self._message("cannot be reached", exc)) from None
                 weakref.finalize(self, _close_pool, pool, os.getpid())
                 self._pool, self._pid = pool, os.getpid()
             return self._pool
