@@ -25,7 +25,10 @@ Transaction = Callable[[], AbstractContextManager[psycopg.Connection[Any]]]
 
 
 class DatabaseSources:
-    """The database store's :class:`~treerag_core.store.base.SourceFiles`."""
+    """The database store's :class:`~treerag_core.store.base.SourceFiles`. Any location may
+    be kept (a migrated document indexed from a local path keeps its bytes here too)."""
+
+    holds_any_location = True
 
     def __init__(self, transaction: Transaction) -> None:
         self._tx = transaction
