@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import AccessDeniedError, list_documents, open_store
+from treerag_core import AccessDeniedError, DocumentStore, list_documents, open_store
 from treerag_core.types import Document
 
 from . import state
@@ -18,9 +18,10 @@ def rows() -> list[dict[str, Any]]:
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
-def _load(registry_abs: str, doc_id: str, stamp: str) -> Document:
-    """Shared read-only copy; ``stamp`` (indexed_at) invalidates it after a re-index."""
-    return open_store(registry_abs).get(doc_id)
+def _load(_store: DocumentStore, location: str, doc_id: str, stamp: str) -> Document:
+    """Shared read-only copy, keyed by the registry's location (the store object itself is
+    not hashed); ``stamp`` (indexed_at) invalidates it after a re-index."""
+    return _store.get(doc_id)
 
 
 def load(doc_id: str, stamp: str | None = None) -> Document:
@@ -32,7 +33,7 @@ def load(doc_id: str, stamp: str | None = None) -> Document:
     if stamp is None:
         meta = store.meta(doc_id) or {}
         stamp = str(meta.get("indexed_at") or "")
-    return _load(store.location, doc_id, stamp)
+    return _load(store, store.location, doc_id, stamp)
 
 
 def label(row: dict[str, Any]) -> str:
