@@ -21,7 +21,12 @@ from .text import md_escape
 # How often the job list refreshes while a job waits or runs (workers write their progress
 # every second; a two-second refresh shows it moving without hammering the database).
 JOB_REFRESH_S = 2.0
-STATUS_ICONS = {"queued": "⏳", "running": "⚙️", "done": "✅", "failed": "❌"}
+STATUS_ICONS = {
+    "queued": ":material/schedule:",
+    "running": ":material/autorenew:",
+    "done": ":material/check_circle:",
+    "failed": ":material/error:",
+}
 
 
 def available() -> bool:
