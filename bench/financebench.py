@@ -1,5 +1,7 @@
 """``python -m bench.financebench``: offline navigation vs the chunk baseline on the
-FinanceBench development set (65 questions, 37 filings), written to ``bench/results/``.
+FinanceBench development set (65 questions, 37 filings), and the follow-up pair set
+(``bench/data/followups.jsonl``: follow-ups with history, without it, asked in full),
+written to ``bench/results/eval.{json,md}``.
 
 The 37 PDFs (5,772 pages) are indexed once into a registry under ``bench/out/financebench/``
 and later runs load them from there. The chunk baseline chunks the same page text navigation
@@ -21,15 +23,18 @@ DEV_SET = (
     Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "questions.jsonl"
 )
 OUT = Path(__file__).resolve().parent / "out" / "financebench"
+# Follow-up questions written for this project on the same filings (files relative to the
+# dev set's folder), with gold pages checked against each filing's page text.
+FOLLOWUPS = Path(__file__).resolve().parent / "data" / "followups.jsonl"
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def index_all(questions_path: Path, registry: Path, log=print) -> None:
+def index_all(questions_path: Path, registry: Path, log=print, root: Path | None = None) -> None:
     """Index every filing the questions name that the registry does not hold yet."""
     from treerag_core import index_document, list_documents
     from treerag_core.ingest.summarize import offline_summarizer
 
-    root = questions_path.parent
+    root = root or questions_path.parent
     files = sorted({json.loads(line)["file"] for line in questions_path.open() if line.strip()})
     have = {row["file_name"] for row in list_documents(str(registry))}
     for rel in files:
@@ -50,7 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.financebench", description=__doc__)
     parser.add_argument("--questions", type=Path, default=DEV_SET)
     parser.add_argument("--registry", type=Path, default=OUT / "registry.json")
+    parser.add_argument("--followups", type=Path, default=FOLLOWUPS)
     parser.add_argument("--index-only", action="store_true")
+    parser.add_argument(
+        "--followups-only", action="store_true", help="score the follow-up set only, print it"
+    )
     parser.add_argument("--results", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     args.registry.parent.mkdir(parents=True, exist_ok=True)
@@ -59,9 +68,30 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[financebench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
     index_all(args.questions, args.registry, log)
+    index_all(args.followups, args.registry, log, root=args.questions.parent)
     if args.index_only:
         return 0
-    return run_eval(args.questions, args.registry, args.results, log)
+    if args.followups_only:
+        from treerag_core.evaluation.followups import followup_table
+
+        followups = run_followups(args.followups, args.questions.parent, args.registry)
+        print(followup_table(followups["summary"]))
+        return 0
+    return run_eval(args.questions, args.registry, args.results, log, args.followups)
+
+
+def run_followups(path: Path, root: Path, registry: Path) -> dict:
+    """The follow-up set, offline: with history, without it, asked in full."""
+    from treerag_core import load_questions, open_store, registry_loader
+    from treerag_core.evaluation.followups import evaluate_followups
+
+    questions = load_questions(str(path))
+    loader = registry_loader(open_store(str(registry)), str(root))
+    started = time.perf_counter()
+    result = evaluate_followups(questions, loader).as_dict()
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    result["questions"] = len(questions)
+    return result
 
 
 STATEMENT_WORDS = ("income statement", "cash flow", "balance sheet", "financial position")
@@ -192,8 +222,11 @@ def compact_rows(evaluation) -> list[dict]:  # noqa: ANN001
     return rows
 
 
-def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  # noqa: ANN001
-    """Offline navigation and the chunk baseline on the dev set; write eval.json/.md."""
+def run_eval(  # noqa: ANN001
+    questions_path: Path, registry: Path, results: Path, log, followups_path: Path = FOLLOWUPS
+) -> int:
+    """Offline navigation and the chunk baseline on the dev set, and the follow-up set;
+    write eval.json/.md."""
     import subprocess
     from collections import defaultdict
 
@@ -205,6 +238,7 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
         open_store,
         registry_loader,
     )
+    from treerag_core.evaluation.followups import followup_table
     from treerag_core.evaluation.metrics import summarize_results
     from treerag_core.evaluation.report import describe_miss, summary_table
 
@@ -231,6 +265,7 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
     ).stdout.strip()
     by_id = {q["id"]: q for q in questions}
     losses = loss_analysis(evaluation, by_id, loader)
+    followups = run_followups(followups_path, questions_path.parent, registry)
     report = {
         "generated_at": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "commit": commit,
@@ -250,6 +285,7 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
         "by_question_type": by_type,
         "navigation_misses_explained": losses,
         "per_question": compact_rows(evaluation),
+        "followups": followups,
         "errors": evaluation.errors,
     }
     results.mkdir(parents=True, exist_ok=True)
@@ -277,6 +313,15 @@ def run_eval(questions_path: Path, registry: Path, results: Path, log) -> int:  
         "",
         f"Both hit {len(nav_hits & chunk_hits)}; only navigation {len(nav_hits - chunk_hits)}; "
         f"only chunks {len(chunk_hits - nav_hits)}.",
+        "",
+        "## Follow-up questions",
+        "",
+        f"{followups['questions']} follow-ups written for this project on {len(set(q['file'] for q in load_questions(str(followups_path))))} "
+        "of the filings (`bench/data/followups.jsonl`), each after one or two earlier questions, "
+        "with gold pages checked against the filing's text; offline engine, navigation only "
+        "(earlier turns answered by the extractive engine, as the chat would).",
+        "",
+        followup_table(followups["summary"]),
         "",
         "## Where navigation loses",
         "",

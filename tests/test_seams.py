@@ -38,7 +38,7 @@ from treerag_core.types import Document
 
 
 class MemoryStore:
-    """A whole second backend in sixty lines: nothing touches the disk."""
+    """A whole second backend in a hundred lines: nothing touches the disk."""
 
     location = "memory://test"
 
@@ -48,6 +48,8 @@ class MemoryStore:
         self.sources = MemorySources()
         self.members: dict[str, dict[str, Any]] = {}
         self.audit: list[dict[str, Any]] = []
+        self.conversations: dict[tuple[str, str], dict[str, Any]] = {}
+        self.questions: dict[str, dict[str, Any]] = {}
 
     def list(self) -> list[dict[str, Any]]:
         rows = [{k: v for k, v in d.items() if k != "flat_nodes"} for d in self.docs.values()]
@@ -100,6 +102,39 @@ class MemoryStore:
 
     def audit_log(self) -> list[dict[str, Any]]:
         return list(self.audit)
+
+    def threads(self, owner: str) -> list[dict[str, Any]]:
+        rows = [
+            {**{k: v for k, v in t.items() if k != "turns"}, "turns": len(t["turns"])}
+            for (who, _), t in self.conversations.items()
+            if who == owner
+        ]
+        return sorted(rows, key=lambda r: r["updated_at"], reverse=True)
+
+    def get_thread(self, owner: str, thread_id: str) -> dict[str, Any] | None:
+        return copy.deepcopy(self.conversations.get((owner, thread_id)))
+
+    def save_thread(self, thread: dict[str, Any]) -> None:
+        self.conversations[thread["owner"], thread["thread_id"]] = copy.deepcopy(thread)
+
+    def update_thread(self, owner: str, thread_id: str, change: Any) -> dict[str, Any] | None:
+        thread = self.get_thread(owner, thread_id)
+        if thread is None:
+            return None
+        self.save_thread(change(thread))
+        return self.get_thread(owner, thread_id)
+
+    def delete_thread(self, owner: str, thread_id: str) -> bool:
+        return self.conversations.pop((owner, thread_id), None) is not None
+
+    def saved_questions(self) -> list[dict[str, Any]]:
+        return copy.deepcopy(list(self.questions.values()))
+
+    def save_question(self, row: dict[str, Any]) -> None:
+        self.questions[row["id"]] = copy.deepcopy(row)
+
+    def delete_saved_question(self, question_id: str) -> bool:
+        return self.questions.pop(question_id, None) is not None
 
 
 class MemorySources:

@@ -79,3 +79,17 @@ class StoreUnavailableError(RegistryError):
 class JobsUnavailableError(ConfigError):
     """Queued indexing needs a registry with a job queue (PostgreSQL); a registry file has
     none, so documents are indexed in the process that receives them."""
+
+
+class InvalidHistoryError(TreeragError):
+    """The ``history`` given with a question is not a list of earlier turns."""
+
+
+class ThreadNotFoundError(TreeragError):
+    """No conversation with that id belongs to this person (another person's threads are
+    never found, with the same message)."""
+
+
+class InvalidThreadError(TreeragError):
+    """A conversation change that cannot be made: an empty title, a turn that is not there,
+    a verdict other than up or down, a thread at its size limit."""

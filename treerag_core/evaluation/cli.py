@@ -6,6 +6,7 @@ import json
 import os
 
 from ..store import open_store
+from .followups import evaluate_followups, followup_table, is_followup
 from .loader import registry_loader
 from .page_texts import page_texts
 from .questions import load_questions
@@ -20,18 +21,23 @@ def run_cli(
     baseline: str,
     json_out: str | None,
 ) -> int:
-    """Offline engine; files the questions name are indexed when the registry lacks them."""
+    """Offline engine; files the questions name are indexed when the registry lacks them.
+    Follow-up rows (with ``history``) are also scored without their history and asked in
+    full, and the three figures printed."""
     questions = load_questions(questions_path)
     root = source_root or os.path.dirname(os.path.abspath(questions_path))
     store = open_store(registry_path)
+    loader = registry_loader(store, root, index_missing=True)
     evaluation = evaluate(
-        questions,
-        registry_loader(store, root, index_missing=True),
-        baseline=baseline == "chunks",
-        page_texts=page_texts(store),
+        questions, loader, baseline=baseline == "chunks", page_texts=page_texts(store)
     )
     print(format_report(evaluation))
+    result = evaluation.as_dict()
+    if any(is_followup(q) for q in questions):
+        followups = evaluate_followups(questions, loader, with_history=evaluation)
+        print("\nFollow-up questions:\n" + followup_table(followups.summary()))
+        result["followups"] = followups.as_dict()
     if json_out:
         with open(json_out, "w", encoding="utf-8") as fh:
-            json.dump(evaluation.as_dict(), fh, indent=1)
+            json.dump(result, fh, indent=1)
     return 0 if not evaluation.errors else 1

@@ -33,6 +33,16 @@ def parse_questions(lines: Iterable[str], source: str) -> list[dict[str, Any]]:
             raise InvalidQuestionsError(
                 f"{source}, line {number}: 'evidence_pages' must be a list of page numbers."
             ) from exc
+        history = item.get("history")
+        if history is not None and (
+            not isinstance(history, list)
+            or not all(
+                isinstance(h, str) or (isinstance(h, dict) and h.get("question")) for h in history
+            )
+        ):
+            raise InvalidQuestionsError(
+                f"{source}, line {number}: 'history' must be a list of the earlier questions."
+            )
         item.setdefault("id", f"q{number}")
         out.append(item)
     return out
@@ -41,7 +51,8 @@ def parse_questions(lines: Iterable[str], source: str) -> list[dict[str, Any]]:
 def load_questions(path: str) -> list[dict[str, Any]]:
     """A JSONL file, one question a line. Accepted keys: ``id``, ``question``, the document
     (``doc_id``, ``file``, ``doc_name`` or ``document``), ``evidence_pages`` /
-    ``gold_pages`` and ``gold_sections``. A line that is not JSON raises with its number."""
+    ``gold_pages`` and ``gold_sections``; a follow-up also has ``history`` (the earlier
+    questions, oldest first) and may have ``full_question`` (see :mod:`.followups`). A line that is not JSON raises with its number."""
     try:
         with open(path, encoding="utf-8") as fh:
             return parse_questions(fh, path)

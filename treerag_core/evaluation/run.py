@@ -15,6 +15,8 @@ from ..access.documents import readable_loader
 from ..access.principal import Principal
 from ..errors import TreeragError
 from ..qa.context import prepare_answer
+from ..qa.history import conversation
+from ..qa.result import mark_cited, offline_reply
 from ..qa.retriever import Retriever, make_retriever
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from ..text.tokens import estimate_tokens
@@ -42,11 +44,15 @@ def _titles(document: Document, node_id: str) -> list[str]:
 
 
 def navigation_retrieve(
-    question: str, document: Document, retriever: Retriever
+    question: str,
+    document: Document,
+    retriever: Retriever,
+    history: list[dict[str, Any]] | None = None,
 ) -> tuple[list[Retrieved], int]:
     """Navigate, then build (not send) the answer prompt: the items and its tokens."""
-    nav = retriever.navigate(question, document)
-    prepared = prepare_answer(question, [document], [nav], retriever, "")
+    talk = conversation(question, history, retriever.history_tokens)
+    nav = retriever.navigate(question, document, "", talk)
+    prepared = prepare_answer(question, [document], [nav], retriever, "", talk)
     items = [
         Retrieved(
             label=ref["node_id"],
@@ -58,6 +64,30 @@ def navigation_retrieve(
         for ref, section in zip(prepared.references, prepared.sections, strict=True)
     ]
     return items, estimate_tokens(prepared.system + prepared.user)
+
+
+def history_turns(
+    earlier: Sequence[Any], document: Document, retriever: Retriever
+) -> list[dict[str, Any]]:
+    """A question's ``history`` as the chat would have it: each earlier question (a string,
+    or a turn without references) is asked first, with the turns before it, and answered
+    by the offline engine's extractive answer (evaluation never sends an answer call).
+    Turns that already carry their references are used as given."""
+    turns: list[dict[str, Any]] = []
+    for item in earlier:
+        if isinstance(item, dict) and isinstance(item.get("references"), list):
+            turns.append(item)
+            continue
+        question = str(item.get("question") if isinstance(item, dict) else item)
+        talk = conversation(question, turns, retriever.history_tokens)
+        nav = retriever.navigate(question, document, "", talk)
+        prepared = prepare_answer(question, [document], [nav], retriever, "", talk)
+        reply = offline_reply(question, prepared)
+        mark_cited(prepared.references, reply.text)
+        turns.append(
+            {"question": question, "answer": reply.text, "references": prepared.references}
+        )
+    return turns
 
 
 def chunk_retrieve(index: ChunkIndex, question: str, token_budget: int) -> list[Retrieved]:
@@ -157,7 +187,8 @@ def evaluate(
             errors.append({"id": str(item["id"]), "document": key, "error": str(exc)})
             continue
         pages, sections = gold_pages(item), gold_sections(item)
-        items, tokens = navigation_retrieve(question, document, retriever)
+        history = history_turns(item.get("history") or [], document, retriever)
+        items, tokens = navigation_retrieve(question, document, retriever, history)
         nav_results.append(
             QuestionResult(
                 str(item["id"]),

@@ -13,6 +13,11 @@ says so); a failed *answer* call raises :class:`LLMError` with a readable messag
 stream, after the chunks already delivered — because an answer that silently stops is
 worse than a visible error.
 
+Conversation: ``history=`` (the earlier turns, oldest first, each ``{"question", "answer",
+"references"}``) reaches both calls as a compact block within ``retriever.history_tokens``,
+and the offline engine resolves an elliptical follow-up from it (:mod:`.history`,
+:mod:`.followup`); still two calls per question.
+
 Access: with ``principal=``, every document (a dict or a ``doc_id``) must be one the
 principal may read in ``registry_path``, checked by id before anything is navigated, so a
 forbidden document is never read into an answer or a reference. Ids are loaded from the
@@ -33,6 +38,7 @@ from ..llm.call import LLMReply, StreamState, ainvoke, astream, invoke, stream
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from ..types import Document
 from .context import Prepared, prepare_answer
+from .history import Conversation, conversation
 from .result import AnswerMessage, final_chunk, finish, needs_model, offline_reply
 from .retriever import Retriever
 
@@ -53,15 +59,17 @@ def ask(
     *,
     principal: Principal | None = None,
     registry_path: RegistryLike = DEFAULT_REGISTRY,
+    history: list[dict[str, Any]] | None = None,
 ) -> Answer | Iterator[str | dict[str, Any]]:
     """Answer ``query`` from ``document``: navigate the outline, then answer from the text.
 
     ``stream=True`` returns a generator of text chunks ending with one
-    ``{"__references__": [...], "trace": ..., "usage": ...}`` dict.
+    ``{"__references__": [...], "trace": ..., "usage": ...}`` dict. ``history``: the
+    conversation's earlier turns, oldest first (see the module docstring).
     """
     return ask_multi(
         query, [document], retriever, extra_context, stream, return_raw, verbose,
-        principal=principal, registry_path=registry_path,
+        principal=principal, registry_path=registry_path, history=history,
     )  # fmt: skip
 
 
@@ -76,12 +84,14 @@ def ask_multi(
     *,
     principal: Principal | None = None,
     registry_path: RegistryLike = DEFAULT_REGISTRY,
+    history: list[dict[str, Any]] | None = None,
 ) -> Answer | Iterator[str | dict[str, Any]]:
     """One answer over several documents: navigate each (in parallel), merge, answer once."""
     documents = _checked(query, documents, principal, registry_path)
+    talk = conversation(query, history, retriever.history_tokens)
     if stream:
-        return _stream(query, documents, retriever, extra_context, verbose)
-    prepared = _prepare(query, documents, retriever, extra_context)
+        return _stream(query, documents, retriever, extra_context, verbose, talk)
+    prepared = _prepare(query, documents, retriever, extra_context, talk)
     reply = (
         invoke(retriever.llm, prepared.system, prepared.user, what="answer")
         if needs_model(prepared, retriever)
@@ -101,11 +111,12 @@ async def aask(
     *,
     principal: Principal | None = None,
     registry_path: RegistryLike = DEFAULT_REGISTRY,
+    history: list[dict[str, Any]] | None = None,
 ) -> Answer | AsyncIterator[str | dict[str, Any]]:
     """Async :func:`ask`. With ``stream=True``: ``async for chunk in await aask(...)``."""
     return await aask_multi(
         query, [document], retriever, extra_context, stream, return_raw, verbose,
-        principal=principal, registry_path=registry_path,
+        principal=principal, registry_path=registry_path, history=history,
     )  # fmt: skip
 
 
@@ -120,12 +131,14 @@ async def aask_multi(
     *,
     principal: Principal | None = None,
     registry_path: RegistryLike = DEFAULT_REGISTRY,
+    history: list[dict[str, Any]] | None = None,
 ) -> Answer | AsyncIterator[str | dict[str, Any]]:
     """Async :func:`ask_multi`: the documents are navigated concurrently."""
     documents = _checked(query, documents, principal, registry_path)
+    talk = conversation(query, history, retriever.history_tokens)
     if stream:
-        return _astream(query, documents, retriever, extra_context, verbose)
-    prepared = await _aprepare(query, documents, retriever, extra_context)
+        return _astream(query, documents, retriever, extra_context, verbose, talk)
+    prepared = await _aprepare(query, documents, retriever, extra_context, talk)
     reply = (
         await ainvoke(retriever.llm, prepared.system, prepared.user, what="answer")
         if needs_model(prepared, retriever)
@@ -138,26 +151,46 @@ async def aask_multi(
 
 
 def _prepare(
-    query: str, documents: list[Document], retriever: Retriever, extra_context: str
+    query: str,
+    documents: list[Document],
+    retriever: Retriever,
+    extra_context: str,
+    talk: Conversation,
 ) -> Prepared:
     workers = max(1, min(MAX_PARALLEL_NAVIGATIONS, len(documents)))
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        navs = list(pool.map(lambda d: retriever.navigate(query, d, extra_context), documents))
-    return prepare_answer(query, documents, navs, retriever, extra_context)
+    if workers == 1:  # one document: no thread to start
+        navs = [retriever.navigate(query, documents[0], extra_context, talk)]
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            navs = list(
+                pool.map(lambda d: retriever.navigate(query, d, extra_context, talk), documents)
+            )
+    return prepare_answer(query, documents, navs, retriever, extra_context, talk)
 
 
 async def _aprepare(
-    query: str, documents: list[Document], retriever: Retriever, extra_context: str
+    query: str,
+    documents: list[Document],
+    retriever: Retriever,
+    extra_context: str,
+    talk: Conversation,
 ) -> Prepared:
-    navs = await asyncio.gather(*(retriever.anavigate(query, d, extra_context) for d in documents))
-    return prepare_answer(query, documents, list(navs), retriever, extra_context)
+    navs = await asyncio.gather(
+        *(retriever.anavigate(query, d, extra_context, talk) for d in documents)
+    )
+    return prepare_answer(query, documents, list(navs), retriever, extra_context, talk)
 
 
 def _stream(
-    query: str, documents: list[Document], retriever: Retriever, extra: str, verbose: bool
+    query: str,
+    documents: list[Document],
+    retriever: Retriever,
+    extra: str,
+    verbose: bool,
+    talk: Conversation,
 ) -> Iterator[str | dict[str, Any]]:
     """Navigation starts when the caller starts iterating (the seed's generator contract)."""
-    prepared = _prepare(query, documents, retriever, extra)
+    prepared = _prepare(query, documents, retriever, extra, talk)
     if not needs_model(prepared, retriever):
         reply = offline_reply(query, prepared)
         yield from reply.text.splitlines(keepends=True)
@@ -172,9 +205,14 @@ def _stream(
 
 
 async def _astream(
-    query: str, documents: list[Document], retriever: Retriever, extra: str, verbose: bool
+    query: str,
+    documents: list[Document],
+    retriever: Retriever,
+    extra: str,
+    verbose: bool,
+    talk: Conversation,
 ) -> AsyncIterator[str | dict[str, Any]]:
-    prepared = await _aprepare(query, documents, retriever, extra)
+    prepared = await _aprepare(query, documents, retriever, extra, talk)
     if not needs_model(prepared, retriever):
         reply = offline_reply(query, prepared)
         for line in reply.text.splitlines(keepends=True):

@@ -15,6 +15,7 @@ from ..ingest.tree import subtree_page_range
 from ..llm.prompts import format_extra_context, quote_section
 from ..types import Document, FlatNode
 from .excerpt import Excerpt, section_excerpt
+from .history import Conversation
 from .navigate import NavigationResult
 from .retriever import Retriever
 
@@ -36,6 +37,7 @@ class Prepared:
     trace: dict[str, Any]
     navs: list[NavigationResult]
     documents: dict[str, Document]  # by doc_id: where the references' evidence is found
+    searched_as: str = ""  # the question as searched (a follow-up resolved): what is quoted
 
 
 def is_heading_only(node: FlatNode) -> bool:
@@ -100,14 +102,21 @@ def prepare_answer(
     navs: list[NavigationResult],
     retriever: Retriever,
     extra_context: str,
+    conversation: Conversation | None = None,
 ) -> Prepared:
-    """Quote every chosen section (an equal share of the context each) and trace the picks."""
+    """Quote every chosen section (an equal share of the context each) and trace the picks.
+
+    Long sections are cut to their passage that best matches the question as searched (a
+    follow-up's resolved form); the answer prompt shows the conversation's recent turns.
+    """
+    conversation = conversation or Conversation(query)
+    searched = conversation.searched_as
     picks = [(doc, nid) for doc, nav in zip(documents, navs, strict=True) for nid in nav.node_ids]
     share = max(MIN_SHARE_CHARS, retriever.max_context_chars // max(1, len(picks)))
     references, quoted, sections = [], [], []
     for index, (doc, nid) in enumerate(picks, 1):
         ref = reference(doc, nid)
-        excerpt = section_text(doc["flat_nodes"], nid, query, share)
+        excerpt = section_text(doc["flat_nodes"], nid, searched, share)
         text, ref["page_start"], ref["page_end"] = (
             excerpt.text,
             excerpt.page_start,
@@ -125,9 +134,13 @@ def prepare_answer(
         label = f"{ref['ref']} · {where}" + (f", {pages}" if pages else "")
         sections.append({"label": label, "text": text})
     user = retriever.answer_user_prompt_template.format(
-        query=query, extra_context=format_extra_context(extra_context), sections="\n\n".join(quoted)
+        query=query,
+        extra_context=format_extra_context(extra_context),
+        sections="\n\n".join(quoted),
+        history=conversation.block(),
     )
     trace = {
+        **conversation.trace(),
         "documents": [
             {
                 "doc_id": doc.get("doc_id", ""),
@@ -143,4 +156,6 @@ def prepare_answer(
         "context_chars": sum(len(s["text"]) for s in sections),
     }
     by_id = {str(doc.get("doc_id", "")): doc for doc in documents}
-    return Prepared(retriever.answer_system_prompt, user, references, sections, trace, navs, by_id)
+    return Prepared(
+        retriever.answer_system_prompt, user, references, sections, trace, navs, by_id, searched
+    )

@@ -8,12 +8,17 @@ or no model at all falls back to the offline BM25 ranking, and the trace says so
 
 The logic is one generator that yields prompts and receives replies, so the sync and
 async drivers share it line for line.
+
+A follow-up question brings its :class:`~.history.Conversation`: every search prompt shows
+the recent turns (``{history}``), and the offline ranking (the engine's, or the fallback's)
+searches the question as it was resolved, reading the previous answer's sections again
+when the topic carries over (see :mod:`.followup`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +37,7 @@ from ..store.base import Cache
 from ..text.ranking import PASSAGE_CHARS, rank_nodes
 from ..text.tokens import estimate_tokens
 from ..types import Document, FlatNode
+from .history import Conversation
 
 RELATIVE_CUTOFF = 0.4  # offline picks must score at least this share of the best one
 # The offline ranking has no judgement to stop it early: it reads more, shorter excerpts.
@@ -94,18 +100,32 @@ class _Request:
 
 
 Plan = Generator[_Request, "LLMReply | LLMError", NavigationResult]
+# The offline ranking with the question as searched: (k, candidate pool) -> (ids, how).
+OfflinePick = Callable[[int, "list[str] | None"], tuple[list[str], str]]
 
 
 def _offline_pick(
-    query: str, flat: dict[str, FlatNode], k: int, candidates: list[str] | None = None
+    query: str,
+    flat: dict[str, FlatNode],
+    k: int,
+    candidates: list[str] | None = None,
+    carried: list[str] | None = None,
 ) -> tuple[list[str], str]:
+    """The ``k`` best-ranked sections; ``carried`` ones (the previous answer's, for a
+    follow-up on the same topic) are read too, taking the places of the last-ranked."""
+    pool = candidates if candidates is not None else list(flat)
+    carried = [nid for nid in carried or [] if nid in flat and nid in set(pool)][:k]
     scored = rank_nodes(query, flat, k=k, candidates=candidates)
     # Keep only sections scoring near the best: a common word must not drag in noise.
     ranked = [nid for nid, score in scored if score >= RELATIVE_CUTOFF * scored[0][1]]
-    if ranked:
-        return ranked, "offline BM25 ranking"
-    pool = candidates if candidates is not None else list(flat)
-    return pool[:k], "no term of the question matched; the opening sections were used"
+    how = "offline BM25 ranking"
+    if not ranked and not carried:
+        return pool[:k], "no term of the question matched; the opening sections were used"
+    if carried:
+        extra = [nid for nid in carried if nid not in ranked]
+        ranked = ranked[: k - len(extra)] + extra
+        how += f"; {len(carried)} section(s) of the previous answer read again"
+    return ranked, how
 
 
 def _descendants(flat: dict[str, FlatNode], roots: list[str]) -> list[str]:
@@ -126,28 +146,41 @@ def plan_navigation(
     config: NavigationConfig | None = None,
     prompts: SearchPrompts | None = None,
     extra_context: str = "",
+    conversation: Conversation | None = None,
 ) -> Plan:
     """The navigation as a generator: yields prompts, receives replies, returns the result."""
     config = config or NavigationConfig()
     prompts = prompts or SearchPrompts()
+    conversation = conversation or Conversation(query)
     flat: dict[str, FlatNode] = document.get("flat_nodes") or {}
     k = max(1, config.max_sections)
     if not flat:
         return NavigationResult([], "empty", [{"step": 1, "mode": "empty", "note": "no sections"}])
+    doc_id = str(document.get("doc_id") or "")
+    searched, carried = conversation.searched_as, conversation.carried_sections(doc_id)
+
+    def offline(k: int, pool: list[str] | None = None) -> tuple[list[str], str]:
+        return _offline_pick(searched, flat, k, pool, carried)
+
     if not has_model:
-        ids, how = _offline_pick(query, flat, max(1, config.offline_sections))
+        ids, how = offline(max(1, config.offline_sections))
         trace = [{"step": 1, "mode": "offline", "chosen": ids, "reasoning": how}]
+        if searched != query:
+            trace[0]["searched_as"] = searched
         return NavigationResult(ids, "offline", trace)
     outline = document.get("tree_outline") or build_tree_outline(flat)
     extra = format_extra_context(extra_context)
+    history = conversation.block(doc_id)
     if len(outline) <= config.single_pass_max_chars:
         result = NavigationResult([], "single_pass")
         system = prompts.system.format(max_sections=k)
-        user = prompts.user.format(query=query, extra_context=extra, outline=outline)
+        user = prompts.user.format(
+            query=query, extra_context=extra, outline=outline, history=history
+        )
         reply = yield _Request(system, user)
         step: dict[str, Any] = {"step": 1, "mode": "single_pass", "candidates": len(flat)}
         if isinstance(reply, LLMError):
-            ids, how = _offline_pick(query, flat, max(1, config.offline_sections))
+            ids, how = offline(max(1, config.offline_sections))
             result.fallback = f"search call failed ({reply}); {how} used instead"
             step.update(error=str(reply), fallback=result.fallback)
         else:
@@ -155,7 +188,7 @@ def plan_navigation(
             ids, reasoning, parsed_as = parse_search_reply(reply.text, flat.keys())
             step.update(reasoning=reasoning, parsed_as=parsed_as, tokens_in=reply.input_tokens)
             if not ids:
-                ids, how = _offline_pick(query, flat, max(1, config.offline_sections))
+                ids, how = offline(max(1, config.offline_sections))
                 why = (
                     "chose no section"
                     if parsed_as == "json-empty"
@@ -167,7 +200,7 @@ def plan_navigation(
         step["chosen"] = result.node_ids
         result.trace.append(step)
         return result
-    return (yield from _plan_levels(query, flat, config, prompts, extra))
+    return (yield from _plan_levels(query, flat, config, prompts, extra, history, offline))
 
 
 def _plan_levels(
@@ -176,6 +209,8 @@ def _plan_levels(
     config: NavigationConfig,
     prompts: SearchPrompts,
     extra: str,
+    history: str,
+    offline: OfflinePick,
 ) -> Plan:
     k = max(1, config.max_sections)
     result = NavigationResult([], "levels")
@@ -196,6 +231,7 @@ def _plan_levels(
         system = prompts.level_system
         user = prompts.level_user.format(
             query=query,
+            history=history,
             extra_context=extra,
             path=path,
             candidates=lines,
@@ -230,7 +266,7 @@ def _plan_levels(
             )
         if not opened and not chosen:
             pool = _descendants(flat, shown)
-            picks, how = _offline_pick(query, flat, k - len(read), pool)
+            picks, how = offline(k - len(read), pool)
             why = "search call failed" if parsed_as == "error" else "no usable choice in the reply"
             result.fallback = f"{why} at step {step_no}; {how} used within the candidates' sections"
             step.update(fallback=result.fallback, read=picks, parsed_as=parsed_as)
@@ -252,7 +288,7 @@ def _plan_levels(
             result.trace.append({"step": config.max_steps + 1, "stopped": "max_steps reached"})
     if not read:
         pool = _descendants(flat, candidates) if candidates else None
-        read, how = _offline_pick(query, flat, k, pool)
+        read, how = offline(k, pool)
         result.fallback = result.fallback or f"navigation chose nothing to read; {how} used"
         result.trace.append(
             {
@@ -305,9 +341,12 @@ def navigate(
     prompts: SearchPrompts | None = None,
     extra_context: str = "",
     cache: Cache | None = None,
+    conversation: Conversation | None = None,
 ) -> NavigationResult:
     """Blocking navigation; ``search_llm=None`` uses the offline ranking."""
-    plan = plan_navigation(query, document, search_llm is not None, config, prompts, extra_context)
+    plan = plan_navigation(
+        query, document, search_llm is not None, config, prompts, extra_context, conversation
+    )
     try:
         request = next(plan)
         while True:
@@ -335,9 +374,12 @@ async def anavigate(
     prompts: SearchPrompts | None = None,
     extra_context: str = "",
     cache: Cache | None = None,
+    conversation: Conversation | None = None,
 ) -> NavigationResult:
     """The async twin of :func:`navigate`."""
-    plan = plan_navigation(query, document, search_llm is not None, config, prompts, extra_context)
+    plan = plan_navigation(
+        query, document, search_llm is not None, config, prompts, extra_context, conversation
+    )
     try:
         request = next(plan)
         while True:

@@ -19,6 +19,7 @@ from ..llm.prompts import (
 )
 from ..store.base import Cache, SourceFiles
 from ..types import Document
+from .history import HISTORY_TOKENS, Conversation
 from .navigate import (
     ANSWER_CONTEXT_CHARS,
     NavigationConfig,
@@ -46,6 +47,8 @@ class Retriever:
     # Where cited PDFs are read to locate their passages (a store's sources); None reads a
     # document's file_path when it is a local file.
     sources: SourceFiles | None = None
+    # The earlier turns of a conversation each model call may see (tokens, chars / 4).
+    history_tokens: int = HISTORY_TOKENS
 
     def __call__(
         self, query: str, document: Document, extra_context: str = ""
@@ -55,18 +58,28 @@ class Retriever:
         nav = self.navigate(query, document, extra_context)
         return [reference(document, nid) for nid in nav.node_ids]
 
-    def navigate(self, query: str, document: Document, extra_context: str = "") -> NavigationResult:
+    def navigate(
+        self,
+        query: str,
+        document: Document,
+        extra_context: str = "",
+        conversation: Conversation | None = None,
+    ) -> NavigationResult:
         return navigate(
             query, document, self.search_llm, self.navigation, self.search_prompts,
-            extra_context, self.cache,
+            extra_context, self.cache, conversation,
         )  # fmt: skip
 
     async def anavigate(
-        self, query: str, document: Document, extra_context: str = ""
+        self,
+        query: str,
+        document: Document,
+        extra_context: str = "",
+        conversation: Conversation | None = None,
     ) -> NavigationResult:
         return await anavigate(
             query, document, self.search_llm, self.navigation, self.search_prompts,
-            extra_context, self.cache,
+            extra_context, self.cache, conversation,
         )  # fmt: skip
 
     def read_source(self, document: Document) -> bytes | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
@@ -110,6 +110,40 @@ class DocumentStore(Protocol):
     def audit_log(self) -> list[dict[str, Any]]:
         """Every audit entry, oldest first."""
         ...
+
+    # -- conversations: each person's chat threads (rules: ``treerag_core.chat``) ---------
+    def threads(self, owner: str) -> list[dict[str, Any]]:
+        """The owner's threads without their turns (``thread_id``, ``title``, ``doc_ids``,
+        ``created_at``, ``updated_at``, ``turns`` = how many), most recently updated first."""
+        ...
+
+    def get_thread(self, owner: str, thread_id: str) -> dict[str, Any] | None:
+        """One whole thread of ``owner`` (turns included); None when it is not theirs or gone."""
+        ...
+
+    def save_thread(self, thread: dict[str, Any]) -> None:
+        """Insert or replace a thread (it names its ``owner``), atomically."""
+        ...
+
+    def update_thread(
+        self, owner: str, thread_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        """Read, ``change`` and write one thread as one step under the store's lock (two
+        tabs answering in one thread lose no turn); the changed thread, or None if gone."""
+        ...
+
+    def delete_thread(self, owner: str, thread_id: str) -> bool: ...
+
+    # -- the regression set: questions people turned from answers into evaluation rows ----
+    def saved_questions(self) -> list[dict[str, Any]]:
+        """Every saved evaluation question, oldest first."""
+        ...
+
+    def save_question(self, row: dict[str, Any]) -> None:
+        """Insert or replace one saved question (by its ``id``)."""
+        ...
+
+    def delete_saved_question(self, question_id: str) -> bool: ...
 
 
 RegistryLike = str | os.PathLike[str] | DocumentStore

@@ -8,7 +8,8 @@ replaces files atomically, so concurrent sessions lose nothing and a crash mid-s
 the previous registry intact. A registry file that fails to parse raises ``RegistryError``
 and is never overwritten. Beside the registry file the store keeps what belongs to it:
 ``<stem>.docs/`` (documents), ``<stem>.uploads/`` (sources), ``<stem>.cache/<name>/`` and
-``<stem>.audit.jsonl`` (the append-only audit log). Collection members are a TinyDB table.
+``<stem>.audit.jsonl`` (the append-only audit log), ``<stem>.threads/`` (conversations, see
+:mod:`.thread_files`). Collection members and saved evaluation questions are TinyDB tables.
 
 Schema 2 added collections: a schema-1 registry is migrated on first open, under the lock,
 by giving every row the collection ``default`` (its TinyDB file is copied to
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -34,6 +35,7 @@ from .base import DEFAULT_COLLECTION, DEFAULT_REGISTRY, DOC_ID, collection_of
 from .caches import DirectoryCache
 from .file_lock import atomic_write_bytes, locked
 from .sources import SourceFolder
+from .thread_files import ThreadFiles
 
 SCHEMA_VERSION = 2  # 2: every document row names its collection; collection members table
 # Derived from flat_nodes on every load, so not stored twice (keeps the registry small).
@@ -101,6 +103,7 @@ class TinyDBStore:
         self.lock_path = self.path + ".lock"
         self.sources = SourceFolder(base + ".uploads")
         self.audit = AppendOnlyLog(base + ".audit.jsonl", self.lock_path)
+        self.thread_files = ThreadFiles(base + ".threads", self.lock_path)
 
     def cache(self, name: str) -> DirectoryCache:
         return DirectoryCache(os.path.join(self.cache_dir, name))
@@ -292,6 +295,40 @@ class TinyDBStore:
 
     def audit_log(self) -> list[dict[str, Any]]:
         return self.audit.entries()
+
+    # -- conversations and the saved evaluation questions ------------------------------
+    def threads(self, owner: str) -> list[dict[str, Any]]:
+        return self.thread_files.list(owner)
+
+    def get_thread(self, owner: str, thread_id: str) -> dict[str, Any] | None:
+        return self.thread_files.get(owner, thread_id)
+
+    def save_thread(self, thread: dict[str, Any]) -> None:
+        self.thread_files.save(thread)
+
+    def update_thread(
+        self, owner: str, thread_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        return self.thread_files.update(owner, thread_id, change)
+
+    def delete_thread(self, owner: str, thread_id: str) -> bool:
+        return self.thread_files.delete(owner, thread_id)
+
+    def saved_questions(self) -> list[dict[str, Any]]:
+        if not os.path.exists(self.path):
+            return []
+        with self._db() as db:
+            return [dict(row) for row in db.table("questions").all()]
+
+    def save_question(self, row: dict[str, Any]) -> None:
+        with locked(self.lock_path), self._db(holding_lock=True) as db:
+            db.table("questions").upsert(dict(row), Query().id == row["id"])
+            self._stamp(db)
+
+    def delete_saved_question(self, question_id: str) -> bool:
+        with locked(self.lock_path), self._db(holding_lock=True) as db:
+            removed = db.table("questions").remove(Query().id == question_id)
+        return bool(removed)
 
     @staticmethod
     def _stamp(db: TinyDB) -> None:
