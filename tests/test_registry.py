@@ -23,6 +23,7 @@ from treerag_core import (
     open_store,
     save_registry,
 )
+from treerag_core.store.postgres.schema import SCHEMA_VERSION as PG_SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -50,7 +51,7 @@ def test_registry_round_trip_listing_and_keyed_lookup(tmp_path, any_registry):
         assert json.load(open(reg))["_meta"]["1"]["schema_version"] == 2
     else:  # one row per document; the schema is created and stamped on first use
         assert query(reg, "SELECT count(*) FROM documents") == [(2,)]
-        assert query(reg, "SELECT max(version) FROM treerag_schema") == [(2,)]
+        assert query(reg, "SELECT max(version) FROM treerag_schema") == [(PG_SCHEMA_VERSION,)]
         assert all(r["size_bytes"] > 0 for r in rows)
 
 

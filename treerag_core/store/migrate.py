@@ -2,8 +2,8 @@
 
 ``python -m treerag_core migrate --from indexed_docs.json --to postgresql://…`` copies the
 collections and their members, every document (same ``doc_id``, oldest first) with its
-uploaded source, and the audit log (only into a target whose log is empty, so a second run
-adds nothing twice). An upload keeps its identity: its location is re-derived from the same
+uploaded source, the audit log (only into a target whose log is empty, so a second run
+adds nothing twice), everyone's conversation threads and the saved evaluation questions. An upload keeps its identity: its location is re-derived from the same
 upload key in the target's uploads, so uploading ``report.pdf`` again later updates the
 migrated document. A document indexed from a local path keeps that path; a database target
 also keeps the file's bytes, so every replica can show its pages. Caches are not copied
@@ -55,7 +55,27 @@ def migrate_registry(
         for entry in src.audit_log():
             dst.append_audit(entry)
             counts["audit_entries"] += 1
+    counts.update(_copy_conversations(src, dst))
     record(dst, None, "migrate", detail=f"from {src.location}: {counts}")
+    return counts
+
+
+def _copy_conversations(src: Any, dst: Any) -> dict[str, int]:
+    """Every person's threads (replaced by id, so a second run adds nothing twice) and the
+    saved evaluation questions. Listing everyone's threads is no part of the protocol (the
+    chat only ever asks for one person's), so a source store without ``thread_owners``
+    has its threads left behind, and the count says so."""
+    counts = {"threads": 0, "saved_questions": 0}
+    owners = getattr(src, "thread_owners", None)
+    for owner in owners() if owners else ():
+        for row in src.threads(owner):
+            thread = src.get_thread(owner, row["thread_id"])
+            if thread is not None:
+                dst.save_thread(thread)
+                counts["threads"] += 1
+    for question in src.saved_questions():
+        dst.save_question(question)
+        counts["saved_questions"] += 1
     return counts
 
 

@@ -5,7 +5,7 @@ version (one query); an older database is brought up to date in one transaction 
 advisory lock, so several replicas starting at once migrate it once, and a failed step
 leaves the previous schema whole. A database written by a newer treerag is refused.
 
-Adding a table (conversation threads, …) is one more entry at the end of ``MIGRATIONS``;
+Adding a table is one more entry at the end of ``MIGRATIONS``;
 never edit an applied step.
 
 Layout, and why (measured in ``bench/pg.py``): a document is one row, its metadata as
@@ -100,6 +100,28 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         CREATE INDEX jobs_waiting ON jobs (id) WHERE status IN ('queued', 'running');
         CREATE INDEX jobs_newest ON jobs (created_at DESC);
+        """,
+    ),
+    (
+        "conversation threads, saved evaluation questions",
+        """
+        CREATE TABLE threads (
+            owner       text NOT NULL,
+            thread_id   text NOT NULL,
+            title       text NOT NULL DEFAULT '',
+            doc_ids     jsonb NOT NULL DEFAULT '[]',
+            created_at  text NOT NULL DEFAULT '',
+            updated_at  text NOT NULL DEFAULT '',
+            turns       integer NOT NULL DEFAULT 0,
+            body        jsonb NOT NULL,
+            PRIMARY KEY (owner, thread_id)
+        );
+        CREATE INDEX threads_recent ON threads (owner, updated_at DESC);
+        CREATE TABLE saved_questions (
+            id        text PRIMARY KEY,
+            position  bigserial NOT NULL,
+            question  jsonb NOT NULL
+        );
         """,
     ),
 )

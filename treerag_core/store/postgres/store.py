@@ -11,7 +11,7 @@ second keeps the first one's ``doc_id``, as the file store does under its lock.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -26,6 +26,7 @@ from .connection import DEFAULT_MAX_CONNECTIONS, Database
 from .files import DatabaseCache, DatabaseSources
 from .jobs import JobQueue
 from .schema import SCHEMA_VERSION, ensure_schema
+from .threads import DatabaseThreads
 
 # Derived from flat_nodes on every load, so never stored (as in the file store).
 DERIVED_FIELDS = ("tree", "tree_outline")
@@ -62,6 +63,7 @@ class PostgresStore:
         self._ready = False
         self.sources = DatabaseSources(self.transaction)
         self.jobs = JobQueue(self.transaction)
+        self.conversations = DatabaseThreads(self.transaction, self.location)
 
     def __enter__(self) -> PostgresStore:
         return self
@@ -197,6 +199,37 @@ class PostgresStore:
         with self.transaction() as conn:
             rows = conn.execute("SELECT entry FROM audit_log ORDER BY id").fetchall()
         return [r["entry"] for r in rows]
+
+    # -- conversations and the saved evaluation questions (rows: see .threads) ----------
+    def threads(self, owner: str) -> list[dict[str, Any]]:
+        return self.conversations.list(owner)
+
+    def thread_owners(self) -> list[str]:
+        """Everyone who has a thread (``migrate_registry`` copies each one's)."""
+        return self.conversations.owners()
+
+    def get_thread(self, owner: str, thread_id: str) -> dict[str, Any] | None:
+        return self.conversations.get(owner, thread_id)
+
+    def save_thread(self, thread: dict[str, Any]) -> None:
+        self.conversations.save(thread)
+
+    def update_thread(
+        self, owner: str, thread_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        return self.conversations.update(owner, thread_id, change)
+
+    def delete_thread(self, owner: str, thread_id: str) -> bool:
+        return self.conversations.delete(owner, thread_id)
+
+    def saved_questions(self) -> list[dict[str, Any]]:
+        return self.conversations.saved_questions()
+
+    def save_question(self, row: dict[str, Any]) -> None:
+        self.conversations.save_question(row)
+
+    def delete_saved_question(self, question_id: str) -> bool:
+        return self.conversations.delete_saved_question(question_id)
 
 
 def _row(row: dict[str, Any], named: bool = True) -> dict[str, Any]:
