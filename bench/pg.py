@@ -123,8 +123,8 @@ def _children_cpu() -> float:
 
 def in_process_indexing(pdf: Path, count: int, folder: Path) -> tuple[float, float]:
     """The file store's way: one process indexes the uploads one after another (offline
-    summaries, as the workers make without a model); wall and
-    CPU seconds (CPU time stays comparable when another job shares the cores)."""
+    summaries, as the workers make without a model); wall and CPU seconds (CPU time stays
+    comparable when another job shares the cores)."""
     registry = str(folder / "reg.json")
     data = pdf.read_bytes()
     started, cpu = time.perf_counter(), time.process_time()
