@@ -2,6 +2,8 @@
 
 Writes ``bench/results/speed.json`` and ``bench/results/speed.md`` (latest run only) and
 prints the table. Heavy files (inputs, registries, treerag's venv) go to ``bench/out/``.
+The ``pg`` group runs ``bench.pg`` (the PostgreSQL store beside the TinyDB file, and the
+indexing workers) into ``bench/results/pg.{json,md}``; ``--only pg`` runs it alone.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--summary-sections", type=int, default=40, help="sections summarised")
     parser.add_argument(
         "--only",
-        default="index,registry,tokens,summarizer,ask",
+        default="index,registry,tokens,summarizer,ask,pg",
         help="comma-separated groups to run",
     )
     parser.add_argument("--venv", type=Path, default=OUT / "treerag-venv")
@@ -86,6 +88,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
     started = time.time()
+    if "pg" in groups:
+        from . import pg
+
+        log("PostgreSQL store vs TinyDB file, indexing workers (bench.pg)")
+        pg.main(["--runs", str(max(args.runs, 5))])
+        groups.discard("pg")
+        if not groups:
+            return 0
     peer = runner.peer(runner.ensure_peer_venv(args.venv, log))
     ours = runner.ours()
     log("generating inputs (fixed seed)")

@@ -11,6 +11,7 @@ from treerag_core import (
     read_audit_log,
     set_collection_access,
 )
+from treerag_core.store.base import RegistryLike
 from ui import state
 from ui.errors import shown_errors
 from ui.text import md_escape
@@ -24,7 +25,7 @@ MEMBERS_HELP = (
 )
 
 
-def _collections(registry: str) -> None:
+def _collections(registry: RegistryLike) -> None:
     items = list_collections(registry, state.principal())
     st.subheader("Collections")
     if items:
@@ -60,7 +61,7 @@ def _collections(registry: str) -> None:
             st.success(f"Saved the access of {md_escape(entry['collection'])}.")
 
 
-def _audit(registry: str) -> None:
+def _audit(registry: RegistryLike) -> None:
     principal = state.principal()
     entries = read_audit_log(registry, principal)
     st.subheader("Audit log")

@@ -12,7 +12,7 @@ from treerag_core import TreeragError, delete_document, move_document
 from ui import access_view, docs, state
 from ui.engine import current_summarizer
 from ui.errors import message_for, shown_errors
-from ui.indexing import index_source
+from ui.indexing import reindex
 from ui.registry_logic import export_bytes, import_bytes, table_rows
 from ui.text import md_escape
 
@@ -29,19 +29,12 @@ def _actions(row: dict[str, Any], editor: bool) -> None:
     if cols[1].button("Open in chat", key="reg_chat"):
         state.open_in_chat([doc_id])
     if editor and cols[2].button("Re-index", key="reg_reindex"):
-        source = str(row.get("file_path") or "")
-        if row.get("source_type") != "url" and not os.path.exists(source):
-            st.error(f"The source file is no longer at {source}: upload it again to re-index.")
+        with st.spinner("Re-indexing…"):
+            outcome = reindex(row, registry, current_summarizer(), principal)
+        if outcome.error:
+            st.error(outcome.error)
         else:
-            with st.spinner("Re-indexing…"):
-                outcome = index_source(
-                    source, str(row.get("file_name")), state.registry_path(),
-                    current_summarizer(), overwrite=True, principal=principal,
-                )  # fmt: skip
-            if outcome.error:
-                st.error(outcome.error)
-            else:
-                st.success(f"Re-indexed: {outcome.sections} sections in {outcome.seconds:.2f} s.")
+            st.success(f"Re-indexed: {outcome.sections} sections in {outcome.seconds:.2f} s.")
     cols[3].download_button(
         "Export JSON",
         lambda: export_bytes([doc_id], registry, principal),  # made (and logged) on click
@@ -106,7 +99,7 @@ def _import() -> None:
 def main() -> None:
     st.title("Registry")
     if state.principal() is None or state.principal().admin:
-        st.caption(f"Registry file: {md_escape(os.path.abspath(state.registry_path()))}")
+        st.caption(f"Registry: {md_escape(state.registry_label())}")
     listing = docs.rows()
     if not listing:
         if state.principal() is None:

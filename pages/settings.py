@@ -66,7 +66,7 @@ def main() -> None:
             "OpenAI base URL (optional)", value=merged.get("openai_base_url") or ""
         )
         ollama_host = st.text_input("Ollama host", value=merged.get("ollama_host") or "")
-        registry = st.text_input("Registry file", value=state.registry_path())
+        registry = st.text_input("Registry file or database URL", value=state.registry_setting())
         saved = st.form_submit_button("Save settings", type="primary", on_click=_take_key)
     if saved:
         new = {
@@ -78,7 +78,7 @@ def main() -> None:
             "openai_api_key": ss.pop("_typed_api_key", "") or chosen.get("openai_api_key", ""),
         }
         ss[state.PROVIDER] = {k: v for k, v in new.items() if v}
-        if registry.strip() and registry.strip() != state.registry_path():
+        if registry.strip() and registry.strip() != state.registry_setting():
             ss[state.REGISTRY_PATH] = registry.strip()
             ss[state.TREE_DOC] = None
             ss[state.CHAT_DOCS] = []

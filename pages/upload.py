@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from treerag_core import Limits, accepted_extensions
-from ui import access_view, state
+from ui import access_view, jobs_view, state
 from ui.engine import current_summarizer, engine_label
 from ui.errors import shown_errors
 from ui.indexing import IndexOutcome, index_source, index_upload
@@ -139,11 +139,25 @@ def main() -> None:
         st.caption(
             "The offline engine extracts summaries and tags itself; prompts apply to models."
         )
+    queue = jobs_view.available()
+    queued = queue and st.checkbox(
+        "Queue for the indexing workers (progress below, on every replica)",
+        value=jobs_view.queue_by_default(),
+        key="upload_queue",
+    )
     if st.button("Index", type="primary", disabled=(not files and not url) or not allowed):
-        summarizer = current_summarizer(system_prompt_for(preset, custom))
-        _run(list(files or []), url, summarizer, mode == MODES[1], separate, collection)
+        prompt = system_prompt_for(preset, custom)
+        if queued:
+            jobs_view.enqueue(
+                list(files or []), url, mode == MODES[1], separate, collection, prompt
+            )
+        else:
+            summarizer = current_summarizer(prompt)
+            _run(list(files or []), url, summarizer, mode == MODES[1], separate, collection)
     for index, result in enumerate(st.session_state.get(state.UPLOAD_RESULTS, [])):
         _card(index, result)
+    if queue:
+        jobs_view.show_jobs()
 
 
 state.require_app()

@@ -11,9 +11,11 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from pg_server import create_database, drop_database, running_postgres
 
 ROOT = Path(__file__).resolve().parents[1]
 PROVIDER_ENV = (
@@ -34,6 +36,45 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+@dataclass
+class RegistryUnderTest:
+    """One registry of either backend: ``url`` is what the tests pass as ``registry_path``."""
+
+    kind: str  # "tinydb" or "postgresql"
+    url: str
+    folder: Path  # the test's temp folder (the registry file's folder for TinyDB)
+
+    @property
+    def is_file(self) -> bool:
+        return self.kind == "tinydb"
+
+
+@pytest.fixture(scope="session")
+def pg_admin_url() -> Iterator[str]:
+    """One real PostgreSQL server for the whole run (Debian's package, a temp folder, a free
+    loopback port); each test gets its own database on it."""
+    with running_postgres() as url:
+        yield url
+
+
+@pytest.fixture
+def pg_url(pg_admin_url: str) -> Iterator[str]:
+    """A fresh, empty database on the test server, dropped after the test."""
+    url = create_database(pg_admin_url)
+    try:
+        yield url
+    finally:
+        drop_database(pg_admin_url, url)
+
+
+@pytest.fixture(params=["tinydb", "postgresql"])
+def any_registry(request: pytest.FixtureRequest, tmp_path: Path) -> RegistryUnderTest:
+    """The same test against the registry file and against a PostgreSQL database."""
+    if request.param == "tinydb":
+        return RegistryUnderTest("tinydb", str(tmp_path / "reg.json"), tmp_path)
+    return RegistryUnderTest("postgresql", request.getfixturevalue("pg_url"), tmp_path)
 
 
 @pytest.fixture

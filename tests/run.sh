@@ -4,10 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# System programs the tests exercise for real: Chromium (browser tests), Tesseract (OCR).
+# System programs the tests exercise for real: Chromium (browser tests), Tesseract (OCR),
+# PostgreSQL (the database store: the tests start their own server with initdb + pg_ctl).
 missing=""
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
 command -v tesseract >/dev/null || missing="$missing tesseract-ocr"
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null \
+  || missing="$missing postgresql"
 if [ -n "$missing" ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

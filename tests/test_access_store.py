@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from pg_server import query
 
 from treerag_core import (
     ConfigError,
@@ -81,26 +82,28 @@ def test_a_registry_from_a_newer_schema_is_refused(tmp_path: Path) -> None:
         list_documents(str(reg))
 
 
-def _audit_writer(args: tuple[str, int]) -> int:
-    reg, worker = args
+def _audit_writer(args: tuple[str, str, int]) -> int:
+    reg, folder, worker = args
     store = open_store(reg)
     who = Principal(f"user{worker}@example.com")
     for n in range(ENTRIES):
         record(store, who, "export", doc_id=f"w{worker}-{n}", detail="x" * (n * 37 % 500))
         if n % 10 == 0:  # documents written between entries, under the same lock
-            source = Path(reg).parent / f"w{worker}-{n}.md"
+            source = Path(folder) / f"w{worker}-{n}.md"
             source.write_text(f"# Doc {worker} {n}\ntext\n")
             index_document(str(source), registry_path=reg, verbose=False)
     return worker
 
 
-def test_audit_entries_from_concurrent_processes_are_never_lost(tmp_path: Path) -> None:
-    reg = str(tmp_path / "reg.json")
+def test_audit_entries_from_concurrent_processes_are_never_lost(
+    tmp_path: Path, any_registry
+) -> None:
+    reg = any_registry.url
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(WRITERS) as pool:
-        assert sorted(pool.map(_audit_writer, [(reg, w) for w in range(WRITERS)])) == list(
-            range(WRITERS)
-        )
+        assert sorted(
+            pool.map(_audit_writer, [(reg, str(tmp_path), w) for w in range(WRITERS)])
+        ) == list(range(WRITERS))
     entries = read_audit_log(reg)
     exports = [e for e in entries if e["action"] == "export"]
     assert len(exports) == WRITERS * ENTRIES
@@ -109,9 +112,18 @@ def test_audit_entries_from_concurrent_processes_are_never_lost(tmp_path: Path) 
     }
     indexes = [e for e in entries if e["action"] == "index"]
     assert len(indexes) == WRITERS * (ENTRIES // 10) and all(e["outcome"] == "ok" for e in indexes)
-    log_file = tmp_path / "reg.audit.jsonl"
-    lines = log_file.read_bytes().splitlines()
-    assert len(lines) == len(entries) and all(json.loads(line) for line in lines)
+    if any_registry.is_file:
+        lines = (tmp_path / "reg.audit.jsonl").read_bytes().splitlines()
+        assert len(lines) == len(entries) and all(json.loads(line) for line in lines)
+    else:  # insert-only: the database refuses to change or remove an entry
+        assert query(reg, "SELECT count(*) FROM audit_log") == [(len(entries),)]
+        import psycopg
+
+        for statement in ("UPDATE audit_log SET entry = '{}'", "DELETE FROM audit_log",
+                          "TRUNCATE audit_log"):  # fmt: skip
+            with pytest.raises(psycopg.Error, match="append-only"):
+                query(reg, statement)
+        assert len(read_audit_log(reg)) == len(entries)
 
 
 def test_a_torn_last_line_is_skipped_and_the_next_entry_starts_clean(tmp_path: Path) -> None:

@@ -71,6 +71,6 @@ def test_offline_connection_test(make_app) -> None:  # noqa: ANN001
 def test_registry_path_setting(make_app, tmp_path) -> None:  # noqa: ANN001
     at = make_app(SETTINGS)
     other = str(tmp_path / "elsewhere.json")
-    next(w for w in at.text_input if w.label == "Registry file").input(other)
+    next(w for w in at.text_input if w.label == "Registry file or database URL").input(other)
     at.button[0].click().run()
     assert at.session_state[state.REGISTRY_PATH] == other

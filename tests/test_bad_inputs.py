@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from fixtures.bad.make_corpus import make_corpus
+from pg_server import query
 
 from treerag_core import (
     DocumentReadError,
@@ -16,6 +17,8 @@ from treerag_core import (
     TreeragError,
     UnsupportedFormatError,
     index_document,
+    index_upload,
+    open_store,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,18 +53,42 @@ def corpus(tmp_path_factory):
 
 
 @pytest.fixture
-def registry(tmp_path):
-    """A registry holding one document, and a snapshot of every byte of it."""
-    reg = tmp_path / "reg.json"
+def registry(tmp_path, any_registry):
+    """A registry (file or database) holding one document, and a snapshot of all of it."""
+    reg = any_registry.url
     source = tmp_path / "keep.md"
     source.write_text("# Keep\nThis must survive.\n")
-    index_document(str(source), registry_path=str(reg), verbose=False)
+    index_document(str(source), registry_path=reg, verbose=False)
 
     def snapshot():
-        files = [reg, *sorted((tmp_path / "reg.docs").iterdir())]
-        return {p.name: p.read_bytes() for p in files}
+        if not any_registry.is_file:
+            tables = ("documents", "collections", "cache_entries", "jobs")
+            rows = {t: query(reg, f"SELECT * FROM {t} ORDER BY 1") for t in tables}
+            rows["sources"] = query(reg, "SELECT location, data FROM sources ORDER BY 1")
+            return rows
+        uploads = tmp_path / "reg.uploads"
+        files = [Path(reg), *sorted((tmp_path / "reg.docs").iterdir())]
+        files += sorted(p for p in uploads.rglob("*") if p.is_file()) if uploads.exists() else []
+        return {str(p.relative_to(tmp_path)): p.read_bytes() for p in files}
 
     return reg, snapshot
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("name", ["truncated.pdf", "bomb.docx", "empty.md", "unsupported.xlsx"])
+def test_bad_upload_keeps_the_stored_document_and_its_source(name, corpus, registry):
+    """A good upload, then a broken one under the same name: the first file and its index
+    stay, in the file store's folder and in the database's sources table alike."""
+    reg, snapshot = registry
+    upload_name = "report" + Path(name).suffix
+    good = index_upload("report.md", b"# Report\nThe good version.\n", registry_path=reg)
+    before = snapshot()
+    with pytest.raises(TreeragError):
+        index_upload(upload_name, corpus[name].read_bytes(), registry_path=reg)
+    with pytest.raises(TreeragError):  # the same name as the good one: its bytes come back
+        index_upload("report.md", corpus["empty.md"].read_bytes(), registry_path=reg)
+    assert snapshot() == before
+    assert open_store(reg).sources.read(good["file_path"]) == b"# Report\nThe good version.\n"
 
 
 def _all_text(doc) -> str:
@@ -75,7 +102,7 @@ def test_bad_input(name, corpus, registry):
     before = snapshot()
     expected = EXPECTED[name]
     try:
-        doc = index_document(str(corpus[name]), registry_path=str(reg), verbose=False)
+        doc = index_document(str(corpus[name]), registry_path=reg, verbose=False)
     except TreeragError as exc:
         assert expected is not OK, f"{name}: unexpected {type(exc).__name__}: {exc}"
         if expected is not EITHER:

@@ -1,4 +1,5 @@
-"""8 processes x 50 mixed operations on one registry: nothing lost, nothing half-written."""
+"""8 processes x 50 mixed operations on one registry (file and PostgreSQL): nothing lost,
+nothing half-written."""
 
 import json
 import multiprocessing
@@ -7,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from pg_server import query
 
 from treerag_core import (
     DocumentNotFoundError,
@@ -64,8 +66,8 @@ def _worker(args):
     return own, counts
 
 
-def test_eight_processes_fifty_operations_each(tmp_path):
-    reg = str(tmp_path / "reg.json")
+def test_eight_processes_fifty_operations_each(tmp_path, any_registry):
+    reg = any_registry.url
     (tmp_path / "shared").mkdir()
     for i in range(SHARED_FILES):
         (tmp_path / "shared" / f"s{i}.md").write_text(_doc_text(f"s{i}", 0))
@@ -83,12 +85,21 @@ def test_eight_processes_fifty_operations_each(tmp_path):
     # Every worker that touched a shared file replaced the same entry: one per source.
     assert len(shared_rows) == len({r["file_path"] for r in shared_rows}) <= SHARED_FILES
     # Every surviving document is complete; no file is half-written or orphaned.
-    docs_dir = tmp_path / "reg.docs"
-    assert sorted(os.listdir(docs_dir)) == sorted(f"{r['doc_id']}.json" for r in rows)
     for row in rows:
         doc = get_document_by_id(row["doc_id"], reg)
         assert len(doc["flat_nodes"]) == doc["total_sections"] == 2
-        json.loads((docs_dir / f"{row['doc_id']}.json").read_bytes())
+    if any_registry.is_file:
+        docs_dir = tmp_path / "reg.docs"
+        assert sorted(os.listdir(docs_dir)) == sorted(f"{r['doc_id']}.json" for r in rows)
+        for row in rows:
+            json.loads((docs_dir / f"{row['doc_id']}.json").read_bytes())
+    else:  # one row per source, its body whole
+        assert query(reg, "SELECT count(*), count(DISTINCT file_path) FROM documents") == [
+            (len(rows), len(rows))
+        ]
+        assert query(reg, "SELECT count(*) FROM documents WHERE body ? 'flat_nodes'") == [
+            (len(rows),)
+        ]
     deleted = sum(c["delete"] for _, c in results)
     indexed = sum(c["index"] for _, c in results)
     assert len(own_rows) == indexed - deleted

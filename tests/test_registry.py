@@ -8,10 +8,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from pg_server import query
 
 from treerag_core import (
     DocumentNotFoundError,
     RegistryError,
+    StoreUnavailableError,
     delete_document,
     get_document,
     get_document_by_id,
@@ -21,6 +23,7 @@ from treerag_core import (
     open_store,
     save_registry,
 )
+from treerag_core.store.postgres.schema import SCHEMA_VERSION as PG_SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,8 +34,8 @@ def write(path: Path, text: str) -> str:
     return str(path)
 
 
-def test_registry_round_trip_listing_and_keyed_lookup(tmp_path):
-    reg = str(tmp_path / "reg.json")
+def test_registry_round_trip_listing_and_keyed_lookup(tmp_path, any_registry):
+    reg = any_registry.url
     a = index_document(write(tmp_path / "a.md", "# A\nalpha\n"), registry_path=reg, verbose=False)
     b = index_document(write(tmp_path / "b.md", "# B\nbeta\n"), registry_path=reg, verbose=False)
     rows = list_documents(reg)
@@ -40,16 +43,20 @@ def test_registry_round_trip_listing_and_keyed_lookup(tmp_path):
     assert all("flat_nodes" not in r and r["name"] == r["file_name"] for r in rows)
     assert get_document_by_id(a["doc_id"], reg)["flat_nodes"]["0000"]["text"] == "alpha"
     assert get_document("b.md", reg)["doc_id"] == b["doc_id"]
-    # The metadata file stays small: documents live beside it, one file each.
-    assert os.path.getsize(reg) < 4000
-    assert sorted(os.listdir(tmp_path / "reg.docs")) == sorted(
-        [f"{a['doc_id']}.json", f"{b['doc_id']}.json"]
-    )
-    assert json.load(open(reg))["_meta"]["1"]["schema_version"] == 2
+    if any_registry.is_file:  # the metadata file stays small: documents live beside it
+        assert os.path.getsize(reg) < 4000
+        assert sorted(os.listdir(tmp_path / "reg.docs")) == sorted(
+            [f"{a['doc_id']}.json", f"{b['doc_id']}.json"]
+        )
+        assert json.load(open(reg))["_meta"]["1"]["schema_version"] == 2
+    else:  # one row per document; the schema is created and stamped on first use
+        assert query(reg, "SELECT count(*) FROM documents") == [(2,)]
+        assert query(reg, "SELECT max(version) FROM treerag_schema") == [(PG_SCHEMA_VERSION,)]
+        assert all(r["size_bytes"] > 0 for r in rows)
 
 
-def test_same_name_in_two_folders_is_two_documents(tmp_path):
-    reg = str(tmp_path / "reg.json")
+def test_same_name_in_two_folders_is_two_documents(tmp_path, any_registry):
+    reg = any_registry.url
     one = index_document(write(tmp_path / "x" / "notes.md", "# One\n1\n"), registry_path=reg)
     two = index_document(write(tmp_path / "y" / "notes.md", "# Two\n2\n"), registry_path=reg)
     again = index_document(str(tmp_path / "y" / "notes.md"), registry_path=reg, overwrite=True)
@@ -58,8 +65,8 @@ def test_same_name_in_two_folders_is_two_documents(tmp_path):
     assert get_document_by_id(one["doc_id"], reg)["flat_nodes"]["0000"]["title"] == "One"
 
 
-def test_unchanged_source_returns_stored_document_changed_source_reindexes(tmp_path):
-    reg = str(tmp_path / "reg.json")
+def test_unchanged_source_returns_stored_document_changed_source_reindexes(tmp_path, any_registry):
+    reg = any_registry.url
     path = write(tmp_path / "doc.md", "# A\nalpha\n## B\nbeta\n")
     first = index_document(path, registry_path=reg, verbose=False)
     second = index_document(path, registry_path=reg, verbose=False)
@@ -70,8 +77,8 @@ def test_unchanged_source_returns_stored_document_changed_source_reindexes(tmp_p
     assert len(list_documents(reg)) == 1
 
 
-def test_changed_source_reuses_summaries_of_unchanged_sections(tmp_path):
-    reg = str(tmp_path / "reg.json")
+def test_changed_source_reuses_summaries_of_unchanged_sections(tmp_path, any_registry):
+    reg = any_registry.url
     calls: list[list[str]] = []
 
     def summarizer(nodes, progress=None):
@@ -98,8 +105,8 @@ def test_changed_source_reuses_summaries_of_unchanged_sections(tmp_path):
     assert calls[-1] == ["A", "B", "C"] and doc["stats"]["summaries_reused"] == 0
 
 
-def test_delete_and_missing_ids(tmp_path):
-    reg = str(tmp_path / "reg.json")
+def test_delete_and_missing_ids(tmp_path, any_registry):
+    reg = any_registry.url
     doc = index_document(write(tmp_path / "a.md", "# A\nx\n"), registry_path=reg)
     assert delete_document(doc["doc_id"], reg) is True
     assert delete_document(doc["doc_id"], reg) is False
@@ -107,7 +114,10 @@ def test_delete_and_missing_ids(tmp_path):
         get_document_by_id(doc["doc_id"], reg)
     with pytest.raises(DocumentNotFoundError):
         get_document_by_id("../../etc/passwd", reg)
-    assert not os.listdir(tmp_path / "reg.docs")
+    if any_registry.is_file:
+        assert not os.listdir(tmp_path / "reg.docs")
+    else:
+        assert query(reg, "SELECT count(*) FROM documents") == [(0,)]
 
 
 def test_corrupt_registry_raises_and_is_never_overwritten(tmp_path):
@@ -121,15 +131,21 @@ def test_corrupt_registry_raises_and_is_never_overwritten(tmp_path):
     assert reg.read_bytes() == before
 
 
-def test_newer_schema_is_refused(tmp_path):
-    reg = tmp_path / "reg.json"
-    reg.write_text(json.dumps({"_meta": {"1": {"schema_version": 99}}, "documents": {}}))
+def test_newer_schema_is_refused(tmp_path, any_registry):
+    reg = any_registry.url
+    if any_registry.is_file:
+        Path(reg).write_text(json.dumps({"_meta": {"1": {"schema_version": 99}}, "documents": {}}))
+    else:
+        list_documents(reg)  # creates the schema
+        query(reg, "INSERT INTO treerag_schema (version, description) VALUES (99, 'future')")
     with pytest.raises(RegistryError, match="newer"):
-        list_documents(str(reg))
+        list_documents(reg)
+    with pytest.raises(RegistryError, match="newer"):
+        index_document(write(tmp_path / "a.md", "# A\nx\n"), registry_path=reg)
 
 
-def test_load_and_save_registry_round_trip(tmp_path):
-    reg = str(tmp_path / "reg.json")
+def test_load_and_save_registry_round_trip(tmp_path, any_registry):
+    reg = any_registry.url
     a = index_document(write(tmp_path / "a.md", "# A\nx\n"), registry_path=reg)
     index_document(write(tmp_path / "b.md", "# B\ny\n"), registry_path=reg)
     everything = load_registry(reg)
@@ -140,12 +156,14 @@ def test_load_and_save_registry_round_trip(tmp_path):
     assert [r["doc_id"] for r in list_documents(reg)] == [a["doc_id"]]
 
 
-def test_persist_false_touches_no_registry(tmp_path):
-    reg = tmp_path / "reg.json"
-    doc = index_document(
-        write(tmp_path / "a.md", "# A\nx\n"), registry_path=str(reg), persist=False
-    )
-    assert doc["total_sections"] == 1 and not reg.exists()
+def test_persist_false_touches_no_registry(tmp_path, any_registry):
+    reg = any_registry.url
+    doc = index_document(write(tmp_path / "a.md", "# A\nx\n"), registry_path=reg, persist=False)
+    assert doc["total_sections"] == 1
+    if any_registry.is_file:
+        assert not Path(reg).exists()
+    else:  # not even the schema was created
+        assert query(reg, "SELECT to_regclass('documents') IS NULL") == [(True,)]
     json.dumps(doc)  # plain JSON
 
 
@@ -160,8 +178,8 @@ def _index_many(args):
     return ids
 
 
-def test_several_processes_writing_one_registry_lose_nothing(tmp_path):
-    reg = str(tmp_path / "reg.json")
+def test_several_processes_writing_one_registry_lose_nothing(tmp_path, any_registry):
+    reg = any_registry.url
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(4) as pool:
         results = pool.map(_index_many, [(str(tmp_path), reg, w, 8) for w in range(4)])
@@ -202,3 +220,34 @@ def test_process_killed_mid_save_leaves_previous_registry_intact(tmp_path, kille
     # The lock died with the process: the next writer goes straight through.
     index_document(str(tmp_path / "new.md"), registry_path=reg, verbose=False)
     assert len(open_store(reg).list()) == 2
+
+
+def test_an_unreachable_database_is_a_typed_error_that_hides_the_password():
+    from conftest import free_port
+
+    url = f"postgresql://treerag:s3cret@127.0.0.1:{free_port()}/nowhere"  # nobody listens
+    with pytest.raises(StoreUnavailableError) as info:
+        list_documents(url)
+    message = str(info.value)
+    assert "s3cret" not in message and "treerag:***@127.0.0.1" in message
+    assert "PostgreSQL is running" in message
+
+
+def test_the_database_store_needs_no_psycopg_until_a_database_is_opened(tmp_path):
+    """The laptop default never imports psycopg: the CLI runs where it is not installed."""
+    script = (
+        "import sys, builtins\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "real = builtins.__import__\n"
+        "def guard(name, *a, **k):\n"
+        "    if name.startswith('psycopg'):\n"
+        "        raise ImportError('no psycopg here')\n"
+        "    return real(name, *a, **k)\n"
+        "builtins.__import__ = guard\n"
+        "from treerag_core.cli import main\n"
+        f"assert main(['--registry', {str(tmp_path / 'r.json')!r}, 'list']) == 0\n"
+        "assert main(['--registry', 'postgresql://x@127.0.0.1:1/db', 'list']) == 2\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "needs psycopg" in proc.stderr and "pip install" in proc.stderr

@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from pg_server import query
 from test_seams import MemoryStore
 
 from treerag_core import (
@@ -27,6 +28,7 @@ from treerag_core import (
     get_thread,
     history_of,
     index_document,
+    is_database_url,
     list_threads,
     make_retriever,
     make_summarizer,
@@ -52,8 +54,9 @@ BEN = Principal("ben@example.com", groups=frozenset({"team"}))
 
 
 @pytest.fixture
-def registry(tmp_path: Path) -> str:
-    return str(tmp_path / "reg.json")
+def registry(any_registry) -> str:  # noqa: ANN001 - conftest's RegistryUnderTest
+    """Every test here runs against the registry file and a PostgreSQL database."""
+    return any_registry.url
 
 
 @pytest.fixture
@@ -87,7 +90,12 @@ def test_a_thread_keeps_its_turns_across_processes(registry: str, doc: dict) -> 
     assert "$232 billion in 2018" in second["answer"]
     assert second["trace"]["searched_as"] == "And in 2018? net sales"
     assert second["references"][0]["node_id"] == "0000" and second["usage"]["llm_calls"] == 0
-    assert os.path.isdir(registry.replace(".json", ".threads"))
+    if not is_database_url(registry):
+        assert os.path.isdir(registry.replace(".json", ".threads"))
+    else:  # one row per thread, the list read from its columns
+        assert query(registry, "SELECT turns, jsonb_array_length(body->'turns') FROM threads") == [
+            (2, 2)
+        ]
 
 
 def test_rename_delete_and_order(registry: str, doc: dict) -> None:
@@ -228,9 +236,13 @@ def test_parse_pages_refuses(text: str) -> None:
 def test_a_corrupt_thread_file_is_an_error_and_spares_the_others(registry: str, doc: dict) -> None:
     good = create_thread([doc["doc_id"]], "good", registry)
     bad = create_thread([doc["doc_id"]], "bad", registry)
-    folder = Path(registry.replace(".json", ".threads"))
-    [path] = list(folder.glob(f"*/{bad['thread_id']}.json"))
-    path.write_text("{not json")
+    if is_database_url(registry):  # JSONB is always JSON: a value that is not a thread
+        query(registry, "UPDATE threads SET body = '\"not a thread\"' WHERE thread_id = %s",
+              (bad["thread_id"],))  # fmt: skip
+    else:
+        folder = Path(registry.replace(".json", ".threads"))
+        [path] = list(folder.glob(f"*/{bad['thread_id']}.json"))
+        path.write_text("{not json")
     with pytest.raises(RegistryError, match="unreadable"):
         get_thread(bad["thread_id"], registry)
     assert get_thread(good["thread_id"], registry)["title"] == "good"
@@ -244,3 +256,47 @@ def test_threads_work_on_any_store() -> None:
     assert list_threads(store, ANA)[0]["turns"] == 1
     assert get_thread(thread["thread_id"], store, ANA)["turns"][0]["feedback"]["verdict"] == "up"
     assert delete_thread(thread["thread_id"], store, ANA)
+
+
+def test_a_database_at_schema_2_gains_the_thread_tables_and_keeps_its_documents(
+    pg_url: str,
+) -> None:
+    """A database written before threads existed is migrated on first open (version 3)."""
+    from treerag_core.store.postgres.schema import SCHEMA_VERSION, ensure_schema
+
+    old = open_store(pg_url)
+    with old.db.transaction() as conn:  # what the previous release created
+        ensure_schema(conn, old.location, upto=2)
+    old.close()
+    assert query(pg_url, "SELECT max(version) FROM treerag_schema") == [(2,)]
+    assert query(pg_url, "SELECT to_regclass('threads') IS NULL") == [(True,)]
+    query(  # a document stored by the old schema's tables
+        pg_url,
+        "INSERT INTO documents (doc_id, file_path, meta, body, size_bytes) VALUES "
+        """('d1', 'x.md', '{"doc_id": "d1"}', '{}', 2)""",
+    )
+    thread = create_thread(["d1"], "after the upgrade", pg_url, ANA)
+    assert query(pg_url, "SELECT max(version) FROM treerag_schema") == [(SCHEMA_VERSION,)]
+    assert [r["doc_id"] for r in open_store(pg_url).list()] == ["d1"]
+    assert get_thread(thread["thread_id"], pg_url, ANA)["title"] == "after the upgrade"
+
+
+def test_two_replicas_share_threads_and_the_regression_set(pg_url: str, tmp_path: Path) -> None:
+    """Two store objects (two app replicas) on one database: one's thread is the other's."""
+    one, two = open_store(pg_url), open_store(pg_url)
+    source = tmp_path / "sales.md"
+    source.write_text(DOC)
+    doc = index_document(str(source), summarizer=make_summarizer(None), registry_path=one)
+    set_collection_access("default", readers=["team"], registry_path=one)
+    thread = create_thread([doc["doc_id"]], "sales", one, ANA)
+    add_turn(thread["thread_id"], make_turn("Staff?", "no idea"), two, ANA)
+    set_feedback(thread["thread_id"], 0, "down", "on the staff page", one, ANA)
+    assert [r["turns"] for r in list_threads(two, ANA)] == [1]
+    row = save_regression_question(thread["thread_id"], 0, doc["doc_id"], [1], two, ANA)
+    assert regression_questions(one, ANA) == [row] and thumbs_down(one, ANA) == []
+    with pytest.raises(InvalidThreadError):  # a refused change leaves the row as it was
+        set_feedback(thread["thread_id"], 0, "sideways", "", two, ANA)
+    assert get_thread(thread["thread_id"], one, ANA)["turns"][0]["feedback"]["verdict"] == "down"
+    assert delete_thread(thread["thread_id"], two, ANA) and list_threads(one, ANA) == []
+    one.close()
+    two.close()

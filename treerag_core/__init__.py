@@ -63,10 +63,12 @@ from .errors import (
     InvalidCollectionError,
     InvalidHistoryError,
     InvalidThreadError,
+    JobsUnavailableError,
     LLMError,
     NotSignedInError,
     OcrUnavailableError,
     RegistryError,
+    StoreUnavailableError,
     ThreadNotFoundError,
     TreeragError,
     UnsupportedFormatError,
@@ -126,7 +128,7 @@ from .qa.tree_view import (
     section_document,
     tree_slice,
 )
-from .store import open_store
+from .store import is_database_url, open_store
 from .store.api import (
     delete_document,
     get_document,
@@ -161,7 +163,9 @@ __all__ = [
     "LLMError",
     "OcrUnavailableError",
     "NotSignedInError",
+    "JobsUnavailableError",
     "RegistryError",
+    "StoreUnavailableError",
     "ThreadNotFoundError",
     "ToolArgumentError",
     "TreeragError",
@@ -193,6 +197,7 @@ __all__ = [
     "export_registry",
     "get_document",
     "get_document_by_id",
+    "is_database_url",
     "list_documents",
     "load_registry",
     "open_store",

@@ -1,12 +1,17 @@
-"""Command line on the same core as the app: index, list, show, ask, delete, eval, mcp.
+"""Command line on the same core as the app: index, list, show, ask, delete, eval, mcp,
+and for a PostgreSQL registry: worker, enqueue, migrate.
 
 Models come from the environment / ``.env`` exactly as in the app (OPENAI_API_KEY,
-OPENAI_BASE_URL, OLLAMA_HOST, TREERAG_PROVIDER); with none set, the offline engine.
+OPENAI_BASE_URL, OLLAMA_HOST, TREERAG_PROVIDER); with none set, the offline engine. The
+registry is ``--registry``, else ``TREERAG_REGISTRY``, else ``indexed_docs.json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
+import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -27,7 +32,11 @@ from .store.base import DEFAULT_REGISTRY
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m treerag_core", description=__doc__)
-    parser.add_argument("--registry", default=DEFAULT_REGISTRY, help="registry file (JSON)")
+    parser.add_argument(
+        "--registry",
+        default=os.environ.get("TREERAG_REGISTRY") or DEFAULT_REGISTRY,
+        help="registry file (JSON) or postgresql:// URL (default: $TREERAG_REGISTRY)",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     index = commands.add_parser("index", help="index a file or URL")
     index.add_argument("source", help="path or http(s) URL")
@@ -61,7 +70,61 @@ def _parser() -> argparse.ArgumentParser:
     mcp.add_argument(
         "--allowed-origin", action="append", default=[], help="HTTP: a browser Origin to allow"
     )
+    worker = commands.add_parser("worker", help="index queued uploads (PostgreSQL registry)")
+    worker.add_argument("--registry", default=argparse.SUPPRESS, help="postgresql:// URL")
+    worker.add_argument("--drain", action="store_true", help="exit when no job is waiting")
+    worker.add_argument("--lease", type=float, default=None, help="seconds before takeover")
+    worker.add_argument("--name", help="worker name in the job rows (default host-pid)")
+    enqueue = commands.add_parser("enqueue", help="queue files for the workers")
+    enqueue.add_argument("files", nargs="+", metavar="FILE")
+    enqueue.add_argument("--registry", default=argparse.SUPPRESS, help="postgresql:// URL")
+    enqueue.add_argument("--collection", help="collection to put them in")
+    enqueue.add_argument("--overwrite", action="store_true", help="re-index even if unchanged")
+    migrate = commands.add_parser("migrate", help="copy a whole registry into another store")
+    migrate.add_argument("--from", dest="source", required=True, help="registry file or URL")
+    migrate.add_argument("--to", dest="target", required=True, help="registry file or URL")
     return parser
+
+
+def _worker(args: argparse.Namespace) -> int:
+    """Run jobs until SIGTERM/SIGINT (the job in hand is finished first) or, with
+    ``--drain``, until none is waiting."""
+    from .jobs.worker import DEFAULT_LEASE_S, Worker
+    from .store import open_store
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    worker = Worker(
+        open_store(args.registry), name=args.name, lease_s=args.lease or DEFAULT_LEASE_S
+    )
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: worker.stop())
+    done = worker.run(drain=args.drain)
+    print(f"{worker.name}: {done} job(s) run", file=sys.stderr)
+    return 0
+
+
+def _enqueue(args: argparse.Namespace) -> int:
+    from .jobs.api import enqueue_upload
+    from .store import open_store
+
+    store = open_store(args.registry)
+    for path in args.files:
+        with open(path, "rb") as fh:
+            data = fh.read()
+        job = enqueue_upload(os.path.basename(path), data, store, overwrite=args.overwrite,
+                             collection=args.collection)  # fmt: skip
+        print(f"job {job['id']}  {job['name']}  {job['status']}")
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from .store.migrate import migrate_registry
+
+    counts = migrate_registry(
+        args.source, args.target, lambda done, total, name: print(f"{done}/{total}  {name}")
+    )
+    print(", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in counts.items()) + " copied")
+    return 0
 
 
 def _mcp(args: argparse.Namespace) -> int:
@@ -139,6 +202,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_cli(args.questions, args.registry, args.pdf_root, args.baseline, args.json)
         elif args.command == "mcp":
             return _mcp(args)
+        elif args.command in ("worker", "enqueue", "migrate"):
+            return {"worker": _worker, "enqueue": _enqueue, "migrate": _migrate}[args.command](args)
+    except OSError as exc:
+        print(f"error: {exc.strerror or exc}: {exc.filename or ''}", file=sys.stderr)
+        return 2
     except TreeragError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

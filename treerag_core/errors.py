@@ -70,6 +70,17 @@ class InvalidCollectionError(TreeragError):
     """A collection name outside the allowed alphabet, or a member list that is not names."""
 
 
+class StoreUnavailableError(RegistryError):
+    """The database behind the registry cannot be reached, or the connection broke
+    mid-operation (the transaction was rolled back: nothing was half-written). Retrying
+    later may succeed, so indexing workers retry a job that failed with it."""
+
+
+class JobsUnavailableError(ConfigError):
+    """Queued indexing needs a registry with a job queue (PostgreSQL); a registry file has
+    none, so documents are indexed in the process that receives them."""
+
+
 class InvalidHistoryError(TreeragError):
     """The ``history`` given with a question is not a list of earlier turns."""
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import AccessDeniedError, open_store
+from treerag_core import AccessDeniedError, DocumentStore, open_store
 from treerag_core.access.rules import readable_rows
 from treerag_core.types import Document
 
@@ -35,14 +35,18 @@ def _listing(registry_abs: str, stamp: int) -> list[dict[str, Any]]:
 def rows() -> list[dict[str, Any]]:
     """Metadata of every document the person may read in the session's registry."""
     store = open_store(state.registry_path())
-    listed = _listing(store.location, _stamp(store.location))
+    if os.path.isfile(store.location):
+        listed = _listing(store.location, _stamp(store.location))
+    else:  # a database: other replicas change it, so no file stamp can tell; one query
+        listed = store.list()
     return [dict(r) for r in readable_rows(listed, store, state.principal())]
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
-def _load(registry_abs: str, doc_id: str, stamp: str) -> Document:
-    """Shared read-only copy; ``stamp`` (indexed_at) invalidates it after a re-index."""
-    return open_store(registry_abs).get(doc_id)
+def _load(_store: DocumentStore, location: str, doc_id: str, stamp: str) -> Document:
+    """Shared read-only copy, keyed by the registry's location (the store object itself is
+    not hashed); ``stamp`` (indexed_at) invalidates it after a re-index."""
+    return _store.get(doc_id)
 
 
 def load(doc_id: str, stamp: str | None = None) -> Document:
@@ -54,7 +58,7 @@ def load(doc_id: str, stamp: str | None = None) -> Document:
     store = open_store(state.registry_path())
     if stamp is None:
         stamp = str((row or store.meta(doc_id) or {}).get("indexed_at") or "")
-    return _load(store.location, doc_id, stamp)
+    return _load(store, store.location, doc_id, stamp)
 
 
 def label(row: dict[str, Any]) -> str:

@@ -25,6 +25,7 @@ from treerag_core import (
 )
 from treerag_core.evaluation.questions import document_key, gold_pages, gold_sections
 from treerag_core.evaluation.run import DocumentLoader, PageTexts
+from treerag_core.store.base import RegistryLike
 from treerag_core.types import Document
 
 MAX_QUESTIONS_BYTES = 5 * 1024 * 1024
@@ -47,7 +48,7 @@ def parse_upload(data: bytes, name: str) -> list[dict[str, Any]]:
     return questions
 
 
-def app_loader(registry_path: str, principal: Principal | None = None) -> DocumentLoader:
+def app_loader(registry_path: RegistryLike, principal: Principal | None = None) -> DocumentLoader:
     """``registry_loader`` that never indexes, with a message saying what to do; with a
     principal it finds only documents that person may read."""
     inner = registry_loader(registry_path, index_missing=False, principal=principal)
@@ -67,7 +68,7 @@ def app_loader(registry_path: str, principal: Principal | None = None) -> Docume
     return load
 
 
-def page_texts_with_notes(registry_path: str, notes: list[str]) -> PageTexts:
+def page_texts_with_notes(registry_path: RegistryLike, notes: list[str]) -> PageTexts:
     """PDF page texts for the baseline (cached in ``<registry stem>.pages/``); a PDF whose
     source file is gone is noted, and the baseline chunks its indexed sections instead."""
     cached = evaluation_page_texts(registry_path)
@@ -88,7 +89,7 @@ def page_texts_with_notes(registry_path: str, notes: list[str]) -> PageTexts:
 
 def run(
     questions: list[dict[str, Any]],
-    registry_path: str,
+    registry_path: RegistryLike,
     retriever: Retriever,
     baseline: bool,
     progress: Callable[[int, int, str], None] | None = None,

@@ -6,6 +6,7 @@ Pure functions over ``index_document`` / ``index_upload``: the page passes in a 
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from treerag_core import (
     open_store,
 )
 from treerag_core import index_upload as core_index_upload
+from treerag_core.store.base import RegistryLike
 from treerag_core.types import Document, ProgressFn
 
 
@@ -74,7 +76,7 @@ def outcome_from(name: str, doc: Document, seconds: float, unchanged: bool) -> I
 def index_source(
     source: str,
     name: str,
-    registry_path: str,
+    registry_path: RegistryLike,
     summarizer: Any,
     overwrite: bool,
     progress: ProgressFn | None = None,
@@ -93,10 +95,31 @@ def index_source(
     )  # fmt: skip
 
 
+def reindex(
+    row: dict[str, Any],
+    registry_path: RegistryLike,
+    summarizer: Any,
+    principal: Principal | None = None,
+) -> IndexOutcome:
+    """Re-index a listed document from its source: the URL, the file on this disk, or the
+    upload the store keeps (in a database every replica reads it from there)."""
+    source = str(row.get("file_path") or "")
+    name = str(row.get("file_name") or source)
+    if row.get("source_type") == "url" or os.path.isfile(source):
+        return index_source(source, name, registry_path, summarizer, True, principal=principal)
+    kept = open_store(registry_path).sources.read(source)
+    if kept is None:
+        return IndexOutcome(
+            name=name, error=f"The source file is no longer at {source}: upload it again."
+        )
+    return index_upload(name, kept, registry_path, summarizer, True, principal=principal,
+                        location=source)  # fmt: skip
+
+
 def index_upload(
     name: str,
     data: bytes,
-    registry_path: str,
+    registry_path: RegistryLike,
     summarizer: Any,
     overwrite: bool,
     separate: bool = False,
@@ -104,10 +127,12 @@ def index_upload(
     limits: Limits | None = None,
     collection: str | None = None,
     principal: Principal | None = None,
+    location: str | None = None,
 ) -> IndexOutcome:
-    """Keep and index one uploaded file; a failure keeps the previous file and index."""
+    """Keep and index one uploaded file; a failure keeps the previous file and index.
+    ``location``: where the store already keeps it (a re-index)."""
     try:
-        source = open_store(registry_path).sources.location_for(
+        source = location or open_store(registry_path).sources.location_for(
             name, data, separate, collection or DEFAULT_COLLECTION
         )
     except TreeragError as exc:
@@ -117,14 +142,14 @@ def index_upload(
         lambda store: core_index_upload(
             name, data, summarizer=summarizer, registry_path=store, overwrite=overwrite,
             separate=separate, progress=progress, limits=limits, collection=collection,
-            principal=principal,
+            principal=principal, location=location,
         ),
     )  # fmt: skip
 
 
 def _indexed(
     name: str,
-    registry_path: str,
+    registry_path: RegistryLike,
     source: str,
     overwrite: bool,
     run: Callable[[DocumentStore], Document],

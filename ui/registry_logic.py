@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from treerag_core import Principal, export_registry, import_documents, open_store
+from treerag_core.store.base import RegistryLike
 
 
 def human_size(n: int) -> str:
@@ -15,11 +16,13 @@ def human_size(n: int) -> str:
     return f"{n} B"
 
 
-def table_rows(rows: list[dict[str, Any]], registry_path: str) -> list[dict[str, Any]]:
-    """One row per document as the registry table shows it."""
+def table_rows(rows: list[dict[str, Any]], registry_path: RegistryLike) -> list[dict[str, Any]]:
+    """One row per document as the registry table shows it (sizes from the listed rows;
+    the store is asked only for a row that lacks one)."""
     store = open_store(registry_path)
     out = []
     for row in rows:
+        size = row.get("size_bytes")
         out.append(
             {
                 "name": row.get("file_name"),
@@ -29,7 +32,9 @@ def table_rows(rows: list[dict[str, Any]], registry_path: str) -> list[dict[str,
                 "pages": row.get("total_pages"),
                 "indexed at": row.get("indexed_at"),
                 "engine": row.get("engine"),
-                "size on disk": human_size(store.stored_size(row["doc_id"])),
+                "size on disk": human_size(
+                    int(size) if size is not None else store.stored_size(row["doc_id"])
+                ),
                 "type": row.get("source_type"),
             }
         )
@@ -37,7 +42,7 @@ def table_rows(rows: list[dict[str, Any]], registry_path: str) -> list[dict[str,
 
 
 def export_bytes(
-    doc_ids: list[str], registry_path: str, principal: Principal | None = None
+    doc_ids: list[str], registry_path: RegistryLike, principal: Principal | None = None
 ) -> bytes:
     """The chosen documents (one or all) as one export file.
 
@@ -48,7 +53,7 @@ def export_bytes(
 
 def import_bytes(
     data: bytes,
-    registry_path: str,
+    registry_path: RegistryLike,
     principal: Principal | None = None,
     collection: str | None = None,
 ) -> list[str]:

@@ -41,5 +41,5 @@ def run_app() -> None:
         except Exception as exc:  # a bad provider setting must not break every page
             st.caption(f"Engine: not configured ({md_escape(message_for(exc), 120)})")
         if admin:
-            st.caption(f"Registry: {md_escape(state.registry_path())}")
+            st.caption(f"Registry: {md_escape(state.registry_label())}")
     page.run()

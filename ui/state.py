@@ -12,7 +12,8 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import DEFAULT_REGISTRY, Principal
+from treerag_core import DEFAULT_REGISTRY, DocumentStore, Principal, is_database_url, open_store
+from treerag_core.store.base import RegistryLike
 
 REGISTRY_PATH = "registry_path"
 PROVIDER = "provider_settings"  # dict for treerag_core.make_llms (key included)
@@ -124,8 +125,29 @@ def app_pages(settings: bool = True, access: bool = True) -> list[Any]:
     return pages
 
 
-def registry_path() -> str:
+def registry_setting() -> str:
+    """The registry as configured: a file path or a ``postgresql://`` URL."""
     return str(st.session_state.get(REGISTRY_PATH) or DEFAULT_REGISTRY)
+
+
+def registry_path() -> RegistryLike:
+    """What the pages pass to the core as ``registry_path``: the file path as is, or for a
+    database the one store (and connection pool) this server shares across sessions."""
+    setting = registry_setting()
+    return shared_store(setting) if is_database_url(setting) else setting
+
+
+def registry_label() -> str:
+    """The registry as shown to admins: a file's absolute path, a URL without its password."""
+    setting = registry_setting()
+    return shared_store(setting).location if is_database_url(setting) else os.path.abspath(setting)
+
+
+@st.cache_resource(show_spinner=False)
+def shared_store(url: str) -> DocumentStore:
+    """One store per database URL for the whole server: every session and rerun shares its
+    connection pool instead of connecting again."""
+    return open_store(url)
 
 
 def principal() -> Principal | None:

@@ -84,6 +84,7 @@ def index_upload(
     limits: Limits | None = None,
     collection: str | None = None,
     principal: Principal | None = None,
+    location: str | None = None,
 ) -> Document:
     """Keep an uploaded file in the store's sources and index it.
 
@@ -91,6 +92,8 @@ def index_upload(
     a failed index puts back the file that was there before (the registry keeps the old
     index too). ``separate=True`` keeps a same-named upload as its own document. Uploads
     to different collections are kept apart (see :mod:`treerag_core.store.sources`).
+    ``location``: re-index a source the store already keeps there (the Registry page's
+    Re-index of an upload, whose bytes may live in a database rather than on this disk).
     """
     limits = limits or Limits.from_env()
     store = open_store(registry_path)
@@ -99,11 +102,11 @@ def index_upload(
     def work() -> Document:
         check_upload(name, len(data), limits)
         folder = check_collection_name(collection) if collection else DEFAULT_COLLECTION
-        location = store.sources.location_for(name, data, separate, folder)
-        run.authorize(store.find_by_source(location))  # before the file is written
-        with store.sources.staged(location, data):
+        where = location or store.sources.location_for(name, data, separate, folder)
+        run.authorize(store.find_by_source(where))  # before the file is written
+        with store.sources.staged(where, data):
             source = read_bytes(
-                data, safe_file_name(name), limits, source=location, options=run.options()
+                data, safe_file_name(name), limits, source=where, options=run.options()
             )
             return run.index(source)
 

@@ -1,7 +1,9 @@
-"""The storage seam (``base.DocumentStore``) and the file store that implements it.
+"""The storage seam (``base.DocumentStore``) and the stores that implement it.
 
 Documents, their uploaded sources and every cache beside a registry belong to one store;
-callers open it with :func:`open_store` and never derive paths themselves.
+callers open it with :func:`open_store` and never derive paths themselves. A registry file
+is the embedded default (TinyDB); a ``postgresql://`` URL opens the database store, whose
+module (and psycopg) is imported only then.
 """
 
 from __future__ import annotations
@@ -11,9 +13,28 @@ import os
 from .base import DEFAULT_REGISTRY, DocumentStore, RegistryLike
 from .tinydb_store import TinyDBStore
 
+DATABASE_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_database_url(registry: object) -> bool:
+    """True for a registry setting that names a PostgreSQL database."""
+    return isinstance(registry, str) and registry.startswith(DATABASE_SCHEMES)
+
 
 def open_store(registry: RegistryLike | None = None) -> DocumentStore:
-    """The store for a registry path (the seed's ``registry_path``) or a store as is."""
+    """The store for a registry path or database URL (the seed's ``registry_path``), or a
+    store as is. A database store opened here holds a connection pool: a long-lived caller
+    opens it once and passes the object around."""
+    if is_database_url(registry):
+        try:
+            from .postgres import PostgresStore
+        except ImportError as exc:  # psycopg missing: say what to install
+            from ..errors import ConfigError
+
+            raise ConfigError(
+                f"A PostgreSQL registry needs psycopg ({exc}): pip install -r requirements.txt."
+            ) from None
+        return PostgresStore(str(registry))
     if registry is None or isinstance(registry, str | os.PathLike):
         return TinyDBStore(os.fspath(registry or DEFAULT_REGISTRY))
     return registry

@@ -38,6 +38,22 @@ def safe_file_name(name: str) -> str:
     return stem + ext
 
 
+def upload_key(
+    name: str, data: bytes, separate: bool = False, collection: str = DEFAULT_COLLECTION
+) -> str:
+    """Where an upload is kept, relative to any store's uploads: ``<folder>/<safe name>``
+    (``_<collection>/`` first outside the default collection). Every backend derives its
+    locations from this one key, so a migrated document keeps its identity."""
+    safe = safe_file_name(name)
+    digest = hashlib.sha256(data).hexdigest()[:SEPARATE_SUFFIX_CHARS]
+    folder = f"{safe}-{digest}" if separate else safe
+    if collection != DEFAULT_COLLECTION:
+        if not COLLECTION_NAME.match(collection):
+            raise InvalidCollectionError(f"{collection[:80]!r} is not a collection name.")
+        folder = f"_{collection}/{folder}"
+    return f"{folder}/{safe}"
+
+
 class SourceFolder:
     """The file store's :class:`~.base.SourceFiles`: plain files under one folder."""
 
@@ -47,14 +63,18 @@ class SourceFolder:
     def location_for(
         self, name: str, data: bytes, separate: bool = False, collection: str = DEFAULT_COLLECTION
     ) -> str:
-        safe = safe_file_name(name)
-        digest = hashlib.sha256(data).hexdigest()[:SEPARATE_SUFFIX_CHARS]
-        folder = f"{safe}-{digest}" if separate else safe
-        if collection != DEFAULT_COLLECTION:
-            if not COLLECTION_NAME.match(collection):
-                raise InvalidCollectionError(f"{collection[:80]!r} is not a collection name.")
-            folder = os.path.join(f"_{collection}", folder)
-        return os.path.join(self.root, folder, safe)
+        return self.location_of(upload_key(name, data, separate, collection))
+
+    def location_of(self, key: str) -> str:
+        """The file an upload key (:func:`upload_key`) is kept at."""
+        return os.path.join(self.root, *key.split("/"))
+
+    def key_of(self, location: str) -> str | None:
+        """The upload key of a location in this folder (None: a file kept elsewhere)."""
+        relative = os.path.relpath(os.path.abspath(location), self.root)
+        if relative.startswith(os.pardir) or os.path.isabs(relative):
+            return None
+        return relative.replace(os.sep, "/")
 
     @contextmanager
     def staged(self, location: str, data: bytes) -> Iterator[str]:

@@ -72,6 +72,17 @@ class ThreadFiles:
     def _write_index(self, owner: str, index: dict[str, dict[str, Any]]) -> None:
         _write_json(os.path.join(self._folder(owner), "index.json"), index)
 
+    def owners(self) -> list[str]:
+        """Everyone who has a thread (read from the indexes; for copying a registry)."""
+        found: set[str] = set()
+        if not os.path.isdir(self.directory):
+            return []
+        for key in sorted(os.listdir(self.directory)):
+            index = _read_json(os.path.join(self.directory, key, "index.json"))
+            if isinstance(index, dict):
+                found.update(str(row["owner"]) for row in index.values() if row.get("owner"))
+        return sorted(found)
+
     def list(self, owner: str) -> list[dict[str, Any]]:
         rows = list(self._index(owner).values())
         return sorted(rows, key=lambda r: r.get("updated_at") or "", reverse=True)

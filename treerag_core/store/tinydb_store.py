@@ -300,6 +300,10 @@ class TinyDBStore:
     def threads(self, owner: str) -> list[dict[str, Any]]:
         return self.thread_files.list(owner)
 
+    def thread_owners(self) -> list[str]:
+        """Everyone who has a thread (``migrate_registry`` copies each one's)."""
+        return self.thread_files.owners()
+
     def get_thread(self, owner: str, thread_id: str) -> dict[str, Any] | None:
         return self.thread_files.get(owner, thread_id)
 

@@ -1,0 +1,260 @@
+"""The PostgreSQL store: the same ``DocumentStore`` contract as the file store, for several
+app replicas and indexing workers on one database.
+
+Atomicity comes from transactions instead of a file lock and atomic renames: every method is
+one transaction, so a connection killed mid-save leaves the previous document, and readers
+never see half of one. Two saves of the same source serialise on a transaction-scoped
+advisory lock keyed by the source (saves of different documents run in parallel), and the
+second keeps the first one's ``doc_id``, as the file store does under its lock.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from ...errors import DocumentNotFoundError
+from ...ingest.tree import with_derived_fields
+from ...types import Document
+from ..base import DEFAULT_COLLECTION, DOC_ID, collection_of
+from .connection import DEFAULT_MAX_CONNECTIONS, Database
+from .files import DatabaseCache, DatabaseSources
+from .jobs import JobQueue
+from .schema import SCHEMA_VERSION, ensure_schema
+from .threads import DatabaseThreads
+
+# Derived from flat_nodes on every load, so never stored (as in the file store).
+DERIVED_FIELDS = ("tree", "tree_outline")
+# What ``list`` returns for each document without reading it (the file store's row).
+LISTED_FIELDS = (
+    "doc_id",
+    "file_name",
+    "file_path",
+    "source_type",
+    "structure_source",
+    "content_hash",
+    "indexed_at",
+    "total_sections",
+    "total_pages",
+    "source_chars",
+    "engine",
+    "collection",
+)
+_UPSERT = """
+    INSERT INTO documents (doc_id, file_path, collection, indexed_at, meta, body, size_bytes)
+    VALUES (%s, %s, %s, %s, %s, %s::jsonb, %s)
+    ON CONFLICT (doc_id) DO UPDATE SET file_path = EXCLUDED.file_path,
+        collection = EXCLUDED.collection, indexed_at = EXCLUDED.indexed_at,
+        meta = EXCLUDED.meta, body = EXCLUDED.body, size_bytes = EXCLUDED.size_bytes
+"""
+
+
+class PostgresStore:
+    """One registry database. Cheap to create; connections open on first use."""
+
+    def __init__(self, url: str, max_connections: int = DEFAULT_MAX_CONNECTIONS) -> None:
+        self.db = Database(url, max_connections)
+        self.location = self.db.shown
+        self._ready = False
+        self.sources = DatabaseSources(self.transaction)
+        self.jobs = JobQueue(self.transaction)
+        self.conversations = DatabaseThreads(self.transaction, self.location)
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the pool (also done when the store is dropped)."""
+        self.db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[psycopg.Connection[Any]]:
+        """One transaction on a schema that is up to date (created on first use)."""
+        with self.db.transaction() as conn:
+            if not self._ready:
+                ensure_schema(conn, self.location)
+                self._ready = True
+            yield conn
+
+    def schema_version(self) -> int:
+        return SCHEMA_VERSION
+
+    def cache(self, name: str) -> DatabaseCache:
+        return DatabaseCache(self.transaction, name)
+
+    # -- reads -------------------------------------------------------------------------
+    def list(self) -> list[dict[str, Any]]:
+        """Metadata of every document, newest first; never reads a document body."""
+        with self.transaction() as conn:
+            rows = conn.execute(
+                "SELECT meta, collection, size_bytes FROM documents ORDER BY indexed_at DESC"
+            ).fetchall()
+        return [_row(r) for r in rows]
+
+    def meta(self, doc_id: str) -> dict[str, Any] | None:
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT meta, collection, size_bytes FROM documents WHERE doc_id = %s", (doc_id,)
+            ).fetchone()
+        return _row(row, named=False) if row else None
+
+    def get(self, doc_id: str) -> Document:
+        if not DOC_ID.match(doc_id or ""):
+            raise DocumentNotFoundError(f"{doc_id!r} is not a valid document id.")
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT body, collection FROM documents WHERE doc_id = %s", (doc_id,)
+            ).fetchone()
+        if row is None:
+            raise DocumentNotFoundError(f"No document with id {doc_id} in {self.location}.")
+        document = row["body"]
+        document["collection"] = row["collection"]  # the row decides (moves touch only it)
+        return with_derived_fields(document)
+
+    def find_by_source(self, source: str) -> dict[str, Any] | None:
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT meta, collection, size_bytes FROM documents WHERE file_path = %s",
+                (source,),
+            ).fetchone()
+        return _row(row, named=False) if row else None
+
+    def stored_size(self, doc_id: str) -> int:
+        row = self.meta(doc_id)
+        return int(row.get("size_bytes") or 0) if row else 0
+
+    # -- writes (one transaction each) ------------------------------------------------
+    def save(self, document: Document) -> Document:
+        """Insert or replace one document; an entry of the same source keeps its doc_id."""
+        with self.transaction() as conn:
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (document["file_path"],)
+            )
+            same = conn.execute(
+                "SELECT doc_id, collection FROM documents WHERE file_path = %s",
+                (document["file_path"],),
+            ).fetchone()
+            if same and same["doc_id"] != document["doc_id"]:
+                document = {**document, "doc_id": same["doc_id"]}
+            if not document.get("collection"):
+                document = {**document, "collection": collection_of(same or {})}
+            _write(conn, document)
+        return document
+
+    def delete(self, doc_id: str) -> bool:
+        with self.transaction() as conn:
+            cursor = conn.execute("DELETE FROM documents WHERE doc_id = %s", (doc_id,))
+        return cursor.rowcount > 0
+
+    def replace_all(self, documents: dict[str, Document]) -> None:
+        """Make the registry hold exactly ``documents``, in one transaction."""
+        with self.transaction() as conn:
+            conn.execute("LOCK TABLE documents IN SHARE ROW EXCLUSIVE MODE")
+            conn.execute("DELETE FROM documents WHERE NOT (doc_id = ANY(%s))", (list(documents),))
+            for doc_id, document in documents.items():
+                collection = document.get("collection") or DEFAULT_COLLECTION
+                conn.execute("DELETE FROM documents WHERE file_path = %s AND doc_id <> %s",
+                             (document["file_path"], doc_id))  # fmt: skip
+                _write(conn, {**document, "doc_id": doc_id, "collection": collection})
+
+    # -- access: collections and the audit log ---------------------------------------
+    def collections(self) -> dict[str, dict[str, Any]]:
+        with self.transaction() as conn:
+            rows = conn.execute("SELECT name, readers, editors FROM collections").fetchall()
+        return {
+            r["name"]: {"readers": list(r["readers"]), "editors": list(r["editors"])} for r in rows
+        }
+
+    def set_collection(self, name: str, readers: list[str], editors: list[str]) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO collections (name, readers, editors) VALUES (%s, %s, %s) "
+                "ON CONFLICT (name) DO UPDATE SET readers = EXCLUDED.readers, "
+                "editors = EXCLUDED.editors",
+                (name, Jsonb(list(readers)), Jsonb(list(editors))),
+            )
+
+    def set_document_collection(self, doc_id: str, collection: str) -> bool:
+        with self.transaction() as conn:
+            cursor = conn.execute(
+                "UPDATE documents SET collection = %s WHERE doc_id = %s", (collection, doc_id)
+            )
+        return cursor.rowcount > 0
+
+    def append_audit(self, entry: dict[str, Any]) -> None:
+        """One insert: concurrent writers never lose an entry, and a trigger refuses any
+        update or delete of the table."""
+        with self.transaction() as conn:
+            conn.execute("INSERT INTO audit_log (entry) VALUES (%s)", (Jsonb(entry),))
+
+    def audit_log(self) -> list[dict[str, Any]]:
+        with self.transaction() as conn:
+            rows = conn.execute("SELECT entry FROM audit_log ORDER BY id").fetchall()
+        return [r["entry"] for r in rows]
+
+    # -- conversations and the saved evaluation questions (rows: see .threads) ----------
+    def threads(self, owner: str) -> list[dict[str, Any]]:
+        return self.conversations.list(owner)
+
+    def thread_owners(self) -> list[str]:
+        """Everyone who has a thread (``migrate_registry`` copies each one's)."""
+        return self.conversations.owners()
+
+    def get_thread(self, owner: str, thread_id: str) -> dict[str, Any] | None:
+        return self.conversations.get(owner, thread_id)
+
+    def save_thread(self, thread: dict[str, Any]) -> None:
+        self.conversations.save(thread)
+
+    def update_thread(
+        self, owner: str, thread_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        return self.conversations.update(owner, thread_id, change)
+
+    def delete_thread(self, owner: str, thread_id: str) -> bool:
+        return self.conversations.delete(owner, thread_id)
+
+    def saved_questions(self) -> list[dict[str, Any]]:
+        return self.conversations.saved_questions()
+
+    def save_question(self, row: dict[str, Any]) -> None:
+        self.conversations.save_question(row)
+
+    def delete_saved_question(self, question_id: str) -> bool:
+        return self.conversations.delete_saved_question(question_id)
+
+
+def _row(row: dict[str, Any], named: bool = True) -> dict[str, Any]:
+    """A listed row as the file store returns it (``name`` only in ``list``)."""
+    out = dict(row["meta"])
+    out["collection"] = row["collection"]
+    out["size_bytes"] = row["size_bytes"]
+    if named:
+        out["name"] = out.get("file_name")
+    return out
+
+
+def _write(conn: psycopg.Connection[Any], document: Document) -> None:
+    stored = {k: v for k, v in document.items() if k not in DERIVED_FIELDS}
+    payload = json.dumps(stored, ensure_ascii=False, separators=(",", ":"))
+    meta = {key: document.get(key) for key in LISTED_FIELDS}
+    conn.execute(
+        _UPSERT,
+        (
+            document["doc_id"],
+            document["file_path"],
+            document.get("collection") or DEFAULT_COLLECTION,
+            str(document.get("indexed_at") or ""),
+            Jsonb(meta),
+            payload,
+            len(payload.encode("utf-8")),
+        ),
+    )
