@@ -203,3 +203,33 @@ def test_query_expansion_maps_question_words_to_filing_words():
         "0001": {"node_id": "0001", "title": "Risk factors", "text": "Competition is intense."},
     }
     assert rank_nodes("net income in the income statement", flat, k=1)[0][0] == "0000"
+
+
+def test_ranking_memory_gives_the_same_ranking_and_builds_each_set_once() -> None:
+    from treerag_core import RankingMemory
+    from treerag_core.text import ranking
+
+    flat = {
+        "0000": {"title": "Revenue", "summary": "", "tags": [], "text": "Net sales rose to 9 billion."},
+        "0001": {"title": "Staff", "summary": "", "tags": [], "text": "We employ 40 people."},
+    }  # fmt: skip
+    memory = RankingMemory(max_sets=2)
+    built = []
+    real = ranking.BM25
+
+    class Counting(real):  # type: ignore[misc, valid-type]
+        def __init__(self, docs, **kw) -> None:  # noqa: ANN001, ANN003
+            built.append(1)
+            super().__init__(docs, **kw)
+
+    ranking.BM25 = Counting
+    try:
+        plain = ranking.rank_nodes("how many people", flat, k=2)
+        assert ranking.rank_nodes("how many people", flat, k=2, memory=memory) == plain
+        assert ranking.rank_nodes("net sales", flat, k=2, memory=memory)[0][0] == "0000"
+        assert len(built) == 2  # once without memory, once for the two questions with it
+        changed = {**flat, "0001": {**flat["0001"], "text": "We employ 41 people."}}
+        ranking.rank_nodes("how many people", changed, k=2, memory=memory)
+        assert len(built) == 3  # changed text is a new set, never a stale hit
+    finally:
+        ranking.BM25 = real

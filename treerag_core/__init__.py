@@ -142,6 +142,7 @@ from .store.base import DEFAULT_COLLECTION, DEFAULT_REGISTRY, DocumentStore
 from .store.caches import DirectoryCache
 from .store.export import InvalidImportError, export_documents, parse_import
 from .store.transfer import export_registry, import_documents
+from .text.ranking import RankingMemory
 from .tools import RegistryTools, ToolArgumentError, make_tools
 
 __all__ = [
@@ -221,6 +222,7 @@ __all__ = [
     "EvidencePage",
     "NavigationConfig",
     "Retriever",
+    "RankingMemory",
     "MAX_DRAWN_NODES",
     "TreeSlice",
     "aask",

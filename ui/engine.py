@@ -14,6 +14,7 @@ import streamlit as st
 
 from treerag_core import (
     DEFAULT_MODELS,
+    RankingMemory,
     Retriever,
     load_settings,
     make_llms,
@@ -80,12 +81,21 @@ def current_summarizer(system_prompt: str | None = None) -> Any:
     return make_summarizer(search_llm, cache=_cache())
 
 
+@st.cache_resource(show_spinner=False)
+def _ranking_memory() -> RankingMemory:
+    """One per process: every session's questions reuse the passages already tokenised."""
+    return RankingMemory()
+
+
 def current_retriever() -> Retriever:
     """The retriever for chat: search model for navigation, answer model for the reply."""
     search_llm, answer_llm = current_llms()
     cache = _cache() if search_llm is not None else None
     sources = open_store(state.registry_path()).sources  # cited PDFs' passages are located
-    return make_retriever(llm=answer_llm, search_llm=search_llm, cache=cache, sources=sources)
+    return make_retriever(
+        llm=answer_llm, search_llm=search_llm, cache=cache, sources=sources,
+        ranking_memory=_ranking_memory(),
+    )  # fmt: skip
 
 
 def engine_label() -> str:

@@ -34,7 +34,7 @@ from ..llm.prompts import (
 )
 from ..llm.replies import parse_navigation_step, parse_search_reply
 from ..store.base import Cache
-from ..text.ranking import PASSAGE_CHARS, rank_nodes
+from ..text.ranking import PASSAGE_CHARS, RankingMemory, rank_nodes
 from ..text.tokens import estimate_tokens
 from ..types import Document, FlatNode
 from .history import Conversation
@@ -110,12 +110,13 @@ def _offline_pick(
     k: int,
     candidates: list[str] | None = None,
     carried: list[str] | None = None,
+    memory: RankingMemory | None = None,
 ) -> tuple[list[str], str]:
     """The ``k`` best-ranked sections; ``carried`` ones (the previous answer's, for a
     follow-up on the same topic) are read too, taking the places of the last-ranked."""
     pool = candidates if candidates is not None else list(flat)
     carried = [nid for nid in carried or [] if nid in flat and nid in set(pool)][:k]
-    scored = rank_nodes(query, flat, k=k, candidates=candidates)
+    scored = rank_nodes(query, flat, k=k, candidates=candidates, memory=memory)
     # Keep only sections scoring near the best: a common word must not drag in noise.
     ranked = [nid for nid, score in scored if score >= RELATIVE_CUTOFF * scored[0][1]]
     how = "offline BM25 ranking"
@@ -147,6 +148,7 @@ def plan_navigation(
     prompts: SearchPrompts | None = None,
     extra_context: str = "",
     conversation: Conversation | None = None,
+    memory: RankingMemory | None = None,
 ) -> Plan:
     """The navigation as a generator: yields prompts, receives replies, returns the result."""
     config = config or NavigationConfig()
@@ -160,7 +162,7 @@ def plan_navigation(
     searched, carried = conversation.searched_as, conversation.carried_sections(doc_id)
 
     def offline(k: int, pool: list[str] | None = None) -> tuple[list[str], str]:
-        return _offline_pick(searched, flat, k, pool, carried)
+        return _offline_pick(searched, flat, k, pool, carried, memory)
 
     if not has_model:
         ids, how = offline(max(1, config.offline_sections))
@@ -342,11 +344,13 @@ def navigate(
     extra_context: str = "",
     cache: Cache | None = None,
     conversation: Conversation | None = None,
+    memory: RankingMemory | None = None,
 ) -> NavigationResult:
     """Blocking navigation; ``search_llm=None`` uses the offline ranking."""
     plan = plan_navigation(
-        query, document, search_llm is not None, config, prompts, extra_context, conversation
-    )
+        query, document, search_llm is not None, config, prompts, extra_context, conversation,
+        memory,
+    )  # fmt: skip
     try:
         request = next(plan)
         while True:
@@ -375,11 +379,13 @@ async def anavigate(
     extra_context: str = "",
     cache: Cache | None = None,
     conversation: Conversation | None = None,
+    memory: RankingMemory | None = None,
 ) -> NavigationResult:
     """The async twin of :func:`navigate`."""
     plan = plan_navigation(
-        query, document, search_llm is not None, config, prompts, extra_context, conversation
-    )
+        query, document, search_llm is not None, config, prompts, extra_context, conversation,
+        memory,
+    )  # fmt: skip
     try:
         request = next(plan)
         while True:

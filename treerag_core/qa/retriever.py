@@ -18,6 +18,7 @@ from ..llm.prompts import (
     SEARCH_USER_PROMPT,
 )
 from ..store.base import Cache, SourceFiles
+from ..text.ranking import RankingMemory
 from ..types import Document
 from .history import HISTORY_TOKENS, Conversation
 from .navigate import (
@@ -49,6 +50,9 @@ class Retriever:
     sources: SourceFiles | None = None
     # The earlier turns of a conversation each model call may see (tokens, chars / 4).
     history_tokens: int = HISTORY_TOKENS
+    # The offline ranking's passage statistics, kept between questions by a caller that
+    # asks many (the app holds one per process); None tokenises each document per question.
+    ranking_memory: RankingMemory | None = None
 
     def __call__(
         self, query: str, document: Document, extra_context: str = ""
@@ -67,7 +71,7 @@ class Retriever:
     ) -> NavigationResult:
         return navigate(
             query, document, self.search_llm, self.navigation, self.search_prompts,
-            extra_context, self.cache, conversation,
+            extra_context, self.cache, conversation, self.ranking_memory,
         )  # fmt: skip
 
     async def anavigate(
@@ -79,7 +83,7 @@ class Retriever:
     ) -> NavigationResult:
         return await anavigate(
             query, document, self.search_llm, self.navigation, self.search_prompts,
-            extra_context, self.cache, conversation,
+            extra_context, self.cache, conversation, self.ranking_memory,
         )  # fmt: skip
 
     def read_source(self, document: Document) -> bytes | None:

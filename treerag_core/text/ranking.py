@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from threading import Lock
 from typing import Any
 
 from ..types import FlatNode
 from .bm25 import BM25
 from .tokens import tokenize
+
+# How many section sets (a document, or a level's candidates) a RankingMemory keeps: the
+# documents a server is asked about at once, and their levels, without growing unbounded.
+MAX_REMEMBERED_SETS = 64
 
 # A section is ranked by a passage of the size the answer context gives each offline pick
 # (qa.navigate.ANSWER_CONTEXT_CHARS is OFFLINE_SECTIONS of these).
@@ -61,22 +67,65 @@ def expand_query(query: str, expansions: Mapping[str, str] = QUERY_EXPANSIONS) -
     return " ".join([query, *extra])
 
 
+class RankingMemory:
+    """The tokenised passages and BM25 statistics of section sets already ranked, kept by
+    whoever asks many questions (the app, once per process) and passed in with the
+    retriever: tokenising every passage again for each question was most of an offline
+    answer's CPU. Keyed by the sections' own content, so a re-indexed or re-summarised
+    document is a new entry; bounded, least recently used first out; thread-safe."""
+
+    def __init__(self, max_sets: int = MAX_REMEMBERED_SETS) -> None:
+        self._sets: OrderedDict[Hashable, BM25] = OrderedDict()
+        self._max = max(1, max_sets)
+        self._lock = Lock()
+
+    def get(self, key: Hashable, build: Callable[[], BM25]) -> BM25:
+        with self._lock:
+            if key in self._sets:
+                self._sets.move_to_end(key)
+                return self._sets[key]
+        made = build()
+        with self._lock:
+            self._sets[key] = made
+            while len(self._sets) > self._max:
+                self._sets.popitem(last=False)
+        return made
+
+
+def _content_key(nid: str, node: Mapping[str, Any]) -> Hashable:
+    """What a section's passages are made of (strings hash once per object in Python)."""
+    tags = tuple(map(str, node.get("tags") or []))
+    return (nid, node.get("title"), node.get("summary"), tags, node.get("text"))
+
+
 def rank_nodes(
     query: str,
     flat_nodes: Mapping[str, FlatNode],
     k: int = 5,
     candidates: Iterable[str] | None = None,
+    memory: RankingMemory | None = None,
 ) -> list[tuple[str, float]]:
     """The ``k`` best nodes for ``query`` by their best passage's BM25 score, best first
-    (ties in document order)."""
+    (ties in document order). ``memory`` keeps the passages' statistics between questions."""
     ids = [
         nid for nid in (candidates if candidates is not None else flat_nodes) if nid in flat_nodes
     ]
-    passages = {
-        (nid, j): tokens for nid in ids for j, tokens in enumerate(node_passages(flat_nodes[nid]))
-    }
+
+    def build() -> BM25:
+        return BM25(
+            {
+                (nid, j): tokens
+                for nid in ids
+                for j, tokens in enumerate(node_passages(flat_nodes[nid]))
+            }
+        )
+
+    if memory is None:
+        bm25 = build()
+    else:
+        bm25 = memory.get(tuple(_content_key(nid, flat_nodes[nid]) for nid in ids), build)
     best: dict[str, float] = {}
-    for (nid, _), score in BM25(passages).scores(tokenize(expand_query(query))).items():
+    for (nid, _), score in bm25.scores(tokenize(expand_query(query))).items():
         best[nid] = max(best.get(nid, 0.0), score)
     order = {nid: i for i, nid in enumerate(ids)}
     ranked = sorted(best.items(), key=lambda kv: (-kv[1], order[kv[0]]))
