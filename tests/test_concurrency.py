@@ -43,7 +43,11 @@ def _worker(args):
         elif op == "overwrite":
             if rng.random() < 0.5:  # a file every worker rewrites
                 path = Path(folder) / "shared" / f"s{rng.randrange(SHARED_FILES)}.md"
-                path.write_text(_doc_text(path.stem, rng.randrange(1000)))
+                # Replaced whole, as an editor saves: write_text truncates first, and another
+                # worker reading the file at that moment would index an empty document.
+                staged = path.with_name(f".{path.name}.{worker}")
+                staged.write_text(_doc_text(path.stem, rng.randrange(1000)))
+                os.replace(staged, path)
                 index_document(str(path), registry_path=reg, overwrite=True, verbose=False)
             else:
                 path = rng.choice(sorted(own))
