@@ -179,10 +179,14 @@ def main(argv: list[str] | None = None) -> int:
     for source in sources:
         scan = scan_copy(source, OUT / f"scan-{source.name}")
         log(f"{source.name}: reading the original and the scan")
-        index_document(str(source), registry_path=registries["original"], verbose=False)
+        index_document(
+            str(source), registry_path=registries["original"], verbose=False, overwrite=True
+        )
         plain = without_outline(source, OUT / f"plain-{source.name}")
         born_digital = index_document(str(plain), persist=False, verbose=False)
-        scanned = index_document(str(scan), registry_path=registries["scanned"], verbose=False)
+        scanned = index_document(
+            str(scan), registry_path=registries["scanned"], verbose=False, overwrite=True
+        )  # re-read with this code (the OCR itself comes from the cache)
         orig_text = read_source(str(source)).text
         rec_text = "\n".join(n["title"] + "\n" + n["text"] for n in scanned["flat_nodes"].values())
         s, o, r = word_scores(orig_text, rec_text)

@@ -154,3 +154,29 @@ def test_a_decompression_bomb_is_refused_before_decoding(tmp_path: Path) -> None
     with pytest.raises(DocumentTooLargeError, match="not decoded"):
         index_upload("bomb.png", bomb, registry_path=str(tmp_path / "r.json"))
     assert open_store(str(tmp_path / "r.json")).list() == []
+
+
+def test_bold_sub_headings_of_body_size_are_read_from_the_scan(tmp_path: Path) -> None:
+    """Weight survives only as stroke width on a scan: bold 11-point sub-headings between
+    regular 11-point paragraphs still become sections (and regular lines do not)."""
+    from fpdf import FPDF
+
+    from treerag_core.ingest.ocr.scan import to_rich_page
+    from treerag_core.ingest.ocr.tesseract import recognise
+
+    heads = ["Basis of Presentation", "Restructuring Charges", "Goodwill and Intangibles"]
+    pdf = FPDF()
+    pdf.add_page()
+    for n, head in enumerate(heads, 1):
+        pdf.set_font("helvetica", "B", 11)
+        pdf.cell(0, 8, f"{n}. {head}", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("helvetica", "", 11)
+        pdf.multi_cell(0, 6, f"The note on {head.lower()} explains the figures in detail. " * 5)
+        pdf.ln(3)
+    born = pdf.output()
+    image = pdfium.PdfDocument(bytes(born))[0].render(scale=200 / 72, grayscale=True).to_pil()
+    png = io.BytesIO()
+    image.save(png, format="PNG")
+    page = to_rich_page(1, recognise(png.getvalue()), 595.28, 841.89)
+    bold = [line.text for line in page.lines if line.bold]
+    assert bold == [f"{n}. {head}" for n, head in enumerate(heads, 1)], bold
