@@ -10,6 +10,8 @@ a question about one of three 10-Ks, then a follow-up, then another question. On
 - server CPU-seconds per question: the server process's user+system CPU time over the
   asking phase (``/proc/<pid>/stat``; everyone has opened the page and picked a document
   before anyone asks), divided by the questions answered;
+- browser CPU-seconds per question: the same for the Chromium processes (the people's side
+  runs on the same cores, so it explains how much of an answer's time is the server's);
 - errors: timeouts, error boxes or exceptions on a page, answers missing, turns not stored.
 
 ``--baseline REF`` runs the same load against the app as it was at git ``REF`` (its files
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import shutil
@@ -30,7 +33,14 @@ import sys
 import time
 from pathlib import Path
 
-from bench.load_server import DOCS, Server, cpu_seconds, prepare_registry, stored_turns
+from bench.load_server import (
+    DOCS,
+    Server,
+    browser_cpu_seconds,
+    cpu_seconds,
+    prepare_registry,
+    stored_turns,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out" / "load"
@@ -110,6 +120,7 @@ async def user(browser, url: str, doc: dict, gates: dict, record: dict) -> None:
     except Exception as exc:  # counted; this person asks nothing
         record["errors"].append(f"opening: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
         gates["opened"]()
+        gates["answered"]()
         await context.close()
         return
     gates["opened"]()
@@ -133,10 +144,13 @@ async def user(browser, url: str, doc: dict, gates: dict, record: dict) -> None:
             record["errors"].append("an exception is shown on the page")
         if await page.get_by_test_id("stAlertContentError").count():
             record["errors"].append("an error box is shown on the page")
+        gates["answered"]()
+        await gates["close"].wait()  # the browsers' CPU is read before any page closes
     except Exception as exc:  # a timeout or a closed page: counted, the others go on
         record["errors"].append(f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
         OUT.mkdir(parents=True, exist_ok=True)
         await page.screenshot(path=str(OUT / f"error-{id(record)}.png"), full_page=True)
+        gates["answered"]()
     finally:
         await context.close()
 
@@ -149,8 +163,14 @@ async def level(server: Server, docs: list[dict], n: int) -> dict:
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         opened: list[int] = []
-        gates = {"open": asyncio.Event(), "ask": asyncio.Event()}
+        answered: list[int] = []
+        gates = {"open": asyncio.Event(), "ask": asyncio.Event(), "all_answered": asyncio.Event(),
+                 "close": asyncio.Event()}  # fmt: skip
         gates["opened"] = lambda: (opened.append(1), len(opened) == n and gates["ask"].set())
+        gates["answered"] = lambda: (
+            answered.append(1),
+            len(answered) == n and gates["all_answered"].set(),
+        )
         tasks = [
             asyncio.create_task(user(browser, server.url, docs[i % len(docs)], gates, records[i]))
             for i in range(n)
@@ -162,8 +182,17 @@ async def level(server: Server, docs: list[dict], n: int) -> dict:
         await asyncio.sleep(0.2)  # the last picker change settles
         cpu_open = cpu_seconds(server.pid) - cpu_start
         cpu_before, wall_before = cpu_seconds(server.pid), time.perf_counter()
-        await asyncio.gather(*tasks)
+        browser_before = browser_cpu_seconds()
+        done = asyncio.gather(*tasks)
+        await asyncio.wait(
+            [done, asyncio.ensure_future(gates["all_answered"].wait())],
+            return_when=asyncio.FIRST_COMPLETED,
+        )  # everyone answered (or someone gave up: then their page is already closed)
         cpu, wall = cpu_seconds(server.pid) - cpu_before, time.perf_counter() - wall_before
+        browser_after = browser_cpu_seconds()
+        browser_cpu = sum(t - browser_before.get(pid, 0.0) for pid, t in browser_after.items())
+        gates["close"].set()
+        await done
         await browser.close()
     answers = [a for r in records for a in r["answers_s"]]
     opens = [r["open_s"] for r in records if r["open_s"] is not None]
@@ -181,11 +210,16 @@ async def level(server: Server, docs: list[dict], n: int) -> dict:
         "questions": len(answers),
         "answer_p50_s": round(statistics.median(answers), 2) if answers else None,
         "answer_p95_s": round(percentile(answers, 95), 2) if answers else None,
+        "answer_p50_by_turn_s": [
+            round(statistics.median([t for t in turn if t is not None]), 2)
+            for turn in itertools.zip_longest(*(r["answers_s"] for r in records))
+        ],  # the first question also opens the conversation (the sidebar lists it)
         "open_p50_s": round(statistics.median(opens), 2) if opens else None,
         "open_max_s": round(max(opens), 2) if opens else None,
         "server_cpu_open_s": round(cpu_open, 2),
         "server_cpu_asking_s": round(cpu, 2),
         "cpu_per_question_s": round(cpu / max(1, len(answers)), 3),
+        "browser_cpu_per_question_s": round(browser_cpu / max(1, len(answers)), 3),
         "wall_asking_s": round(wall, 1),
         "picker_retries": sum(r.get("picker_retries", 0) for r in records),
         "errors": len(errors),
@@ -232,8 +266,8 @@ def table(rows: list[dict], header: bool = True) -> str:
     lines = (
         [
             "| app | N | questions | answer p50 | answer p95 | page open p50 | page open max "
-            "| server CPU-s / question | errors |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "| server CPU-s / question | browser CPU-s / question | errors |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         if header
         else []
@@ -242,7 +276,7 @@ def table(rows: list[dict], header: bool = True) -> str:
         lines.append(
             f"| {r['app']} | {r['n']} | {r['questions']} | {r['answer_p50_s']} s | "
             f"{r['answer_p95_s']} s | {r['open_p50_s']} s | {r['open_max_s']} s | "
-            f"{r['cpu_per_question_s']} | {r['errors']} |"
+            f"{r['cpu_per_question_s']} | {r.get('browser_cpu_per_question_s')} | {r['errors']} |"
         )
     return "\n".join(lines)
 

@@ -81,6 +81,25 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+def browser_cpu_seconds() -> dict[str, float]:
+    """CPU time of every Chromium process now running, by pid: the people's side of the
+    load shares the machine's cores with the server, so it is measured too."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    seconds = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # the process ended meanwhile
+            continue
+        name, rest = stat[stat.index("(") + 1 : stat.rindex(")")], stat.rsplit(")", 1)[1]
+        if name.startswith("chrom"):
+            fields = rest.split()
+            seconds[entry.name] = (int(fields[11]) + int(fields[12])) / ticks
+    return seconds
+
+
 def stored_turns(threads_dir: Path) -> int:
     """Turns kept in the store's conversation files (0 when the app keeps none)."""
     total = 0

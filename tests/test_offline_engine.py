@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from async_helpers import run_coroutine
 
@@ -233,3 +235,42 @@ def test_ranking_memory_gives_the_same_ranking_and_builds_each_set_once() -> Non
         assert len(built) == 3  # changed text is a new set, never a stale hit
     finally:
         ranking.BM25 = real
+
+
+def test_ranking_memory_keeps_quoted_sections_pieces_and_answers_the_same(tmp_path) -> None:
+    """The second question over the same sections reuses their windows, rows and sentences
+    (the app's per-process memory) and answers exactly as without a memory."""
+    from treerag_core import RankingMemory
+    from treerag_core.text import extractive
+
+    rows = "\n".join(f"Region {i} net sales {1000 + i:,} {900 + i:,}" for i in range(900))
+    path = tmp_path / "report.md"
+    path.write_text(
+        f"# Report\n\n## Results\n\nIn millions 2019 2018\n{rows}\n\n## Staff\n\nWe employ 40 people.\n"
+    )
+    registry = str(tmp_path / "indexed_docs.json")
+    doc = index_document(
+        str(path), summarizer=make_summarizer(None), registry_path=registry, verbose=False
+    )
+    question = "What were the net sales of Region 412 in 2019?"
+    plain = ask(question, doc, make_retriever(None), return_raw=False)
+    assert "Region" in plain["answer"]  # read from the long section's best window
+    memory = RankingMemory()
+    remembering = dataclasses.replace(make_retriever(None), ranking_memory=memory)
+    parsed = []
+    real = extractive.table_rows
+
+    def counting(text, lead=""):  # noqa: ANN001, ANN202
+        parsed.append(1)
+        return real(text, lead)
+
+    extractive.table_rows = counting
+    try:
+        first = ask(question, doc, remembering, return_raw=False)
+        made = len(parsed)
+        again = ask(question, doc, remembering, return_raw=False)
+    finally:
+        extractive.table_rows = real
+    assert first["answer"] == again["answer"] == plain["answer"]
+    assert first["references"] == plain["references"]
+    assert made >= 1 and len(parsed) == made  # the second answer parsed nothing again

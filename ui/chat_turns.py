@@ -11,6 +11,7 @@ its Sources toggle is on.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import streamlit as st
@@ -108,11 +109,24 @@ def _stream_answer(
     context: dict[str, Any] | None,
     history: list[dict[str, Any]],
     slot: Any,
+    keep: Callable[[dict[str, Any]], dict[str, Any]],
 ) -> dict[str, Any]:
-    """Stream one answer into ``slot`` (an ``st.empty``); return the turn to keep (with the
-    error, if it failed: whatever streamed before it stays)."""
+    """Stream one answer into ``slot`` (an ``st.empty``) and ``keep`` its turn (with the
+    error, if it failed: whatever streamed before it stays); return what ``keep`` returned.
+
+    The turn is kept as soon as the answer's last words are out, inside the stream, before
+    Streamlit writes anything more: a person who closes the page the moment the answer is
+    complete stops the script at its next write, and the answer must already be stored.
+    """
     stream: AnswerStream | None = None
-    error = None
+    kept: dict[str, Any] = {}
+
+    def chunks() -> Iterator[str]:
+        for chunk in stream.text():  # type: ignore[union-attr]
+            yield answer_markdown(chunk)
+        kept["thread"] = None  # keeping was tried: a storage error is not kept twice
+        kept["thread"] = keep(stream.turn(question))  # type: ignore[union-attr]
+
     try:
         documents = [docs.load(d) for d in doc_ids]
         stream = start_answer(
@@ -120,10 +134,14 @@ def _stream_answer(
             state.registry_path(), history,
         )  # fmt: skip
         with slot.container():
-            st.write_stream(answer_markdown(chunk) for chunk in stream.text())
+            st.write_stream(chunks())
     except Exception as exc:  # kept in the turn and shown under it
+        if "thread" in kept:
+            raise
         error = message_for(exc)
-    return stream.turn(question, error) if stream else make_turn(question, "", None, error)
+        turn = stream.turn(question, error) if stream else make_turn(question, "", None, error)
+        kept["thread"] = keep(turn)
+    return kept["thread"]
 
 
 def _ask(question: str, doc_ids: list[str], context: dict[str, Any] | None) -> None:
@@ -133,9 +151,13 @@ def _ask(question: str, doc_ids: list[str], context: dict[str, Any] | None) -> N
     _question(question)
     with st.chat_message("assistant"):
         slot = st.empty()
-        turn = _stream_answer(question, doc_ids, context, history_of(thread), slot)
-        saved = add_turn(thread["thread_id"], turn, registry, principal, doc_ids)
-        chat_threads.opened(saved)
+
+        def keep(turn: dict[str, Any]) -> dict[str, Any]:
+            saved = add_turn(thread["thread_id"], turn, registry, principal, doc_ids)
+            chat_threads.opened(saved)
+            return saved
+
+        saved = _stream_answer(question, doc_ids, context, history_of(thread), slot, keep)
         with slot.container():  # replaces the streamed text in place: never an empty answer
             answer(len(saved["turns"]) - 1)
 
@@ -167,12 +189,16 @@ def _regenerate(thread: dict[str, Any], index: int) -> dict[str, Any]:
     turn = thread["turns"][index]
     doc_ids = list(st.session_state.get(state.CHAT_DOCS) or thread.get("doc_ids") or [])
     slot = st.empty()
-    new = _stream_answer(turn["question"], doc_ids, None, history_of(thread, index), slot)
+
+    def keep(new: dict[str, Any]) -> dict[str, Any]:
+        saved = replace_answer(
+            thread["thread_id"], index, new, state.registry_path(), state.principal()
+        )
+        chat_threads.opened(saved)
+        return saved
+
+    saved = _stream_answer(turn["question"], doc_ids, None, history_of(thread, index), slot, keep)
     slot.empty()
-    saved = replace_answer(
-        thread["thread_id"], index, new, state.registry_path(), state.principal()
-    )
-    chat_threads.opened(saved)
     return saved
 
 

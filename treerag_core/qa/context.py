@@ -13,6 +13,7 @@ from ..ingest.outline import page_label
 from ..ingest.summarize import cut_point
 from ..ingest.tree import subtree_page_range
 from ..llm.prompts import format_extra_context, quote_section
+from ..text.ranking import RankingMemory
 from ..types import Document, FlatNode
 from .excerpt import LEAD_CHARS, Excerpt, section_excerpt
 from .history import Conversation
@@ -40,6 +41,7 @@ class Prepared:
     navs: list[NavigationResult]
     documents: dict[str, Document]  # by doc_id: where the references' evidence is found
     searched_as: str = ""  # the question as searched (a follow-up resolved): what is quoted
+    memory: RankingMemory | None = None  # the retriever's: the offline answer reuses it
 
 
 def is_heading_only(node: FlatNode) -> bool:
@@ -64,7 +66,13 @@ def reference(document: Document, node_id: str) -> dict[str, Any]:
     }
 
 
-def section_text(flat: dict[str, FlatNode], node_id: str, query: str, max_chars: int) -> Excerpt:
+def section_text(
+    flat: dict[str, FlatNode],
+    node_id: str,
+    query: str,
+    max_chars: int,
+    memory: RankingMemory | None = None,
+) -> Excerpt:
     """Text for the answer model, the pages it comes from and where each page begins.
 
     A heading brings its sub-sections; a long section is cut to its passage that best
@@ -74,7 +82,7 @@ def section_text(flat: dict[str, FlatNode], node_id: str, query: str, max_chars:
     """
     node = flat[node_id]
     if not is_heading_only(node):
-        found = section_excerpt(node, query, max_chars)
+        found = section_excerpt(node, query, max_chars, memory)
         if not found.lead:
             found.lead = _previous_tail(flat, node_id) + f"\n{node.get('title', '')}"
         return found
@@ -140,7 +148,7 @@ def prepare_answer(
     references, quoted, sections = [], [], []
     for index, (doc, nid) in enumerate(picks, 1):
         ref = reference(doc, nid)
-        quote = section_text(doc["flat_nodes"], nid, searched, share)
+        quote = section_text(doc["flat_nodes"], nid, searched, share, retriever.ranking_memory)
         text, ref["page_start"], ref["page_end"] = quote.text, quote.page_start, quote.page_end
         ref["spans"] = [{"node_id": n, "start": s, "end": e} for n, s, e in quote.spans]
         ref["ref"] = f"S{index}"
@@ -186,5 +194,6 @@ def prepare_answer(
     }
     by_id = {str(doc.get("doc_id", "")): doc for doc in documents}
     return Prepared(
-        retriever.answer_system_prompt, user, references, sections, trace, navs, by_id, searched
-    )
+        retriever.answer_system_prompt, user, references, sections, trace, navs, by_id, searched,
+        retriever.ranking_memory,
+    )  # fmt: skip

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ..ingest.tree import excerpt_pages
 from ..text.bm25 import BM25
+from ..text.ranking import RankingMemory, remembered
 from ..text.tokens import tokenize
 from ..types import FlatNode
 
@@ -34,14 +35,19 @@ class Excerpt:
     spans: list[tuple[str, int, int]] = field(default_factory=list)  # (node_id, start, end)
 
 
-def best_window(text: str, query: str, max_chars: int) -> tuple[int, int]:
+def best_window(
+    text: str, query: str, max_chars: int, memory: RankingMemory | None = None
+) -> tuple[int, int]:
     """``(start, end)`` of the at most ``max_chars`` characters that best match ``query``."""
     if len(text) <= max_chars:
         return 0, len(text)
     step = max(1, max_chars // _STEPS_PER_WINDOW)
     starts = list(range(0, len(text) - max_chars + step, step))
-    windows = {str(i): tokenize(text[s : s + max_chars]) for i, s in enumerate(starts)}
-    scores = BM25(windows).scores(tokenize(query))
+
+    def windows() -> BM25:
+        return BM25({str(i): tokenize(text[s : s + max_chars]) for i, s in enumerate(starts)})
+
+    scores = remembered(memory, ("windows", text, max_chars), windows).scores(tokenize(query))
     top = max(scores.values(), default=0.0)
     # Several windows hold the same match: the middle one centres it.
     tied = sorted(int(key) for key, score in scores.items() if score >= top - 1e-9) or [0]
@@ -57,10 +63,12 @@ def best_window(text: str, query: str, max_chars: int) -> tuple[int, int]:
     return start, end
 
 
-def section_excerpt(node: FlatNode, query: str, max_chars: int) -> Excerpt:
+def section_excerpt(
+    node: FlatNode, query: str, max_chars: int, memory: RankingMemory | None = None
+) -> Excerpt:
     """The node's text fitted to ``max_chars`` around the question, with its pages."""
     text = str(node.get("text") or "")
-    start, end = best_window(text, query, max_chars)
+    start, end = best_window(text, query, max_chars, memory)
     first, last = excerpt_pages(node, start, end)
     body = text[start:end]
     shift = len(body) - len(body.lstrip())  # what strip() removes before the quote

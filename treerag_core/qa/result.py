@@ -41,7 +41,9 @@ def offline_reply(query: str, prepared: Prepared) -> LLMReply:
     """The extractive answer: the offline engine's, or the fallback with nothing to read."""
     if not prepared.sections:
         return LLMReply(text=EMPTY_ANSWER, model=ENGINE_NAME)
-    text, _used = extractive_answer(prepared.searched_as or query, prepared.sections)
+    text, _used = extractive_answer(
+        prepared.searched_as or query, prepared.sections, memory=prepared.memory
+    )
     return LLMReply(text=text, model=ENGINE_NAME)
 
 

@@ -21,6 +21,7 @@ from .answer_rows import row_candidates
 from .answer_sentences import sentence_candidates
 from .candidates import Candidate, Vocabulary
 from .question import Question, read_question
+from .ranking import RankingMemory, remembered
 from .sentences import sentence_spans
 from .tables import table_rows
 
@@ -50,15 +51,24 @@ NEW_TERMS_SHARE = 0.35
 
 
 def extractive_answer(
-    query: str, sections: Sequence[Mapping[str, Any]], max_sentences: int = 4
+    query: str,
+    sections: Sequence[Mapping[str, Any]],
+    max_sentences: int = 4,
+    memory: RankingMemory | None = None,
 ) -> tuple[str, list[int]]:
     """The answer text and the indexes of the sections it quotes.
 
     ``max_sentences`` bounds the lines: the answer and up to ``max_sentences - 1`` supports.
+    ``memory`` keeps each quoted section's parsed rows and sentences for the next question.
     """
     question = read_question(query)
-    rows = [table_rows(str(s.get("text") or ""), str(s.get("lead") or "")) for s in sections]
-    spans = [sentence_spans(str(s.get("text") or "")) for s in sections]
+    rows, spans = [], []
+    for s in sections:
+        text, lead = str(s.get("text") or ""), str(s.get("lead") or "")
+        rows.append(
+            remembered(memory, ("rows", text, lead), lambda t=text, h=lead: table_rows(t, h))
+        )
+        spans.append(remembered(memory, ("sentences", text), lambda t=text: sentence_spans(t)))
     vocab = Vocabulary(
         [r.label for section in rows for r in section]
         + [text for section in spans for text, _ in section]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from threading import Lock
-from typing import Any
+from typing import Any, TypeVar
 
 from ..types import FlatNode
 from .bm25 import BM25
@@ -14,6 +14,11 @@ from .tokens import tokenize
 # How many section sets (a document, or a level's candidates) a RankingMemory keeps: the
 # documents a server is asked about at once, and their levels, without growing unbounded.
 MAX_REMEMBERED_SETS = 64
+# How many quoted sections' pieces (a section's windows, its parsed table rows, its sentences)
+# a RankingMemory keeps: the sections the recent questions quoted, a few each. Small entries.
+MAX_REMEMBERED_PIECES = 512
+
+T = TypeVar("T")
 
 # A section is ranked by a passage of the size the answer context gives each offline pick
 # (qa.navigate.ANSWER_CONTEXT_CHARS is OFFLINE_SECTIONS of these).
@@ -67,29 +72,55 @@ def expand_query(query: str, expansions: Mapping[str, str] = QUERY_EXPANSIONS) -
     return " ".join([query, *extra])
 
 
-class RankingMemory:
-    """The tokenised passages and BM25 statistics of section sets already ranked, kept by
-    whoever asks many questions (the app, once per process) and passed in with the
-    retriever: tokenising every passage again for each question was most of an offline
-    answer's CPU. Keyed by the sections' own content, so a re-indexed or re-summarised
-    document is a new entry; bounded, least recently used first out; thread-safe."""
+class _Lru:
+    """A bounded, thread-safe map: least recently used first out; built outside the lock
+    (two threads may build the same entry once each; either result is right)."""
 
-    def __init__(self, max_sets: int = MAX_REMEMBERED_SETS) -> None:
-        self._sets: OrderedDict[Hashable, BM25] = OrderedDict()
-        self._max = max(1, max_sets)
+    def __init__(self, size: int) -> None:
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._max = max(1, size)
         self._lock = Lock()
 
-    def get(self, key: Hashable, build: Callable[[], BM25]) -> BM25:
+    def get(self, key: Hashable, build: Callable[[], T]) -> T:
         with self._lock:
-            if key in self._sets:
-                self._sets.move_to_end(key)
-                return self._sets[key]
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
         made = build()
         with self._lock:
-            self._sets[key] = made
-            while len(self._sets) > self._max:
-                self._sets.popitem(last=False)
+            self._items[key] = made
+            while len(self._items) > self._max:
+                self._items.popitem(last=False)
         return made
+
+
+class RankingMemory:
+    """What the offline engine derives from a document's text and can reuse for the next
+    question, kept by whoever asks many questions (the app, once per process) and passed in
+    with the retriever: the tokenised passages and BM25 statistics of section sets ranked,
+    and the windows, table rows and sentences of sections quoted. Recomputing them for each
+    question was most of an offline answer's CPU. Keyed by the text itself, so a re-indexed
+    or re-summarised document is a new entry; bounded, least recently used first out;
+    thread-safe. What it returns is shared: callers must not change it."""
+
+    def __init__(
+        self, max_sets: int = MAX_REMEMBERED_SETS, max_pieces: int = MAX_REMEMBERED_PIECES
+    ) -> None:
+        self._sets = _Lru(max_sets)
+        self._pieces = _Lru(max_pieces)
+
+    def get(self, key: Hashable, build: Callable[[], BM25]) -> BM25:
+        """A section set's statistics (large: few are kept)."""
+        return self._sets.get(key, build)
+
+    def piece(self, key: Hashable, build: Callable[[], T]) -> T:
+        """Something derived from one section's text (small: many are kept)."""
+        return self._pieces.get(key, build)
+
+
+def remembered(memory: RankingMemory | None, key: Hashable, build: Callable[[], T]) -> T:
+    """``build()``, kept in ``memory`` under ``key`` when there is one."""
+    return build() if memory is None else memory.piece(key, build)
 
 
 def _content_key(nid: str, node: Mapping[str, Any]) -> Hashable:
