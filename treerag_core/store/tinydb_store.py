@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -36,6 +36,7 @@ from .caches import DirectoryCache
 from .file_lock import atomic_write_bytes, locked
 from .sources import SourceFolder
 from .thread_files import ThreadFiles
+from .thread_methods import ThreadMethods
 
 SCHEMA_VERSION = 2  # 2: every document row names its collection; collection members table
 # Derived from flat_nodes on every load, so not stored twice (keeps the registry small).
@@ -91,7 +92,7 @@ class AtomicJSONStorage(Storage):
         pass
 
 
-class TinyDBStore:
+class TinyDBStore(ThreadMethods):
     """One registry on disk. Cheap to create: holds paths, no open handles or caches."""
 
     def __init__(self, path: str = DEFAULT_REGISTRY) -> None:
@@ -103,7 +104,7 @@ class TinyDBStore:
         self.lock_path = self.path + ".lock"
         self.sources = SourceFolder(base + ".uploads")
         self.audit = AppendOnlyLog(base + ".audit.jsonl", self.lock_path)
-        self.thread_files = ThreadFiles(base + ".threads", self.lock_path)
+        self.thread_backend = ThreadFiles(base + ".threads", self.lock_path)
 
     def cache(self, name: str) -> DirectoryCache:
         return DirectoryCache(os.path.join(self.cache_dir, name))
@@ -297,27 +298,6 @@ class TinyDBStore:
         return self.audit.entries()
 
     # -- conversations and the saved evaluation questions ------------------------------
-    def threads(self, owner: str) -> list[dict[str, Any]]:
-        return self.thread_files.list(owner)
-
-    def thread_owners(self) -> list[str]:
-        """Everyone who has a thread (``migrate_registry`` copies each one's)."""
-        return self.thread_files.owners()
-
-    def get_thread(self, owner: str, thread_id: str) -> dict[str, Any] | None:
-        return self.thread_files.get(owner, thread_id)
-
-    def save_thread(self, thread: dict[str, Any]) -> None:
-        self.thread_files.save(thread)
-
-    def update_thread(
-        self, owner: str, thread_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]
-    ) -> dict[str, Any] | None:
-        return self.thread_files.update(owner, thread_id, change)
-
-    def delete_thread(self, owner: str, thread_id: str) -> bool:
-        return self.thread_files.delete(owner, thread_id)
-
     def saved_questions(self) -> list[dict[str, Any]]:
         if not os.path.exists(self.path):
             return []

@@ -11,7 +11,7 @@ second keeps the first one's ``doc_id``, as the file store does under its lock.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -22,6 +22,7 @@ from ...errors import DocumentNotFoundError
 from ...ingest.tree import with_derived_fields
 from ...types import Document
 from ..base import DEFAULT_COLLECTION, DOC_ID, collection_of
+from ..thread_methods import ThreadMethods
 from .connection import DEFAULT_MAX_CONNECTIONS, Database
 from .files import DatabaseCache, DatabaseSources
 from .jobs import JobQueue
@@ -54,7 +55,7 @@ _UPSERT = """
 """
 
 
-class PostgresStore:
+class PostgresStore(ThreadMethods):
     """One registry database. Cheap to create; connections open on first use."""
 
     def __init__(self, url: str, max_connections: int = DEFAULT_MAX_CONNECTIONS) -> None:
@@ -63,7 +64,7 @@ class PostgresStore:
         self._ready = False
         self.sources = DatabaseSources(self.transaction)
         self.jobs = JobQueue(self.transaction)
-        self.conversations = DatabaseThreads(self.transaction, self.location)
+        self.thread_backend: DatabaseThreads = DatabaseThreads(self.transaction, self.location)
 
     def __enter__(self) -> PostgresStore:
         return self
@@ -201,35 +202,14 @@ class PostgresStore:
         return [r["entry"] for r in rows]
 
     # -- conversations and the saved evaluation questions (rows: see .threads) ----------
-    def threads(self, owner: str) -> list[dict[str, Any]]:
-        return self.conversations.list(owner)
-
-    def thread_owners(self) -> list[str]:
-        """Everyone who has a thread (``migrate_registry`` copies each one's)."""
-        return self.conversations.owners()
-
-    def get_thread(self, owner: str, thread_id: str) -> dict[str, Any] | None:
-        return self.conversations.get(owner, thread_id)
-
-    def save_thread(self, thread: dict[str, Any]) -> None:
-        self.conversations.save(thread)
-
-    def update_thread(
-        self, owner: str, thread_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]
-    ) -> dict[str, Any] | None:
-        return self.conversations.update(owner, thread_id, change)
-
-    def delete_thread(self, owner: str, thread_id: str) -> bool:
-        return self.conversations.delete(owner, thread_id)
-
     def saved_questions(self) -> list[dict[str, Any]]:
-        return self.conversations.saved_questions()
+        return self.thread_backend.saved_questions()
 
     def save_question(self, row: dict[str, Any]) -> None:
-        self.conversations.save_question(row)
+        self.thread_backend.save_question(row)
 
     def delete_saved_question(self, question_id: str) -> bool:
-        return self.conversations.delete_saved_question(question_id)
+        return self.thread_backend.delete_saved_question(question_id)
 
 
 def _row(row: dict[str, Any], named: bool = True) -> dict[str, Any]:
