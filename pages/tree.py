@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit_agraph import agraph
 
-from treerag_core import outline_rows, search_nodes
+from treerag_core import heading_label, outline_rows, search_nodes
 from ui import docs, panel, state
 from ui.errors import shown_errors
 from ui.graph import graph_elements
@@ -48,7 +48,7 @@ def _search(flat: dict) -> None:
     if not hits:
         st.caption("No section matches.")
     for nid, where in hits:
-        title = plain_label(flat[nid].get("title") or nid, 70)
+        title = plain_label(heading_label(flat[nid]) or nid, 70)
         if st.button(f"{title} · {where}", key=f"hit_{nid}"):
             ss[state.TREE_SELECTED] = nid
             st.rerun()

@@ -17,6 +17,7 @@ from treerag_core import (
     DocumentTooLargeError,
     OcrUnavailableError,
     ask,
+    heading_label,
     index_document,
     index_upload,
     make_retriever,
@@ -47,7 +48,7 @@ def test_a_scanned_pdf_gets_its_chapters_text_and_answers(scan: Path, tmp_path: 
     assert [m for m in seen if m.startswith("OCR page")] == [
         f"OCR page {n} of 3" for n in (1, 2, 3)
     ]
-    titles = [n["title"] for n in doc["flat_nodes"].values()]
+    titles = [heading_label(n) for n in doc["flat_nodes"].values()]
     assert titles == [title for title, _ in CHAPTERS], titles
     assert [n["page_start"] for n in doc["flat_nodes"].values()] == [1, 2, 3]
     body = " ".join(n["text"] for n in doc["flat_nodes"].values())

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from builders import make_typeset_pdf
 
-from treerag_core import index_document
+from treerag_core import heading_label, index_document
 from treerag_core.ingest.source import read_source
 
 BODY = (
@@ -18,15 +18,16 @@ BODY = (
 
 
 def _tree(path: Path) -> tuple[str, list[tuple[str, int, int | None, str | None]]]:
-    """(structure source, [(title, level, page, parent title)]) of the named nodes."""
+    """(structure source, [(heading, level, page, parent heading)]) of the named nodes, each
+    heading as printed: its section number, if any, and its title."""
     doc = index_document(str(path), persist=False, verbose=False)
     flat = doc["flat_nodes"]
     rows = [
         (
-            n["title"],
+            heading_label(n),
             n["level"],
             n.get("page_start"),
-            flat[n["parent_id"]]["title"] if n.get("parent_id") else None,
+            heading_label(flat[n["parent_id"]]) if n.get("parent_id") else None,
         )
         for n in flat.values()
         if not n.get("generated")
@@ -428,3 +429,19 @@ def test_a_heading_right_under_a_short_heading_is_not_its_second_line(tmp_path: 
         "Equity",
         long_title.replace("\n", " "),
     ]
+
+
+def test_a_section_number_is_kept_apart_from_the_title(tmp_path: Path) -> None:
+    """The node's title is the heading's name (as bookmarks and people name a section), its
+    number is kept beside it, and the two are shown together everywhere."""
+    from treerag_core.ingest.tree import split_number
+
+    doc = index_document(str(_manual(tmp_path)), persist=False, verbose=False)
+    pumps = next(n for n in doc["flat_nodes"].values() if n["title"] == "Pumps")
+    assert pumps["number"] == "2.1" and heading_label(pumps) == "2.1 Pumps"
+    assert pumps["path"].endswith("2 Equipment > 2.1 Pumps")
+    assert "2.1 Pumps" in doc["tree_outline"]
+    assert split_number("1. Introduction") == ("1.", "Introduction")
+    assert split_number("A.1 Build") == ("A.1", "Build")
+    for kept in ["2023 Form 10-K", "Item 7. MD&A", "I Gnuplot", "3M Company", "1.5 2.5", "10-K"]:
+        assert split_number(kept) == ("", kept)

@@ -88,7 +88,7 @@ from .evaluation.report import (
 from .evaluation.run import Evaluation, evaluate
 from .ingest.formats import accepted_extensions, check_upload, supported_types
 from .ingest.indexer import index_document, index_upload
-from .ingest.outline import build_tree_outline, page_label
+from .ingest.outline import build_tree_outline, heading_label, page_label
 from .ingest.sections import parse_sections
 from .ingest.source import read_file, read_source
 from .ingest.summarize import SummaryBudget, make_summarizer, null_summarizer, offline_summarizer
@@ -236,6 +236,7 @@ __all__ = [
     "node_pages",
     "outline_rows",
     "render_evidence",
+    "heading_label",
     "page_label",
     "root_ids",
     "search_nodes",

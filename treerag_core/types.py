@@ -31,11 +31,13 @@ class TreeNode(TypedDict):
     page_start: int | None
     page_end: int | None
     children: list[TreeNode]
+    number: NotRequired[str]  # the printed section number, as on FlatNode
 
 
 class FlatNode(TypedDict, total=False):
     node_id: str
-    title: str
+    title: str  # the heading's name, without its section number
+    number: str  # the section number printed before it ("1.2"), when there is one
     level: int
     path: str  # breadcrumb "Chapter 2 > 2.1 Data"
     parent_id: str | None

@@ -14,7 +14,7 @@ from typing import Any
 
 from streamlit_agraph import Config, Edge, Node
 
-from treerag_core import TreeSlice, node_pages
+from treerag_core import TreeSlice, heading_label, node_pages
 from treerag_core.types import FlatNode
 
 from .text import tooltip_text
@@ -38,7 +38,7 @@ def node_label(title: str, hidden: int = 0, width: int = 34) -> str:
 def node_tooltip(node: Mapping[str, Any]) -> str:
     """Hover text; starts with the node id so a double-click can never open a URL scheme."""
     pages = node_pages(node)
-    text = f"{node.get('node_id')} · {tooltip_text(node.get('path') or node.get('title'))}"
+    text = f"{node.get('node_id')} · {tooltip_text(node.get('path') or heading_label(node))}"
     return f"{text} ({pages})" if pages else text
 
 
@@ -71,7 +71,7 @@ def graph_elements(
         nodes.append(
             Node(
                 id=nid,
-                label=node_label(str(node.get("title") or nid), view.hidden_children.get(nid, 0)),
+                label=node_label(heading_label(node) or nid, view.hidden_children.get(nid, 0)),
                 title=node_tooltip(node),
                 color=SELECTED_COLOR if is_selected else level_color(depth),
                 shape="box",

@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import node_pages, subtree_page_range
+from treerag_core import heading_label, node_pages, subtree_page_range
 from treerag_core.types import Document
 
 from . import evidence, state
@@ -61,7 +61,7 @@ def render(doc: Document, node_id: str) -> None:
     """Title, breadcrumb, pages, summary, tags, children, actions and the full text."""
     flat = doc["flat_nodes"]
     node = flat[node_id]
-    st.subheader(md_escape(node.get("title") or node_id, 200))
+    st.subheader(md_escape(heading_label(node) or node_id, 200))
     st.caption(md_escape(node.get("path") or "", 400))
     pages = node_pages(node)
     if pages:
@@ -83,7 +83,7 @@ def render(doc: Document, node_id: str) -> None:
     if children:
         with st.expander(f"Children ({len(children)})", expanded=False):
             for child in children[:100]:
-                title = plain_label(flat[child].get("title") or child)
+                title = plain_label(heading_label(flat[child]) or child)
                 if st.button(title, key=f"child_{child}"):
                     st.session_state[state.TREE_SELECTED] = child
                     st.rerun()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from treerag_core import MAX_DRAWN_NODES, TreeSlice, ancestors, root_ids, tree_slice
+from treerag_core import MAX_DRAWN_NODES, TreeSlice, ancestors, heading_label, root_ids, tree_slice
 from treerag_core.types import FlatNode
 
 MAX_DRAWN = MAX_DRAWN_NODES
@@ -61,7 +61,7 @@ def breadcrumb(flat: Mapping[str, FlatNode], focus: str | None) -> list[tuple[st
     """``(focus id, title)`` pairs from "All sections" down to the current focus."""
     crumbs: list[tuple[str | None, str]] = [(None, "All sections")]
     if focus in flat:
-        crumbs += [(nid, str(flat[nid].get("title") or nid)) for nid in ancestors(flat, focus)]
+        crumbs += [(nid, heading_label(flat[nid]) or nid) for nid in ancestors(flat, focus)]
     return crumbs
 
 

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..ingest.outline import heading_label
 from ..text.ranking import expand_query
 from ..text.tokens import CHARS_PER_TOKEN, estimate_tokens, tokenize
 
@@ -51,7 +52,7 @@ def segments_from_nodes(flat_nodes: dict) -> list[Segment]:
     """A document without page texts: its sections in order, each with its page range."""
     out = []
     for node in flat_nodes.values():
-        text = f"{node.get('title', '')}\n{node.get('text') or ''}".strip()
+        text = f"{heading_label(node)}\n{node.get('text') or ''}".strip()
         out.append(Segment(text, node.get("page_start"), node.get("page_end"), node.get("title")))
     return out
 

@@ -17,6 +17,7 @@ from typing import Any
 from ..access.documents import readable_loader
 from ..access.principal import Principal
 from ..errors import TreeragError
+from ..ingest.outline import heading_label
 from ..qa.context import Prepared, prepare_answer
 from ..qa.history import conversation
 from ..qa.result import mark_cited, offline_reply
@@ -44,7 +45,7 @@ def _titles(document: Document, node_id: str) -> list[str]:
     flat = document.get("flat_nodes") or {}
     titles = []
     while node_id and node_id in flat:
-        titles.append(flat[node_id].get("title", ""))
+        titles.append(heading_label(flat[node_id]))
         node_id = flat[node_id].get("parent_id") or ""
     return titles
 

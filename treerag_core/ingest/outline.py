@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..types import FlatNode
 
 MAX_SUMMARY_CHARS = 160
@@ -15,10 +18,18 @@ def page_label(start: int | None, end: int | None) -> str:
     return f"p. {start}" if end in (None, start) else f"pp. {start}–{end}"
 
 
+def heading_label(node: Mapping[str, Any]) -> str:
+    """A section as people and models read it: its printed number, if any, and its title
+    (``1.2 Simple Examples``). The number is kept apart from the title (see
+    :func:`treerag_core.ingest.tree.split_number`); everything shown goes through here."""
+    number, title = node.get("number"), str(node.get("title") or "")
+    return f"{number} {title}" if number else title
+
+
 def outline_line(node: FlatNode, depth_offset: int = 0) -> str:
     """``- [0003] Title (pp. 4–6) — summary | Tags: a, b``, indented by depth."""
     indent = "  " * max(0, node["level"] - 1 - depth_offset)
-    line = f"{indent}- [{node['node_id']}] {node['title']}"
+    line = f"{indent}- [{node['node_id']}] {heading_label(node)}"
     pages = page_label(node.get("page_start"), node.get("page_end"))
     if pages:
         line += f" ({pages})"

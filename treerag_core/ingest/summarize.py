@@ -30,6 +30,7 @@ from ..text import ENGINE_NAME
 from ..text.keyterms import offline_summary
 from ..text.tokens import estimate_tokens
 from ..types import FlatNode, ProgressFn, SummaryResult
+from .outline import heading_label
 
 DEFAULT_SYSTEM_PROMPT = SUMMARY_SYSTEM_PROMPT
 DEFAULT_USER_PROMPT = SUMMARY_USER_PROMPT
@@ -210,9 +211,9 @@ class LLMSummarizer:
         if not text.strip():  # a heading with no text of its own: nothing to summarise
             return {**offline_summary(node), "fallback": False, "reason": "empty"}
         user = self.user_prompt_template.format(
-            title=node.get("title", ""),
+            title=heading_label(node),
             path=node.get("path", ""),
-            section=quote_section(text, {"title": str(node.get("title", ""))}),
+            section=quote_section(text, {"title": heading_label(node)}),
             text=text,
         )
         refused = ledger.reserve(estimate_tokens(self.system_prompt + user))

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 from ..types import Document, FlatNode, Section, TreeNode
-from .outline import build_tree_outline
+from .outline import build_tree_outline, heading_label
+
+# A section number printed before a title: "1", "1.", "1.2", "2.1.3", "A.1"; at most three
+# digits a part (a year such as "2023 Form 10-K" is part of the name), then a letter.
+_SECTION_NUMBER = re.compile(r"^((?:\d{1,3}|[A-Z])(?:\.\d{1,3})+\.?|\d{1,3}\.?)\s+(?=[^\W\d_])")
 
 
 def node_id_for(index: int) -> str:
@@ -30,6 +35,21 @@ def build_hierarchy(sections: list[Section]) -> list[dict[str, Any]]:
     return roots
 
 
+def split_number(title: str) -> tuple[str, str]:
+    """``(number, name)`` of a heading: "1.2 Simple Examples" → ("1.2", "Simple Examples").
+
+    A section's number says where it stands, its name says what it is about; authors'
+    bookmarks (LaTeX's and Texinfo's by default) and tables of contents that people quote
+    name sections without the numbers the printed headings carry. The node keeps both, and
+    :func:`~treerag_core.ingest.outline.heading_label` shows them together wherever the
+    section is shown, so nothing printed is lost.
+    """
+    found = _SECTION_NUMBER.match(title)
+    if not found:
+        return "", title
+    return found.group(1), title[found.end() :]
+
+
 def fingerprint(title: str, text: str) -> str:
     return hashlib.sha256(f"{title}\n{text}".encode()).hexdigest()[:16]
 
@@ -44,11 +64,13 @@ def flatten_tree(tree: list[dict[str, Any]]) -> dict[str, FlatNode]:
 
     def walk(nodes: list[dict[str, Any]], parent: FlatNode | None, depth: int) -> None:
         for node in nodes:
-            path = f"{parent['path']} > {node['title']}" if parent else node["title"]
+            number, title = split_number(node["title"])
+            label = heading_label({"number": number, "title": title})
+            path = f"{parent['path']} > {label}" if parent else label
             text = node.get("text", "")
             flat[node["node_id"]] = FlatNode(
                 node_id=node["node_id"],
-                title=node["title"],
+                title=title,
                 level=depth,
                 path=path,
                 parent_id=parent["node_id"] if parent else None,
@@ -60,6 +82,8 @@ def flatten_tree(tree: list[dict[str, Any]]) -> dict[str, FlatNode]:
                 page_end=node.get("page_end"),
                 fingerprint=fingerprint(node["title"], text),
             )
+            if number:
+                flat[node["node_id"]]["number"] = number
             if node.get("page_marks"):
                 flat[node["node_id"]]["page_marks"] = node["page_marks"]
             if node.get("generated"):
@@ -83,6 +107,8 @@ def tree_skeleton(flat: dict[str, FlatNode]) -> list[TreeNode]:
             page_end=node.get("page_end"),
             children=[],
         )
+        if node.get("number"):
+            built[node_id]["number"] = node["number"]
         parent = node.get("parent_id")
         (built[parent]["children"] if parent else roots).append(built[node_id])
     return roots

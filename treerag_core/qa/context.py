@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..ingest.outline import page_label
+from ..ingest.outline import heading_label, page_label
 from ..ingest.summarize import cut_point
 from ..ingest.tree import subtree_page_range
 from ..llm.prompts import format_extra_context, quote_section
@@ -57,8 +57,8 @@ def reference(document: Document, node_id: str) -> dict[str, Any]:
         start, end = subtree_page_range(flat, node_id)
     return {
         "node_id": node_id,
-        "title": node.get("title", ""),
-        "path": node.get("path", node.get("title", "")),
+        "title": heading_label(node),
+        "path": node.get("path", heading_label(node)),
         "file_name": document.get("file_name", ""),
         "doc_id": document.get("doc_id", ""),
         "page_start": start,

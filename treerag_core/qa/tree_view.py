@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..ingest.outline import page_label
+from ..ingest.outline import heading_label, page_label
 from ..types import FlatNode
 
 MAX_DRAWN_NODES = 150
@@ -131,7 +131,7 @@ def search_nodes(
         return []
     ranked: dict[str, list[tuple[str, str]]] = {"title": [], "tag": [], "text": []}
     for nid, node in flat.items():
-        title = str(node.get("title") or "").lower()
+        title = heading_label(node).lower()
         tags = " ".join(str(t) for t in node.get("tags") or []).lower()
         text = str(node.get("text") or "").lower()
         if all(w in title for w in words):
@@ -156,7 +156,7 @@ def outline_rows(flat: Mapping[str, FlatNode], view: TreeSlice) -> list[tuple[st
     for nid, node in flat.items():
         if nid not in drawn:
             continue
-        label = str(node.get("title") or nid)
+        label = heading_label(node) or nid
         pages = node_pages(node)
         if pages and not node.get("generated"):  # a split's title already says its pages
             label += f" ({pages})"

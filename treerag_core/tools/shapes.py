@@ -11,6 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ..ingest.outline import heading_label
 from ..qa.context import reference
 from ..types import FlatNode
 
@@ -50,7 +51,7 @@ def node_entry(flat: Mapping[str, FlatNode], node_id: str, summary: bool = True)
     node = flat[node_id]
     entry: dict[str, Any] = {
         "node_id": node_id,
-        "title": clip(node.get("title") or node_id, MAX_TITLE_CHARS),
+        "title": clip(heading_label(node) or node_id, MAX_TITLE_CHARS),
         "pages": node_pages(flat, node_id),
     }
     if summary and node.get("summary"):
