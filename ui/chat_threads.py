@@ -75,12 +75,15 @@ def _open(thread_id: str) -> None:
     st.query_params[THREAD_PARAM] = thread_id
 
 
-def sidebar(thread: dict[str, Any] | None) -> None:
-    """The conversation list (newest first) and the open one's actions."""
+def sidebar(thread: dict[str, Any] | None) -> Any:
+    """The conversation list (newest first) and the open one's actions. Returns the place
+    at the top of the list where the chat shows a conversation it opened since (see
+    :func:`opened_since_listed`)."""
     st.subheader("Conversations")
     if st.button("New conversation", icon=":material/add_comment:", key="thread_new"):
         close()
         st.rerun()
+    fresh = st.container()
     rows = list_threads(state.registry_path(), state.principal())
     if not rows:
         st.caption("Your questions and answers are kept here.")
@@ -98,6 +101,26 @@ def sidebar(thread: dict[str, Any] | None) -> None:
     if len(rows) > SIDEBAR_THREADS:
         st.caption(f"{len(rows) - SIDEBAR_THREADS} older conversation(s) not listed.")
     if thread is not None:
+        _actions(thread)
+    return fresh
+
+
+def opened_since_listed(place: Any) -> None:
+    """Draw, at ``place`` (the top of the sidebar's list), the open conversation when the
+    list was drawn before it existed: the chat opens a thread with its first question in a
+    fragment run, which does not redraw the sidebar, and a whole-page run just to list it
+    cost more than the answer (measured by bench.load). The next whole-page run lists it
+    with the others. Called on every run of the chat fragment: the place must be written
+    each time to keep its position."""
+    slot = place.empty()
+    thread = st.session_state.get(state.CHAT_THREAD)
+    if thread is None or st.session_state.get(LISTED) == thread["thread_id"]:
+        return
+    with slot.container():
+        st.button(
+            plain_label(thread.get("title") or "Untitled", 48), type="primary",
+            key=f"thread_fresh_{thread['thread_id']}", help="The open conversation",
+        )  # fmt: skip
         _actions(thread)
 
 

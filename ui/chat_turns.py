@@ -47,18 +47,19 @@ def _key(thread: dict[str, Any], index: int, what: str) -> str:
 
 
 @st.fragment
-def conversation(doc_ids: list[str], context: dict[str, Any] | None) -> None:
+def conversation(doc_ids: list[str], context: dict[str, Any] | None, listed: Any) -> None:
     """The open thread's turns, then the question box; a question is answered inside this
     fragment, so asking reruns neither the sidebar nor the rest of the page.
 
-    The one exception is a new thread's first question: its callback opens the thread, and
-    unless the sidebar already lists it (a full run), the page reruns once, before the
-    answer, so the sidebar shows the new conversation while it is answered. Rerunning
-    before the answer rather than after it means the next question can never arrive while
-    the page is being rebuilt.
+    A new thread's first question opens the thread in the question box's callback; the
+    sidebar's list, drawn before, gets it at ``listed`` (its top) from here, so no
+    whole-page run is needed to show it.
     """
     with shown_errors():
+        chat_threads.opened_since_listed(listed)
         thread = st.session_state.get(state.CHAT_THREAD)
+        if thread:
+            st.caption(f"Conversation: **{md_escape(thread['title'], 120)}**")
         turns = thread["turns"] if thread else []
         messages = st.container()
         with messages:
@@ -77,9 +78,6 @@ def conversation(doc_ids: list[str], context: dict[str, Any] | None) -> None:
         question = st.session_state.pop(PENDING, None)
         if not question or not doc_ids or thread is None:
             return
-        if st.session_state.get(chat_threads.LISTED) != thread["thread_id"]:
-            st.session_state[PENDING] = question
-            st.rerun()  # a new thread: list it in the sidebar, then answer (see above)
         with messages:
             _ask(question, doc_ids, context)
 
