@@ -88,6 +88,9 @@ async def choose_document(page, file_name: str, record: dict) -> None:  # noqa: 
     picked, trying again if its option does not show (up to PICK_TRIES, counted in
     ``picker_retries``), then every other chip is removed."""
     picker = page.get_by_test_id("stMultiSelect")
+    # The page preselects a document: until its chip is drawn, the picker is not ready (a
+    # loaded machine can show the chat box first), and a kept chip would look missing.
+    await picker.locator("button[aria-label^='Remove ']").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
     chosen = picker.locator(f"button[aria-label^='Remove {file_name}']")
     if not await chosen.count():  # not the preselected one: pick it
         await pick_option(page, picker, file_name, record)
@@ -119,6 +122,8 @@ async def user(browser, url: str, doc: dict, gates: dict, record: dict) -> None:
         await choose_document(page, doc["file"], record)
     except Exception as exc:  # counted; this person asks nothing
         record["errors"].append(f"opening: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
+        OUT.mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(OUT / f"error-opening-{id(record)}.png"), full_page=True)
         gates["opened"]()
         gates["answered"]()
         await context.close()
