@@ -25,8 +25,9 @@ from .tesseract import OcrLine, OcrPage, recognise, require_tesseract
 THIN_TEXT_CHARS = 50
 QUEUED_PER_WORKER = 2  # rendered images waiting per worker: bounded memory, busy workers
 # A line whose strokes are this much thicker than the page's body text is set bold (bold
-# strokes are about 1.5-2x as thick; regular lines vary by about 10% with their letters).
-BOLD_INK_RATIO = 1.3
+# sans strokes are about 1.5-2x as thick, a 9-point bold Times about 1.27x; regular lines
+# vary by about 10% with their letters, and by under 5% on one page of prose).
+BOLD_INK_RATIO = 1.2
 # Lines with at least this many words stand for the body when the page's usual ink is taken.
 BODY_LINE_WORDS = 6
 CACHE_VERSION = 6  # part of the cache key: bump when recognition or parsing changes
