@@ -220,3 +220,30 @@ def test_a_scanned_contents_page_is_read_as_one(tmp_path: Path) -> None:
     headings = [ln for ln in scan.text.splitlines() if ln.startswith("#")]
     assert headings == [ln for ln in original.text.splitlines() if ln.startswith("#")]
     assert headings[1:] == [f"# {label} {title}" for label, title in items], headings
+
+
+def test_italic_lettered_sub_headings_are_read_from_the_scan(tmp_path: Path) -> None:
+    """Slant survives on a scan as leaning strokes: italic lines are marked italic (regular
+    ones not), and lettered italic sub-headings under a bold note become its sections."""
+    from fpdf import FPDF
+
+    subs = ["A. Basis of Presentation", "B. New Accounting Standards", "C. Revenues"]
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("times", "B", 11)
+    pdf.cell(
+        0, 8, "Note 1. Basis of Presentation and Accounting Policies", new_x="LMARGIN", new_y="NEXT"
+    )
+    for sub in subs:
+        pdf.ln(3)
+        pdf.set_font("times", "I", 11)
+        pdf.cell(0, 8, sub, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("times", "", 11)
+        pdf.multi_cell(
+            0, 6, f"The section on {sub[3:].lower()} explains the figures in detail. " * 5
+        )
+    born = tmp_path / "notes.pdf"
+    pdf.output(str(born))
+    scan = read_source(str(scanned_pdf(born, tmp_path / "notes-scan.pdf", chapters=[("", "")])))
+    headings = [ln.lstrip("#").strip() for ln in scan.text.splitlines() if ln.startswith("#")]
+    assert headings == ["Note 1. Basis of Presentation and Accounting Policies", *subs], headings

@@ -83,6 +83,7 @@ def _copy(line: OcrLine) -> OcrLine:
         list(line.word_boxes),
         tail_ink=line.tail_ink,
         size=line.size,
+        slant=line.slant,
     )
 
 

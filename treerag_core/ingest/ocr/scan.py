@@ -28,9 +28,12 @@ QUEUED_PER_WORKER = 2  # rendered images waiting per worker: bounded memory, bus
 # sans strokes are about 1.5-2x as thick, a 9-point bold Times about 1.27x; regular lines
 # vary by about 10% with their letters, and by under 5% on one page of prose).
 BOLD_INK_RATIO = 1.2
+# A line whose strokes stand sharper with italic's lean taken out than as they are leans:
+# it is set in italic (see ``tesseract._slant``).
+ITALIC_SLANT = 1.0
 # Lines with at least this many words stand for the body when the page's usual ink is taken.
 BODY_LINE_WORDS = 6
-CACHE_VERSION = 6  # part of the cache key: bump when recognition or parsing changes
+CACHE_VERSION = 7  # part of the cache key: bump when recognition or parsing changes
 POINTS_PER_INCH = 72
 
 # (page number, a function that renders the page to PNG, page width and height in points)
@@ -134,6 +137,7 @@ def to_rich_page(number: int, ocr: OcrPage, width_pt: float, height_pt: float) -
                 " ".join(line.words),
                 round(line.size * sy, 2),
                 bold=bold,
+                italic=line.slant > ITALIC_SLANT,
                 box=box,
                 uniform=uniform,
             )
@@ -169,6 +173,7 @@ def _cached(options: ReadOptions, key: str) -> OcrPage | None:
                 int(row[2]),
                 float(row[3]),
                 [tuple(b) for b in row[4]],  # type: ignore[misc]
+                slant=float(row[5]),
             )
             for row in hit["lines"]
         ]
@@ -182,7 +187,14 @@ def _to_json(page: OcrPage) -> dict[str, Any]:
         "width": page.width,
         "height": page.height,
         "lines": [
-            [line.words, list(line.box), line.block, line.ink, [list(b) for b in line.word_boxes]]
+            [
+                line.words,
+                list(line.box),
+                line.block,
+                line.ink,
+                [list(b) for b in line.word_boxes],
+                line.slant,
+            ]
             for line in page.lines
         ],
     }

@@ -36,6 +36,11 @@ SINGLE_BLOCK = "6"
 # strokes (a "1" of that height has about a tenth of its square in ink; a speck far less)…
 ROW_BAND_INSET = 0.25
 MIN_GLYPH_SHARE = 0.05
+# Italic type leans about 12 degrees: a row is shifted by this share of its height.
+ITALIC_SHEAR = 0.21
+# A line's slant is read from its first words, as a PDF line's style from its first
+# character (a run-in italic title before regular text); three words show the lean.
+SLANT_WORDS = 3
 MASK_PAD = 2  # pixels around a word's box that count as the word (anti-aliased edges)
 # …and keeps only figures read with this confidence: what is left of a page after its words
 # are blanked out is mostly rules and specks, read as low-confidence noise.
@@ -54,6 +59,8 @@ class OcrLine:
     # are thicker than regular ones of the same size, the only trace of weight a scan keeps.
     ink: float = 0.0
     word_boxes: list[tuple[int, int, int, int]] = field(default_factory=list, repr=False)
+    # Italic's trace on a scan: see ``_slant`` (above 1: the strokes lean as italic's do).
+    slant: float = 0.0
     # The stroke width of the last part when other lines were joined to this one on its row
     # (see ``rows.join_rows``); None: the line is one part.
     tail_ink: float | None = None
@@ -203,6 +210,30 @@ def measure_ink(page: OcrPage, pixels: Any) -> None:
             dark += int(ink.sum())
             runs += int(ink[:, 0].sum()) + int((ink[:, 1:] & ~ink[:, :-1]).sum())
         line.ink = round(dark / runs, 3) if runs else 0.0
+        line.slant = _slant(pixels, line.word_boxes[:SLANT_WORDS])
+
+
+def _slant(pixels: Any, boxes: list[Box]) -> float:
+    """How much sharper the words' vertical strokes stand when italic's slant is taken out:
+    the sum of squared column counts of ink with every row shifted back by ``ITALIC_SHEAR``
+    of its height above the baseline, over the same without shifting. Upright letters smear
+    when sheared (about 0.7-0.8); italic ones straighten (about 1.2-1.3)."""
+    import numpy as np
+
+    straight = sheared = 0.0
+    for left, top, right, bottom in boxes:
+        ink = pixels[top:bottom, left:right]
+        height, width = ink.shape
+        if ink.size == 0 or not ink.any():
+            continue
+        pad = int(ITALIC_SHEAR * height) + 1
+        shifted = np.zeros((height, width + pad), dtype=bool)
+        for y in range(height):
+            dx = int(round(ITALIC_SHEAR * (height - 1 - y)))
+            shifted[y, pad - dx : pad - dx + width] = ink[y]
+        straight += float((ink.sum(axis=0).astype(float) ** 2).sum())
+        sheared += float((shifted.sum(axis=0).astype(float) ** 2).sum())
+    return round(sheared / straight, 3) if straight else 0.0
 
 
 def parse_tsv(
