@@ -181,3 +181,70 @@ def test_bold_sub_headings_of_body_size_are_read_from_the_scan(tmp_path: Path) -
     page = to_rich_page(1, recognise(png.getvalue()), 595.28, 841.89)
     bold = [line.text for line in page.lines if line.bold]
     assert bold == [f"{n}. {head}" for n, head in enumerate(heads, 1)], bold
+
+
+def test_a_scanned_contents_page_is_read_as_one(tmp_path: Path) -> None:
+    """A contents set as a table (titles left, page numbers flush right): Tesseract reads the
+    numbers apart from their titles, or drops them as noise; the rows are put back together
+    so the scan is structured by its printed contents like the born-digital copy."""
+    from fpdf import FPDF
+
+    items = [
+        ("Item 1.", "Business"),
+        ("Item 1A.", "Risk Factors"),
+        ("Item 2.", "Properties"),
+        ("Item 3.", "Legal Proceedings"),
+        ("Item 7.", "Management's Discussion and Analysis"),
+        ("Item 8.", "Financial Statements and Supplementary Data"),
+    ]
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", "B", 10)
+    pdf.cell(0, 10, "TABLE OF CONTENTS", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("helvetica", "", 10)
+    for page, (label, title) in enumerate(items, 2):
+        pdf.cell(150, 8, f"{label} {title}")
+        pdf.cell(0, 8, str(page), align="R", new_x="LMARGIN", new_y="NEXT")
+    for label, title in items:
+        pdf.add_page()
+        pdf.set_font("helvetica", "B", 10)
+        pdf.cell(0, 10, f"{label} {title}", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("helvetica", "", 10)
+        pdf.multi_cell(0, 5, f"This part of the report describes {title.lower()} in full. " * 6)
+    born = tmp_path / "contents.pdf"
+    pdf.output(str(born))
+    chapters = [("", "")] * (len(items) + 1)
+    scan = read_source(str(scanned_pdf(born, tmp_path / "scan.pdf", chapters=chapters)))
+    original = read_source(str(born))
+    assert scan.ocr_pages == len(items) + 1
+    assert original.structure_source == scan.structure_source == "printed contents"
+    headings = [ln for ln in scan.text.splitlines() if ln.startswith("#")]
+    assert headings == [ln for ln in original.text.splitlines() if ln.startswith("#")]
+    assert headings[1:] == [f"# {label} {title}" for label, title in items], headings
+
+
+def test_italic_lettered_sub_headings_are_read_from_the_scan(tmp_path: Path) -> None:
+    """Slant survives on a scan as leaning strokes: italic lines are marked italic (regular
+    ones not), and lettered italic sub-headings under a bold note become its sections."""
+    from fpdf import FPDF
+
+    subs = ["A. Basis of Presentation", "B. New Accounting Standards", "C. Revenues"]
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("times", "B", 11)
+    pdf.cell(
+        0, 8, "Note 1. Basis of Presentation and Accounting Policies", new_x="LMARGIN", new_y="NEXT"
+    )
+    for sub in subs:
+        pdf.ln(3)
+        pdf.set_font("times", "I", 11)
+        pdf.cell(0, 8, sub, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("times", "", 11)
+        pdf.multi_cell(
+            0, 6, f"The section on {sub[3:].lower()} explains the figures in detail. " * 5
+        )
+    born = tmp_path / "notes.pdf"
+    pdf.output(str(born))
+    scan = read_source(str(scanned_pdf(born, tmp_path / "notes-scan.pdf", chapters=[("", "")])))
+    headings = [ln.lstrip("#").strip() for ln in scan.text.splitlines() if ln.startswith("#")]
+    assert headings == ["Note 1. Basis of Presentation and Accounting Policies", *subs], headings

@@ -17,6 +17,7 @@ from typing import Any
 from ...errors import DocumentReadError, DocumentTooLargeError
 from ...limits import Limits
 from ..pages import ReadOptions, RichPage, TextLine
+from .rows import fix_bars, join_rows, line_size
 from .tesseract import OcrLine, OcrPage, recognise, require_tesseract
 
 # A page with less visible text than this, carrying an image, is a scan (a page number or
@@ -24,11 +25,15 @@ from .tesseract import OcrLine, OcrPage, recognise, require_tesseract
 THIN_TEXT_CHARS = 50
 QUEUED_PER_WORKER = 2  # rendered images waiting per worker: bounded memory, busy workers
 # A line whose strokes are this much thicker than the page's body text is set bold (bold
-# strokes are about 1.5-2x as thick; regular lines vary by about 10% with their letters).
-BOLD_INK_RATIO = 1.3
+# sans strokes are about 1.5-2x as thick, a 9-point bold Times about 1.27x; regular lines
+# vary by about 10% with their letters, and by under 5% on one page of prose).
+BOLD_INK_RATIO = 1.2
+# A line whose strokes stand sharper with italic's lean taken out than as they are leans:
+# it is set in italic (see ``tesseract._slant``).
+ITALIC_SLANT = 1.0
 # Lines with at least this many words stand for the body when the page's usual ink is taken.
 BODY_LINE_WORDS = 6
-CACHE_VERSION = 3  # part of the cache key: bump when recognition or parsing changes
+CACHE_VERSION = 7  # part of the cache key: bump when recognition or parsing changes
 POINTS_PER_INCH = 72
 
 # (page number, a function that renders the page to PNG, page width and height in points)
@@ -113,16 +118,35 @@ def to_rich_page(number: int, ocr: OcrPage, width_pt: float, height_pt: float) -
     sx = width_pt / ocr.width if ocr.width else 1.0
     sy = height_pt / ocr.height if ocr.height else 1.0
     body_ink = _body_ink(ocr.lines)
-    lines = []
     for line in ocr.lines:
+        line.size = line_size(line.words, line.word_boxes) or float(line.box[3] - line.box[1])
+        line.words = [fix_bars(word) for word in line.words]
+    # A printed row is one line, as in a PDF's text: a contents entry with its page number.
+    joined = OcrPage(ocr.width, ocr.height, join_rows(ocr.lines))
+    lines = []
+    for line in joined.lines:
         left, top, right, bottom = line.box
         box = (left * sx, height_pt - bottom * sy, right * sx, height_pt - top * sy)
-        # The glyphs' height stands for the font size: scans carry no font information.
-        bold = body_ink > 0 and line.ink >= BOLD_INK_RATIO * body_ink
+        # The size read from the glyphs' heights (a row keeps its first part's, as a PDF
+        # line its first character's): scans carry no font information.
+        bold = _bold(line.ink, body_ink)
+        # Style is the first part's; a row whose last part is set otherwise is not uniform.
+        uniform = line.tail_ink is None or _bold(line.tail_ink, body_ink) == bold
         lines.append(
-            TextLine(" ".join(line.words), round((bottom - top) * sy, 2), bold=bold, box=box)
+            TextLine(
+                " ".join(line.words),
+                round(line.size * sy, 2),
+                bold=bold,
+                italic=line.slant > ITALIC_SLANT,
+                box=box,
+                uniform=uniform,
+            )
         )
-    return RichPage(number, ocr.text, lines, width_pt, height_pt, image_count=1, ocr=True)
+    return RichPage(number, joined.text, lines, width_pt, height_pt, image_count=1, ocr=True)
+
+
+def _bold(ink: float, body_ink: float) -> bool:
+    return body_ink > 0 and ink >= BOLD_INK_RATIO * body_ink
 
 
 def _body_ink(lines: list[OcrLine]) -> float:
@@ -143,7 +167,14 @@ def _cached(options: ReadOptions, key: str) -> OcrPage | None:
         return None
     try:
         lines = [
-            OcrLine(list(row[0]), tuple(row[1]), int(row[2]), float(row[3]))  # type: ignore[arg-type]
+            OcrLine(
+                list(row[0]),
+                tuple(row[1]),  # type: ignore[arg-type]
+                int(row[2]),
+                float(row[3]),
+                [tuple(b) for b in row[4]],  # type: ignore[misc]
+                slant=float(row[5]),
+            )
             for row in hit["lines"]
         ]
         return OcrPage(int(hit["width"]), int(hit["height"]), lines)
@@ -155,7 +186,17 @@ def _to_json(page: OcrPage) -> dict[str, Any]:
     return {
         "width": page.width,
         "height": page.height,
-        "lines": [[line.words, list(line.box), line.block, line.ink] for line in page.lines],
+        "lines": [
+            [
+                line.words,
+                list(line.box),
+                line.block,
+                line.ink,
+                [list(b) for b in line.word_boxes],
+                line.slant,
+            ]
+            for line in page.lines
+        ],
     }
 
 

@@ -56,6 +56,7 @@ class Layout:
     texts: list[list[str]]  # every line's text, boxed or not
     body_size: float = 0.0
     body_bold: bool = False
+    body_italic: bool = False  # most of the body's characters are italic
     body_gap: float = 0.0  # usual space between two lines of one paragraph
     body_left: float = 0.0
     body_right: float = 0.0
@@ -142,6 +143,12 @@ def _measure_body(layout: Layout) -> None:
         return
     (size, bold), _ = weight.most_common(1)[0]
     layout.body_size, layout.body_bold = size, bold
+    italic: Counter[bool] = Counter()
+    for row in layout.lines:
+        for ln in row:
+            if ln is not None and ln.style[0] == size and ln.bold == bold:
+                italic[ln.italic] += len(ln.text)
+    layout.body_italic = italic[True] > italic[False]
     layout.page_body_sizes = _larger_page_bodies(layout)
     gaps: list[float] = []
     lefts: Counter[float] = Counter()

@@ -46,6 +46,8 @@ _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, no
 _CONTINUED = re.compile(r"[(\[–—-]\s*(?:continued|cont'?d|cont\.)\s*[)\]]?\s*:?\s*$", re.I)
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
 INF = float("inf")
+# A lettered title: a capital and a period, then a capitalised word ("B. Tax Contingencies").
+_LETTERED = re.compile(r"[A-Z]\.\s+[A-Z]")
 # Headings named by a keyword and number, or by a profile's standard titles ("Consolidated
 # Balance Sheets" in a filing): evidence enough even when set like the body.
 _KEYWORD_KINDS = {
@@ -88,7 +90,7 @@ def find_headings(
                 above = _HEADING
                 i += 1
                 continue
-            if not _prominent(line, layout):
+            if not _prominent(line, layout, profile):
                 title = " ".join(line.text.split())
                 if _keyword_heading(line, title, layout, above, profile) and not _goes_on(title):
                     rank = numbering_rank(title, profile)
@@ -124,18 +126,32 @@ def _goes_on(title: str) -> bool:
     return title.endswith(":") and len(title.split()) > MAX_LEAD_IN_WORDS
 
 
-def _prominent(line: Line, layout: Layout) -> bool:
+def _prominent(line: Line, layout: Layout, profile: Profile = GENERIC) -> bool:
     """Set in a heading style from end to end, alone on its row."""
     if not line.uniform or line.shares_row:
         return False
     first = line.text.strip()[:1]
     if not first or first.islower() or not (first.isalnum() or first in _OPENERS):
         return False
-    return _larger(line, layout) or (
-        line.bold
+    # Set off by weight from a regular body; or by slant from an upright one when numbered
+    # too (a filing's "A. Basis of Presentation" under "Note 1."): unnumbered italic lines
+    # are as often a table's row labels or a run of sub-topics below the bookmarked level.
+    emphasised = (line.bold and not layout.body_bold) or (
+        line.italic
+        and not layout.body_italic
         and not layout.body_bold
-        and line.size >= layout.body_size_on(line.page) - SIZE_STEP
+        and _numbered(" ".join(line.text.split()), profile)
     )
+    # Sizes compared as styles are (to the half point, as the body's is measured): a scan's
+    # sizes are estimates from glyph heights, a few percent apart for one size.
+    return _larger(line, layout) or (
+        emphasised and line.style[0] >= layout.body_size_on(line.page) - SIZE_STEP
+    )
+
+
+def _numbered(title: str, profile: Profile) -> bool:
+    """Numbered ("2.1 Scope", "Note 4") or lettered ("A. Basis of Presentation")."""
+    return bool(_LETTERED.match(title)) or numbering_rank(title, profile) is not None
 
 
 def _larger(line: Line, layout: Layout) -> bool:
