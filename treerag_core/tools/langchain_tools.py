@@ -9,11 +9,7 @@ A bad argument or an unknown id comes back to the model as the tool's error mess
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
-
-from langchain_core.tools import BaseTool, StructuredTool, ToolException
-from langchain_core.tools.base import create_schema_from_function
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from ..access.principal import Principal
 from ..errors import TreeragError
@@ -23,6 +19,11 @@ from .arguments import problem
 from .descriptions import TOOL_DESCRIPTIONS, TOOL_NAMES
 from .registry_tools import RegistryTools
 from .shapes import to_json
+
+if TYPE_CHECKING:  # LangChain's tool classes are imported when tools are made: they pull in
+    # its tracing stack, about half a second at every start of the app or of an indexing run.
+    from langchain_core.tools import BaseTool
+    from pydantic import ValidationError
 
 
 def make_tools(
@@ -44,6 +45,9 @@ def make_tools(
 
 
 def _tool(method: Callable[..., dict[str, Any]], name: str, description: str) -> BaseTool:
+    from langchain_core.tools import StructuredTool, ToolException
+    from langchain_core.tools.base import create_schema_from_function
+
     def run(**kwargs: Any) -> str:
         try:
             return to_json(method(**kwargs))
