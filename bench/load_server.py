@@ -76,15 +76,12 @@ def free_port() -> int:
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (all its threads), from ``/proc/<pid>/stat``."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
+    return _stat_cpu(Path(f"/proc/{pid}/stat").read_text())
 
 
 def browser_cpu_seconds() -> dict[str, float]:
     """CPU time of every Chromium process now running, by pid: the people's side of the
     load shares the machine's cores with the server, so it is measured too."""
-    ticks = os.sysconf("SC_CLK_TCK")
     seconds = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -93,11 +90,15 @@ def browser_cpu_seconds() -> dict[str, float]:
             stat = (entry / "stat").read_text()
         except OSError:  # the process ended meanwhile
             continue
-        name, rest = stat[stat.index("(") + 1 : stat.rindex(")")], stat.rsplit(")", 1)[1]
-        if name.startswith("chrom"):
-            fields = rest.split()
-            seconds[entry.name] = (int(fields[11]) + int(fields[12])) / ticks
+        if stat[stat.index("(") + 1 : stat.rindex(")")].startswith("chrom"):
+            seconds[entry.name] = _stat_cpu(stat)
     return seconds
+
+
+def _stat_cpu(stat: str) -> float:
+    """User + system seconds from a ``/proc/<pid>/stat`` line (after the command's name)."""
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def stored_turns(threads_dir: Path) -> int:

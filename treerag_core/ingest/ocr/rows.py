@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import re
 
+from ..structure.thresholds import ROW_OVERLAP  # one row: heights overlap by over half
 from .tesseract import OcrLine
 
-# Two lines whose heights overlap by more than half of the smaller one sit on one row (the
-# same share the structure rules use for table cells).
-ROW_OVERLAP = 0.5
 # A line of figures: page numbers, amounts, percentages, dashes ("24", "$ 1,093", "(8.3) %",
 # "—"), or a lone roman page number ("iv"). OCR may misread a digit as a letter ("l4"), so
 # a line passes with at most this share of letters among its visible characters.
