@@ -1,19 +1,30 @@
 """A tiny OpenAI chat-completions server on 127.0.0.1 that sleeps before every reply.
 
 Why our own and not ``tests/fake_llm_servers.py``: that module imports pytest and lives in
-the test tree; the benchmark needs only one behaviour (a fixed delay, a valid summary
-JSON) and must also serve treerag's client from another venv.
+the test tree; the benchmark needs few behaviours (a fixed delay, a valid summary JSON, for
+``bench.load --engine model`` an outline pick and an answer streamed token by token) and
+must also serve treerag's client from another venv.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 SUMMARY = json.dumps({"summary": "A short summary of the section.", "tags": ["Acme", "2024"]})
+# The streamed answer: about 150 words (a model's 200 tokens), then a line that marks its end.
+ANSWER_END = "(End of the model's answer.)"
+ANSWER = (
+    "According to the statements read, the figure asked about is reported in the section "
+    "cited here [S1]. "
+    * 10
+    + "The comparison with the prior year follows the same statement and the same notes, and "
+    "the amounts are in millions of dollars unless stated otherwise [S1].\n\n" + ANSWER_END
+)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -28,6 +39,10 @@ class _Handler(BaseHTTPRequestHandler):
         server: FakeLLM = self.server.owner  # type: ignore[attr-defined]
         server.record(len(body))
         time.sleep(server.delay)
+        request = json.loads(body or b"{}")
+        if request.get("stream"):
+            self._stream(request, server.token_s)
+            return
         payload = {
             "id": "chatcmpl-bench",
             "object": "chat.completion",
@@ -36,7 +51,7 @@ class _Handler(BaseHTTPRequestHandler):
             "choices": [
                 {
                     "index": 0,
-                    "message": {"role": "assistant", "content": SUMMARY},
+                    "message": {"role": "assistant", "content": _reply(request)},
                     "finish_reason": "stop",
                 }
             ],
@@ -49,6 +64,42 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _stream(self, request: dict[str, Any], token_s: float) -> None:
+        """The answer word by word (server-sent events), ``token_s`` apart, as models do."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        base = {"id": "chatcmpl-bench", "object": "chat.completion.chunk", "model": "fake",
+                "created": int(time.time())}  # fmt: skip
+        try:
+            for word in re.findall(r"\S+\s*", ANSWER):
+                self._event({**base, "choices": [{"index": 0, "delta": {"content": word}}]})
+                time.sleep(token_s)
+            self._event({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+            self._send_chunk(b"data: [DONE]\n\n")
+            self._send_chunk(b"")
+        except (BrokenPipeError, ConnectionResetError):  # the client stopped reading: done
+            self.close_connection = True
+
+    def _event(self, payload: dict[str, Any]) -> None:
+        self._send_chunk(f"data: {json.dumps(payload)}\n\n".encode())
+
+    def _send_chunk(self, data: bytes) -> None:
+        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+
+def _reply(request: dict[str, Any]) -> str:
+    """A section summary, or for a search call the first three sections of the outline."""
+    text = "\n".join(str(m.get("content") or "") for m in request.get("messages", []))
+    ids = re.findall(r"^\s*- \[([^\]]+)\]", text, re.M)[:3]
+    if "navigate a large document" in text:  # one level of a large outline: read, open none
+        return json.dumps({"reasoning": "the outline's first sections", "open": [], "read": ids})
+    if "find the sections" in text:
+        return json.dumps({"reasoning": "the outline's first sections", "node_list": ids})
+    return SUMMARY
+
 
 class _Server(ThreadingHTTPServer):
     # The default listen backlog (5) drops connections when 20 workers connect at once; the
@@ -58,10 +109,12 @@ class _Server(ThreadingHTTPServer):
 
 
 class FakeLLM:
-    """``with FakeLLM(delay=0.2) as llm: llm.url`` → ``http://127.0.0.1:PORT/v1``."""
+    """``with FakeLLM(delay=0.2) as llm: llm.url`` → ``http://127.0.0.1:PORT/v1``.
 
-    def __init__(self, delay: float = 0.2) -> None:
-        self.delay = delay
+    ``token_s``: the pause between two words of a streamed answer."""
+
+    def __init__(self, delay: float = 0.2, token_s: float = 0.02) -> None:
+        self.delay, self.token_s = delay, token_s
         self.requests = 0
         self._lock = threading.Lock()
         self._server = _Server(("127.0.0.1", 0), _Handler)

@@ -17,12 +17,18 @@ a question about one of three 10-Ks, then a follow-up, then another question. On
 ``--baseline REF`` runs the same load against the app as it was at git ``REF`` (its files
 extracted to ``bench/out/load/baseline``) in the same run, for ratios. Writes
 ``bench/results/load.{json,md}``. The figures need a quiet machine: say how busy it was.
+
+``--engine model`` asks a model instead: a local fake OpenAI server (``bench.fake_llm``,
+127.0.0.1) picks sections and streams a 150-word answer word by word, ``--token-s`` apart,
+through the app's real OpenAI client. It measures what a streamed answer costs the page
+(answer times then include the model's own pace). Writes ``load-model.{json,md}``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
 import os
@@ -33,6 +39,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench.fake_llm import ANSWER, FakeLLM
+from bench.fake_llm import ANSWER_END as MODEL_ANSWER_END
 from bench.load_server import (
     DOCS,
     Server,
@@ -55,6 +63,10 @@ ANSWER_END = "(Extractive answer from the offline engine"  # every offline answe
 PICK_TRIES = 3  # a person clicks the picker again when its list does not open
 PICK_TIMEOUT_MS = 15_000
 CHECK_TIMEOUT_MS = 5_000  # a shown answer that lacks its figure this long after is wrong
+# --engine model: the fake model answers after this long, then streams a word every --token-s
+# (50 words a second by default, about a hosted model's pace).
+MODEL_DELAY_S = 0.2
+TOKEN_S = 0.02
 
 
 async def wait_idle(page) -> None:  # noqa: ANN001
@@ -136,7 +148,7 @@ async def user(browser, url: str, doc: dict, gates: dict, record: dict) -> None:
             await box.fill(question)
             await box.press("Enter")
             answer = page.get_by_test_id("stChatMessage").nth(2 * number - 1)
-            done = answer.get_by_text(ANSWER_END)  # the offline engine's last line
+            done = answer.get_by_text(gates["answer_end"])  # the answer's last line
             await done.wait_for(state="attached", timeout=ANSWER_TIMEOUT_MS)
             await wait_idle(page)
             try:  # the answer as shown once the page is idle (retried: never a mid-draw read)
@@ -160,7 +172,7 @@ async def user(browser, url: str, doc: dict, gates: dict, record: dict) -> None:
         await context.close()
 
 
-async def level(server: Server, docs: list[dict], n: int) -> dict:
+async def level(server: Server, docs: list[dict], n: int, answer_end: str = ANSWER_END) -> dict:
     """N people open the page at once, then ask at once; the server's CPU per phase."""
     from playwright.async_api import async_playwright
 
@@ -170,7 +182,7 @@ async def level(server: Server, docs: list[dict], n: int) -> dict:
         opened: list[int] = []
         answered: list[int] = []
         gates = {"open": asyncio.Event(), "ask": asyncio.Event(), "all_answered": asyncio.Event(),
-                 "close": asyncio.Event()}  # fmt: skip
+                 "close": asyncio.Event(), "answer_end": answer_end}  # fmt: skip
         gates["opened"] = lambda: (opened.append(1), len(opened) == n and gates["ask"].set())
         gates["answered"] = lambda: (
             answered.append(1),
@@ -240,19 +252,27 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
-def run_app(root: Path, label: str, ns: list[int], keeps_threads: bool) -> list[dict]:
+def run_app(
+    root: Path, label: str, ns: list[int], keeps_threads: bool, model: FakeLLM | None = None
+) -> list[dict]:
     workdir = OUT / label.split()[0]
     shutil.rmtree(workdir, ignore_errors=True)
     workdir.mkdir(parents=True)
     docs = prepare_registry(root, workdir / "indexed_docs.json")
+    env, answer_end = {}, ANSWER_END
+    if model is not None:  # every answer is the fake model's: check for its words instead
+        env = {"TREERAG_PROVIDER": "openai", "OPENAI_BASE_URL": model.url,
+               "OPENAI_API_KEY": "bench-fake-key"}  # fmt: skip
+        answer_end, shown = MODEL_ANSWER_END, " ".join(ANSWER.split()[:6])
+        docs = [{**d, "questions": [(q, shown) for q, _ in d["questions"]]} for d in docs]
     rows = []
-    with Server(root, workdir) as server:
+    with Server(root, workdir, env) as server:
         server.keeps_threads = keeps_threads
         # Warm-up, one person per document: imports, each document's first load and its
         # ranking statistics (once per process; the figures are for a server in use).
-        asyncio.run(level(server, docs, len(docs)))
+        asyncio.run(level(server, docs, len(docs), answer_end))
         for n in ns:
-            row = asyncio.run(level(server, docs, n))
+            row = asyncio.run(level(server, docs, n, answer_end))
             row["app"] = label
             rows.append(row)
             print(table([row], header=not rows[:-1]), flush=True)
@@ -300,12 +320,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, nargs="+", default=[1, 4, 8])
     parser.add_argument("--baseline", help="also measure the app at this git ref (e.g. main)")
     parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--engine", choices=["offline", "model"], default="offline")
+    parser.add_argument("--token-s", type=float, default=TOKEN_S)
     args = parser.parse_args(argv)
     before = load_average()
     started = time.time()
-    rows = run_app(ROOT, "this branch", args.n, keeps_threads=True)
-    if args.baseline:
-        rows += run_app(extract(args.baseline), f"baseline ({args.baseline})", args.n, False)
+    with contextlib.ExitStack() as stack:
+        model = None
+        if args.engine == "model":
+            model = stack.enter_context(FakeLLM(delay=MODEL_DELAY_S, token_s=args.token_s))
+        rows = run_app(ROOT, "this branch", args.n, True, model)
+        if args.baseline:
+            baseline = extract(args.baseline)
+            rows += run_app(baseline, f"baseline ({args.baseline})", args.n, False, model)
     after = load_average()
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
@@ -315,7 +342,13 @@ def main(argv: list[str] | None = None) -> int:
         "commit": commit,
         "machine": f"{os.cpu_count()} cores; load average before {before}, after {after}",
         "setup": (
-            "one `streamlit run app.py`, offline engine, three 10-Ks "
+            "one `streamlit run app.py`, "
+            + (
+                "the offline engine"
+                if args.engine == "offline"
+                else f"a fake model on 127.0.0.1 streaming 150 words {args.token_s} s apart"
+            )
+            + ", three 10-Ks "
             f"({', '.join(d['file'] for d in DOCS)}); each person asks "
             f"{len(DOCS[0]['questions'])} questions (a question, a follow-up, another) about "
             "one of them; N people at once in Chromium contexts of one browser"
@@ -324,11 +357,13 @@ def main(argv: list[str] | None = None) -> int:
         "rows": rows,
     }
     args.results.mkdir(parents=True, exist_ok=True)
-    (args.results / "load.json").write_text(json.dumps(report, indent=1) + "\n")
+    name = "load" if args.engine == "offline" else "load-model"
+    (args.results / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
     md = [
-        "# The chat page under load",
+        "# The chat page under load" + (", answers streamed by a model" if model else ""),
         "",
-        f"Generated {report['generated_at']} at commit {commit} by `python -m bench.load` "
+        f"Generated {report['generated_at']} at commit {commit} by `python -m bench.load"
+        f"{' --engine model' if model else ''}` "
         f"({report['seconds']} s). Machine: {report['machine']}. Setup: {report['setup']}.",
         "",
         table(rows),
@@ -337,8 +372,8 @@ def main(argv: list[str] | None = None) -> int:
     for row in rows:
         if row["error_examples"]:
             md.append(f"- {row['app']}, N={row['n']}: " + "; ".join(row["error_examples"]))
-    (args.results / "load.md").write_text("\n".join(md) + "\n")
-    print(f"wrote {args.results / 'load.json'} and load.md", file=sys.stderr)
+    (args.results / f"{name}.md").write_text("\n".join(md) + "\n")
+    print(f"wrote {args.results / name}.json and .md", file=sys.stderr)
     return 0
 
 

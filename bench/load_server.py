@@ -114,8 +114,9 @@ def stored_turns(threads_dir: Path) -> int:
 class Server:
     """``streamlit run app.py`` of the app at ``root`` on a free loopback port."""
 
-    def __init__(self, root: Path, workdir: Path) -> None:
-        self.root, self.workdir = root, workdir
+    def __init__(self, root: Path, workdir: Path, env: dict[str, str] | None = None) -> None:
+        """``env``: settings over the offline engine's (a model's endpoint)."""
+        self.root, self.workdir, self.env = root, workdir, env or {}
         self.registry = workdir / "indexed_docs.json"
         threads = workdir / "indexed_docs.threads"
         self.threads_dir: Path | None = threads
@@ -127,6 +128,7 @@ class Server:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI", "OLLAMA"))}
         env.update(TREERAG_REGISTRY=str(self.registry), TREERAG_PROVIDER="offline",
                    TREERAG_AUTH="none", PYTHONPATH=str(self.root))  # fmt: skip
+        env.update(self.env)
         self.log = open(self.workdir / "server.log", "wb")  # noqa: SIM115 - closed in __exit__
         self.process = subprocess.Popen(
             [

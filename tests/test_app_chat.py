@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from treerag_core import get_thread, index_document, list_threads, regression_questions
 from treerag_core.ingest.summarize import make_summarizer
 from ui import state
-from ui.chat_logic import sources_line, trace_rows
+from ui.chat_logic import batched, sources_line, trace_rows
 from ui.chat_threads import THREAD_PARAM
 
 CHAT = "pages/chat.py"
@@ -274,6 +274,19 @@ def test_no_documents_message(make_app) -> None:  # noqa: ANN001
     at = make_app(CHAT)
     assert "No documents yet" in texts(at)
     assert "Your questions and answers are kept here." in texts(at)
+
+
+def test_a_streamed_answer_is_redrawn_in_batches() -> None:
+    """A model's tokens are drawn in pieces at most a tenth of a second apart: the first at
+    once, nothing lost, the rest joined (each redraw re-sends the whole answer so far)."""
+    ticks = iter([0.0, 0.01, 0.02, 0.05, 0.12, 0.13, 0.3])
+    tokens = ["The ", "net ", "sales ", "were ", "$280,522 ", "million ", "in 2019."]
+    pieces = list(batched(iter(tokens), 0.1, clock=lambda: next(ticks)))
+    assert pieces == ["The ", "net sales were $280,522 ", "million in 2019."]
+    assert "".join(pieces) == "".join(tokens)
+    assert list(batched(iter([]), 0.1)) == []
+    # an offline answer arrives at once: one piece, not one per line
+    assert len(list(batched(iter(["a\n", "b\n", "c\n"]), 0.1, clock=lambda: 1.0))) == 2
 
 
 def test_sources_line() -> None:

@@ -59,7 +59,8 @@ def current() -> dict[str, Any] | None:
 def opened(thread: dict[str, Any]) -> None:
     """Make ``thread`` the open one (after it was created or changed)."""
     st.session_state[state.CHAT_THREAD] = thread
-    st.query_params[THREAD_PARAM] = thread["thread_id"]
+    if st.query_params.get(THREAD_PARAM) != thread["thread_id"]:  # each write is a message
+        st.query_params[THREAD_PARAM] = thread["thread_id"]
 
 
 def close() -> None:

@@ -27,7 +27,7 @@ from treerag_core import (
 )
 
 from . import chat_threads, docs, evidence, state
-from .chat_logic import AnswerStream, sources_line, start_answer, trace_rows, usage_rows
+from .chat_logic import AnswerStream, batched, sources_line, start_answer, trace_rows, usage_rows
 from .engine import current_retriever
 from .errors import message_for, shown_errors
 from .text import answer_markdown, md_escape, plain_label
@@ -120,8 +120,8 @@ def _stream_answer(
     kept: dict[str, Any] = {}
 
     def chunks() -> Iterator[str]:
-        for chunk in stream.text():  # type: ignore[union-attr]
-            yield answer_markdown(chunk)
+        for piece in batched(stream.text()):  # type: ignore[union-attr]
+            yield answer_markdown(piece)
         kept["thread"] = None  # keeping was tried: a storage error is not kept twice
         kept["thread"] = keep(stream.turn(question))  # type: ignore[union-attr]
 
