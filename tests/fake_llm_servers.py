@@ -106,10 +106,13 @@ def outside_data(request: dict[str, Any]) -> str:
 
 
 def kind_of(request: dict[str, Any]) -> str:
-    """summary | search | level | answer, from the system prompt treerag sends."""
+    """summary | heading_check | search | level | answer, from the system prompt treerag
+    sends."""
     system, _ = messages_text(request)
     if "summarise one section" in system:
         return "summary"
+    if "check the section headings" in system:
+        return "heading_check"
     if "navigate a large document" in system:
         return "level"
     if "find the sections" in system:
@@ -131,6 +134,8 @@ def default_reply(request: dict[str, Any]) -> str:
         return json.dumps(
             {"summary": f"About {title.group(1) if title else 'it'}.", "tags": ["Fake"]}
         )
+    if kind == "heading_check":  # every line found is a heading
+        return json.dumps({"not_headings": []})
     question = re.search(r"Question: (.*)", user)
     words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", question.group(1) if question else "")}
     if kind in {"search", "level"}:

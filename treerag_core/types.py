@@ -59,6 +59,8 @@ class Document(TypedDict, total=False):
     file_path: str
     source_type: str  # pdf | docx | html | url | markdown | text | image
     structure_source: str  # what gave the tree: bookmarks, numbering and keywords, …
+    # With a model: {"asked": n, "set_aside": [titles]} (and "error" if the check failed)
+    structure_check: dict[str, Any]
     warnings: list[str]  # parts of the source that could not be read, and why
     ocr_pages: int  # pages read by OCR
     content_hash: str

@@ -74,4 +74,12 @@ def structure_note(doc: Mapping[str, Any]) -> str:
     parts = [f"Structure from {source}", f"{sections:,} sections"]
     if pages:
         parts.append(f"{pages:,} pages")
+    check = doc.get("structure_check") or {}
+    if check.get("error"):
+        parts.append("the model's heading check failed: headings as read")
+    elif check:
+        parts.append(
+            f"{len(check.get('set_aside') or [])} of {check.get('asked', 0)} headings found by "
+            "their look set aside by the model"
+        )
     return " · ".join(parts)

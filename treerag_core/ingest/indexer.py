@@ -140,9 +140,11 @@ class _Run:
         self.report(0, 1, "Reading the document")
 
     def options(self) -> ReadOptions:
-        """Progress for long reads (OCR), and the registry's OCR cache."""
+        """Progress for long reads (OCR), the registry's OCR cache, and the summarizer's
+        model to check the headings found by their look (when it offers one)."""
         cache = self.store.cache("ocr") if self.store is not None else None
-        return ReadOptions(progress=self.report, ocr_cache=cache)
+        judge = getattr(self.summarizer, "heading_judge", None)
+        return ReadOptions(progress=self.report, ocr_cache=cache, heading_judge=judge)
 
     def say(self, message: str) -> None:
         log.info(message)
@@ -211,6 +213,7 @@ class _Run:
             "file_path": source.source,
             "source_type": source.source_type,
             "structure_source": source.structure_source,
+            **({"structure_check": source.structure_check} if source.structure_check else {}),
             "warnings": source.warnings,
             "ocr_pages": source.ocr_pages,
             "content_hash": source.content_hash,

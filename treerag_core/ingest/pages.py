@@ -8,6 +8,7 @@ weight and position instead of reducing a page to a string. Formats without typo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,6 +80,9 @@ class ReadOptions:
 
     progress: ProgressFn | None = None
     ocr_cache: Cache | None = None
+    # A model's check of the headings found only by their look: (document name, doubtful
+    # headings) → the ones it sets aside (see ``structure.confirm``); None without a model.
+    heading_judge: Callable[[str, list[Any]], set[int]] | None = None
 
 
 NO_OPTIONS = ReadOptions()
@@ -105,3 +109,6 @@ class ReadResult:
     # What one structure strategy measured on these pages that the next may reuse (the
     # page layout), so trying sources in order does not measure twice.
     measured: dict[str, Any] = field(default_factory=dict)
+    # The model's heading check for this document (``ReadOptions.heading_judge`` with its
+    # name bound), for the strategies that find headings by their look.
+    heading_judge: Callable[[list[Any]], set[int]] | None = None

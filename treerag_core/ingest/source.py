@@ -8,10 +8,12 @@ the source (including which strategy gave the structure).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import DocumentReadError, DocumentTooLargeError, EmptyDocumentError
@@ -36,6 +38,7 @@ class SourceText:
     structure_source: str = ""  # bookmarks, heading styles, numbering and keywords, …
     warnings: list[str] = field(default_factory=list)  # parts not read, and why
     ocr_pages: int = 0  # pages whose text was recognised from their image
+    structure_check: dict[str, Any] | None = None  # what a model's heading check set aside
 
 
 def is_url(path_or_url: str) -> bool:
@@ -90,6 +93,8 @@ def read_bytes(
             f"{file_name} is {len(data):,} bytes; the limit for this type is {limit:,} bytes."
         )
     result = fmt.read(data, limits, file_name, options)
+    if options.heading_judge is not None:
+        result.heading_judge = functools.partial(options.heading_judge, file_name)
     structured = apply_strategies(result, fmt.strategies, limits)
     if not structured.text.replace("\f", "").strip():
         raise EmptyDocumentError(f"{file_name} contains no text: there is nothing to index.")
@@ -105,6 +110,7 @@ def read_bytes(
         structure_source=structured.source,
         warnings=list(result.warnings),
         ocr_pages=sum(page.ocr for page in result.pages or []),
+        structure_check=result.measured.get("heading_check"),
     )
 
 

@@ -31,6 +31,7 @@ from ..text.keyterms import offline_summary
 from ..text.tokens import estimate_tokens
 from ..types import FlatNode, ProgressFn, SummaryResult
 from .outline import heading_label
+from .structure.confirm import make_heading_judge
 
 DEFAULT_SYSTEM_PROMPT = SUMMARY_SYSTEM_PROMPT
 DEFAULT_USER_PROMPT = SUMMARY_USER_PROMPT
@@ -136,8 +137,11 @@ class LLMSummarizer:
         max_workers: int = 10,
         budget: SummaryBudget | None = None,
         cache: Cache | None = None,
+        check_headings: bool = True,
     ) -> None:
         self.llm = llm
+        # Indexing with a model: the same model checks the headings found by their look.
+        self.heading_judge = make_heading_judge(llm, cache=cache) if check_headings else None
         self.system_prompt = system_prompt
         self.user_prompt_template = user_prompt_template
         self.max_workers = max(1, int(max_workers or 1))
@@ -270,12 +274,17 @@ def make_summarizer(
     max_workers: int = 10,
     budget: SummaryBudget | None = None,
     cache: Cache | None = None,
+    check_headings: bool = True,
 ) -> LLMSummarizer | OfflineSummarizer:
     """A summarizer for ``index_document``; ``llm=None`` gives the offline engine.
 
     ``user_prompt_template`` may use ``{title}``, ``{path}``, ``{section}`` (the quoted
     text) and ``{text}`` (the raw, truncated text). ``max_workers`` below 1 is treated as 1.
+    ``check_headings``: the model also checks, in one call per PDF, the headings found only
+    by their look (``structure.confirm``); the deterministic headings stand if it fails.
     """
     if llm is None:
         return offline_summarizer
-    return LLMSummarizer(llm, system_prompt, user_prompt_template, max_workers, budget, cache)
+    return LLMSummarizer(
+        llm, system_prompt, user_prompt_template, max_workers, budget, cache, check_headings
+    )

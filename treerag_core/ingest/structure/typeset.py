@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from ...limits import Limits
 from ..pages import ReadResult
 from . import Structured
+from .confirm import checked
 from .contents import Contents, read_contents
 from .contents_place import key, place
 from .furniture import furniture_lines
@@ -71,7 +72,7 @@ def structure_from_contents(result: ReadResult, limits: Limits) -> Structured | 
     # Below a contents that lists sections, only headings named by numbering or a standard
     # title are added (the notes and the statements of a filing are rarely listed); below
     # an overview, every heading found.
-    below = [h for h in typeset.headings if h.known or not contents.detailed]
+    below = [h for h in typeset.headings if h.known] if contents.detailed else _checked(result)
     headings = below_entries(placed, below)
     source = MIXED_SOURCE if len(headings) > len(placed) else CONTENTS_SOURCE
     if contents.title is not None:
@@ -86,9 +87,20 @@ def structure_by_typography(result: ReadResult, limits: Limits) -> str | None:
     typeset = measure(result, limits)
     if typeset is None or len(typeset.headings) < MIN_TYPOGRAPHY_HEADINGS:
         return None
-    headings = [_copy(h) for h in typeset.headings]
+    headings = [_copy(h) for h in _checked(result)]
     assign_levels(headings)
     return render(typeset.layout.texts, headings, typeset.dropped)
+
+
+def _checked(result: ReadResult) -> list[Heading]:
+    """The typography headings after the model's check of the doubtful ones (asked once per
+    read, and only by a strategy that uses them)."""
+    typeset = result.measured["typeset"]
+    if "heading_check" not in result.measured:
+        typeset.headings, result.measured["heading_check"] = checked(
+            typeset.headings, typeset.layout, result.heading_judge
+        )
+    return typeset.headings
 
 
 def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]:
