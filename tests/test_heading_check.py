@@ -113,7 +113,9 @@ def test_the_model_sets_aside_a_line_that_only_looks_like_a_heading(
         lambda request: json.dumps({"headings": "all"}),
     ],
 )
-def test_a_failed_check_keeps_the_tree_as_read(tmp_path: Path, server: FakeLLMServer, reply) -> None:  # noqa: ANN001
+def test_a_failed_check_keeps_the_tree_as_read(
+    tmp_path: Path, server: FakeLLMServer, reply: Any
+) -> None:
     pdf = _report(tmp_path)
     offline = index_document(str(pdf), persist=False, verbose=False)
     server.reply = lambda r: reply(r) if kind_of(r) == "heading_check" else default_reply(r)
