@@ -7,6 +7,7 @@ import io
 import re
 import struct
 import zlib
+from collections import Counter
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -22,8 +23,10 @@ from treerag_core import (
     index_upload,
     make_retriever,
     open_store,
+    render_evidence,
 )
 from treerag_core.ingest.source import read_source
+from treerag_core.qa.evidence import quoted_text
 
 pytestmark = pytest.mark.slow
 
@@ -62,6 +65,38 @@ def test_a_scanned_pdf_gets_its_chapters_text_and_answers(scan: Path, tmp_path: 
     assert "2,450" in result.content
     cited = [r for r in result.references if r["cited"]]
     assert cited and cited[0]["page_start"] == 3
+
+
+def test_a_scanned_pages_evidence_is_highlighted_where_ocr_read_it(
+    scan: Path, tmp_path: Path
+) -> None:
+    """A scan has no text layer to search: the quoted words are found among the words OCR
+    read at indexing (kept with their boxes), and their boxes, read back on the born-digital
+    copy the scan was printed from (same page geometry), hold the quoted passage."""
+    reg = str(tmp_path / "reg.json")
+    doc = index_document(str(scan), registry_path=reg, verbose=False)
+    store = open_store(reg)
+    retriever = make_retriever(None, sources=store.sources, ocr_cache=store.cache("ocr"))
+    result = ask("How much did the board approve for the new press line?", doc, retriever)
+    ref = next(r for r in result.references if r["cited"])
+    assert [h["page"] for h in ref["highlights"]] == [3]
+    assert ref["sentence_highlights"] and ref["sentence_highlights"][0]["page"] == 3
+    original = pdfium.PdfDocument(str(scan.parent / "manual.pdf"))[2].get_textpage()
+    shown = [
+        w.lower() for rect in ref["highlights"][0]["rects"]
+        for w in re.findall(r"\w+", original.get_text_bounded(*rect))
+    ]  # fmt: skip
+    quoted = [w.lower() for t in quoted_text(doc, ref) for w in re.findall(r"\w+", t)]
+    shared = sum((Counter(quoted) & Counter(shown)).values())
+    assert shared >= 0.9 * len(quoted) and shared >= 0.8 * len(shown), (quoted, shown)
+    pages = render_evidence(doc, ref, reg)
+    assert [p.page for p in pages] == [3] and pages[0].boxes  # drawn on the scanned page
+    # without the OCR cache the scan has nothing to search: no boxes, but no error either
+    bare = ask(
+        "How much did the board approve for the new press line?", doc,
+        make_retriever(None, sources=store.sources),
+    )  # fmt: skip
+    assert next(r for r in bare.references if r["cited"])["highlights"] == []
 
 
 def test_ocr_is_cached_so_a_reindex_needs_no_tesseract(

@@ -91,10 +91,10 @@ def current_retriever() -> Retriever:
     """The retriever for chat: search model for navigation, answer model for the reply."""
     search_llm, answer_llm = current_llms()
     cache = _cache() if search_llm is not None else None
-    sources = open_store(state.registry_path()).sources  # cited PDFs' passages are located
+    store = open_store(state.registry_path())  # cited PDFs' passages are located (scans too)
     return make_retriever(
-        llm=answer_llm, search_llm=search_llm, cache=cache, sources=sources,
-        ranking_memory=_ranking_memory(),
+        llm=answer_llm, search_llm=search_llm, cache=cache, sources=store.sources,
+        ocr_cache=store.cache("ocr"), ranking_memory=_ranking_memory(),
     )  # fmt: skip
 
 

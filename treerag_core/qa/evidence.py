@@ -6,7 +6,9 @@ page, aligned word by word, so line breaks, hyphenation and spacing differences 
 indexed text and the page do not matter) and turned into rectangles in PDF points, one per
 line segment; for other sources the spans themselves are the highlight (character offsets
 in the section text). Where the answer cites a sentence, that sentence is located too, so
-the highlight can be tighter than the whole excerpt.
+the highlight can be tighter than the whole excerpt. A scanned page has no text for PDFium
+to search: there the words OCR read when the document was indexed (kept with their boxes in
+the registry's OCR cache) stand in for the page's text.
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..ingest.ocr.scan import cached_words
 from ..ingest.readers.pdfium_pages import PDFIUM_LOCK
+from ..limits import Limits
+from ..store.base import Cache
 from ..text.sentences import split_sentences
 from ..text.tokens import tokenize
 from ..types import Document
@@ -47,6 +52,19 @@ class PageWords:
 
 
 SourceReader = Callable[[Document], bytes | None]
+Box = tuple[float, float, float, float]
+# (page number, width, height in points) → the words OCR read there with their boxes, or None
+OcrWords = Callable[[int, float, float], list[tuple[str, Box]] | None]
+
+
+def ocr_words_of(document: Mapping[str, Any], ocr_cache: Cache | None) -> OcrWords | None:
+    """Where a scanned document's words and boxes are found again, if it has scanned pages."""
+    if ocr_cache is None or not document.get("ocr_pages") or not document.get("content_hash"):
+        return None
+    source_hash, limits = str(document["content_hash"]), Limits.from_env()
+    return lambda page, width, height: cached_words(
+        ocr_cache, source_hash, page, width, height, limits
+    )
 
 
 def is_pdf(document: Mapping[str, Any]) -> bool:
@@ -71,6 +89,7 @@ def attach_evidence(
     references: list[dict[str, Any]],
     documents: Mapping[str, Document],
     read_source: SourceReader,
+    ocr_cache: Cache | None = None,
 ) -> None:
     """Give each cited reference its ``sentences``, ``highlights`` and
     ``sentence_highlights``; the others get ``highlights = None`` (located on demand by
@@ -88,15 +107,20 @@ def attach_evidence(
         if document is None:
             continue
         data = read_source(document) if is_pdf(document) else None
-        for ref, found in zip(refs, locate_all(document, refs, data), strict=True):
+        found_all = locate_all(document, refs, data, ocr_cache)
+        for ref, found in zip(refs, found_all, strict=True):
             ref.update(found)
 
 
 def locate_all(
-    document: Document, references: list[Mapping[str, Any]], data: bytes | None
+    document: Document,
+    references: list[Mapping[str, Any]],
+    data: bytes | None,
+    ocr_cache: Cache | None = None,
 ) -> list[dict[str, Any]]:
     """``{"highlights", "sentence_highlights"}`` for each reference of one document: PDF
-    rectangles when ``data`` is the PDF, else character offsets in the section texts."""
+    rectangles when ``data`` is the PDF (on scanned pages, from the words OCR read, kept in
+    ``ocr_cache``), else character offsets in the section texts."""
     if data is None:
         return [
             {
@@ -106,7 +130,7 @@ def locate_all(
             for ref in references
         ]
     out = []
-    with PdfLocator(data) as locator:
+    with PdfLocator(data, ocr_words_of(document, ocr_cache)) as locator:
         for ref in references:
             start, end = ref.get("page_start"), ref.get("page_end")
             passages = quoted_text(document, ref)
@@ -195,10 +219,12 @@ class PdfLocator:
     shared lock held) only inside the block.
     """
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, ocr_words: OcrWords | None = None) -> None:
         self.data = data
+        self.ocr_words = ocr_words
         self.words: dict[int, PageWords] = {}
         self.textpages: dict[int, tuple[Any, Any]] = {}
+        self.boxes: dict[int, list[Box]] = {}  # a scanned page's word boxes, by word
 
     def __enter__(self) -> PdfLocator:
         import pypdfium2 as pdfium
@@ -244,10 +270,12 @@ class PdfLocator:
             spans = self.words[number].spans
             rects: list[list[float]] = []
             for first, last in runs:
-                start, end = spans[first][0], spans[last][1]
-                pieces = [
-                    textpage.get_rect(i) for i in range(textpage.count_rects(start, end - start))
-                ]
+                if number in self.boxes:  # a scan: the boxes OCR gave its words
+                    pieces = self.boxes[number][first : last + 1]
+                else:
+                    start, end = spans[first][0], spans[last][1]
+                    count = textpage.count_rects(start, end - start)
+                    pieces = [textpage.get_rect(i) for i in range(count)]
                 rects += [[round(v, 1) for v in r] for r in _line_boxes(pieces)]
             if rects:
                 out.append({"page": number, "rects": rects})
@@ -259,7 +287,22 @@ class PdfLocator:
             textpage = page.get_textpage()
             self.textpages[number] = (page, textpage)
             self.words[number] = _words_of(number, textpage.get_text_range())
+            if not self.words[number].words and self.ocr_words is not None:
+                self._read_scan(number, page)
         return self.words[number]
+
+    def _read_scan(self, number: int, page: Any) -> None:
+        """A page without text: its words as OCR read them, each token with its word's box."""
+        width, height = page.get_size()
+        found = self.ocr_words(number, width, height) if self.ocr_words else None
+        words, boxes = [], []
+        for text, box in found or []:
+            for token in _WORD.findall(text):
+                words.append(token.lower())
+                boxes.append(box)
+        if words:
+            self.words[number] = PageWords(number, words, [(0, 0)] * len(words))
+            self.boxes[number] = boxes
 
 
 def _words_of(number: int, raw: str) -> PageWords:

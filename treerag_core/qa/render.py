@@ -48,10 +48,10 @@ def locate_evidence(
 ) -> dict[str, Any]:
     """``{"highlights", "sentence_highlights"}`` for any reference (an uncited one was not
     located when the answer was made); the reference is updated too."""
-    data = None
+    data, store = None, open_store(registry_path)
     if is_pdf(document):
-        data = open_store(registry_path).sources.read(str(document.get("file_path") or ""))
-    found = locate_all(document, [reference], data)[0]
+        data = store.sources.read(str(document.get("file_path") or ""))
+    found = locate_all(document, [reference], data, store.cache("ocr"))[0]
     reference.update(found)
     return found
 
@@ -74,7 +74,7 @@ def render_evidence(
             "the quoted text is shown instead. Upload it again to see the pages."
         )
     if reference.get("highlights") is None:
-        reference.update(locate_all(document, [reference], data)[0])
+        reference.update(locate_all(document, [reference], data, store.cache("ocr"))[0])
     excerpt = {h["page"]: h["rects"] for h in reference.get("highlights") or []}
     sentences = {h["page"]: h["rects"] for h in reference.get("sentence_highlights") or []}
     pages = sorted(excerpt) or [p for p in [reference.get("page_start")] if p]

@@ -83,7 +83,10 @@ def mark_cited(references: list[dict[str, Any]], answer: str) -> None:
 def _cite(prepared: Prepared, answer: str, retriever: Retriever) -> None:
     """Mark what the answer cites and locate that evidence in the sources."""
     mark_cited(prepared.references, answer)
-    attach_evidence(answer, prepared.references, prepared.documents, retriever.read_source)
+    attach_evidence(
+        answer, prepared.references, prepared.documents, retriever.read_source,
+        retriever.ocr_cache,
+    )  # fmt: skip
 
 
 def report_trace(trace: dict[str, Any], use: dict[str, Any], verbose: bool) -> None:

@@ -48,6 +48,9 @@ class Retriever:
     # Where cited PDFs are read to locate their passages (a store's sources); None reads a
     # document's file_path when it is a local file.
     sources: SourceFiles | None = None
+    # The store's OCR cache: a scanned page's evidence is located among the words OCR read
+    # (kept there with their boxes when it was indexed); None leaves scans unhighlighted.
+    ocr_cache: Cache | None = None
     # The earlier turns of a conversation each model call may see (tokens, chars / 4).
     history_tokens: int = HISTORY_TOKENS
     # The offline ranking's passage statistics, kept between questions by a caller that

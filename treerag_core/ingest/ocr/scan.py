@@ -16,6 +16,7 @@ from typing import Any
 
 from ...errors import DocumentReadError, DocumentTooLargeError
 from ...limits import Limits
+from ...store.base import Cache
 from ..pages import ReadOptions, RichPage, TextLine
 from .rows import fix_bars, join_rows, line_size
 from .tesseract import OcrLine, OcrPage, recognise, require_tesseract
@@ -33,6 +34,7 @@ BOLD_INK_RATIO = 1.2
 ITALIC_SLANT = 1.0
 # Lines with at least this many words stand for the body when the page's usual ink is taken.
 BODY_LINE_WORDS = 6
+Box = tuple[float, float, float, float]
 CACHE_VERSION = 7  # part of the cache key: bump when recognition or parsing changes
 POINTS_PER_INCH = 72
 
@@ -66,7 +68,7 @@ def ocr_pages(
     out: dict[int, RichPage] = {}
     todo = []
     for number, render, width, height in jobs:
-        hit = _cached(options, _key(source_hash, number, limits))
+        hit = _cached(options.ocr_cache, _key(source_hash, number, limits))
         if hit is not None:
             out[number] = to_rich_page(number, hit, width, height)
         else:
@@ -161,8 +163,31 @@ def _key(source_hash: str, number: int, limits: Limits) -> str:
     )
 
 
-def _cached(options: ReadOptions, key: str) -> OcrPage | None:
-    hit = options.ocr_cache.get(key) if options.ocr_cache is not None else None
+def cached_words(
+    cache: Cache | None,
+    source_hash: str,
+    number: int,
+    width_pt: float,
+    height_pt: float,
+    limits: Limits,
+) -> list[tuple[str, Box]] | None:
+    """The words OCR read on page ``number`` (1-based) when it was indexed, each with its
+    box in PDF points (left, bottom, right, top): how a scan's evidence is highlighted, as
+    it has no text layer to search. None when the page was not read by OCR (or with other
+    settings)."""
+    page = _cached(cache, _key(source_hash, number, limits))
+    if page is None or not page.width or not page.height:
+        return None
+    sx, sy = width_pt / page.width, height_pt / page.height
+    return [
+        (fix_bars(word), (left * sx, height_pt - bottom * sy, right * sx, height_pt - top * sy))
+        for line in page.lines
+        for word, (left, top, right, bottom) in zip(line.words, line.word_boxes, strict=False)
+    ]
+
+
+def _cached(cache: Cache | None, key: str) -> OcrPage | None:
+    hit = cache.get(key) if cache is not None else None
     if not hit:
         return None
     try:
