@@ -141,3 +141,37 @@ def test_reading_the_reply() -> None:
     assert parse_rejected('{"not_headings": [0, 9, true, "x"]}', 5) == set()  # out of range
     assert parse_rejected("all headings", 5) is None
     assert parse_rejected('{"not_headings": "2"}', 5) is None
+
+
+def test_a_word_file_typed_with_manual_formatting_is_checked_too(
+    tmp_path: Path, server: FakeLLMServer
+) -> None:
+    """A Word file without heading styles gets its headings by the same typography, so the
+    same check applies to the paragraphs that only look like headings."""
+    import docx
+    from docx.shared import Pt
+
+    document = docx.Document()
+
+    def para(text: str, bold: bool = False, size: float | None = None) -> None:
+        run = document.add_paragraph().add_run(text)
+        run.bold = bold
+        if size:
+            run.font.size = Pt(size)
+
+    para("Employee Handbook", True, 20)
+    para(BODY)
+    para("1. Working Hours", True, 14)
+    para(BODY)
+    para("Remote Work", True)
+    para(BODY)
+    para(NAME, True)
+    para(BODY)
+    path = tmp_path / "handbook.docx"
+    document.save(str(path))
+    server.reply = _rejecting(NAME)
+    doc = index_document(
+        str(path), summarizer=make_summarizer(openai_chat(server)), persist=False, verbose=False
+    )
+    assert NAME not in _headings(doc) and "Remote Work" in _headings(doc)
+    assert doc["structure_check"]["set_aside"] == [NAME]
