@@ -280,7 +280,7 @@ def make_summarizer(
 
     ``user_prompt_template`` may use ``{title}``, ``{path}``, ``{section}`` (the quoted
     text) and ``{text}`` (the raw, truncated text). ``max_workers`` below 1 is treated as 1.
-    ``check_headings``: the model also checks, in one call per PDF, the headings found only
+    ``check_headings``: the model also checks, in one call per document, the headings found only
     by their look (``structure.confirm``); the deterministic headings stand if it fails.
     """
     if llm is None:
