@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..ingest.ocr.scan import cached_words
+from ..ingest.ocr.scan import THIN_TEXT_CHARS, cached_words
 from ..ingest.readers.pdfium_pages import PDFIUM_LOCK
 from ..limits import Limits
 from ..store.base import Cache
@@ -286,13 +286,15 @@ class PdfLocator:
             page = self.document[number - 1]
             textpage = page.get_textpage()
             self.textpages[number] = (page, textpage)
-            self.words[number] = _words_of(number, textpage.get_text_range())
-            if not self.words[number].words and self.ocr_words is not None:
-                self._read_scan(number, page)
+            raw = textpage.get_text_range()
+            self.words[number] = _words_of(number, raw)
+            if len(raw.strip()) < THIN_TEXT_CHARS and self.ocr_words is not None:
+                self._read_scan(number, page)  # read by OCR at indexing, if anything
         return self.words[number]
 
     def _read_scan(self, number: int, page: Any) -> None:
-        """A page without text: its words as OCR read them, each token with its word's box."""
+        """A page with little or no text layer: its words as OCR read them (if it was read by
+        OCR), each token with its word's box."""
         width, height = page.get_size()
         found = self.ocr_words(number, width, height) if self.ocr_words else None
         words, boxes = [], []

@@ -26,12 +26,12 @@ from .layout import Layout
 
 log = logging.getLogger("treerag.structure")
 
-# At most this many doubtful headings go in the one call (about 25 tokens each: ~7,500
-# tokens); a document with more keeps the rest as found (the check is a refinement).
+# At most this many doubtful headings go in the one call (about 35 tokens each with the
+# words under them: ~10,000 tokens, measured on a 10-K); a document with more keeps the rest
+# as found (the check is a refinement).
 MAX_DOUBTFUL = 300
-BELOW_CHARS = (
-    90  # the text under a heading shown with it: enough to see whether it starts a section
-)
+# The text under a heading shown with it: enough to see whether it starts a section.
+BELOW_CHARS = 90
 
 
 @dataclass(frozen=True)
