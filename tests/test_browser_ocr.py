@@ -1,12 +1,15 @@
-"""In Chromium: a scanned PDF uploaded in the app shows OCR progress, then its tree."""
+"""In Chromium: a scanned PDF uploaded in the app shows OCR progress, then its tree, and an
+answer about it shows the quoted passage highlighted on the scanned page."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import pytest
 from ocr_builders import scanned_pdf, text_pdf
+from PIL import Image
 from playwright.sync_api import Page, expect
 from test_browser_app import AGRAPH, shot, wait_idle
 
@@ -41,3 +44,27 @@ def test_scan_upload_shows_ocr_progress_then_the_tree(
     for title, _ in chapters:
         expect(outline.get_by_text(title, exact=False)).to_be_visible()
     shot(page, "15-ocr-tree.png")
+
+    # Ask about the scan: the cited page is shown with the quoted words tinted, found among
+    # the words OCR read (the scan has no text layer to search).
+    page.get_by_role("link", name="Chat").click()
+    box = page.get_by_test_id("stChatInputTextArea")
+    expect(box).to_be_visible(timeout=30_000)
+    box.fill("How long do Repairs take?")
+    box.press("Enter")
+    expect(page.get_by_text("42 minutes").first).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    page.get_by_test_id("stCheckbox").filter(has_text="Sources").first.click()
+    expect(page.get_by_test_id("stImage").first).to_be_visible(timeout=30_000)
+    page.get_by_role("button", name=re.compile(r"^View S\d")).first.click()
+    dialog = page.get_by_role("dialog")
+    image = dialog.get_by_test_id("stImage").locator("img").first
+    expect(image).to_be_visible(timeout=30_000)
+    src = image.get_attribute("src") or ""
+    url = live_server["url"]
+    shown = page.request.get(src if src.startswith("http") else url + src).body()
+    picture = Image.open(io.BytesIO(shown)).convert("RGB")
+    raw = picture.tobytes()  # r, g, b per pixel
+    tinted = sum(1 for i in range(0, len(raw), 3) if raw[i] > 100 and raw[i] - raw[i + 2] > 60)
+    assert tinted > 500, tinted  # the scan itself is grey: any orange is the highlight
+    shot(page, "16-ocr-evidence.png")
