@@ -89,10 +89,13 @@ def test_the_model_sets_aside_a_line_that_only_looks_like_a_heading(
     assert NAME in _headings(offline)  # the deterministic reader takes it: it looks the part
 
     server.reply = _rejecting(NAME)
+    said: list[str] = []
     doc = index_document(
-        str(pdf), summarizer=make_summarizer(openai_chat(server)), persist=False, verbose=False
-    )
+        str(pdf), summarizer=make_summarizer(openai_chat(server)), persist=False, verbose=False,
+        progress=lambda done, total, message: said.append(message),
+    )  # fmt: skip
     assert _headings(doc) == [h for h in _headings(offline) if h != NAME]
+    assert "Checking 4 headings found by their look with the model" in said
     checks = [r for r in server.chat_requests() if kind_of(r) == "heading_check"]
     assert len(checks) == 1  # one batched call per document
     _, asked = messages_text(checks[0])

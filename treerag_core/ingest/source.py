@@ -94,7 +94,7 @@ def read_bytes(
         )
     result = fmt.read(data, limits, file_name, options)
     if options.heading_judge is not None:
-        result.heading_judge = functools.partial(options.heading_judge, file_name)
+        result.heading_judge = functools.partial(_judged, options, file_name)
     structured = apply_strategies(result, fmt.strategies, limits)
     if not structured.text.replace("\f", "").strip():
         raise EmptyDocumentError(f"{file_name} contains no text: there is nothing to index.")
@@ -112,6 +112,15 @@ def read_bytes(
         ocr_pages=sum(page.ocr for page in result.pages or []),
         structure_check=result.measured.get("heading_check"),
     )
+
+
+def _judged(options: ReadOptions, file_name: str, doubts: list[Any]) -> set[int]:
+    """The model's heading check, said in the progress (a model may take a while)."""
+    if options.progress is not None:
+        options.progress(
+            0, 1, f"Checking {len(doubts)} headings found by their look with the model"
+        )
+    return options.heading_judge(file_name, doubts)  # type: ignore[misc]
 
 
 def read_url(
