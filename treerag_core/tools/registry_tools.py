@@ -74,11 +74,15 @@ MAX_QUOTE_CHARS = 400
 
 def environment_retriever(registry_path: RegistryLike = DEFAULT_REGISTRY) -> Retriever:
     """The models configured in the environment (the offline engine when none is), with the
-    store's model-reply cache and its source files (so cited passages are located)."""
+    store's model-reply cache, its source files and its OCR cache (so cited passages are
+    located, on scanned pages too)."""
     store = open_store(registry_path)
     search_llm, answer_llm = make_llms()
     cache = store.cache("llm") if search_llm is not None else None
-    return make_retriever(answer_llm, search_llm=search_llm, cache=cache, sources=store.sources)
+    return make_retriever(
+        answer_llm, search_llm=search_llm, cache=cache, sources=store.sources,
+        ocr_cache=store.cache("ocr"),
+    )  # fmt: skip
 
 
 class RegistryTools:
