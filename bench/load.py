@@ -115,7 +115,7 @@ async def choose_document(page, file_name: str, record: dict) -> None:  # noqa: 
         await wait_idle(page)
 
 
-async def user(browser, url: str, doc: dict, gates: dict, record: dict) -> None:  # noqa: ANN001
+async def user(browser, url: str, doc: dict, gates: dict, record: dict, answer_end: str) -> None:  # noqa: ANN001
     """One person: open the chat page, pick their document, then (when everyone has) ask
     each question in turn."""
     from playwright.async_api import expect
@@ -148,7 +148,7 @@ async def user(browser, url: str, doc: dict, gates: dict, record: dict) -> None:
             await box.fill(question)
             await box.press("Enter")
             answer = page.get_by_test_id("stChatMessage").nth(2 * number - 1)
-            done = answer.get_by_text(gates["answer_end"])  # the answer's last line
+            done = answer.get_by_text(answer_end)  # the answer's last line
             await done.wait_for(state="attached", timeout=ANSWER_TIMEOUT_MS)
             await wait_idle(page)
             try:  # the answer as shown once the page is idle (retried: never a mid-draw read)
@@ -182,14 +182,16 @@ async def level(server: Server, docs: list[dict], n: int, answer_end: str = ANSW
         opened: list[int] = []
         answered: list[int] = []
         gates = {"open": asyncio.Event(), "ask": asyncio.Event(), "all_answered": asyncio.Event(),
-                 "close": asyncio.Event(), "answer_end": answer_end}  # fmt: skip
+                 "close": asyncio.Event()}  # fmt: skip
         gates["opened"] = lambda: (opened.append(1), len(opened) == n and gates["ask"].set())
         gates["answered"] = lambda: (
             answered.append(1),
             len(answered) == n and gates["all_answered"].set(),
         )
         tasks = [
-            asyncio.create_task(user(browser, server.url, docs[i % len(docs)], gates, records[i]))
+            asyncio.create_task(
+                user(browser, server.url, docs[i % len(docs)], gates, records[i], answer_end)
+            )
             for i in range(n)
         ]
         await asyncio.sleep(0.5)  # every context is created before anyone starts

@@ -152,47 +152,40 @@ def named_titles(document: dict[str, Any]) -> list[str]:
 def evidence_coverage(questions: list[dict], registries: dict[str, Any]) -> dict[str, Any]:
     """Per registry (original, scanned): the references each offline answer cites, how many
     have highlights, and how well the highlighted boxes, read back on the born-digital page,
-    hold the quoted passage (medians of coverage and precision, as ``bench.evidence``)."""
+    hold the quoted passage (medians of coverage and precision, as the evidence tests)."""
     import statistics
 
     import pypdfium2 as pdfium
 
+    from bench.evidence_score import coverage, read_back, words
     from treerag_core import ask, make_retriever
     from treerag_core.qa.evidence import quoted_text
 
+    originals = {name: pdfium.PdfDocument(str(SHARED / "pdfs" / name)) for name in FILINGS}
     out = {}
     for label, store in registries.items():
         retriever = make_retriever(None, sources=store.sources, ocr_cache=store.cache("ocr"))
         by_name = {row["file_name"]: row for row in store.list()}
-        cited = highlighted = 0
-        coverages, precisions = [], []
+        cited = []  # (document, reference, original's file name)
         for item in questions:
             name = item["file"].split("/")[-1]
-            doc = store.get(by_name[name if label == "original" else f"scan-{name}"]["doc_id"])
-            original = pdfium.PdfDocument(str(SHARED / "pdfs" / name))
+            row = by_name[name if label == "original" else f"scan-{name}"]
+            doc = store.get(row["doc_id"])
             result = ask(item["question"], doc, retriever)
-            for ref in (r for r in result.references if r.get("cited")):
-                cited += 1
-                if not ref.get("highlights"):
-                    continue
-                highlighted += 1
-                shown = Counter(
-                    w
-                    for hit in ref["highlights"]
-                    for rect in hit["rects"]
-                    for w in WORD.findall(
-                        original[hit["page"] - 1].get_textpage().get_text_bounded(*rect).lower()
-                    )
-                )
-                quoted = Counter(w for t in quoted_text(doc, ref) for w in WORD.findall(t.lower()))
-                shared = sum((quoted & shown).values())
-                coverages.append(shared / max(1, sum(quoted.values())))
-                precisions.append(shared / max(1, sum(shown.values())))
+            cited += [(doc, ref, name) for ref in result.references if ref.get("cited")]
+        scores = [
+            coverage(
+                [w for t in quoted_text(doc, ref) for w in words(t)],
+                read_back(originals[name], ref["highlights"]),
+            )
+            for doc, ref, name in cited
+            if ref.get("highlights")
+        ]
         out[label] = {
-            "cited": cited,
-            "highlighted": highlighted,
-            "coverage_median": statistics.median(coverages) if coverages else None,
-            "precision_median": statistics.median(precisions) if precisions else None,
+            "cited": len(cited),
+            "highlighted": len(scores),
+            "coverage_median": statistics.median(c for c, _ in scores) if scores else None,
+            "precision_median": statistics.median(p for _, p in scores) if scores else None,
         }
         log(f"evidence on the {label} filings: {out[label]}")
     return out

@@ -82,6 +82,30 @@ def make_docx(path: Path, blocks: list[Block]) -> Path:
     return path
 
 
+Run = tuple[str, bool, float | None]  # text, bold, size in points (None: the style's)
+
+
+def make_formatted_docx(path: Path, paragraphs: list[str | Run | list[Run]]) -> Path:
+    """A DOCX typed with manual formatting, without heading styles: each paragraph is plain
+    text, one run ``(text, bold, size)`` or a list of runs."""
+    import docx
+    from docx.shared import Pt
+
+    document = docx.Document()
+    for paragraph in paragraphs:
+        if isinstance(paragraph, str):
+            paragraph = (paragraph, False, None)
+        runs = [paragraph] if isinstance(paragraph, tuple) else paragraph
+        para = document.add_paragraph()
+        for text, bold, size in runs:
+            run = para.add_run(text)
+            run.bold = bold
+            if size:
+                run.font.size = Pt(size)
+    document.save(str(path))
+    return path
+
+
 def make_zip_bomb_docx(path: Path, inflated_bytes: int = 300 * 1024 * 1024) -> Path:
     """A tiny .docx whose document.xml declares (and inflates to) ``inflated_bytes``."""
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:

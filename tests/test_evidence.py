@@ -4,8 +4,6 @@ PDFium) or in its section text (character offsets), and drawn highlighted on the
 from __future__ import annotations
 
 import io
-import re
-from collections import Counter
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -13,6 +11,7 @@ import pytest
 from fpdf import FPDF
 from PIL import Image
 
+from bench.evidence_score import coverage, read_back, words
 from treerag_core import (
     EvidenceUnavailableError,
     ask,
@@ -26,26 +25,8 @@ from treerag_core import (
 from treerag_core.qa.evidence import cited_sentences, quoted_text
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
-WORD = re.compile(r"\w+")
 MIN_COVERAGE = 0.9  # the issue's bar: the rectangles hold 90% of the excerpt's words
 MIN_PRECISION = 0.8  # "and little else"
-
-
-def read_back(data: bytes, highlights: list[dict]) -> list[str]:
-    """The words PDFium finds inside the highlight rectangles."""
-    document = pdfium.PdfDocument(data)
-    words: list[str] = []
-    for hit in highlights:
-        textpage = document[hit["page"] - 1].get_textpage()
-        for rect in hit["rects"]:
-            words += [w.lower() for w in WORD.findall(textpage.get_text_bounded(*rect))]
-    return words
-
-
-def coverage(want: list[str], got: list[str]) -> tuple[float, float]:
-    want_c, got_c = Counter(want), Counter(got)
-    shared = sum((want_c & got_c).values())
-    return shared / max(1, sum(want_c.values())), shared / max(1, sum(got_c.values()))
 
 
 def check_pdf_references(document: dict, references: list[dict], data: bytes) -> int:
@@ -53,7 +34,7 @@ def check_pdf_references(document: dict, references: list[dict], data: bytes) ->
     for ref in references:
         if ref.get("highlights") is None:
             continue
-        want = [w.lower() for text in quoted_text(document, ref) for w in WORD.findall(text)]
+        want = [w for text in quoted_text(document, ref) for w in words(text)]
         cov, precision = coverage(want, read_back(data, ref["highlights"]))
         assert cov >= MIN_COVERAGE, (ref["ref"], ref["title"], cov)
         assert precision >= MIN_PRECISION, (ref["ref"], ref["title"], precision)

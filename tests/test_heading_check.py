@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from builders import make_typeset_pdf
+from builders import make_formatted_docx, make_typeset_pdf
 from fake_llm_servers import (
     FakeLLMServer,
     default_reply,
@@ -151,27 +151,11 @@ def test_a_word_file_typed_with_manual_formatting_is_checked_too(
 ) -> None:
     """A Word file without heading styles gets its headings by the same typography, so the
     same check applies to the paragraphs that only look like headings."""
-    import docx
-    from docx.shared import Pt
-
-    document = docx.Document()
-
-    def para(text: str, bold: bool = False, size: float | None = None) -> None:
-        run = document.add_paragraph().add_run(text)
-        run.bold = bold
-        if size:
-            run.font.size = Pt(size)
-
-    para("Employee Handbook", True, 20)
-    para(BODY)
-    para("1. Working Hours", True, 14)
-    para(BODY)
-    para("Remote Work", True)
-    para(BODY)
-    para(NAME, True)
-    para(BODY)
-    path = tmp_path / "handbook.docx"
-    document.save(str(path))
+    path = make_formatted_docx(
+        tmp_path / "handbook.docx",
+        [("Employee Handbook", True, 20), BODY, ("1. Working Hours", True, 14), BODY,
+         ("Remote Work", True, None), BODY, (NAME, True, None), BODY],
+    )  # fmt: skip
     server.reply = _rejecting(NAME)
     doc = index_document(
         str(path), summarizer=make_summarizer(openai_chat(server)), persist=False, verbose=False

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from builders import make_typeset_pdf
+from builders import make_formatted_docx, make_typeset_pdf
 
 from treerag_core import heading_label, index_document
 from treerag_core.ingest.source import read_source
@@ -174,32 +174,25 @@ def test_flat_contents_gets_typography_below_it(tmp_path: Path) -> None:
 
 
 def test_docx_typed_with_manual_formatting_gets_a_tree(tmp_path: Path) -> None:
-    import docx
-    from docx.shared import Pt
-
-    document = docx.Document()
-
-    def para(text: str, bold: bool = False, size: float | None = None) -> None:
-        run = document.add_paragraph().add_run(text)
-        run.bold = bold
-        if size:
-            run.font.size = Pt(size)
-
-    para("Employee Handbook", True, 20)
-    para("This handbook explains how we work together and what you can expect from us.")
-    para("1. Working Hours", True, 14)
-    para("We work from nine to five on weekdays, with a lunch break of one hour.")
-    para("1.1 Remote Work", True)
-    para("You may work from home two days a week when your team agrees to it.")
-    lead = document.add_paragraph()
-    lead.add_run("Note:").bold = True
-    lead.add_run(" this sentence starts with a bold word but is body text.")
-    para("2. Leave", True, 14)
-    para("Holidays are booked in the shared calendar at least two weeks ahead.")
-    para("Sick Leave", True)
-    para("Tell your manager before ten o'clock on the first day you are ill.")
-    path = tmp_path / "handbook.docx"
-    document.save(str(path))
+    path = make_formatted_docx(
+        tmp_path / "handbook.docx",
+        [
+            ("Employee Handbook", True, 20),
+            "This handbook explains how we work together and what you can expect from us.",
+            ("1. Working Hours", True, 14),
+            "We work from nine to five on weekdays, with a lunch break of one hour.",
+            ("1.1 Remote Work", True, None),
+            "You may work from home two days a week when your team agrees to it.",
+            [
+                ("Note:", True, None),
+                (" this sentence starts with a bold word but is body text.", False, None),
+            ],
+            ("2. Leave", True, 14),
+            "Holidays are booked in the shared calendar at least two weeks ahead.",
+            ("Sick Leave", True, None),
+            "Tell your manager before ten o'clock on the first day you are ill.",
+        ],
+    )
     source, rows = _tree(path)
     assert source == "typography and numbering"
     assert [(t, lvl, parent) for t, lvl, _, parent in rows] == [

@@ -296,9 +296,8 @@ class PdfLocator:
         """A page with little or no text layer: its words as OCR read them (if it was read by
         OCR), each token with its word's box."""
         width, height = page.get_size()
-        found = self.ocr_words(number, width, height) if self.ocr_words else None
         words, boxes = [], []
-        for text, box in found or []:
+        for text, box in self.ocr_words(number, width, height) or []:  # type: ignore[misc]
             for token in _WORD.findall(text):
                 words.append(token.lower())
                 boxes.append(box)

@@ -72,7 +72,9 @@ def structure_from_contents(result: ReadResult, limits: Limits) -> Structured | 
     # Below a contents that lists sections, only headings named by numbering or a standard
     # title are added (the notes and the statements of a filing are rarely listed); below
     # an overview, every heading found.
-    below = [h for h in typeset.headings if h.known] if contents.detailed else _checked(result)
+    below = (
+        [h for h in typeset.headings if h.known] if contents.detailed else _checked(result, typeset)
+    )
     headings = below_entries(placed, below)
     source = MIXED_SOURCE if len(headings) > len(placed) else CONTENTS_SOURCE
     if contents.title is not None:
@@ -87,15 +89,14 @@ def structure_by_typography(result: ReadResult, limits: Limits) -> str | None:
     typeset = measure(result, limits)
     if typeset is None or len(typeset.headings) < MIN_TYPOGRAPHY_HEADINGS:
         return None
-    headings = [_copy(h) for h in _checked(result)]
+    headings = [_copy(h) for h in _checked(result, typeset)]
     assign_levels(headings)
     return render(typeset.layout.texts, headings, typeset.dropped)
 
 
-def _checked(result: ReadResult) -> list[Heading]:
+def _checked(result: ReadResult, typeset: Typeset) -> list[Heading]:
     """The typography headings after the model's check of the doubtful ones (asked once per
     read, and only by a strategy that uses them)."""
-    typeset = result.measured["typeset"]
     if "heading_check" not in result.measured:
         typeset.headings, result.measured["heading_check"] = checked(
             typeset.headings, typeset.layout, result.heading_judge
