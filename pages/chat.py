@@ -46,13 +46,14 @@ def _context(doc_ids: list[str]) -> dict[str, Any] | None:
 def main() -> None:
     thread = chat_threads.current()
     with st.sidebar:
-        listed = chat_threads.sidebar(thread)
+        chat_threads.sidebar(thread)
     st.title("Chat")
     if thread and thread.get("doc_ids_gone"):
         st.caption("Some documents of this conversation were deleted: their answers stay.")
     doc_ids = _pick_documents()
     context = _context(doc_ids)
-    chat_turns.conversation(doc_ids, context, listed)
+    chat_turns.conversation(doc_ids, context)
+    chat_turns.question_box(doc_ids)
 
 
 state.require_app()

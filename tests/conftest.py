@@ -231,3 +231,16 @@ def texts(at) -> str:  # noqa: ANN001
     for kind in ("markdown", "caption", "text", "subheader", "error", "info", "success", "warning"):
         parts += [str(e.value) for e in getattr(at, kind)]
     return "\n".join(parts)
+
+
+def ask(at, question: str):  # noqa: ANN001, ANN201
+    """Ask in the chat page's question box, then show the whole page.
+
+    The box reruns only the fragment where the answer goes; AppTest then holds only that
+    fragment's elements, where a browser merges them into the page it shows. The
+    whole-page run after it draws what the browser shows (and what a reload would).
+    """
+    at.chat_input[0].set_value(question).run()
+    if not at.exception:
+        at.run()
+    return at

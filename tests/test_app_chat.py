@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import streamlit_agraph
-from conftest import texts
+from conftest import ask, texts
 from streamlit.testing.v1 import AppTest
 
 from treerag_core import get_thread, index_document, list_threads, regression_questions
@@ -54,7 +54,7 @@ def report(app_registry: Path, tmp_path: Path) -> dict:
 
 
 def _ask(at: AppTest, question: str) -> AppTest:
-    at.chat_input[0].set_value(question).run()
+    ask(at, question)
     assert not at.exception
     return at
 
@@ -113,6 +113,39 @@ def test_follow_up_reads_the_same_statement(make_app, report, app_registry) -> N
     alone = _thread(at)["turns"][0]
     assert alone["references"][0]["title"] == "History"
     assert len(list_threads(str(app_registry))) == 2
+
+
+def test_a_question_reruns_only_the_place_of_its_answer(make_app, report) -> None:  # noqa: ANN001
+    """Asking redraws neither the turns above nor the page: the question box's callback
+    reruns only the keyed place of the next answer (AppTest then holds only what that run
+    drew), which draws the place of the answer after it."""
+    at = _ask(make_app(CHAT), "What were the total net sales in 2019?")
+    at.chat_input[0].set_value("And in 2018?").run()  # the fragment run alone
+    assert not at.exception
+    drawn = [m.value for m in at.markdown]
+    assert drawn[0] == "And in 2018?" and "232,887" in drawn[1]
+    assert not any("2019?" in text for text in drawn)  # the first turn was not redrawn
+    assert [t.value for t in at.title] == []  # nor the page
+    assert any(c.value.replace("\\", "").startswith("Sources: S1") for c in at.caption)
+    at.run()  # the whole page: both turns, and the third question goes to its own place
+    assert not at.exception
+    at.chat_input[0].set_value("What about operating income?").run()
+    assert "14,541" in " ".join(m.value for m in at.markdown)
+    assert not any("2018?" in m.value for m in at.markdown)
+    assert len(_thread(at)["turns"]) == 3
+
+
+def test_a_question_whose_place_is_not_drawn_runs_the_whole_page(make_app, report) -> None:  # noqa: ANN001
+    at = _ask(make_app(CHAT), "What were the total net sales in 2019?")
+    thread = _thread(at)
+    # Another tab answered in this thread meanwhile: this page drew the place of turn 1,
+    # the next question is turn 2.
+    at.session_state[state.CHAT_THREAD] = {**thread, "turns": thread["turns"] * 2}
+    at.chat_input[0].set_value("What about operating income?").run()
+    assert not at.exception
+    assert [t.value for t in at.title] == ["Chat"]  # the whole page ran
+    assert "14,541" in _thread(at)["turns"][-1]["answer"]
+    assert "14,541" in shown(at)
 
 
 def test_thread_reopens_from_its_link_in_a_new_session(make_app, report, app_registry) -> None:  # noqa: ANN001

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import texts
+from conftest import ask, texts
 
 from treerag_core import index_upload, list_documents, set_collection_access
 from ui import state
@@ -34,7 +34,7 @@ def test_chat_history_and_uploads_stay_with_their_person(make_app, team: dict) -
     at = make_app("pages/chat.py")
     assert not at.exception
     assert "Signed in as" in texts(at) and "hr: editor" in texts(at)
-    at.chat_input[0].set_value("What does level 3 earn?").run()
+    ask(at, "What does level 3 earn?")
     hana_thread = at.session_state[state.CHAT_THREAD]
     assert "90,000" in hana_thread["turns"][0]["answer"]
     at.session_state[state.UPLOAD_RESULTS] = [{"name": "salaries.md"}]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import streamlit_agraph
-from conftest import SAMPLE_MD, texts
+from conftest import SAMPLE_MD, ask, texts
 from fake_llm_servers import CutStream, FakeLLMServer, default_reply, kind_of
 
 from treerag_core import get_document_by_id, list_documents
@@ -54,7 +54,7 @@ def test_index_and_ask_with_a_configured_model(make_app, app_registry: Path, mod
 
     model_server.reset()
     at.switch_page(CHAT).run()
-    at.chat_input[0].set_value("What ranking does the offline navigation use?").run()
+    ask(at, "What ranking does the offline navigation use?")
     assert not at.exception
     answer = at.session_state[state.CHAT_THREAD]["turns"][0]
     assert answer["answer"] == "Answer from the sections."
@@ -82,11 +82,11 @@ def test_stream_cut_mid_answer_is_reported_and_chat_stays_usable(
 
     model_server.reply = reply
     at.switch_page(CHAT).run()
-    at.chat_input[0].set_value("Who wrote it?").run()
+    ask(at, "Who wrote it?")
     assert not at.exception
     assert any("cut off" in e.value for e in at.error)
     assert at.session_state[state.CHAT_THREAD]["turns"][0]["answer"].startswith("The first")
-    at.chat_input[0].set_value("What data was used?").run()
+    ask(at, "What data was used?")
     assert not at.exception
     assert at.session_state[state.CHAT_THREAD]["turns"][-1]["answer"] == "Answer from the sections."
 

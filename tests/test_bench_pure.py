@@ -8,6 +8,7 @@ import urllib.request
 
 from bench.fake_llm import FakeLLM
 from bench.inputs import make_markdown, outline_plan, sentence
+from bench.load_turns import table as turns_table
 from bench.navigation_tokens import chars_to_tokens, scripted_reply
 from bench.report import Figure, check, field_of, fmt, median, parallel_efficiency, ratio, table
 from bench.runner import tree_size
@@ -156,3 +157,11 @@ def test_structure_scorer_numbers_ignored_diagnostic():
 
     got = without_numbers([{"title": t} for t in ["1.3.1 Fonts", "A.1 Build", "1 A Brief", "I Go"]])
     assert [g["title"] for g in got] == ["Fonts", "Build", "A Brief", "I Go"]
+
+
+def test_turns_table_has_a_row_per_app_and_measure():
+    row = {"app": "now", "browser_cpu_s": [0.5, 0.3], "server_cpu_s": [0.1, 0.1],
+           "answer_s": [0.4, 0.3], "wrong": 0}  # fmt: skip
+    lines = turns_table([row, {**row, "app": "before"}]).splitlines()
+    assert lines[0] == "| app | measure | turn 1 | turn 2 |"
+    assert "| now | browser CPU-s | 0.5 | 0.3 |" in lines and len(lines) == 8

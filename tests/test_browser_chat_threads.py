@@ -1,7 +1,8 @@
 """Conversations in Debian Chromium against a live `streamlit run app.py` (offline engine):
 ask, ask a follow-up and see its source is the same statement; reload the page and the
 conversation is there; restart the server on the same registry and port, reload, and it is
-still there; a thumbs-down is offered as an evaluation question. Screenshots go to
+still there; regenerate an answer in place; a thumbs-down is offered as an evaluation
+question. Screenshots go to
 test-artifacts/."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import pytest
 from conftest import server_env, start_streamlit, stop_streamlit
 from playwright.sync_api import Page, expect
 
-from treerag_core import index_document, list_threads
+from treerag_core import get_thread, index_document, list_threads
 from treerag_core.ingest.summarize import make_summarizer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,6 +117,20 @@ def test_conversation_survives_reload_and_restart(page: Page, report_server: dic
     page.reload()
     conversation_shown(page)
     shot(page, "chat-03-after-restart.png")
+
+    # Regenerate the first answer: the conversation redraws it in place, and the store
+    # keeps the new one.
+    first = page.get_by_test_id("stChatMessage").nth(1)
+    first.get_by_role("button", name="Regenerate").click()
+    [row] = list_threads(report_server["registry"])
+    for _ in range(300):  # the restarted server loads the document first
+        if get_thread(row["thread_id"], report_server["registry"])["turns"][0].get("regenerated"):
+            break
+        page.wait_for_timeout(100)
+    wait_idle(page)
+    assert get_thread(row["thread_id"], report_server["registry"])["turns"][0]["regenerated"] == 1
+    expect(page.get_by_test_id("stChatMessage")).to_have_count(4)
+    expect(first).to_contain_text("280,522")
 
     # The follow-up's sources, drawn on demand: the statement, openable in the tree.
     answer = page.get_by_test_id("stChatMessage").nth(3)

@@ -27,6 +27,7 @@ from .text import md_escape, plain_label
 
 THREAD_PARAM = "thread"
 LISTED = "chat_thread_listed"  # the open thread as of the sidebar's last drawing
+FRESH = "chat_thread_fresh"  # the key of the sidebar's place for a thread opened since
 # The sidebar lists this many recent conversations (the rest stay stored and linkable).
 SIDEBAR_THREADS = 30
 
@@ -76,23 +77,20 @@ def _open(thread_id: str) -> None:
     st.query_params[THREAD_PARAM] = thread_id
 
 
-def sidebar(thread: dict[str, Any] | None) -> Any:
-    """The conversation list (newest first) and the open one's actions. Returns the place
-    at the top of the list where the chat shows a conversation it opened since (see
-    :func:`opened_since_listed`)."""
+def sidebar(thread: dict[str, Any] | None) -> None:
+    """The conversation list (newest first) and the open one's actions."""
     st.subheader("Conversations")
     if st.button("New conversation", icon=":material/add_comment:", key="thread_new"):
         close()
         st.rerun()
-    fresh = st.container()
+    st.session_state[LISTED] = thread["thread_id"] if thread else None
+    opened_since_listed()
     rows = list_threads(state.registry_path(), state.principal())
     if not rows:
         st.caption("Your questions and answers are kept here.")
-    open_id = thread["thread_id"] if thread else None
-    st.session_state[LISTED] = open_id
     for row in rows[:SIDEBAR_THREADS]:
         label = plain_label(row.get("title") or "Untitled", 48)
-        current_row = row["thread_id"] == open_id
+        current_row = thread is not None and row["thread_id"] == thread["thread_id"]
         if st.button(
             label, key=f"thread_{row['thread_id']}", type="primary" if current_row else "tertiary",
             help=f"{row.get('turns', 0)} answer(s), last {row.get('updated_at') or ''}",
@@ -103,26 +101,23 @@ def sidebar(thread: dict[str, Any] | None) -> Any:
         st.caption(f"{len(rows) - SIDEBAR_THREADS} older conversation(s) not listed.")
     if thread is not None:
         _actions(thread)
-    return fresh
 
 
-def opened_since_listed(place: Any) -> None:
-    """Draw, at ``place`` (the top of the sidebar's list), the open conversation when the
-    list was drawn before it existed: the chat opens a thread with its first question in a
-    fragment run, which does not redraw the sidebar, and a whole-page run just to list it
-    cost more than the answer (measured by bench.load). The next whole-page run lists it
-    with the others. Called on every run of the chat fragment: the place must be written
-    each time to keep its position."""
-    slot = place.empty()
+@st.fragment(key=FRESH)
+def opened_since_listed() -> None:
+    """At the top of the list: the open conversation when the list was drawn before it
+    existed. A first question opens its thread in the question box's callback, which
+    reruns just this place and the answer's (a whole-page run only to list the thread
+    costs more than the answer: measured by bench.load). Empty in a whole-page run, which
+    lists the thread with the others."""
     thread = st.session_state.get(state.CHAT_THREAD)
     if thread is None or st.session_state.get(LISTED) == thread["thread_id"]:
         return
-    with slot.container():
-        st.button(
-            plain_label(thread.get("title") or "Untitled", 48), type="primary",
-            key=f"thread_fresh_{thread['thread_id']}", help="The open conversation",
-        )  # fmt: skip
-        _actions(thread)
+    st.button(
+        plain_label(thread.get("title") or "Untitled", 48), type="primary",
+        key=f"thread_fresh_{thread['thread_id']}", help="The open conversation",
+    )  # fmt: skip
+    _actions(thread)
 
 
 def _actions(thread: dict[str, Any]) -> None:

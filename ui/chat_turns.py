@@ -1,12 +1,16 @@
 """The open conversation on the chat page: its turns, each answer's actions, and (when asked
 for) its sources.
 
-Cheap under load: the conversation is one fragment, so asking reruns only it (never the
-sidebar, the navigation or the document picker), and nothing reruns after an answer. Each
-answer is a fragment of its own, so a verdict, a comment or opening its sources reruns
-that answer only. An answer shows its text and one line naming its cited sections; the
-evidence thumbnails, the reference buttons and the navigation trace are drawn only when
-its Sources toggle is on.
+Cheap under load, and as cheap in the fiftieth turn as in the first: a question reruns
+only the place where its answer goes, never the turns above it. Streamlit redraws every
+element of a fragment that reruns (each costs the browser a few milliseconds, measured), so
+a conversation drawn as one fragment costs more with every turn. Here each next answer has
+a fragment of its own (keyed by its turn number), drawn empty at the end of the
+conversation; the question box's callback reruns just that one, which answers and then
+draws the empty place for the turn after it. Each answer's sources line, actions and
+sources are a fragment too, so a verdict, a comment or opening its sources reruns that
+answer only. The evidence thumbnails, the reference buttons and the navigation trace are
+drawn only when its Sources toggle is on.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from treerag_core import (
     add_turn,
@@ -37,63 +42,96 @@ SHOWN_TURNS = 20
 SHOW_ALL = "chat_show_all"  # the thread id whose every turn is shown
 REGENERATING = "chat_regenerating"  # (thread id, turn index) to answer again
 VERDICTS = {0: "down", 1: "up"}  # st.feedback's thumbs
-PENDING = "chat_pending"  # the question submitted, to answer in this run
+PENDING = "chat_pending"  # (turn index, question) submitted, to answer in that turn's place
 BOX = "chat_question"  # the question box
 PROMPT = "Ask a question about the selected documents"
+CONVERSATION = "chat_conversation"  # the conversation fragment's key (regenerate reruns it)
+NEXT_TURN = "chat_turn_{}"  # the key of the place where the answer to turn n goes
 
 
 def _key(thread: dict[str, Any], index: int, what: str) -> str:
     return f"{what}_{thread['thread_id'][:12]}_{index}"
 
 
-@st.fragment
-def conversation(doc_ids: list[str], context: dict[str, Any] | None, listed: Any) -> None:
-    """The open thread's turns, then the question box; a question is answered inside this
-    fragment, so asking reruns neither the sidebar nor the rest of the page.
-
-    A new thread's first question opens the thread in the question box's callback; the
-    sidebar's list, drawn before, gets it at ``listed`` (its top) from here, so no
-    whole-page run is needed to show it.
-    """
+@st.fragment(key=CONVERSATION)
+def conversation(doc_ids: list[str], context: dict[str, Any] | None) -> None:
+    """The open thread's turns, then the (empty) place of the next answer."""
     with shown_errors():
-        chat_threads.opened_since_listed(listed)
         thread = st.session_state.get(state.CHAT_THREAD)
         if thread:
-            st.caption(f"Conversation: **{md_escape(thread['title'], 120)}**")
+            _title(thread)
         turns = thread["turns"] if thread else []
-        messages = st.container()
-        with messages:
-            start = 0
-            if len(turns) > SHOWN_TURNS and st.session_state.get(SHOW_ALL) != thread["thread_id"]:
-                start = len(turns) - SHOWN_TURNS
-                st.button(
-                    f"Show {start} earlier answer(s)", key="chat_show_earlier",
-                    on_click=_set, args=(SHOW_ALL, thread["thread_id"]),
-                )  # fmt: skip
-            for index in range(start, len(turns)):
-                _question(turns[index]["question"])
-                with st.chat_message("assistant"):
-                    answer(index)
-        st.chat_input(PROMPT, disabled=not doc_ids, key=BOX, on_submit=_submitted)
-        question = st.session_state.pop(PENDING, None)
-        if not question or not doc_ids or thread is None:
-            return
-        with messages:
-            _ask(question, doc_ids, context)
+        start = 0
+        if len(turns) > SHOWN_TURNS and st.session_state.get(SHOW_ALL) != thread["thread_id"]:
+            start = len(turns) - SHOWN_TURNS
+            st.button(
+                f"Show {start} earlier answer(s)", key="chat_show_earlier",
+                on_click=_set, args=(SHOW_ALL, thread["thread_id"]),
+            )  # fmt: skip
+        regenerating = st.session_state.pop(REGENERATING, None)
+        for index in range(start, len(turns)):
+            _question(turns[index]["question"])
+            with st.chat_message("assistant"):
+                if thread and regenerating == (thread["thread_id"], index):
+                    thread = _regenerate(thread, index)
+                else:
+                    _answer_text(turns[index])
+                answer(index)
+        next_turn(len(turns), doc_ids, context)
+
+
+def next_turn(index: int, doc_ids: list[str], context: dict[str, Any] | None) -> None:
+    """The place of answer ``index``: a fragment keyed by ``index`` (see the module's
+    docstring). Empty until the question box's callback reruns it with a question; then
+    it answers, and draws the place of the next answer inside itself."""
+    st.fragment(_next_turn, key=NEXT_TURN.format(index))(index, doc_ids, context)
+
+
+def _next_turn(index: int, doc_ids: list[str], context: dict[str, Any] | None) -> None:
+    pending = st.session_state.pop(PENDING, None)  # one that is not this turn's is stale
+    thread = st.session_state.get(state.CHAT_THREAD)
+    if not pending or pending[0] != index or not doc_ids or thread is None:
+        return
+    with shown_errors():
+        if index == 0:  # the thread was opened by this question
+            _title(thread)
+        _ask(pending[1], doc_ids, context)
+    next_turn(index + 1, doc_ids, context)
+
+
+@st.fragment
+def question_box(doc_ids: list[str]) -> None:
+    """The question box, pinned under the conversation. A fragment of its own: while a
+    question is answered, the browser greys out what the interaction would rerun by
+    default (for a box in the page's body, the whole page, on every question)."""
+    st.chat_input(PROMPT, disabled=not doc_ids, key=BOX, on_submit=_submitted)
+
+
+def _title(thread: dict[str, Any]) -> None:
+    st.caption(f"Conversation: **{md_escape(thread['title'], 120)}**")
 
 
 def _submitted() -> None:
-    """The question box's callback: keep the question; open a thread titled by it if none
-    is open (before the page runs, so this run's sidebar can list it)."""
+    """The question box's callback: keep the question, open a thread titled by it if none
+    is open (and rerun the sidebar's place for it), and rerun only the place where its
+    answer goes. Should that place be unknown (say, another tab added turns to the thread),
+    the whole page runs, and answers in the place it draws."""
     ss = st.session_state
     question = str(ss.get(BOX) or "").strip()
     doc_ids = list(ss.get(state.CHAT_DOCS) or [])
     if not question or not doc_ids:
         return
+    places = []
     if ss.get(state.CHAT_THREAD) is None:
         thread = create_thread(doc_ids, question, state.registry_path(), state.principal())
         chat_threads.opened(thread)
-    ss[PENDING] = question
+        places.append(chat_threads.FRESH)
+    index = len(ss[state.CHAT_THREAD]["turns"])
+    ss[PENDING] = (index, question)
+    try:
+        st.rerun([*places, NEXT_TURN.format(index)])
+    except StreamlitAPIException:  # no such place drawn in this session
+        st.rerun()
 
 
 def _question(text: str) -> None:
@@ -106,11 +144,11 @@ def _stream_answer(
     doc_ids: list[str],
     context: dict[str, Any] | None,
     history: list[dict[str, Any]],
-    slot: Any,
     keep: Callable[[dict[str, Any]], dict[str, Any]],
 ) -> dict[str, Any]:
-    """Stream one answer into ``slot`` (an ``st.empty``) and ``keep`` its turn (with the
-    error, if it failed: whatever streamed before it stays); return what ``keep`` returned.
+    """Stream one answer and ``keep`` its turn (with the error, if it failed: whatever
+    streamed before it stays, and the error is shown under it); return what ``keep``
+    returned.
 
     The turn is kept as soon as the answer's last words are out, inside the stream, before
     Streamlit writes anything more: a person who closes the page the moment the answer is
@@ -131,48 +169,42 @@ def _stream_answer(
             question, documents, current_retriever(), context, state.principal(),
             state.registry_path(), history,
         )  # fmt: skip
-        with slot.container():
-            st.write_stream(chunks())
+        st.write_stream(chunks())
     except Exception as exc:  # kept in the turn and shown under it
         if "thread" in kept:
             raise
         error = message_for(exc)
         turn = stream.turn(question, error) if stream else make_turn(question, "", None, error)
         kept["thread"] = keep(turn)
+        st.error(error)
     return kept["thread"]
 
 
 def _ask(question: str, doc_ids: list[str], context: dict[str, Any] | None) -> None:
-    """Answer in the open thread, its earlier turns as the history."""
+    """Answer in the open thread, its earlier turns as the history. The streamed text
+    stays as it is drawn; the answer's fragment (sources line, actions) goes under it."""
     registry, principal = state.registry_path(), state.principal()
     thread = st.session_state[state.CHAT_THREAD]
     _question(question)
     with st.chat_message("assistant"):
-        slot = st.empty()
 
         def keep(turn: dict[str, Any]) -> dict[str, Any]:
             saved = add_turn(thread["thread_id"], turn, registry, principal, doc_ids)
             chat_threads.opened(saved)
             return saved
 
-        saved = _stream_answer(question, doc_ids, context, history_of(thread), slot, keep)
-        with slot.container():  # replaces the streamed text in place: never an empty answer
-            answer(len(saved["turns"]) - 1)
+        saved = _stream_answer(question, doc_ids, context, history_of(thread), keep)
+        answer(len(saved["turns"]) - 1)
 
 
 @st.fragment
 def answer(index: int) -> None:
-    """One answer: its text, its cited sections in a line, its actions, its sources."""
+    """Under one answer's text: its cited sections in a line, its actions, its sources."""
     with shown_errors():
         thread = st.session_state.get(state.CHAT_THREAD)
         if not thread or index >= len(thread["turns"]):
             return
-        if st.session_state.get(REGENERATING) == (thread["thread_id"], index):
-            thread = _regenerate(thread, index)
         turn = thread["turns"][index]
-        st.markdown(answer_markdown(turn.get("answer")))
-        if turn.get("error"):
-            st.error(turn["error"])
         refs = turn.get("references") or []
         if refs:
             st.caption(md_escape(f"Sources: {sources_line(refs)}", 600))
@@ -181,12 +213,16 @@ def answer(index: int) -> None:
             _sources(thread, index, refs, turn)
 
 
+def _answer_text(turn: dict[str, Any]) -> None:
+    st.markdown(answer_markdown(turn.get("answer")))
+    if turn.get("error"):
+        st.error(turn["error"])
+
+
 def _regenerate(thread: dict[str, Any], index: int) -> dict[str, Any]:
     """The same question again with the current settings, its earlier turns as history."""
-    st.session_state[REGENERATING] = None
     turn = thread["turns"][index]
     doc_ids = list(st.session_state.get(state.CHAT_DOCS) or thread.get("doc_ids") or [])
-    slot = st.empty()
 
     def keep(new: dict[str, Any]) -> dict[str, Any]:
         saved = replace_answer(
@@ -195,9 +231,7 @@ def _regenerate(thread: dict[str, Any], index: int) -> dict[str, Any]:
         chat_threads.opened(saved)
         return saved
 
-    saved = _stream_answer(turn["question"], doc_ids, None, history_of(thread, index), slot, keep)
-    slot.empty()
-    return saved
+    return _stream_answer(turn["question"], doc_ids, None, history_of(thread, index), keep)
 
 
 def _actions(thread: dict[str, Any], index: int, turn: dict[str, Any]) -> None:
@@ -214,7 +248,7 @@ def _actions(thread: dict[str, Any], index: int, turn: dict[str, Any]) -> None:
     cols[2].button(
         "Regenerate", key=_key(thread, index, "regenerate"), icon=":material/refresh:",
         help="Ask the same question again with the current settings",
-        on_click=_set, args=(REGENERATING, (thread["thread_id"], index)),
+        on_click=_regenerate_clicked, args=(thread["thread_id"], index),
     )  # fmt: skip
     cols[3].toggle("Sources", key=_key(thread, index, "sources"))
     if feedback.get("verdict"):
@@ -225,6 +259,13 @@ def _set(key: str, value: Any) -> None:
     """A button's callback: the value is in place before its fragment reruns (whether the
     click reruns the fragment or, in a full run, the whole page)."""
     st.session_state[key] = value
+
+
+def _regenerate_clicked(thread_id: str, index: int) -> None:
+    """Regenerate's callback: the answer's text is drawn by the conversation (outside the
+    answer's fragment), so the conversation reruns, not only this answer."""
+    st.session_state[REGENERATING] = (thread_id, index)
+    st.rerun(CONVERSATION)
 
 
 def _judge(index: int, verdict_key: str) -> None:
