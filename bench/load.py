@@ -15,7 +15,9 @@ a question about one of three 10-Ks, then a follow-up, then another question. On
 - errors: timeouts, error boxes or exceptions on a page, answers missing, turns not stored.
 
 ``--baseline REF`` runs the same load against the app as it was at git ``REF`` (its files
-extracted to ``bench/out/load/baseline``) in the same run, for ratios. Writes
+extracted to ``bench/out/load/baseline-src``) in the same run, for ratios. ``--floor`` runs
+it against a bare chat page (``bench/bare_chat.py``: the picker, the question box and the
+messages over the same engine), to show what Streamlit's own frontend costs here. Writes
 ``bench/results/load.{json,md}``. The figures need a quiet machine: say how busy it was.
 
 ``--engine model`` asks a model instead: a local fake OpenAI server (``bench.fake_llm``,
@@ -281,13 +283,20 @@ def run_app(
     return rows
 
 
-def extract(ref: str) -> Path:
-    """The app as it was at ``ref``, in ``bench/out/load/baseline-src``."""
-    target = OUT / "baseline-src"
+def extract(ref: str, name: str = "baseline-src") -> Path:
+    """The app as it was at ``ref``, in ``bench/out/load/<name>``."""
+    target = OUT / name
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
+
+
+def bare_app() -> Path:
+    """The app at HEAD with ``bench/bare_chat.py`` as its chat page (see that file)."""
+    target = extract("HEAD", "bare-src")
+    shutil.copy(ROOT / "bench" / "bare_chat.py", target / "pages" / "chat.py")
     return target
 
 
@@ -310,6 +319,12 @@ def table(rows: list[dict], header: bool = True) -> str:
     return "\n".join(lines)
 
 
+def head_commit() -> str:
+    return subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+
+
 def load_average() -> str:
     try:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
@@ -324,6 +339,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--engine", choices=["offline", "model"], default="offline")
     parser.add_argument("--token-s", type=float, default=TOKEN_S)
+    parser.add_argument(
+        "--floor", action="store_true",
+        help="also measure a bare chat page (bench/bare_chat.py) over the same engine",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     before = load_average()
     started = time.time()
@@ -335,10 +354,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.baseline:
             baseline = extract(args.baseline)
             rows += run_app(baseline, f"baseline ({args.baseline})", args.n, False, model)
+        if args.floor:
+            rows += run_app(bare_app(), "bare chat page (floor)", args.n, False, model)
     after = load_average()
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
+    commit = head_commit()
     report = {
         "generated_at": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "commit": commit,

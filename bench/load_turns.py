@@ -17,7 +17,6 @@ import asyncio
 import json
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,6 +31,7 @@ from bench.load import (
     ROOT,
     choose_document,
     extract,
+    head_commit,
     load_average,
     wait_idle,
 )
@@ -40,10 +40,10 @@ from bench.load_server import Server, browser_cpu_seconds, cpu_seconds, prepare_
 SETTLE_MS = 300  # after the page is idle, late drawing still counts to the question
 
 
-async def person(browser, url: str, doc: dict, turns: int) -> list[dict]:  # noqa: ANN001
+async def person(browser, server: Server, doc: dict, turns: int) -> list[dict]:  # noqa: ANN001
     context = await browser.new_context(viewport={"width": 1300, "height": 900})
     page = await context.new_page()
-    await page.goto(f"{url}/chat")
+    await page.goto(f"{server.url}/chat")
     box = page.get_by_test_id("stChatInputTextArea")
     await box.wait_for(state="visible", timeout=ANSWER_TIMEOUT_MS)
     await wait_idle(page)
@@ -51,7 +51,7 @@ async def person(browser, url: str, doc: dict, turns: int) -> list[dict]:  # noq
     rows = []
     for number in range(1, turns + 1):
         question, expected = doc["questions"][(number - 1) % len(doc["questions"])]
-        browser_before, server_before = browser_cpu_seconds(), cpu_seconds(url_pid[url])
+        browser_before, server_before = browser_cpu_seconds(), cpu_seconds(server.pid)
         asked = time.perf_counter()
         await box.fill(question)
         await box.press("Enter")
@@ -67,16 +67,13 @@ async def person(browser, url: str, doc: dict, turns: int) -> list[dict]:  # noq
                 "browser_cpu_s": sum(
                     t - browser_before.get(p, 0.0) for p, t in browser_after.items()
                 ),
-                "server_cpu_s": cpu_seconds(url_pid[url]) - server_before,
+                "server_cpu_s": cpu_seconds(server.pid) - server_before,
                 "answer_s": answered,
                 "right": shown,
             }
         )
     await context.close()
     return rows
-
-
-url_pid: dict[str, int] = {}  # the server's pid by its URL (set while it runs)
 
 
 def run_app(root: Path, label: str, turns: int, people: int) -> dict:
@@ -90,13 +87,12 @@ def run_app(root: Path, label: str, turns: int, people: int) -> dict:
     async def everyone() -> list[list[dict]]:
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            runs = [await person(browser, server.url, docs[i % len(docs)], turns)
+            runs = [await person(browser, server, docs[i % len(docs)], turns)
                     for i in range(people + 1)]  # fmt: skip
             await browser.close()
         return runs[1:]  # the first warmed the server up
 
     with Server(root, workdir) as server:
-        url_pid[server.url] = server.pid
         runs = asyncio.run(everyone())
 
     def median(key: str, turn: int) -> float:
@@ -138,9 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline:
         rows.append(run_app(extract(args.baseline), f"baseline ({args.baseline})", args.turns,
                             args.people))  # fmt: skip
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
+    commit = head_commit()
     report = {
         "generated_at": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "commit": commit,
