@@ -104,6 +104,9 @@ def test_conversation_survives_reload_and_restart(page: Page, report_server: dic
     ask(page, "What were the total net sales in 2019?", "280,522", 0)
     ask(page, "And in 2018?", "232,887", 1)
     conversation_shown(page)
+    # The question box stays pinned to the bottom of the window, in view at the page's top.
+    page.evaluate("window.scrollTo(0, 0)")
+    expect(page.get_by_test_id("stBottom").get_by_test_id("stChatInput")).to_be_in_viewport()
     shot(page, "chat-01-follow-up.png")
     [row] = list_threads(report_server["registry"])
     assert row["turns"] == 2

@@ -101,10 +101,11 @@ def _next_turn(index: int, doc_ids: list[str], context: dict[str, Any] | None) -
 
 @st.fragment
 def question_box(doc_ids: list[str]) -> None:
-    """The question box, pinned under the conversation. A fragment of its own: while a
+    """The question box, pinned to the bottom of the window. A fragment of its own: while a
     question is answered, the browser greys out what the interaction would rerun by
     default (for a box in the page's body, the whole page, on every question)."""
-    st.chat_input(PROMPT, disabled=not doc_ids, key=BOX, on_submit=_submitted)
+    with st.bottom:
+        st.chat_input(PROMPT, disabled=not doc_ids, key=BOX, on_submit=_submitted)
 
 
 def _title(thread: dict[str, Any]) -> None:
