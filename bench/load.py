@@ -79,6 +79,15 @@ async def wait_idle(page) -> None:  # noqa: ANN001
     )
 
 
+async def open_chat(page, url: str):  # noqa: ANN001, ANN201 - Playwright's page and locator
+    """Open the chat page and wait until its question box is ready; the box."""
+    await page.goto(f"{url}/chat")
+    box = page.get_by_test_id("stChatInputTextArea")
+    await box.wait_for(state="visible", timeout=ANSWER_TIMEOUT_MS)
+    await wait_idle(page)
+    return box
+
+
 async def pick_option(page, picker, file_name: str, record: dict) -> None:  # noqa: ANN001
     for attempt in range(PICK_TRIES):
         await picker.locator("input").fill(file_name)  # filters the options to that one file
@@ -128,10 +137,7 @@ async def user(browser, url: str, doc: dict, gates: dict, record: dict, answer_e
     try:
         await gates["open"].wait()
         started = time.perf_counter()
-        await page.goto(f"{url}/chat")
-        box = page.get_by_test_id("stChatInputTextArea")
-        await box.wait_for(state="visible", timeout=ANSWER_TIMEOUT_MS)
-        await wait_idle(page)
+        box = await open_chat(page, url)
         record["open_s"] = time.perf_counter() - started
         await choose_document(page, doc["file"], record)
     except Exception as exc:  # counted; this person asks nothing

@@ -33,6 +33,7 @@ from bench.load import (
     extract,
     head_commit,
     load_average,
+    open_chat,
     wait_idle,
 )
 from bench.load_server import Server, browser_cpu_seconds, cpu_seconds, prepare_registry
@@ -43,10 +44,7 @@ SETTLE_MS = 300  # after the page is idle, late drawing still counts to the ques
 async def person(browser, server: Server, doc: dict, turns: int) -> list[dict]:  # noqa: ANN001
     context = await browser.new_context(viewport={"width": 1300, "height": 900})
     page = await context.new_page()
-    await page.goto(f"{server.url}/chat")
-    box = page.get_by_test_id("stChatInputTextArea")
-    await box.wait_for(state="visible", timeout=ANSWER_TIMEOUT_MS)
-    await wait_idle(page)
+    box = await open_chat(page, server.url)
     await choose_document(page, doc["file"], {})
     rows = []
     for number in range(1, turns + 1):

@@ -72,7 +72,7 @@ def conversation(doc_ids: list[str], context: dict[str, Any] | None) -> None:
         for index in range(start, len(turns)):
             _question(turns[index]["question"])
             with st.chat_message("assistant"):
-                if thread and regenerating == (thread["thread_id"], index):
+                if regenerating == (thread["thread_id"], index):
                     thread = _regenerate(thread, index)
                 else:
                     _answer_text(turns[index])
@@ -129,9 +129,15 @@ def _submitted() -> None:
         places.append(chat_threads.FRESH)
     index = len(ss[state.CHAT_THREAD]["turns"])
     ss[PENDING] = (index, question)
+    _rerun(*places, NEXT_TURN.format(index))
+
+
+def _rerun(*keys: str) -> None:
+    """From a callback: rerun only the keyed fragments, or the whole page if one of them
+    was not drawn in this session."""
     try:
-        st.rerun([*places, NEXT_TURN.format(index)])
-    except StreamlitAPIException:  # no such place drawn in this session
+        st.rerun(list(keys))
+    except StreamlitAPIException:
         st.rerun()
 
 
@@ -266,7 +272,7 @@ def _regenerate_clicked(thread_id: str, index: int) -> None:
     """Regenerate's callback: the answer's text is drawn by the conversation (outside the
     answer's fragment), so the conversation reruns, not only this answer."""
     st.session_state[REGENERATING] = (thread_id, index)
-    st.rerun(CONVERSATION)
+    _rerun(CONVERSATION)
 
 
 def _judge(index: int, verdict_key: str) -> None:

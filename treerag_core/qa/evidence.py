@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..ingest.ocr.scan import THIN_TEXT_CHARS, cached_words
+from ..ingest.ocr.scan import THIN_TEXT_CHARS, Box, cached_words
 from ..ingest.readers.pdfium_pages import PDFIUM_LOCK
 from ..limits import Limits
 from ..store.base import Cache
@@ -52,7 +52,6 @@ class PageWords:
 
 
 SourceReader = Callable[[Document], bytes | None]
-Box = tuple[float, float, float, float]
 # (page number, width, height in points) → the words OCR read there with their boxes, or None
 OcrWords = Callable[[int, float, float], list[tuple[str, Box]] | None]
 
