@@ -16,6 +16,11 @@ from pathlib import Path
 
 import pytest
 from pg_server import create_database, drop_database, running_postgres
+from playwright.sync_api import expect
+
+# Playwright's expect gives up after 5 s by default; a loaded 2-core machine may need longer
+# to draw a page. A wait this long is reached only when something is wrong.
+expect.set_options(timeout=30_000)
 
 ROOT = Path(__file__).resolve().parents[1]
 PROVIDER_ENV = (

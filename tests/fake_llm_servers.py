@@ -177,6 +177,7 @@ class _Handler(BaseHTTPRequestHandler):
             fake.requests.append({"path": self.path, "body": request, "t": time.perf_counter()})
             fake.in_flight += 1
             fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
+        fake.wait_for_company()
         try:
             if fake.delay:
                 time.sleep(fake.delay)
@@ -353,6 +354,9 @@ class _Server(ThreadingHTTPServer):
     fake: FakeLLMServer
 
 
+GATHER_CAP_S = 120  # only reached when a client fails to send its calls in parallel
+
+
 class FakeLLMServer:
     """One fake provider on a free port of 127.0.0.1."""
 
@@ -365,6 +369,12 @@ class FakeLLMServer:
         self.lock = threading.Lock()
         self.in_flight = 0
         self.max_in_flight = 0
+        # Concurrency is shown by gathering, not by timing: while ``gather`` is set, each
+        # request waits until that many are in flight at once, then all go on (a client that
+        # never sends that many at once waits out GATHER_CAP_S and its test fails).
+        self.gather = 0
+        self._gathered = False
+        self._company = threading.Condition(self.lock)
         self.stopping = threading.Event()
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.fake = self
@@ -395,6 +405,20 @@ class FakeLLMServer:
         with self.lock:
             self.requests.clear()
             self.max_in_flight = 0
+            self._gathered = False
+
+    def wait_for_company(self) -> None:
+        """Hold this request until ``gather`` requests are in flight together (once)."""
+        with self._company:
+            if not self.gather or self._gathered:
+                return
+            if self.in_flight >= self.gather:
+                self._gathered = True
+                self._company.notify_all()
+                return
+            self._company.wait_for(
+                lambda: self._gathered or self.stopping.is_set(), timeout=GATHER_CAP_S
+            )
 
     def start(self) -> FakeLLMServer:
         self._thread.start()

@@ -5,17 +5,29 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System programs the tests exercise for real: Chromium (browser tests), Tesseract (OCR),
-# PostgreSQL (the database store: the tests start their own server with initdb + pg_ctl).
+# PostgreSQL (the database store: the tests start their own server with initdb + pg_ctl),
+# nginx (the sign-in proxy in front of the app: the tests start their own on loopback).
 missing=""
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
 command -v tesseract >/dev/null || missing="$missing tesseract-ocr"
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null \
   || missing="$missing postgresql"
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
 if [ -n "$missing" ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  # Install only: no system nginx or PostgreSQL cluster is started (the tests start their
+  # own). A policy-rc.d that refuses is the Debian way; one already there is kept.
+  policy=/usr/sbin/policy-rc.d
+  made_policy=""
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo_cmd tee "$policy" >/dev/null
+    $sudo_cmd chmod 755 "$policy"
+    made_policy=1
+  fi
   $sudo_cmd apt-get update -qq
   $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+  [ -z "$made_policy" ] || $sudo_cmd rm -f "$policy"
 fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt

@@ -7,18 +7,14 @@ in the tree, delete the document. Screenshots of each step go to test-artifacts/
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import time
 from pathlib import Path
 
 import pytest
-from PIL import Image
-from playwright.sync_api import FrameLocator, Page, expect
+from browser_helpers import WAIT_MS, drawn_nodes, shot, wait_idle
+from playwright.sync_api import Page, expect
 
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = ROOT / "test-artifacts"
 LEVEL1 = (0x1F, 0x5F, 0x8B)  # ui.graph.LEVEL_COLORS[0]
 LEVEL2 = (0x2F, 0x8F, 0x6E)  # ui.graph.LEVEL_COLORS[1]
 AGRAPH = 'iframe[title="streamlit_agraph.agraph"]'
@@ -50,62 +46,12 @@ def make_pdf(path: Path, pages: int) -> Path:
     return path
 
 
-def shot(page: Page, name: str) -> None:
-    wait_idle(page)
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
-
-
-def wait_idle(page: Page) -> None:
-    """Streamlit shows a 'Running…' status widget while the script runs."""
-    page.wait_for_timeout(300)
-    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=60_000)
-
-
-def graph_frame(page: Page) -> FrameLocator:
-    page.locator(AGRAPH).first.wait_for(state="visible", timeout=30_000)
-    page.wait_for_timeout(1500)  # vis-network draws after the iframe loads
-    return page.frame_locator(AGRAPH).first
-
-
-def colour_centres(png: bytes, rgb: tuple[int, int, int], tol: int = 12) -> list[tuple[int, int]]:
-    """Centres of the blobs of one colour in a screenshot (the nodes of one level)."""
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    width, height = image.size
-    pixels = image.load()
-    hits = {
-        (x, y)
-        for y in range(0, height, 2)
-        for x in range(0, width, 2)
-        if all(abs(pixels[x, y][i] - rgb[i]) <= tol for i in range(3))
-    }
-    blobs = []
-    while hits:
-        todo = [hits.pop()]
-        blob = []
-        while todo:
-            x, y = todo.pop()
-            blob.append((x, y))
-            for dx in (-2, 0, 2):
-                for dy in (-2, 0, 2):
-                    if (x + dx, y + dy) in hits:
-                        hits.remove((x + dx, y + dy))
-                        todo.append((x + dx, y + dy))
-        if len(blob) >= 12:
-            blobs.append(blob)
-    # Top to bottom: the tree is drawn left to right, siblings stacked in document order.
-    blobs.sort(key=lambda b: (sum(p[1] for p in b) / len(b), sum(p[0] for p in b) / len(b)))
-    return [(sum(p[0] for p in b) // len(b), sum(p[1] for p in b) // len(b)) for b in blobs]
-
-
-def upload_and_index(page: Page, pdf: Path) -> float:
-    """Upload, click Index, return the seconds until the result card is shown."""
+def upload_and_index(page: Page, pdf: Path) -> None:
+    """Upload, click Index, wait for the result card."""
     page.locator('input[type="file"]').first.set_input_files(str(pdf))
-    expect(page.get_by_text(pdf.name).first).to_be_visible(timeout=20_000)
-    started = time.perf_counter()
+    expect(page.get_by_text(pdf.name).first).to_be_visible(timeout=WAIT_MS)
     page.get_by_role("button", name="Index", exact=True).click()
     expect(page.get_by_role("button", name="Open in tree")).to_be_visible(timeout=120_000)
-    return started
 
 
 def test_full_flow(page: Page, live_server: dict, tmp_path: Path) -> None:
@@ -123,10 +69,8 @@ def test_full_flow(page: Page, live_server: dict, tmp_path: Path) -> None:
 
     page.get_by_role("button", name="Open in tree").click()
     expect(page.get_by_role("heading", name="Tree browser")).to_be_visible(timeout=30_000)
-    graph_frame(page)
     canvas = page.locator(AGRAPH).first
-    centres = colour_centres(canvas.screenshot(), LEVEL2)
-    assert len(centres) >= 4, centres
+    centres = drawn_nodes(canvas, LEVEL2, at_least=4)
     shot(page, "03-tree-graph.png")
     x, y = centres[0]
     box = canvas.bounding_box()
@@ -156,7 +100,7 @@ def test_full_flow(page: Page, live_server: dict, tmp_path: Path) -> None:
     reference.click()
     expect(page.get_by_role("heading", name="Tree browser")).to_be_visible(timeout=30_000)
     expect(page.get_by_role("heading", name="Section 3.2 Details")).to_be_visible(timeout=30_000)
-    graph_frame(page)
+    drawn_nodes(page.locator(AGRAPH).first, LEVEL2, at_least=1)
     shot(page, "06-reference-opened-in-tree.png")
 
     page.get_by_role("link", name="Registry").click()
@@ -186,12 +130,5 @@ def test_fifty_page_pdf_becomes_a_drawn_tree(page: Page, live_server: dict, tmp_
     expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
     upload_and_index(page, make_pdf(tmp_path / "fifty.pdf", 50))
     page.get_by_role("button", name="Open in tree").click()
-    canvas = page.locator(AGRAPH).first
-    canvas.wait_for(state="visible", timeout=30_000)
-    deadline = time.time() + 30
-    drawn = 0
-    while time.time() < deadline and drawn < 8:
-        drawn = len(colour_centres(canvas.screenshot(), LEVEL1))
-        page.wait_for_timeout(100)
+    drawn_nodes(page.locator(AGRAPH).first, LEVEL1, at_least=8)
     shot(page, "10-fifty-page-tree.png")
-    assert drawn >= 8, f"only {drawn} top-level nodes drawn"

@@ -10,14 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from browser_helpers import shot, until, wait_idle
 from conftest import server_env, start_streamlit, stop_streamlit
 from playwright.sync_api import Page, expect
 
 from treerag_core import get_thread, index_document, list_threads
 from treerag_core.ingest.summarize import make_summarizer
 
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = ROOT / "test-artifacts"
 STATEMENT = "Consolidated statements of operations"
 REPORT_MD = """# Letter to shareholders
 We thank our customers and our employees for a strong year.
@@ -35,18 +34,6 @@ We employed 798,000 people at the end of 2019.
 """
 
 pytestmark = pytest.mark.browser
-
-
-def wait_idle(page: Page) -> None:
-    """Streamlit shows a 'Running…' status widget while a script or fragment runs."""
-    page.wait_for_timeout(300)
-    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=60_000)
-
-
-def shot(page: Page, name: str) -> None:
-    wait_idle(page)
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
 
 
 def ask(page: Page, question: str, expected: str, answers_before: int) -> None:
@@ -126,10 +113,12 @@ def test_conversation_survives_reload_and_restart(page: Page, report_server: dic
     first = page.get_by_test_id("stChatMessage").nth(1)
     first.get_by_role("button", name="Regenerate").click()
     [row] = list_threads(report_server["registry"])
-    for _ in range(300):  # the restarted server loads the document first
-        if get_thread(row["thread_id"], report_server["registry"])["turns"][0].get("regenerated"):
-            break
-        page.wait_for_timeout(100)
+    until(  # the restarted server loads the document first
+        lambda: get_thread(row["thread_id"], report_server["registry"])["turns"][0].get(
+            "regenerated"
+        ),
+        "the regenerated answer to be stored",
+    )
     wait_idle(page)
     assert get_thread(row["thread_id"], report_server["registry"])["turns"][0]["regenerated"] == 1
     expect(page.get_by_test_id("stChatMessage")).to_have_count(4)

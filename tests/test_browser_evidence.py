@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from browser_helpers import shot, wait_idle
 from PIL import Image
 from playwright.sync_api import Page, expect
-from test_browser_app import make_pdf, shot, upload_and_index, wait_idle
+from test_browser_app import make_pdf, upload_and_index
 
 from treerag_core import ask, get_document_by_id, list_documents, make_retriever, open_store
 from treerag_core.qa.render import render_evidence

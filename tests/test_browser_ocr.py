@@ -8,10 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
+from browser_helpers import shot, wait_idle
 from ocr_builders import scanned_pdf, text_pdf
 from PIL import Image
 from playwright.sync_api import Page, expect
-from test_browser_app import AGRAPH, shot, wait_idle
+from test_browser_app import AGRAPH
 
 pytestmark = pytest.mark.browser
 

@@ -1,19 +1,23 @@
 """Team hosting behind a sign-in proxy, in Chromium (TREERAG_AUTH=proxy).
 
-Each browser context plays one person by the headers an authenticating proxy would set.
-HR's collection is read by the group ``hr`` and edited by ``hr-editors``; engineering's is
-read by ``eng`` and edited by erin. Screenshots go to test-artifacts/.
+Deployed as SECURITY.md says: Streamlit on loopback behind a real nginx running the
+repository's ``deploy/nginx/treerag-location.conf``. Each person has a proxy port of their
+own that sets their identity (in a deployment the sign-in step sets it), and their browser
+talks only to that port. HR's collection is read by the group ``hr`` and edited by
+``hr-editors``; engineering's is read by ``eng`` and edited by erin. Screenshots go to
+test-artifacts/.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from browser_helpers import shot, wait_idle
 from conftest import server_env, start_streamlit, stop_streamlit
 from playwright.sync_api import Browser, Page, expect
+from reverse_proxy import running_proxy
 
 from treerag_core import (
     Principal,
@@ -23,12 +27,15 @@ from treerag_core import (
     set_collection_access,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = ROOT / "test-artifacts"
-HANA = {"X-Forwarded-User": "hana@example.com", "X-Forwarded-Groups": "hr"}
-HUGO = {"X-Forwarded-User": "hugo@example.com", "X-Forwarded-Groups": "hr,hr-editors"}
-ERIN = {"X-Forwarded-Email": "erin@example.com", "X-Forwarded-Groups": "eng"}
-ADMIN = {"X-Forwarded-User": "root@example.com", "X-Forwarded-Groups": "ops admins"}
+# The identity the proxy sets for each person (their proxy port's server block).
+PEOPLE = {
+    "hana": {"X-Forwarded-User": "hana@example.com", "X-Forwarded-Groups": "hr"},
+    "hugo": {"X-Forwarded-User": "hugo@example.com", "X-Forwarded-Groups": "hr,hr-editors"},
+    "erin": {"X-Forwarded-Email": "erin@example.com", "X-Forwarded-Groups": "eng"},
+    "admin": {"X-Forwarded-User": "root@example.com", "X-Forwarded-Groups": "ops admins"},
+}
+# What a browser may send by itself; the proxy replaces it, so it must change nothing.
+FORGED = {"X-Forwarded-User": "root@example.com", "X-Forwarded-Groups": "admins"}
 
 pytestmark = pytest.mark.browser
 
@@ -47,27 +54,20 @@ def proxy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str,
     env = server_env(workdir / "indexed_docs.json", TREERAG_AUTH="proxy", TREERAG_ADMINS="admins")
     proc, url, log = start_streamlit(workdir, env)
     try:
-        yield {"url": url, "registry": registry, "hr_doc": hr["doc_id"]}
+        port = int(url.rsplit(":", 1)[1])
+        with running_proxy(workdir / "nginx", port, PEOPLE) as proxied:
+            yield {"direct": url, **proxied, "registry": registry, "hr_doc": hr["doc_id"]}
     finally:
         stop_streamlit(proc, log)
 
 
-def person(browser: Browser, headers: dict[str, str] | None) -> Page:
+def person(browser: Browser, headers: dict[str, str] | None = None) -> Page:
+    """A browser of its own; ``headers`` are what it sends by itself, never an identity
+    the app should believe."""
     context = browser.new_context(extra_http_headers=headers or {})
     page = context.new_page()
     page.set_viewport_size({"width": 1300, "height": 900})
     return page
-
-
-def wait_idle(page: Page) -> None:
-    page.wait_for_timeout(300)
-    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=60_000)
-
-
-def shot(page: Page, name: str) -> None:
-    wait_idle(page)
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
 
 
 def open_registry(page: Page, url: str) -> None:
@@ -77,9 +77,10 @@ def open_registry(page: Page, url: str) -> None:
 
 
 def test_two_people_see_their_own_documents(browser: Browser, proxy_server: dict) -> None:
-    hana, erin = person(browser, HANA), person(browser, ERIN)
-    open_registry(hana, proxy_server["url"])
-    open_registry(erin, proxy_server["url"])
+    # Hana's browser also claims to be an admin by itself: the proxy replaces that.
+    hana, erin = person(browser, FORGED), person(browser)
+    open_registry(hana, proxy_server["hana"])
+    open_registry(erin, proxy_server["erin"])
     expect(hana.get_by_text("Signed in as hana@example.com")).to_be_visible()
     expect(hana.get_by_text("hr: reader")).to_be_visible()
     expect(erin.get_by_text("eng: editor")).to_be_visible()
@@ -97,7 +98,7 @@ def test_two_people_see_their_own_documents(browser: Browser, proxy_server: dict
     expect(hana.get_by_role("link", name="Settings")).to_have_count(0)
     shot(hana, "proxy-01-reader-registry.png")
     shot(erin, "proxy-02-other-team-registry.png")
-    hana.goto(proxy_server["url"] + "/chat")
+    hana.goto(proxy_server["hana"] + "/chat")
     expect(hana.get_by_role("heading", name="Chat")).to_be_visible(timeout=30_000)
     box = hana.get_by_test_id("stChatInputTextArea")
     box.fill("What does level 3 earn?")
@@ -111,8 +112,8 @@ def test_a_delete_the_page_still_offers_is_refused_by_the_core(
 ) -> None:
     """Hugo edits HR's collection when his page draws the delete; an admin then takes his
     editing away; his click is a forged request now, and the core refuses it."""
-    hugo = person(browser, HUGO)
-    open_registry(hugo, proxy_server["url"])
+    hugo = person(browser)
+    open_registry(hugo, proxy_server["hugo"])
     expect(hugo.get_by_text("hr: editor")).to_be_visible()
     hugo.get_by_role("button", name="Delete…").click()
     expect(hugo.get_by_role("button", name="Yes, delete")).to_be_visible(timeout=30_000)
@@ -136,10 +137,11 @@ def test_a_delete_the_page_still_offers_is_refused_by_the_core(
                           registry_path=proxy_server["registry"])  # fmt: skip
 
 
-def test_a_request_without_the_header_is_refused(browser: Browser, proxy_server: dict) -> None:
-    nobody = person(browser, None)
+def test_a_request_past_the_proxy_is_refused(browser: Browser, proxy_server: dict) -> None:
+    """Straight to Streamlit, not through the proxy: no identity, so nothing is shown."""
+    nobody = person(browser)
     for path in ("/", "/registry", "/access"):
-        nobody.goto(proxy_server["url"] + path)
+        nobody.goto(proxy_server["direct"] + path)
         expect(nobody.get_by_role("heading", name="Access refused")).to_be_visible(timeout=30_000)
         wait_idle(nobody)
         body = nobody.inner_text("body")
@@ -151,8 +153,8 @@ def test_a_request_without_the_header_is_refused(browser: Browser, proxy_server:
 def test_an_admin_manages_access_and_reads_the_audit_log(
     browser: Browser, proxy_server: dict
 ) -> None:
-    admin = person(browser, ADMIN)
-    admin.goto(proxy_server["url"] + "/access")
+    admin = person(browser)
+    admin.goto(proxy_server["admin"] + "/access")
     expect(admin.get_by_role("heading", name="Access")).to_be_visible(timeout=30_000)
     expect(admin.get_by_role("heading", name="Audit log")).to_be_visible()
     wait_idle(admin)

@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from browser_helpers import shot, wait_idle
 from conftest import PROVIDER_ENV, server_env, start_streamlit, stop_streamlit
 from playwright.sync_api import Page, expect
-from test_browser_app import make_pdf, shot, upload_and_index, wait_idle
+from test_browser_app import make_pdf, upload_and_index
 
 ROOT = Path(__file__).resolve().parents[1]
 

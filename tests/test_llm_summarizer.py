@@ -20,13 +20,12 @@ def server():
 
 
 def test_calls_run_in_parallel_up_to_max_workers(server) -> None:
-    server.delay = 0.2
+    server.gather = 5  # the first calls are held until five are in flight at once
     nodes = hundred_sections(30)
     result = make_summarizer(openai_chat(server), max_workers=5)(nodes)
     assert server.max_in_flight == 5  # exactly the pool size, never more
     stats = result["stats"]
     assert stats["calls"] == 30 and stats["fallbacks"] == 0
-    assert stats["seconds"] < 30 * 0.2 * 0.5  # far below serial time (6 s), generously
     assert stats["tokens_in"] > 0 and stats["tokens_out"] > 0
 
 
@@ -131,7 +130,7 @@ def test_zero_nodes_and_zero_workers_do_not_crash(server) -> None:
 def test_ollama_summaries_in_parallel() -> None:
     fake = FakeLLMServer("ollama").start()
     try:
-        fake.delay = 0.2
+        fake.gather = 4
         result = make_summarizer(ollama_chat(fake), max_workers=4)(hundred_sections(12))
         assert fake.max_in_flight == 4
         assert result["stats"]["calls"] == 12 and result["stats"]["tokens_in"] > 0

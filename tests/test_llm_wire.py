@@ -7,7 +7,6 @@ Each test starts a fake server on 127.0.0.1 that speaks the provider's real wire
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from async_helpers import run_coroutine
@@ -141,12 +140,11 @@ def test_search_429_falls_back_to_offline_ranking(server) -> None:
 
 
 def test_timeouts_fail_fast(server) -> None:
-    """A hanging search falls back; a hanging answer raises; neither waits past the timeout."""
-    server.reply = lambda request: Hang(20)
-    started = time.perf_counter()
+    """A hanging search falls back; a hanging answer raises: neither waits for the server,
+    which would answer nothing for minutes."""
+    server.reply = lambda request: Hang(300)
     with pytest.raises(LLMError, match="timed out|failed"):
         ask("Pro plan price?", make_doc(), make_retriever(chat(server, timeout=0.5)))
-    assert time.perf_counter() - started < 5  # two calls x 0.5 s, plus slack
 
 
 def test_garbage_search_reply_falls_back_and_trace_says_so(server) -> None:
@@ -192,14 +190,13 @@ def test_endless_stream_is_cut_at_its_limit_and_reported(server, limit) -> None:
 
     server.reply = reply
     caps = {"answer_max_chars": 300} if limit == "chars" else {"answer_max_seconds": 0.5}
-    received: list[str] = []
-    started = time.monotonic()
+    received: list[str] = []  # the server would stream for 15 s: only the cap stops it first
     with pytest.raises(LLMError, match="kept streaming past"):
         for chunk in ask(
             "Pro plan price?", make_doc(), make_retriever(chat(server), **caps), stream=True
         ):
             received.append(chunk)
-    assert received and time.monotonic() - started < 10
+    assert received
 
 
 @pytest.mark.parametrize("stream", [True, False])
@@ -290,7 +287,7 @@ def test_aask_stream_and_aask_multi(server) -> None:
 
 
 def test_aask_multi_navigates_documents_concurrently(server) -> None:
-    server.delay = 0.3
+    server.gather = 2  # held until two searches are in flight at once
     server.reply = pick("0001")
     docs = [make_doc(doc_id=f"d{i}") for i in range(4)]
     run_coroutine(aask_multi("Pro plan price?", docs, make_async_retriever(chat(server))))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-import time
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,6 +20,10 @@ from treerag_core.errors import (
 from treerag_core.ingest.sections import parse_sections
 from treerag_core.ingest.source import read_bytes, read_file, read_source
 from treerag_core.limits import Limits
+
+# A read that is bounded ends in well under a second; one that is not never ends. The guard
+# turns such a hang into a failure instead of a stalled suite.
+HANG_GUARD_S = 300
 
 
 def _secs(text: str) -> list[tuple[str, int, int | None, int | None]]:
@@ -191,10 +195,8 @@ def test_docx_zip_bomb_refused_fast(tmp_path: Path):
     path = make_zip_bomb_docx(tmp_path / "bomb.docx", inflated_bytes=64 * 1024 * 1024)
     assert path.stat().st_size < 1024 * 1024
     limits = replace(Limits(), max_decompressed_bytes=32 * 1024 * 1024)
-    start = time.monotonic()
-    with pytest.raises(DocumentTooLargeError, match="expand"):
+    with pytest.raises(DocumentTooLargeError, match="expand"):  # before inflating it all
         read_source(str(path), limits)
-    assert time.monotonic() - start < 1.0
 
 
 # --- HTML -----------------------------------------------------------------------------
@@ -317,10 +319,12 @@ def test_pdf_cyclic_outline_is_bounded(tmp_path: Path):
     path = tmp_path / "cyclic.pdf"
     with open(path, "wb") as fh:
         writer.write(fh)
-    start = time.monotonic()
-    st = read_source(str(path))
-    assert time.monotonic() - start < 5
-    assert st.page_count == 3 and "z" in st.text
+    read: list = []
+    reader = threading.Thread(target=lambda: read.append(read_source(str(path))), daemon=True)
+    reader.start()
+    reader.join(HANG_GUARD_S)
+    assert not reader.is_alive(), "reading a PDF whose outline is a cycle never ended"
+    assert read[0].page_count == 3 and "z" in read[0].text
 
 
 def test_pdf_text_comes_from_pdfium_with_pypdf_as_fallback(tmp_path: Path, monkeypatch):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -25,6 +24,10 @@ from treerag_core.limits import Limits
 
 LOCAL = ("127.0.0.1",)
 PDF_BYTES: dict[str, bytes] = {}
+# The slow endpoints answer late only when the fetcher fails to give up: a minute, or until
+# the module's server stops. A test then sees a reply instead of its timeout error.
+STALL_S = 60
+STOP = threading.Event()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -72,16 +75,20 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/missing":
             self._send(404, "text/html", b"<h1>Not found</h1>")
         elif path == "/slow":
-            time.sleep(1.5)
+            STOP.wait(STALL_S)
             self._send(200, "text/plain", b"late")
-        elif path == "/trickle":
+        elif path == "/trickle":  # a byte every 0.1 s: each read is quick, the whole is not
             self.send_response(200)
             self.send_header("Content-Type", "text/plain")
             self.end_headers()
-            for _ in range(20):
-                self.wfile.write(b"z")
-                self.wfile.flush()
-                time.sleep(0.1)
+            for _ in range(STALL_S * 10):
+                if STOP.wait(0.1):
+                    break
+                try:
+                    self.wfile.write(b"z")
+                    self.wfile.flush()
+                except OSError:  # the fetcher gave up and closed the connection
+                    break
         elif path == "/doc.pdf":
             self._send(200, "application/pdf", PDF_BYTES["doc"])
         elif path == "/notes.md":
@@ -101,7 +108,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     httpd.daemon_threads = True
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
+    STOP.clear()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    STOP.set()
     httpd.shutdown()
     httpd.server_close()
 
@@ -185,17 +194,15 @@ def test_wrong_content_type_and_http_error(server: str):
 
 
 def test_slow_server_times_out(server: str):
-    start = time.monotonic()
+    """The server would answer after a minute; the fetch gives up at its timeout."""
     with pytest.raises(FetchError, match="timed out|too long"):
         fetch_url(f"{server}/slow", _limits(url_timeout_s=0.5), None, LOCAL)
-    assert time.monotonic() - start < 1.4
 
 
 def test_trickling_server_hits_overall_deadline(server: str):
-    start = time.monotonic()
+    """Every read gets a byte within the timeout; only the overall deadline can stop it."""
     with pytest.raises(FetchError, match="too long|timed out"):
         fetch_url(f"{server}/trickle", _limits(url_timeout_s=0.6), None, LOCAL)
-    assert time.monotonic() - start < 1.5
 
 
 def test_pdf_by_url(server: str):
