@@ -27,7 +27,6 @@ from ..store.sources import safe_file_name
 DEFAULT_MAX_ATTEMPTS = 3
 # Jobs a listing returns: the Upload page shows the recent ones, waiting and running first.
 DEFAULT_LISTED_JOBS = 50
-WAITING = ("queued", "running")
 
 
 def job_queue(store: DocumentStore) -> Any:

@@ -26,9 +26,6 @@ CAPTION_WEIGHT = 0.2
 # columns are other periods this much less (a 2017 column does not answer 2019).
 PERIOD_BONUS = 0.25
 WRONG_PERIOD = 0.3
-# A row printing both periods a question compares ("between FY2023 and FY2024").
-COMPARE_BONUS = 0.2
-ONE_PERIOD = 0.25  # … and what one of the compared periods alone loses
 # A row of a primary financial statement: a company-wide figure asked without naming a
 # segment is read from the consolidated statements, not from a segment's table.
 PRIMARY_STATEMENT = re.compile(

@@ -225,10 +225,6 @@ def _to_json(page: OcrPage) -> dict[str, Any]:
     }
 
 
-def dpi_scale(limits: Limits) -> float:
-    return limits.ocr_dpi / POINTS_PER_INCH
-
-
 def ocr_pdf_pages(
     data: bytes, pages: list[RichPage], limits: Limits, options: ReadOptions, source_hash: str
 ) -> tuple[list[RichPage], list[str]]:

@@ -45,7 +45,6 @@ _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, no
 # "Statement of Cash Flows (continued)", "Risk Factors – cont'd": the section before goes on.
 _CONTINUED = re.compile(r"[(\[–—-]\s*(?:continued|cont'?d|cont\.)\s*[)\]]?\s*:?\s*$", re.I)
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
-INF = float("inf")
 # A lettered title: a capital and a period, then a capitalised word ("B. Tax Contingencies").
 _LETTERED = re.compile(r"[A-Z]\.\s+[A-Z]")
 # Headings named by a keyword and number, or by a profile's standard titles ("Consolidated
