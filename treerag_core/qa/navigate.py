@@ -46,6 +46,12 @@ OFFLINE_SECTIONS = 24
 # The answer model's context: as many offline excerpts as the offline ranking reads, each
 # the size a section is ranked by (~12k tokens in all).
 ANSWER_CONTEXT_CHARS = OFFLINE_SECTIONS * PASSAGE_CHARS
+# A level's trace lists at most this many of its candidates: enough to follow the step,
+# while a level of hundreds of sections does not swell every trace that is kept and shown.
+TRACE_CANDIDATES = 50
+# What a candidate's line takes in the level prompt beyond its outline line: the " +N"
+# count of its sub-sections and the newline, rounded up so the lines kept always fit.
+CANDIDATE_LINE_EXTRA_CHARS = 8
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,8 @@ class _Request:
 Plan = Generator[_Request, "LLMReply | LLMError", NavigationResult]
 # The offline ranking with the question as searched: (k, candidate pool) -> (ids, how).
 OfflinePick = Callable[[int, "list[str] | None"], tuple[list[str], str]]
+# A level step's choice: (sections to open, sections to read, reasoning, how parsed).
+Choice = tuple[list[str], list[str], str, str]
 
 
 def _offline_pick(
@@ -152,10 +160,8 @@ def plan_navigation(
 ) -> Plan:
     """The navigation as a generator: yields prompts, receives replies, returns the result."""
     config = config or NavigationConfig()
-    prompts = prompts or SearchPrompts()
     conversation = conversation or Conversation(query)
     flat: dict[str, FlatNode] = document.get("flat_nodes") or {}
-    k = max(1, config.max_sections)
     if not flat:
         return NavigationResult([], "empty", [{"step": 1, "mode": "empty", "note": "no sections"}])
     doc_id = str(document.get("doc_id") or "")
@@ -165,143 +171,236 @@ def plan_navigation(
         return _offline_pick(searched, flat, k, pool, carried, memory)
 
     if not has_model:
-        ids, how = offline(max(1, config.offline_sections))
-        trace = [{"step": 1, "mode": "offline", "chosen": ids, "reasoning": how}]
-        if searched != query:
-            trace[0]["searched_as"] = searched
-        return NavigationResult(ids, "offline", trace)
+        return _offline_result(query, searched, offline(max(1, config.offline_sections)))
     outline = document.get("tree_outline") or build_tree_outline(flat)
     extra = format_extra_context(extra_context)
-    history = conversation.block(doc_id)
+    search = _Search(
+        query, flat, config, prompts or SearchPrompts(), extra, conversation.block(doc_id), offline
+    )
     if len(outline) <= config.single_pass_max_chars:
-        result = NavigationResult([], "single_pass")
-        system = prompts.system.format(max_sections=k)
-        user = prompts.user.format(
-            query=query, extra_context=extra, outline=outline, history=history
-        )
-        reply = yield _Request(system, user)
-        step: dict[str, Any] = {"step": 1, "mode": "single_pass", "candidates": len(flat)}
-        if isinstance(reply, LLMError):
-            ids, how = offline(max(1, config.offline_sections))
-            result.fallback = f"search call failed ({reply}); {how} used instead"
-            step.update(error=str(reply), fallback=result.fallback)
+        return (yield from _plan_single_pass(search, outline))
+    return (yield from _LevelWalk(search).run())
+
+
+@dataclass(frozen=True)
+class _Search:
+    """What every search prompt for one question over one document is made of."""
+
+    query: str
+    flat: dict[str, FlatNode]
+    config: NavigationConfig
+    prompts: SearchPrompts
+    extra: str  # the extra context, as a prompt block
+    history: str  # the conversation's recent turns, as a prompt block
+    offline: OfflinePick
+
+    @property
+    def k(self) -> int:
+        """Sections the answer may read: at least one, whatever the configuration says."""
+        return max(1, self.config.max_sections)
+
+    def offline_instead(self) -> tuple[list[str], str]:
+        """The offline ranking's picks when the model's cannot be used: as many as it reads."""
+        return self.offline(max(1, self.config.offline_sections))
+
+
+def _offline_result(query: str, searched: str, pick: tuple[list[str], str]) -> NavigationResult:
+    """No model: the offline ranking chooses, and the trace says what it searched for."""
+    ids, how = pick
+    trace: list[dict[str, Any]] = [{"step": 1, "mode": "offline", "chosen": ids, "reasoning": how}]
+    if searched != query:
+        trace[0]["searched_as"] = searched
+    return NavigationResult(ids, "offline", trace)
+
+
+def _plan_single_pass(search: _Search, outline: str) -> Plan:
+    """The whole outline in one call; a failed call or an unusable reply reads offline."""
+    result = NavigationResult([], "single_pass")
+    system = search.prompts.system.format(max_sections=search.k)
+    user = search.prompts.user.format(
+        query=search.query, extra_context=search.extra, outline=outline, history=search.history
+    )
+    reply = yield _Request(system, user)
+    step: dict[str, Any] = {"step": 1, "mode": "single_pass", "candidates": len(search.flat)}
+    if isinstance(reply, LLMError):
+        ids, failure = [], f"search call failed ({reply})"
+        step["error"] = str(reply)
+    else:
+        result.replies.append(reply)
+        ids, failure = _single_pass_choice(reply, search.flat, step)
+    if failure:
+        ids, how = search.offline_instead()
+        result.fallback = f"{failure}; {how} used instead"
+        step["fallback"] = result.fallback
+    result.node_ids = ids if result.fallback else ids[: search.k]
+    step["chosen"] = result.node_ids
+    result.trace.append(step)
+    return result
+
+
+def _single_pass_choice(
+    reply: LLMReply, flat: dict[str, FlatNode], step: dict[str, Any]
+) -> tuple[list[str], str]:
+    """The sections the reply names, or why it named none (for the fallback's note)."""
+    ids, reasoning, parsed_as = parse_search_reply(reply.text, flat.keys())
+    step.update(reasoning=reasoning, parsed_as=parsed_as, tokens_in=reply.input_tokens)
+    if ids:
+        return ids, ""
+    why = "chose no section" if parsed_as == "json-empty" else "gave no usable section ids"
+    return [], f"the search model {why}"
+
+
+@dataclass
+class _LevelWalk:
+    """A level-by-level walk: where it stands, what it has read, what it has spent."""
+
+    search: _Search
+    result: NavigationResult = field(default_factory=lambda: NavigationResult([], "levels"))
+    started: float = field(default_factory=time.perf_counter)
+    tokens: int = 0
+    candidates: list[str] = field(init=False)
+    path: str = "(top level)"
+    read: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.candidates = [nid for nid, n in self.search.flat.items() if not n.get("parent_id")]
+
+    def run(self) -> Plan:
+        """Open levels while the budget lasts; read offline when the walk read nothing."""
+        config, k = self.search.config, self.search.k
+        for step_no in range(1, config.max_steps + 1):
+            if not self.candidates or len(self.read) >= k:
+                break
+            if not (yield from self._step(step_no)):
+                break
         else:
-            result.replies.append(reply)
-            ids, reasoning, parsed_as = parse_search_reply(reply.text, flat.keys())
-            step.update(reasoning=reasoning, parsed_as=parsed_as, tokens_in=reply.input_tokens)
-            if not ids:
-                ids, how = offline(max(1, config.offline_sections))
-                why = (
-                    "chose no section"
-                    if parsed_as == "json-empty"
-                    else "gave no usable section ids"
+            if self.candidates and len(self.read) < k:
+                self.result.trace.append(
+                    {"step": config.max_steps + 1, "stopped": "max_steps reached"}
                 )
-                result.fallback = f"the search model {why}; {how} used instead"
-                step["fallback"] = result.fallback
-        result.node_ids = ids if result.fallback else ids[:k]
-        step["chosen"] = result.node_ids
-        result.trace.append(step)
-        return result
-    return (yield from _plan_levels(query, flat, config, prompts, extra, history, offline))
+        if not self.read:
+            self._read_offline()
+        self.result.node_ids = self.read[:k]
+        return self.result
 
-
-def _plan_levels(
-    query: str,
-    flat: dict[str, FlatNode],
-    config: NavigationConfig,
-    prompts: SearchPrompts,
-    extra: str,
-    history: str,
-    offline: OfflinePick,
-) -> Plan:
-    k = max(1, config.max_sections)
-    result = NavigationResult([], "levels")
-    started = time.perf_counter()
-    tokens = 0
-    candidates = [nid for nid, node in flat.items() if not node.get("parent_id")]
-    path = "(top level)"
-    read: list[str] = []
-    for step_no in range(1, config.max_steps + 1):
-        if not candidates or len(read) >= k:
-            break
-        shown, prefiltered = _fit_candidates(query, flat, candidates, config.single_pass_max_chars)
-        lines = "\n".join(
-            outline_line(flat[nid], depth_offset=flat[nid]["level"] - 1)
-            + (f" +{len(flat[nid].get('children') or [])}" if flat[nid].get("children") else "")
-            for nid in shown
+    def _step(self, step_no: int) -> Generator[_Request, LLMReply | LLMError, bool]:
+        """One level: show its candidates and follow the model's choice; False ends the walk."""
+        search = self.search
+        shown, prefiltered = _fit_candidates(
+            search.query, search.flat, self.candidates, search.config.single_pass_max_chars
         )
-        system = prompts.level_system
-        user = prompts.level_user.format(
-            query=query,
-            history=history,
-            extra_context=extra,
-            path=path,
-            candidates=lines,
-            beam_width=config.beam_width,
-            max_sections=k - len(read),
-        )
-        step: dict[str, Any] = {"step": step_no, "mode": "level", "path": path}
-        step["candidates"] = shown[:50]
-        step["candidate_count"] = len(candidates)
-        if prefiltered:
-            step["note"] = (
-                f"{len(candidates)} candidates prefiltered to {len(shown)} by offline ranking"
-            )
+        request = self._prompt(shown)
+        step = self._record(step_no, shown, prefiltered)
         refused = _budget_refusal(
-            config, len(result.replies), tokens + estimate_tokens(system + user), started
+            search.config,
+            len(self.result.replies),
+            self.tokens + estimate_tokens(request.system + request.user),
+            self.started,
         )
         if refused:
             step["stopped"] = f"navigation budget exhausted ({refused})"
-            result.trace.append(step)
-            break
-        reply = yield _Request(system, user)
+            self.result.trace.append(step)
+            return False
+        reply = yield request
+        opened, chosen, reasoning, parsed_as = self._choice(reply, shown, step)
+        if not opened and not chosen:
+            self._fall_back(step_no, shown, parsed_as, step)
+            return False
+        self._advance(opened, chosen, step, reasoning, parsed_as)
+        return True
+
+    def _prompt(self, shown: list[str]) -> _Request:
+        search = self.search
+        user = search.prompts.level_user.format(
+            query=search.query,
+            history=search.history,
+            extra_context=search.extra,
+            path=self.path,
+            candidates="\n".join(_candidate_line(search.flat[nid]) for nid in shown),
+            beam_width=search.config.beam_width,
+            max_sections=search.k - len(self.read),
+        )
+        return _Request(search.prompts.level_system, user)
+
+    def _record(self, step_no: int, shown: list[str], prefiltered: bool) -> dict[str, Any]:
+        """The step's trace entry, as far as it is known before the call."""
+        step: dict[str, Any] = {"step": step_no, "mode": "level", "path": self.path}
+        step["candidates"] = shown[:TRACE_CANDIDATES]
+        step["candidate_count"] = len(self.candidates)
+        if prefiltered:
+            step["note"] = (
+                f"{len(self.candidates)} candidates prefiltered to {len(shown)} by offline ranking"
+            )
+        return step
+
+    def _choice(self, reply: LLMReply | LLMError, shown: list[str], step: dict[str, Any]) -> Choice:
+        """What the model opens and reads; a failed call chooses nothing."""
         if isinstance(reply, LLMError):
             step["error"] = str(reply)
-            opened, chosen, reasoning, parsed_as = [], [], "", "error"
-        else:
-            result.replies.append(reply)
-            tokens += reply.input_tokens
-            step["tokens_in"] = reply.input_tokens
-            with_children = [n for n in shown if flat[n].get("children")]
-            opened, chosen, reasoning, parsed_as = parse_navigation_step(
-                reply.text, shown, with_children
-            )
-        if not opened and not chosen:
-            pool = _descendants(flat, shown)
-            picks, how = offline(k - len(read), pool)
-            why = "search call failed" if parsed_as == "error" else "no usable choice in the reply"
-            result.fallback = f"{why} at step {step_no}; {how} used within the candidates' sections"
-            step.update(fallback=result.fallback, read=picks, parsed_as=parsed_as)
-            read.extend(p for p in picks if p not in read)
-            result.trace.append(step)
-            break
-        opened = opened[: config.beam_width]
+            return [], [], "", "error"
+        self.result.replies.append(reply)
+        self.tokens += reply.input_tokens
+        step["tokens_in"] = reply.input_tokens
+        with_children = [n for n in shown if self.search.flat[n].get("children")]
+        return parse_navigation_step(reply.text, shown, with_children)
+
+    def _fall_back(
+        self, step_no: int, shown: list[str], parsed_as: str, step: dict[str, Any]
+    ) -> None:
+        """No usable choice: the offline ranking reads, but only below this level's candidates."""
+        picks, how = self.search.offline(
+            self.search.k - len(self.read), _descendants(self.search.flat, shown)
+        )
+        why = "search call failed" if parsed_as == "error" else "no usable choice in the reply"
+        self.result.fallback = (
+            f"{why} at step {step_no}; {how} used within the candidates' sections"
+        )
+        step.update(fallback=self.result.fallback, read=picks, parsed_as=parsed_as)
+        self.read.extend(p for p in picks if p not in self.read)
+        self.result.trace.append(step)
+
+    def _advance(
+        self,
+        opened: list[str],
+        chosen: list[str],
+        step: dict[str, Any],
+        reasoning: str,
+        parsed_as: str,
+    ) -> None:
+        """Read the chosen sections and opened leaves; the opened parents' children come next."""
+        flat = self.search.flat
+        opened = opened[: self.search.config.beam_width]
         leaves = [n for n in opened if not flat[n].get("children")]
         opened = [n for n in opened if n not in leaves]
         for nid in chosen + leaves:
-            if nid not in read and len(read) < k:
-                read.append(nid)
+            if nid not in self.read and len(self.read) < self.search.k:
+                self.read.append(nid)
         step.update(reasoning=reasoning, parsed_as=parsed_as, opened=opened, read=chosen + leaves)
-        result.trace.append(step)
-        candidates = [c for nid in opened for c in flat[nid].get("children") or []]
-        path = " | ".join(flat[nid]["path"] for nid in opened) or path
-    else:
-        if candidates and len(read) < k:
-            result.trace.append({"step": config.max_steps + 1, "stopped": "max_steps reached"})
-    if not read:
-        pool = _descendants(flat, candidates) if candidates else None
-        read, how = offline(k, pool)
+        self.result.trace.append(step)
+        self.candidates = [c for nid in opened for c in flat[nid].get("children") or []]
+        self.path = " | ".join(flat[nid]["path"] for nid in opened) or self.path
+
+    def _read_offline(self) -> None:
+        """The walk read nothing (budget, steps, picks): the offline ranking reads, below
+        the level it stopped at when there is one."""
+        pool = _descendants(self.search.flat, self.candidates) if self.candidates else None
+        self.read, how = self.search.offline(self.search.k, pool)
+        result = self.result
         result.fallback = result.fallback or f"navigation chose nothing to read; {how} used"
         result.trace.append(
             {
                 "step": len(result.trace) + 1,
                 "mode": "offline",
-                "read": read,
+                "read": self.read,
                 "fallback": result.fallback,
             }
         )
-    result.node_ids = read[:k]
-    return result
+
+
+def _candidate_line(node: FlatNode) -> str:
+    """A candidate as the level prompt shows it: its outline line and its sub-section count."""
+    line = outline_line(node, depth_offset=node["level"] - 1)
+    return line + (f" +{len(node.get('children') or [])}" if node.get("children") else "")
 
 
 def _budget_refusal(
@@ -320,7 +419,7 @@ def _fit_candidates(
     query: str, flat: dict[str, FlatNode], candidates: list[str], max_chars: int
 ) -> tuple[list[str], bool]:
     """All candidates if their lines fit; else the best-ranked ones that fit, in order."""
-    sizes = {nid: len(outline_line(flat[nid])) + 8 for nid in candidates}
+    sizes = {nid: len(outline_line(flat[nid])) + CANDIDATE_LINE_EXTRA_CHARS for nid in candidates}
     if sum(sizes.values()) <= max_chars:
         return candidates, False
     ranked = [nid for nid, _ in rank_nodes(query, flat, k=len(candidates), candidates=candidates)]
@@ -347,27 +446,13 @@ def navigate(
     memory: RankingMemory | None = None,
 ) -> NavigationResult:
     """Blocking navigation; ``search_llm=None`` uses the offline ranking."""
-    plan = plan_navigation(
+    plan = _Steps(plan_navigation(
         query, document, search_llm is not None, config, prompts, extra_context, conversation,
         memory,
-    )  # fmt: skip
-    try:
-        request = next(plan)
-        while True:
-            try:
-                reply: LLMReply | LLMError = invoke(
-                    search_llm,
-                    request.system,
-                    request.user,
-                    what="search",
-                    cache=cache,
-                    cacheable=_useful,
-                )
-            except LLMError as exc:
-                reply = exc
-            request = plan.send(reply)
-    except StopIteration as stop:
-        return stop.value
+    ))  # fmt: skip
+    while plan.request is not None:
+        plan.send(_search(search_llm, plan.request, cache))
+    return plan.result
 
 
 async def anavigate(
@@ -382,27 +467,52 @@ async def anavigate(
     memory: RankingMemory | None = None,
 ) -> NavigationResult:
     """The async twin of :func:`navigate`."""
-    plan = plan_navigation(
+    plan = _Steps(plan_navigation(
         query, document, search_llm is not None, config, prompts, extra_context, conversation,
         memory,
-    )  # fmt: skip
+    ))  # fmt: skip
+    while plan.request is not None:
+        plan.send(await _asearch(search_llm, plan.request, cache))
+    return plan.result
+
+
+class _Steps:
+    """A plan run one reply at a time, to its result: the stepping both drivers share, so
+    each driver only makes the calls (blocking or awaited)."""
+
+    def __init__(self, plan: Plan) -> None:
+        self._plan = plan
+        self.request: _Request | None = None
+        self.result = NavigationResult([], "empty")  # the plan's own, once it returns
+        self.send(None)
+
+    def send(self, reply: LLMReply | LLMError | None) -> None:
+        """Give the plan its reply (``None`` starts it): it asks again, or it is done."""
+        try:
+            self.request = self._plan.send(reply)  # type: ignore[arg-type]
+        except StopIteration as stop:
+            self.request, self.result = None, stop.value
+
+
+def _search(search_llm: Any, request: _Request, cache: Cache | None) -> LLMReply | LLMError:
+    """One blocking search call; a failure is the reply the plan falls back on."""
     try:
-        request = next(plan)
-        while True:
-            try:
-                reply: LLMReply | LLMError = await ainvoke(
-                    search_llm,
-                    request.system,
-                    request.user,
-                    what="search",
-                    cache=cache,
-                    cacheable=_useful,
-                )
-            except LLMError as exc:
-                reply = exc
-            request = plan.send(reply)
-    except StopIteration as stop:
-        return stop.value
+        return invoke(search_llm, request.system, request.user, **_search_options(cache))
+    except LLMError as exc:
+        return exc
+
+
+async def _asearch(search_llm: Any, request: _Request, cache: Cache | None) -> LLMReply | LLMError:
+    """The awaited twin of :func:`_search`."""
+    try:
+        return await ainvoke(search_llm, request.system, request.user, **_search_options(cache))
+    except LLMError as exc:
+        return exc
+
+
+def _search_options(cache: Cache | None) -> dict[str, Any]:
+    """Both drivers' call options: a search call, cached only when it names something."""
+    return {"what": "search", "cache": cache, "cacheable": _useful}
 
 
 def _useful(text: str) -> bool:
