@@ -3,6 +3,16 @@
 Every model call in treerag goes through here, so token accounting, the cache and the
 translation of client exceptions into :class:`LLMError` are the same for summaries, search
 and answers, and for OpenAI, Ollama or any other LangChain chat model.
+
+Blocking and async are written once. A call is a plan, the way navigation is one
+(:func:`~treerag_core.qa.navigate.plan_navigation`): a generator that checks the cache,
+yields the prompt, receives the model's message and returns the :class:`LLMReply`;
+``_drive_sync`` sends the prompt to ``llm.invoke``, ``_drive_async`` awaits
+``llm.ainvoke``, and that is all they do. A stream cannot be driven that way (its chunks
+go to the caller as they come), so :class:`_Streaming` holds what is done with each chunk
+and at the end, and :func:`stream` and :func:`astream` are only the two loops over the
+model's chunks. Nothing is generated from the other twin (psycopg 3's cure), so there is
+no build step. The twins' signatures are the API and stay written out, two lines each.
 """
 
 from __future__ import annotations
@@ -10,7 +20,8 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,6 +134,19 @@ def describe_error(exc: BaseException, what: str, llm: Any) -> str:
     return f"The {what} model ({model_name(llm)}) failed: {name}: {detail}"
 
 
+@contextmanager
+def _translated(what: str, llm: Any, streaming: bool = False) -> Iterator[None]:
+    """Any client error becomes one typed error. In a stream, an :class:`LLMError` of ours
+    (a runaway) passes as it is, and the message says the answer was cut off."""
+    try:
+        yield
+    except Exception as exc:
+        if streaming and isinstance(exc, LLMError):
+            raise
+        cut = " (the answer was cut off)" if streaming else ""
+        raise LLMError(describe_error(exc, what, llm) + cut) from exc
+
+
 def _cache_key(llm: Any, system: str, user: str) -> str:
     """The same model, settings and prompt give the same key: a repeat costs no call."""
     payload = [model_identity(llm), [("system", system), ("user", user)]]
@@ -142,18 +166,34 @@ def _to_cache(cache: Cache | None, key: str, reply: LLMReply) -> None:
         cache.put(key, {"text": reply.text, "model": reply.model})
 
 
-def _finish_reply(
-    message: Any,
+def _check_not_empty(text: str, llm: Any, what: str) -> None:
+    """An empty answer is a failure to report, not an answer to show."""
+    if what == "answer" and not text.strip():
+        raise LLMError(f"The {what} model ({model_name(llm)}) returned an empty reply.")
+
+
+# --- one call: a plan, and its blocking and awaited drivers --------------------------------
+
+# Yields (system, user) for the model; receives the model's message; returns the reply.
+CallPlan = Generator[tuple[str, str], Any, LLMReply]
+
+
+def _call_plan(
     llm: Any,
     system: str,
     user: str,
-    started: float,
     what: str,
     cache: Cache | None,
-    key: str,
     cacheable: Callable[[str], bool] | None,
-) -> LLMReply:
-    """After a blocking or awaited call: record usage, refuse an empty answer, cache."""
+) -> CallPlan:
+    """The one body of invoke and ainvoke: a cache hit costs no call; after the call, record
+    usage, refuse an empty answer, keep what ``cacheable`` finds worth keeping."""
+    key = _cache_key(llm, system, user) if cache is not None else ""
+    hit = _from_cache(cache, key)
+    if hit:
+        return hit
+    started = time.perf_counter()
+    message = yield system, user
     elapsed = time.perf_counter() - started
     reply = _reply_from_message(message, llm, len(system) + len(user), elapsed)
     _check_not_empty(reply.text, llm, what)
@@ -162,76 +202,55 @@ def _finish_reply(
     return reply
 
 
+def _drive_sync(plan: CallPlan, llm: Any, what: str) -> LLMReply:
+    """Run a call plan, blocking: every prompt it yields goes to ``llm.invoke``."""
+    try:
+        prompt = next(plan)
+        while True:
+            with _translated(what, llm):
+                message = llm.invoke(build_messages(*prompt))
+            prompt = plan.send(message)
+    except StopIteration as done:
+        return done.value
+
+
+async def _drive_async(plan: CallPlan, llm: Any, what: str) -> LLMReply:
+    """Run a call plan, awaited: every prompt it yields goes to ``llm.ainvoke``."""
+    try:
+        prompt = next(plan)
+        while True:
+            with _translated(what, llm):
+                message = await llm.ainvoke(build_messages(*prompt))
+            prompt = plan.send(message)
+    except StopIteration as done:
+        return done.value
+
+
 def invoke(
-    llm: Any,
-    system: str,
-    user: str,
-    *,
-    what: str = "language",
-    cache: Cache | None = None,
-    cacheable: Callable[[str], bool] | None = None,
-) -> LLMReply:
+    llm: Any, system: str, user: str, *, what: str = "language",
+    cache: Cache | None = None, cacheable: Callable[[str], bool] | None = None,
+) -> LLMReply:  # fmt: skip
     """One blocking call. Raises :class:`LLMError`; a cache hit costs nothing.
 
     ``cacheable(text)`` decides whether a reply is worth keeping (a garbage reply is not).
     """
-    key = _cache_key(llm, system, user) if cache is not None else ""
-    hit = _from_cache(cache, key)
-    if hit:
-        return hit
-    started = time.perf_counter()
-    try:
-        message = llm.invoke(build_messages(system, user))
-    except Exception as exc:  # any client error becomes one typed error
-        raise LLMError(describe_error(exc, what, llm)) from exc
-    return _finish_reply(message, llm, system, user, started, what, cache, key, cacheable)
+    return _drive_sync(_call_plan(llm, system, user, what, cache, cacheable), llm, what)
 
 
 async def ainvoke(
-    llm: Any,
-    system: str,
-    user: str,
-    *,
-    what: str = "language",
-    cache: Cache | None = None,
-    cacheable: Callable[[str], bool] | None = None,
-) -> LLMReply:
+    llm: Any, system: str, user: str, *, what: str = "language",
+    cache: Cache | None = None, cacheable: Callable[[str], bool] | None = None,
+) -> LLMReply:  # fmt: skip
     """The async twin of :func:`invoke` (``ainvoke`` on the model)."""
-    key = _cache_key(llm, system, user) if cache is not None else ""
-    hit = _from_cache(cache, key)
-    if hit:
-        return hit
-    started = time.perf_counter()
-    try:
-        message = await llm.ainvoke(build_messages(system, user))
-    except Exception as exc:
-        raise LLMError(describe_error(exc, what, llm)) from exc
-    return _finish_reply(message, llm, system, user, started, what, cache, key, cacheable)
+    return await _drive_async(_call_plan(llm, system, user, what, cache, cacheable), llm, what)
 
+
+# --- one stream: what each chunk does, and the blocking and awaited loops -----------------
 
 # A model that never stops (a loop, a broken server) must not hold a session forever; the
 # client's read timeout cannot see it because bytes keep arriving.
 DEFAULT_STREAM_MAX_CHARS = 40_000
 DEFAULT_STREAM_MAX_SECONDS = 180.0
-
-
-def _check_runaway(
-    state: StreamState, started: float, max_chars: int, max_seconds: float, llm: Any, what: str
-) -> None:
-    size = sum(len(part) for part in state.parts)
-    elapsed = time.perf_counter() - started
-    if size > max_chars or elapsed > max_seconds:
-        limit = f"{max_chars:,} characters" if size > max_chars else f"{max_seconds:.0f} s"
-        raise LLMError(
-            f"The {what} model ({model_name(llm)}) kept streaming past {limit}: "
-            "the answer was cut off."
-        )
-
-
-def _check_not_empty(text: str, llm: Any, what: str) -> None:
-    """An empty answer is a failure to report, not an answer to show."""
-    if what == "answer" and not text.strip():
-        raise LLMError(f"The {what} model ({model_name(llm)}) returned an empty reply.")
 
 
 # Clients known to report how a stream ended; for them, no end marker means a cut stream.
@@ -251,75 +270,74 @@ def _check_complete(total: Any, llm: Any, what: str) -> None:
         )
 
 
-def _finish_stream(
-    state: StreamState, total: Any, llm: Any, what: str, prompt_chars: int, started: float
-) -> None:
-    """After the last chunk: refuse a cut or empty stream, then record text and usage."""
-    _check_complete(total, llm, what)
-    text = "".join(state.parts)
-    _check_not_empty(text, llm, what)
-    elapsed = time.perf_counter() - started
-    state.reply = _reply_from_message(
-        total if total is not None else "", llm, prompt_chars, elapsed
-    )
-    state.reply.text = text
+@dataclass
+class _Streaming:
+    """The one body of stream and astream: each chunk's text and checks, and the end."""
+
+    llm: Any
+    what: str
+    state: StreamState
+    max_chars: int
+    max_seconds: float
+    prompt_chars: int
+    started: float = field(default_factory=time.perf_counter)
+    total: Any = None  # the chunks added up: the message with the usage and the end marker
+
+    def take(self, chunk: Any) -> Iterator[str]:
+        """The chunk's text, if any; once the caller has it, refuse a runaway stream."""
+        self.total = chunk if self.total is None else self.total + chunk
+        text = _text_of(chunk)
+        if text:
+            self.state.parts.append(text)
+            yield text
+        size = sum(len(part) for part in self.state.parts)
+        elapsed = time.perf_counter() - self.started
+        if size > self.max_chars or elapsed > self.max_seconds:
+            limit = (
+                f"{self.max_chars:,} characters"
+                if size > self.max_chars
+                else f"{self.max_seconds:.0f} s"
+            )
+            raise LLMError(
+                f"The {self.what} model ({model_name(self.llm)}) kept streaming past {limit}: "
+                "the answer was cut off."
+            )
+
+    def finish(self) -> None:
+        """After the last chunk: refuse a cut or empty stream, then record text and usage."""
+        _check_complete(self.total, self.llm, self.what)
+        text = "".join(self.state.parts)
+        _check_not_empty(text, self.llm, self.what)
+        elapsed = time.perf_counter() - self.started
+        message = self.total if self.total is not None else ""
+        self.state.reply = _reply_from_message(message, self.llm, self.prompt_chars, elapsed)
+        self.state.reply.text = text
 
 
 def stream(
-    llm: Any,
-    system: str,
-    user: str,
-    state: StreamState,
-    *,
-    what: str = "answer",
-    max_chars: int = DEFAULT_STREAM_MAX_CHARS,
-    max_seconds: float = DEFAULT_STREAM_MAX_SECONDS,
-) -> Iterator[str]:
+    llm: Any, system: str, user: str, state: StreamState, *, what: str = "answer",
+    max_chars: int = DEFAULT_STREAM_MAX_CHARS, max_seconds: float = DEFAULT_STREAM_MAX_SECONDS,
+) -> Iterator[str]:  # fmt: skip
     """Yield text chunks; ``state.reply`` holds the full text and usage at the end.
 
     A failure before or during the stream raises :class:`LLMError` (chunks already yielded
     stay yielded: the caller shows the error after them).
     """
-    started = time.perf_counter()
-    total: Any = None
-    try:
+    run = _Streaming(llm, what, state, max_chars, max_seconds, len(system) + len(user))
+    with _translated(what, llm, streaming=True):
         for chunk in llm.stream(build_messages(system, user)):
-            total = chunk if total is None else total + chunk
-            text = _text_of(chunk)
-            if text:
-                state.parts.append(text)
-                yield text
-            _check_runaway(state, started, max_chars, max_seconds, llm, what)
-    except LLMError:
-        raise
-    except Exception as exc:
-        raise LLMError(describe_error(exc, what, llm) + " (the answer was cut off)") from exc
-    _finish_stream(state, total, llm, what, len(system) + len(user), started)
+            yield from run.take(chunk)
+    run.finish()
 
 
 async def astream(
-    llm: Any,
-    system: str,
-    user: str,
-    state: StreamState,
-    *,
-    what: str = "answer",
-    max_chars: int = DEFAULT_STREAM_MAX_CHARS,
-    max_seconds: float = DEFAULT_STREAM_MAX_SECONDS,
-) -> AsyncIterator[str]:
+    llm: Any, system: str, user: str, state: StreamState, *, what: str = "answer",
+    max_chars: int = DEFAULT_STREAM_MAX_CHARS, max_seconds: float = DEFAULT_STREAM_MAX_SECONDS,
+) -> AsyncIterator[str]:  # fmt: skip
     """The async twin of :func:`stream` (``astream`` on the model)."""
-    started = time.perf_counter()
-    total: Any = None
-    try:
+    run = _Streaming(llm, what, state, max_chars, max_seconds, len(system) + len(user))
+    with _translated(what, llm, streaming=True):
         async for chunk in llm.astream(build_messages(system, user)):
-            total = chunk if total is None else total + chunk
-            text = _text_of(chunk)
-            if text:
-                state.parts.append(text)
+            for text in run.take(chunk):
                 yield text
-            _check_runaway(state, started, max_chars, max_seconds, llm, what)
-    except LLMError:
-        raise
-    except Exception as exc:
-        raise LLMError(describe_error(exc, what, llm) + " (the answer was cut off)") from exc
-    _finish_stream(state, total, llm, what, len(system) + len(user), started)
+    run.finish()
