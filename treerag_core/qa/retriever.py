@@ -3,6 +3,9 @@
 Models, prompts, budgets and the cache travel together in one frozen object, so ``ask`` and
 its async, multi-document and streaming twins take the same thing; its defaults are
 defined here once and :func:`make_retriever` only overrides what it is given.
+
+Its blocking and async navigation are two thin drivers: the arguments both pass to
+:mod:`.navigate` (whose one plan they run) are assembled once, in ``_navigation``.
 """
 
 from __future__ import annotations
@@ -66,28 +69,38 @@ class Retriever:
         return [reference(document, nid) for nid in nav.node_ids]
 
     def navigate(
-        self,
-        query: str,
-        document: Document,
-        extra_context: str = "",
+        self, query: str, document: Document, extra_context: str = "",
         conversation: Conversation | None = None,
-    ) -> NavigationResult:
-        return navigate(
-            query, document, self.search_llm, self.navigation, self.search_prompts,
-            extra_context, self.cache, conversation, self.ranking_memory,
-        )  # fmt: skip
+    ) -> NavigationResult:  # fmt: skip
+        """Blocking navigation of ``document`` with this retriever's model and settings."""
+        return navigate(**self._navigation(query, document, extra_context, conversation))
 
     async def anavigate(
+        self, query: str, document: Document, extra_context: str = "",
+        conversation: Conversation | None = None,
+    ) -> NavigationResult:  # fmt: skip
+        """The async twin of :meth:`navigate`."""
+        return await anavigate(**self._navigation(query, document, extra_context, conversation))
+
+    def _navigation(
         self,
         query: str,
         document: Document,
-        extra_context: str = "",
-        conversation: Conversation | None = None,
-    ) -> NavigationResult:
-        return await anavigate(
-            query, document, self.search_llm, self.navigation, self.search_prompts,
-            extra_context, self.cache, conversation, self.ranking_memory,
-        )  # fmt: skip
+        extra_context: str,
+        conversation: Conversation | None,
+    ) -> dict[str, Any]:
+        """What both twins pass on: the question, and this retriever's part in navigating."""
+        return {
+            "query": query,
+            "document": document,
+            "search_llm": self.search_llm,
+            "config": self.navigation,
+            "prompts": self.search_prompts,
+            "extra_context": extra_context,
+            "cache": self.cache,
+            "conversation": conversation,
+            "memory": self.ranking_memory,
+        }
 
     def read_source(self, document: Document) -> bytes | None:
         """The document's source bytes, or None when it is not available."""
