@@ -10,7 +10,7 @@ sections and from the baseline's chunks alike, and graded by :mod:`.answers`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -210,74 +210,105 @@ def evaluate(
     whose document fails to load is reported in ``errors``, not raised; with a
     ``principal``, so is one whose document it may not read in ``registry_path``.
     """
-    retriever = retriever or make_retriever()
+    run = _Run(retriever or make_retriever(), page_texts, chunk_tokens, overlap_tokens)
     load_document = readable_loader(load_document, registry_path, principal)
-    nav_results: list[QuestionResult] = []
-    chunk_results: list[QuestionResult] = []
-    errors: list[dict[str, str]] = []
-    chunk_indexes: dict[str, ChunkIndex] = {}
-    texts_of: dict[str, Sequence[str] | None] = {}
-    answers = retriever.llm is None
+    evaluation = Evaluation([], [] if baseline else None, [])
     for number, item in enumerate(questions, 1):
         question = str(item["question"])
-        key = document_key(item)
         if progress:
             progress(number - 1, len(questions), f"{item['id']}: {question[:60]}")
         try:
             document = load_document(item)
         except (TreeragError, OSError) as exc:
-            errors.append({"id": str(item["id"]), "document": key, "error": str(exc)})
+            error = {"id": str(item["id"]), "document": document_key(item), "error": str(exc)}
+            evaluation.errors.append(error)
             continue
-        pages, sections = gold_pages(item), gold_sections(item)
-        history = history_turns(item.get("history") or [], document, retriever)
-        items, tokens, prepared = navigation_retrieve(question, document, retriever, history)
-        doc_key = str(document.get("doc_id") or key)
-        if doc_key not in texts_of and (baseline or (answers and item.get("answer"))):
-            texts_of[doc_key] = page_texts(document) if page_texts else None
-        figures = []
-        if answers and item.get("answer") and pages:
-            evidence = evidence_texts(document.get("flat_nodes") or {}, pages, texts_of[doc_key])
-            figures = [
-                format(f.normalize(), "f") for f in printed_figures(str(item["answer"]), evidence)
-            ]
-        nav = QuestionResult(
-            str(item["id"]),
-            question,
-            key,
-            pages,
-            sections,
-            items,
-            page_hit(items, pages),
-            section_hit(items, sections),
-            tokens,
-            answer_figures=figures,
-        )
-        grade_answer(nav, prepared.searched_as or question, prepared.sections)
-        nav_results.append(nav)
-        if not baseline:
-            continue
-        if doc_key not in chunk_indexes:
-            chunk_indexes[doc_key] = chunk_index_for(
-                document, texts_of[doc_key], chunk_tokens, overlap_tokens
-            )
-        budget = sum(r.tokens for r in items)
-        chunks = chunk_retrieve(chunk_indexes[doc_key], question, budget)
-        got = chunk_items(chunks)
-        chunk = QuestionResult(
-            str(item["id"]),
-            question,
-            key,
-            pages,
-            sections,
-            got,
-            page_hit(got, pages),
-            section_hit(got, sections),
-            tokens - budget + sum(c.tokens for c in got),
-            note=f"budget {budget} tokens",
-            answer_figures=figures,
-        )
-        grade_answer(chunk, question, chunk_sections(chunks))
-        chunk_results.append(chunk)
+        run.score(item, document, evaluation)
     if progress:
         progress(len(questions), len(questions), "done")
-    return Evaluation(nav_results, chunk_results if baseline else None, errors)
+    return evaluation
+
+
+@dataclass
+class _Run:
+    """One evaluation's settings, and what it keeps per document between questions."""
+
+    retriever: Retriever
+    page_texts: PageTexts | None
+    chunk_tokens: int
+    overlap_tokens: int
+    texts_of: dict[str, Sequence[str] | None] = field(default_factory=dict)
+    chunk_indexes: dict[str, ChunkIndex] = field(default_factory=dict)
+
+    @property
+    def answers(self) -> bool:
+        """Only the offline engine's answers are graded: evaluation sends no answer call."""
+        return self.retriever.llm is None
+
+    def score(self, item: dict[str, Any], document: Document, evaluation: Evaluation) -> None:
+        """Navigation's result for one question and, with the baseline, the chunks' result."""
+        question = str(item["question"])
+        history = history_turns(item.get("history") or [], document, self.retriever)
+        items, tokens, prepared = navigation_retrieve(question, document, self.retriever, history)
+        doc_key = str(document.get("doc_id") or document_key(item))
+        if evaluation.baseline is not None or (self.answers and item.get("answer")):
+            self._read_page_texts(doc_key, document)
+        figures = self._figures(item, document, doc_key)
+        nav = _result(item, items, tokens, figures)
+        grade_answer(nav, prepared.searched_as or question, prepared.sections)
+        evaluation.navigation.append(nav)
+        if evaluation.baseline is not None:
+            evaluation.baseline.append(self._chunk_result(item, document, doc_key, nav))
+
+    def _read_page_texts(self, doc_key: str, document: Document) -> None:
+        """A document's page texts, read once however many questions are about it."""
+        if doc_key not in self.texts_of:
+            self.texts_of[doc_key] = self.page_texts(document) if self.page_texts else None
+
+    def _figures(self, item: dict[str, Any], document: Document, doc_key: str) -> list[str]:
+        """The gold answer's figures printed on an evidence page: what an answer must say."""
+        pages = gold_pages(item)
+        if not (self.answers and item.get("answer") and pages):
+            return []
+        evidence = evidence_texts(document.get("flat_nodes") or {}, pages, self.texts_of[doc_key])
+        return [format(f.normalize(), "f") for f in printed_figures(str(item["answer"]), evidence)]
+
+    def _chunk_result(
+        self, item: dict[str, Any], document: Document, doc_key: str, nav: QuestionResult
+    ) -> QuestionResult:
+        """The chunk baseline at navigation's cost: the tokens its sections took."""
+        if doc_key not in self.chunk_indexes:
+            self.chunk_indexes[doc_key] = chunk_index_for(
+                document, self.texts_of[doc_key], self.chunk_tokens, self.overlap_tokens
+            )
+        budget = sum(r.tokens for r in nav.retrieved)
+        chunks = chunk_retrieve(self.chunk_indexes[doc_key], nav.question, budget)
+        got = chunk_items(chunks)
+        tokens = nav.tokens - budget + sum(c.tokens for c in got)
+        chunk = _result(item, got, tokens, nav.answer_figures, note=f"budget {budget} tokens")
+        grade_answer(chunk, nav.question, chunk_sections(chunks))
+        return chunk
+
+
+def _result(
+    item: dict[str, Any],
+    retrieved: list[Retrieved],
+    tokens: int,
+    figures: list[str],
+    note: str = "",
+) -> QuestionResult:
+    """One method's result for a question, its hits judged against the question's gold."""
+    pages, sections = gold_pages(item), gold_sections(item)
+    return QuestionResult(
+        id=str(item["id"]),
+        question=str(item["question"]),
+        document=document_key(item),
+        gold_pages=pages,
+        gold_sections=sections,
+        retrieved=retrieved,
+        page_hit=page_hit(retrieved, pages),
+        section_hit=section_hit(retrieved, sections),
+        tokens=tokens,
+        note=note,
+        answer_figures=figures,
+    )
