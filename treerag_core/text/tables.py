@@ -143,88 +143,121 @@ def _continues_label(pending: str, line: str) -> bool:
 def table_rows(text: str, lead: str = "") -> list[Row]:
     """Every table row of ``text``; ``lead`` is the text just before it (a cut-off table's
     header and units line), read for context only: its rows are not returned."""
-    rows: list[Row] = []
-    header: list[tuple[str, int | None]] | None = None
-    header_line = ""
-    unit, currency = "", ""
-    caption, recent = "", []  # recent: the non-row lines since the last row
-    table, prose, in_table = 0, 0, False
-    pending, pending_start = "", 0
-    signs: dict[int, str] = {}  # the currency sign a table prints, by table
-    base = -len(lead) - 1 if lead else 0
-    offset = base
+    reader = _TableReader()
+    offset = -len(lead) - 1 if lead else 0
     for raw in (f"{lead}\n{text}" if lead else text).split("\n"):
-        start, offset = offset, offset + len(raw) + 1
+        reader.read(raw, offset)
+        offset += len(raw) + 1
+    return reader.finish()
+
+
+@dataclass
+class _TableReader:
+    """Lines read in order: the table they are in (its header, unit, caption), a label the
+    PDF may have wrapped over lines, and the rows so far."""
+
+    rows: list[Row] = field(default_factory=list)
+    header: list[tuple[str, int | None]] | None = None
+    header_line: str = ""
+    unit: str = ""
+    currency: str = ""
+    caption: str = ""
+    recent: list[str] = field(default_factory=list)  # the non-row lines since the last row
+    table: int = 0
+    prose: int = 0  # prose lines since the last row
+    in_table: bool = False
+    pending: str = ""  # a non-row line that may be the start of the next row's label
+    pending_start: int = 0
+    signs: dict[int, str] = field(default_factory=dict)  # the currency sign a table prints
+
+    def read(self, raw: str, start: int) -> None:
+        """One line of the text, ``start`` its offset (negative: a line of the lead)."""
         line = raw.strip()
         if not line:
-            continue
+            return
         found_unit = unit_of(line)
         cols = header_cells(line)
         parsed = None if cols is not None else split_row(line)
-        if parsed is None:
-            if found_unit or cols is not None:
-                if in_table:  # a new header or units line after rows: a new table, whose
-                    table, in_table = table + 1, False  # unit is the one printed with it
-                    header, header_line, unit, currency = None, "", "", ""
-                recent = [*recent, line][-CAPTION_LINES:]
-                if found_unit:
-                    unit, currency = found_unit, currency_of(line) or currency
-                if cols is not None:
-                    header, header_line = _more_columns(header, header_line, cols, line)
-                pending = ""
-                continue
-            if len(line.split()) >= PROSE_LINE_WORDS and line[-1:] in _TERMINAL:
-                prose += 1
-                if prose >= PROSE_LINES_END_TABLE:
-                    if in_table:
-                        table, in_table = table + 1, False
-                    header, header_line, unit, currency = None, "", "", ""
-            if pending and _continues_label(pending, line):
-                pending = f"{pending} {line}"
-            else:
-                pending, pending_start = line, start
-            recent = [*recent, line][-CAPTION_LINES:]
-            continue
-        label, cells = parsed
-        line_end = start + len(raw)
-        if pending and _continues_label(pending, label):
-            label, start = f"{pending} {label}", pending_start
-            recent = [r for r in recent if r not in pending]
-        if not in_table:
-            in_table, caption = True, " ".join(recent)
-        pending, prose, recent = "", 0, []
+        if parsed is not None:
+            self._row(*parsed, start, start + len(raw))
+        elif found_unit or cols is not None:
+            self._header(line, found_unit, cols)
+        else:
+            self._text(line, start)
+
+    def finish(self) -> list[Row]:
+        """The rows; statements print "$" on a table's first and total rows only: the rest
+        are in it too."""
+        for row in self.rows:
+            if row.unit and not row.currency:
+                row.currency = self.signs.get(row.table, "")
+        return self.rows
+
+    def _end_table(self) -> None:
+        """The header and unit no longer apply; after rows, the next row starts a table."""
+        if self.in_table:
+            self.table, self.in_table = self.table + 1, False
+        self.header, self.header_line, self.unit, self.currency = None, "", "", ""
+
+    def _header(
+        self, line: str, found_unit: str | None, cols: list[tuple[str, int | None]] | None
+    ) -> None:
+        """A header or units line; after rows it starts a new table, whose unit is the one
+        printed with it."""
+        if self.in_table:
+            self._end_table()
+        self.recent = [*self.recent, line][-CAPTION_LINES:]
+        if found_unit:
+            self.unit, self.currency = found_unit, currency_of(line) or self.currency
+        if cols is not None:
+            self.header, self.header_line = _more_columns(self.header, self.header_line, cols, line)
+        self.pending = ""
+
+    def _text(self, line: str, start: int) -> None:
+        """A line that is no row: a caption, a label's first half, or prose that ends a table."""
+        if len(line.split()) >= PROSE_LINE_WORDS and line[-1:] in _TERMINAL:
+            self.prose += 1
+            if self.prose >= PROSE_LINES_END_TABLE:
+                self._end_table()
+        if self.pending and _continues_label(self.pending, line):
+            self.pending = f"{self.pending} {line}"
+        else:
+            self.pending, self.pending_start = line, start
+        self.recent = [*self.recent, line][-CAPTION_LINES:]
+
+    def _row(self, label: str, cells: list[Cell], start: int, end: int) -> None:
+        """A row, its label joined to the line(s) it wraps from; a row of the lead only
+        opens its table and notes its currency sign."""
+        if self.pending and _continues_label(self.pending, label):
+            label, start = f"{self.pending} {label}", self.pending_start
+            self.recent = [r for r in self.recent if r not in self.pending]
+        if not self.in_table:
+            self.in_table, self.caption = True, " ".join(self.recent)
+        self.pending, self.prose, self.recent = "", 0, []
         sign = next((c.currency for c in cells if c.currency), "")
-        if sign and unit:
-            signs.setdefault(table, sign)
-        if start < 0:
-            continue  # a row of the lead: context only
-        over = align(header or [], cells)
-        columns = [h[0] if h else None for h in over]
-        years = [h[1] if h else None for h in over]
-        row_unit = "" if _unitless(label, cells) else unit
-        row_currency = next((c.currency for c in cells if c.currency), "") or (
-            currency if row_unit else ""
+        if sign and self.unit:
+            self.signs.setdefault(self.table, sign)
+        if start >= 0:
+            self.rows.append(self._make_row(label, cells, start, end, sign))
+
+    def _make_row(self, label: str, cells: list[Cell], start: int, end: int, sign: str) -> Row:
+        """The row with its columns read from the header, and the unit if its figures are
+        amounts in it."""
+        over = align(self.header or [], cells)
+        unit = "" if _unitless(label, cells) else self.unit
+        return Row(
+            label=label,
+            cells=cells,
+            start=start,
+            end=end,
+            table=self.table,
+            columns=[h[0] if h else None for h in over],
+            years=[h[1] if h else None for h in over],
+            header=self.header_line,
+            unit=unit,
+            currency=sign or (self.currency if unit else ""),
+            caption=self.caption,
         )
-        rows.append(
-            Row(
-                label=label,
-                cells=cells,
-                start=start,
-                end=line_end,
-                table=table,
-                columns=columns,
-                years=years,
-                header=header_line,
-                unit=row_unit,
-                currency=row_currency,
-                caption=caption,
-            )
-        )
-    # Statements print "$" on a table's first and total rows only: the rest are in it too.
-    for row in rows:
-        if row.unit and not row.currency:
-            row.currency = signs.get(row.table, "")
-    return rows
 
 
 def _unitless(label: str, cells: list[Cell]) -> bool:
