@@ -5,8 +5,18 @@ per question on a document whose outline fits the search budget: the search mode
 outline and names sections; the answer model reads only those sections' text, quoted as
 data. Several documents are navigated concurrently and answered in ONE call; every
 reference names its ``doc_id`` and ``file_name`` so two documents' node ``0000`` never
-collide. The drivers differ only in how they wait (blocking or awaited) and whether they
-stream; every step between is shared.
+collide.
+
+One body, two drivers: :func:`_plan` is the pipeline as a generator, the way
+:func:`~.navigate.plan_navigation` is navigation. Where it must wait it yields a step
+(navigate the documents, call the answer model, stream it) and is sent the step's result;
+whatever else it yields goes to the caller (a stream's chunks and closing dict, or the one
+finished answer). ``_drive_sync`` serves the steps blocking (threads for several
+documents), ``_drive_async`` awaits them (gathered). The public functions hand their
+arguments over as one :class:`_Question` and pick a driver; their signatures are the API,
+so each is still written out (grouped, four lines). A parameter dataclass alone would share
+the arguments but not the steps; the generator shares both, with no build step (psycopg 3
+generates its sync code from the async code instead).
 
 Failure policy: a failed or unusable *search* falls back to the offline ranking (the trace
 says so); a failed *answer* call raises :class:`LLMError` with a readable message — in a
@@ -27,8 +37,9 @@ registry; without a principal nothing is checked.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from ..access.documents import resolve_documents
@@ -37,8 +48,9 @@ from ..errors import TreeragError
 from ..llm.call import LLMReply, StreamState, ainvoke, astream, invoke, stream
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from ..types import Document
-from .context import Prepared, prepare_answer
+from .context import prepare_answer
 from .history import Conversation, conversation
+from .navigate import NavigationResult
 from .result import AnswerMessage, final_chunk, finish, needs_model, offline_reply
 from .retriever import Retriever
 
@@ -49,18 +61,11 @@ Answer = AnswerMessage | dict[str, Any]
 
 
 def ask(
-    query: str,
-    document: Document | str,
-    retriever: Retriever,
-    extra_context: str = "",
-    stream: bool = False,
-    return_raw: bool = True,
-    verbose: bool = False,
-    *,
-    principal: Principal | None = None,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    query: str, document: Document | str, retriever: Retriever, extra_context: str = "",
+    stream: bool = False, return_raw: bool = True, verbose: bool = False,
+    *, principal: Principal | None = None, registry_path: RegistryLike = DEFAULT_REGISTRY,
     history: list[dict[str, Any]] | None = None,
-) -> Answer | Iterator[str | dict[str, Any]]:
+) -> Answer | Iterator[str | dict[str, Any]]:  # fmt: skip
     """Answer ``query`` from ``document``: navigate the outline, then answer from the text.
 
     ``stream=True`` returns a generator of text chunks ending with one
@@ -74,45 +79,24 @@ def ask(
 
 
 def ask_multi(
-    query: str,
-    documents: list[Document | str],
-    retriever: Retriever,
-    extra_context: str = "",
-    stream: bool = False,
-    return_raw: bool = True,
-    verbose: bool = False,
-    *,
-    principal: Principal | None = None,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    query: str, documents: list[Document | str], retriever: Retriever, extra_context: str = "",
+    stream: bool = False, return_raw: bool = True, verbose: bool = False,
+    *, principal: Principal | None = None, registry_path: RegistryLike = DEFAULT_REGISTRY,
     history: list[dict[str, Any]] | None = None,
-) -> Answer | Iterator[str | dict[str, Any]]:
+) -> Answer | Iterator[str | dict[str, Any]]:  # fmt: skip
     """One answer over several documents: navigate each (in parallel), merge, answer once."""
-    documents = _checked(query, documents, principal, registry_path)
-    talk = conversation(query, history, retriever.history_tokens)
-    if stream:
-        return _stream(query, documents, retriever, extra_context, verbose, talk)
-    prepared = _prepare(query, documents, retriever, extra_context, talk)
-    reply = (
-        invoke(retriever.llm, prepared.system, prepared.user, what="answer")
-        if needs_model(prepared, retriever)
-        else offline_reply(query, prepared)
-    )
-    return finish(prepared, reply, retriever, return_raw, verbose)
+    return _blocking(_Question(
+        query, documents, retriever, extra_context, stream, return_raw, verbose,
+        principal, registry_path, history,
+    ))  # fmt: skip
 
 
 async def aask(
-    query: str,
-    document: Document | str,
-    retriever: Retriever,
-    extra_context: str = "",
-    stream: bool = False,
-    return_raw: bool = True,
-    verbose: bool = False,
-    *,
-    principal: Principal | None = None,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    query: str, document: Document | str, retriever: Retriever, extra_context: str = "",
+    stream: bool = False, return_raw: bool = True, verbose: bool = False,
+    *, principal: Principal | None = None, registry_path: RegistryLike = DEFAULT_REGISTRY,
     history: list[dict[str, Any]] | None = None,
-) -> Answer | AsyncIterator[str | dict[str, Any]]:
+) -> Answer | AsyncIterator[str | dict[str, Any]]:  # fmt: skip
     """Async :func:`ask`. With ``stream=True``: ``async for chunk in await aask(...)``."""
     return await aask_multi(
         query, [document], retriever, extra_context, stream, return_raw, verbose,
@@ -121,115 +105,177 @@ async def aask(
 
 
 async def aask_multi(
-    query: str,
-    documents: list[Document | str],
-    retriever: Retriever,
-    extra_context: str = "",
-    stream: bool = False,
-    return_raw: bool = True,
-    verbose: bool = False,
-    *,
-    principal: Principal | None = None,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    query: str, documents: list[Document | str], retriever: Retriever, extra_context: str = "",
+    stream: bool = False, return_raw: bool = True, verbose: bool = False,
+    *, principal: Principal | None = None, registry_path: RegistryLike = DEFAULT_REGISTRY,
     history: list[dict[str, Any]] | None = None,
-) -> Answer | AsyncIterator[str | dict[str, Any]]:
+) -> Answer | AsyncIterator[str | dict[str, Any]]:  # fmt: skip
     """Async :func:`ask_multi`: the documents are navigated concurrently."""
-    documents = _checked(query, documents, principal, registry_path)
-    talk = conversation(query, history, retriever.history_tokens)
-    if stream:
-        return _astream(query, documents, retriever, extra_context, verbose, talk)
-    prepared = await _aprepare(query, documents, retriever, extra_context, talk)
-    reply = (
-        await ainvoke(retriever.llm, prepared.system, prepared.user, what="answer")
-        if needs_model(prepared, retriever)
-        else offline_reply(query, prepared)
-    )
-    return finish(prepared, reply, retriever, return_raw, verbose)
+    return await _awaited(_Question(
+        query, documents, retriever, extra_context, stream, return_raw, verbose,
+        principal, registry_path, history,
+    ))  # fmt: skip
 
 
-# --- the shared steps, blocking and awaited -----------------------------------------------
+# --- the one body: a plan of steps --------------------------------------------------------
 
 
-def _prepare(
-    query: str,
-    documents: list[Document],
-    retriever: Retriever,
-    extra_context: str,
-    talk: Conversation,
-) -> Prepared:
-    workers = max(1, min(MAX_PARALLEL_NAVIGATIONS, len(documents)))
-    if workers == 1:  # one document: no thread to start
-        navs = [retriever.navigate(query, documents[0], extra_context, talk)]
+@dataclass(frozen=True)
+class _Question:
+    """What the four public functions are given, named once."""
+
+    query: str
+    documents: list[Document | str]
+    retriever: Retriever
+    extra_context: str
+    stream: bool
+    return_raw: bool
+    verbose: bool
+    principal: Principal | None
+    registry_path: RegistryLike
+    history: list[dict[str, Any]] | None
+
+    def plan(self) -> Plan:
+        """Checked now (a stream too, before its first chunk is asked for); run lazily."""
+        documents = _checked(self.query, self.documents, self.principal, self.registry_path)
+        talk = conversation(self.query, self.history, self.retriever.history_tokens)
+        return _plan(self, documents, talk)
+
+
+@dataclass(frozen=True)
+class _Navigate:
+    """Step: navigate every document; its result, their navigations in the same order."""
+
+    retriever: Retriever
+    query: str
+    documents: list[Document]
+    extra_context: str
+    talk: Conversation
+
+    def navigate(self, document: Document) -> NavigationResult:
+        return self.retriever.navigate(self.query, document, self.extra_context, self.talk)
+
+    async def anavigate(self, document: Document) -> NavigationResult:
+        return await self.retriever.anavigate(self.query, document, self.extra_context, self.talk)
+
+
+@dataclass(frozen=True)
+class _Call:
+    """Step: one call of the answer model; its result, the :class:`LLMReply`."""
+
+    llm: Any
+    system: str
+    user: str
+
+
+@dataclass(frozen=True)
+class _Stream:
+    """Step: stream the answer model to the caller; the text and usage land in ``state``."""
+
+    llm: Any
+    system: str
+    user: str
+    state: StreamState
+    limits: dict[str, Any]  # max_chars, max_seconds
+
+
+Output = str | Answer  # what the caller receives
+Plan = Generator[_Navigate | _Call | _Stream | Output, Any, None]
+
+
+def _plan(question: _Question, documents: list[Document], talk: Conversation) -> Plan:
+    """Navigate, prepare, answer (or stream the answer), finish: for all four functions."""
+    query, retriever, extra = question.query, question.retriever, question.extra_context
+    navs = yield _Navigate(retriever, query, documents, extra, talk)
+    prepared = prepare_answer(query, documents, navs, retriever, extra, talk)
+    if not needs_model(prepared, retriever):
+        reply = offline_reply(query, prepared)
+        if question.stream:
+            yield from reply.text.splitlines(keepends=True)
+    elif question.stream:
+        state = StreamState()
+        limits = dict(
+            max_chars=retriever.answer_max_chars, max_seconds=retriever.answer_max_seconds
+        )
+        yield _Stream(retriever.llm, prepared.system, prepared.user, state, limits)
+        reply = state.reply or LLMReply(text="".join(state.parts))
     else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            navs = list(
-                pool.map(lambda d: retriever.navigate(query, d, extra_context, talk), documents)
-            )
-    return prepare_answer(query, documents, navs, retriever, extra_context, talk)
+        reply = yield _Call(retriever.llm, prepared.system, prepared.user)
+    if question.stream:
+        yield final_chunk(prepared, reply, retriever, question.verbose)
+    else:
+        yield finish(prepared, reply, retriever, question.return_raw, question.verbose)
 
 
-async def _aprepare(
-    query: str,
-    documents: list[Document],
-    retriever: Retriever,
-    extra_context: str,
-    talk: Conversation,
-) -> Prepared:
-    navs = await asyncio.gather(
-        *(retriever.anavigate(query, d, extra_context, talk) for d in documents)
-    )
-    return prepare_answer(query, documents, list(navs), retriever, extra_context, talk)
+# --- the two drivers ------------------------------------------------------------------------
 
 
-def _stream(
-    query: str,
-    documents: list[Document],
-    retriever: Retriever,
-    extra: str,
-    verbose: bool,
-    talk: Conversation,
-) -> Iterator[str | dict[str, Any]]:
-    """Navigation starts when the caller starts iterating (the seed's generator contract)."""
-    prepared = _prepare(query, documents, retriever, extra, talk)
-    if not needs_model(prepared, retriever):
-        reply = offline_reply(query, prepared)
-        yield from reply.text.splitlines(keepends=True)
-        yield final_chunk(prepared, reply, retriever, verbose)
-        return
-    state = StreamState()
-    yield from stream(
-        retriever.llm, prepared.system, prepared.user, state,
-        max_chars=retriever.answer_max_chars, max_seconds=retriever.answer_max_seconds,
-    )  # fmt: skip
-    yield final_chunk(prepared, _streamed(state), retriever, verbose)
+def _advance(plan: Plan, result: Any) -> Any:
+    """The plan's next step or output, given the last step's result; None once it is done."""
+    try:
+        return plan.send(result)
+    except StopIteration:
+        return None
 
 
-async def _astream(
-    query: str,
-    documents: list[Document],
-    retriever: Retriever,
-    extra: str,
-    verbose: bool,
-    talk: Conversation,
-) -> AsyncIterator[str | dict[str, Any]]:
-    prepared = await _aprepare(query, documents, retriever, extra, talk)
-    if not needs_model(prepared, retriever):
-        reply = offline_reply(query, prepared)
-        for line in reply.text.splitlines(keepends=True):
-            yield line
-        yield final_chunk(prepared, reply, retriever, verbose)
-        return
-    state = StreamState()
-    async for chunk in astream(
-        retriever.llm, prepared.system, prepared.user, state,
-        max_chars=retriever.answer_max_chars, max_seconds=retriever.answer_max_seconds,
-    ):  # fmt: skip
-        yield chunk
-    yield final_chunk(prepared, _streamed(state), retriever, verbose)
+def _drive_sync(plan: Plan) -> Iterator[Output]:
+    """Serve the plan's steps blocking; pass everything else on to the caller."""
+    step = _advance(plan, None)
+    while step is not None:
+        result = None
+        if isinstance(step, _Navigate):
+            result = _navigate_all(step)
+        elif isinstance(step, _Call):
+            result = invoke(step.llm, step.system, step.user, what="answer")
+        elif isinstance(step, _Stream):
+            yield from stream(step.llm, step.system, step.user, step.state, **step.limits)
+        else:
+            yield step
+        step = _advance(plan, result)
 
 
-def _streamed(state: StreamState) -> LLMReply:
-    return state.reply or LLMReply(text="".join(state.parts))
+async def _drive_async(plan: Plan) -> AsyncIterator[Output]:
+    """Serve the plan's steps awaited; pass everything else on to the caller."""
+    step = _advance(plan, None)
+    while step is not None:
+        result = None
+        if isinstance(step, _Navigate):
+            result = await _anavigate_all(step)
+        elif isinstance(step, _Call):
+            result = await ainvoke(step.llm, step.system, step.user, what="answer")
+        elif isinstance(step, _Stream):
+            chunks = astream(step.llm, step.system, step.user, step.state, **step.limits)
+            async for chunk in chunks:
+                yield chunk
+        else:
+            yield step
+        step = _advance(plan, result)
+
+
+def _navigate_all(step: _Navigate) -> list[NavigationResult]:
+    """Blocking: one document in this thread, several in up to four threads at once."""
+    workers = max(1, min(MAX_PARALLEL_NAVIGATIONS, len(step.documents)))
+    if workers == 1:  # one document: no thread to start
+        return [step.navigate(step.documents[0])]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(step.navigate, step.documents))
+
+
+async def _anavigate_all(step: _Navigate) -> list[NavigationResult]:
+    """Awaited: every document's navigation at once."""
+    return list(await asyncio.gather(*(step.anavigate(d) for d in step.documents)))
+
+
+def _blocking(question: _Question) -> Answer | Iterator[str | dict[str, Any]]:
+    """A blocking question's end: the stream (run as it is read), or its one answer."""
+    run = _drive_sync(question.plan())
+    return run if question.stream else list(run)[-1]
+
+
+async def _awaited(question: _Question) -> Answer | AsyncIterator[str | dict[str, Any]]:
+    """An awaited question's end: the stream (run as it is read), or its one answer."""
+    run = _drive_async(question.plan())
+    return run if question.stream else [out async for out in run][-1]
 
 
 def _checked(
