@@ -252,7 +252,7 @@ def run_eval(
     from treerag_core import (
         NavigationConfig,
         evaluate,
-        evaluation_page_texts,
+        registry_page_texts,
         load_questions,
         open_store,
         registry_loader,
@@ -267,14 +267,14 @@ def run_eval(
     store = open_store(str(registry))
     started = time.perf_counter()
     loader = registry_loader(store, str(questions_path.parent))
-    evaluation = evaluate(questions, loader, page_texts=evaluation_page_texts(store, "reader"))
+    evaluation = evaluate(questions, loader, page_texts=registry_page_texts(store, "reader"))
     seconds = time.perf_counter() - started
     pypdf_run = evaluate(
-        questions, loader, baseline=True, page_texts=evaluation_page_texts(store, "pypdf")
+        questions, loader, baseline=True, page_texts=registry_page_texts(store, "pypdf")
     )
     own_questions = {name: load_questions(str(path)) for name, path in own_sets.items()}
     own = {
-        name: evaluate(items, loader, page_texts=evaluation_page_texts(store, "reader"))
+        name: evaluate(items, loader, page_texts=registry_page_texts(store, "reader"))
         for name, items in own_questions.items()
     }
     log("timing the extractive answer")

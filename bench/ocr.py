@@ -158,7 +158,7 @@ def evidence_coverage(questions: list[dict], registries: dict[str, Any]) -> dict
     import pypdfium2 as pdfium
 
     from bench.evidence_score import coverage, read_back, words
-    from treerag_core import ask, make_retriever
+    from treerag_core import ask, get_document_by_id, make_retriever
     from treerag_core.qa.evidence import quoted_text
 
     originals = {name: pdfium.PdfDocument(str(SHARED / "pdfs" / name)) for name in FILINGS}
@@ -170,7 +170,7 @@ def evidence_coverage(questions: list[dict], registries: dict[str, Any]) -> dict
         for item in questions:
             name = item["file"].split("/")[-1]
             row = by_name[name if label == "original" else f"scan-{name}"]
-            doc = store.get(row["doc_id"])
+            doc = get_document_by_id(row["doc_id"], store)
             result = ask(item["question"], doc, retriever)
             cited += [(doc, ref, name) for ref in result.references if ref.get("cited")]
         scores = [
@@ -222,7 +222,13 @@ def timed_ocr(path: Path, workers: int) -> tuple[float, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from treerag_core import evaluate, index_document, load_questions, open_store
+    from treerag_core import (
+        evaluate,
+        get_document_by_id,
+        index_document,
+        load_questions,
+        open_store,
+    )
     from treerag_core.ingest.source import read_source
 
     parser = argparse.ArgumentParser(prog="python -m bench.ocr", description=__doc__)
@@ -283,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         def load(item: dict, store=store, by_name=by_name, label=label) -> dict:
             name = item["file"].split("/")[-1]
             name = name if label == "original" else f"scan-{name}"
-            return store.get(by_name[name]["doc_id"])
+            return get_document_by_id(by_name[name]["doc_id"], store)
 
         evaluation = evaluate(questions, load, baseline=False)
         hits[label] = evaluation.summary()["navigation"]["page_hit_rate"]

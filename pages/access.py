@@ -6,12 +6,12 @@ import streamlit as st
 
 from treerag_core import (
     EVERYONE,
+    RegistryLike,
     audit_log_jsonl,
     list_collections,
     read_audit_log,
     set_collection_access,
 )
-from treerag_core.store.base import RegistryLike
 from ui import state
 from ui.errors import shown_errors
 from ui.text import md_escape

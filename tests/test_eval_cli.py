@@ -100,7 +100,7 @@ def _pdf(path):
 
 
 def test_pdf_gold_pages_and_the_page_cache(tmp_path):
-    from treerag_core import evaluation_page_texts, open_store
+    from treerag_core import registry_page_texts, open_store
 
     _pdf(tmp_path / "filing.pdf")
     questions = [
@@ -121,7 +121,7 @@ def test_pdf_gold_pages_and_the_page_cache(tmp_path):
     result = evaluate(
         questions,
         registry_loader(store, str(tmp_path), index_missing=True),
-        page_texts=evaluation_page_texts(store),
+        page_texts=registry_page_texts(store),
     )
     nav = {r.id: r for r in result.navigation}
     assert nav["p1"].page_hit is True

@@ -33,7 +33,6 @@ from treerag_core import (
     aask_multi,
     ask,
     ask_multi,
-    make_async_retriever,
     make_retriever,
 )
 
@@ -267,7 +266,7 @@ def test_ask_multi_one_answer_call_and_colliding_node_ids(server) -> None:
 
 def test_aask_stream_and_aask_multi(server) -> None:
     server.reply = pick("0001", answer="Twenty dollars.")
-    retriever = make_async_retriever(chat(server))
+    retriever = make_retriever(chat(server))
     doc = make_doc()
 
     async def run():
@@ -290,7 +289,7 @@ def test_aask_multi_navigates_documents_concurrently(server) -> None:
     server.gather = 2  # held until two searches are in flight at once
     server.reply = pick("0001")
     docs = [make_doc(doc_id=f"d{i}") for i in range(4)]
-    run_coroutine(aask_multi("Pro plan price?", docs, make_async_retriever(chat(server))))
+    run_coroutine(aask_multi("Pro plan price?", docs, make_retriever(chat(server))))
     assert server.max_in_flight >= 2  # the four searches overlapped
 
 

@@ -16,17 +16,17 @@ import sys
 from collections.abc import Sequence
 
 from .errors import TreeragError
-from .ingest.indexer import index_document
 from .ingest.outline import page_label
 from .ingest.summarize import make_summarizer, null_summarizer
-from .llm.providers import make_llms
-from .qa.answer import ask, ask_multi
-from .qa.retriever import make_retriever
-from .store.api import (
+from .library.documents import (
     delete_document,
     get_document_by_id,
     list_documents,
 )
+from .library.indexing import index_document
+from .llm.providers import make_llms
+from .qa.answer import ask, ask_multi
+from .qa.retriever import make_retriever
 from .store.base import DEFAULT_REGISTRY
 
 
@@ -118,7 +118,7 @@ def _enqueue(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from .store.migrate import migrate_registry
+    from .library.migrate import migrate_registry
 
     counts = migrate_registry(
         args.source, args.target, lambda done, total, name: print(f"{done}/{total}  {name}")

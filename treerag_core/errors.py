@@ -93,3 +93,48 @@ class ThreadNotFoundError(TreeragError):
 class InvalidThreadError(TreeragError):
     """A conversation change that cannot be made: an empty title, a turn that is not there,
     a verdict other than up or down, a thread at its size limit."""
+
+
+class InvalidQuestionsError(TreeragError):
+    """A questions file that cannot be evaluated: not UTF-8 JSONL, or a bad line."""
+
+
+class EvidenceUnavailableError(TreeragError):
+    """The cited page cannot be drawn (the source is gone, or it is not a PDF)."""
+
+
+class InvalidImportError(TreeragError):
+    """The file offered for import is not a valid treerag export."""
+
+
+class ToolArgumentError(TreeragError):
+    """An agent tool was called with an argument it cannot use (an unknown section id, an
+    offset past the end, a value out of bounds); the message says what to pass instead."""
+
+
+__all__ = [
+    "AccessDeniedError",
+    "BlockedURLError",
+    "ConfigError",
+    "DocumentNotFoundError",
+    "DocumentReadError",
+    "DocumentTooLargeError",
+    "EmptyDocumentError",
+    "EvidenceUnavailableError",
+    "FetchError",
+    "InvalidCollectionError",
+    "InvalidHistoryError",
+    "InvalidImportError",
+    "InvalidQuestionsError",
+    "InvalidThreadError",
+    "JobsUnavailableError",
+    "LLMError",
+    "NotSignedInError",
+    "OcrUnavailableError",
+    "RegistryError",
+    "StoreUnavailableError",
+    "ThreadNotFoundError",
+    "ToolArgumentError",
+    "TreeragError",
+    "UnsupportedFormatError",
+]

@@ -81,3 +81,6 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+
+__all__ = ["Limits"]

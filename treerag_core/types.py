@@ -84,3 +84,14 @@ class SummaryResult(TypedDict):
 ProgressFn = Callable[[int, int, str], None]
 # summarizer(nodes_to_summarize, progress) -> SummaryResult; has a ``signature`` attribute.
 SummarizerFn = Callable[..., SummaryResult]
+
+
+__all__ = [
+    "Document",
+    "FlatNode",
+    "ProgressFn",
+    "Section",
+    "SummarizerFn",
+    "SummaryResult",
+    "TreeNode",
+]

@@ -9,6 +9,7 @@ from typing import Any
 
 from treerag_core import (
     DEFAULT_REGISTRY,
+    Document,
     Principal,
     ask,
     ask_multi,
@@ -16,7 +17,6 @@ from treerag_core import (
     page_label,
     section_document,
 )
-from treerag_core.types import Document
 
 # A streamed answer is redrawn at most this often. Each redraw re-sends and re-renders the
 # whole answer so far: a model's 30-100 tokens a second drawn one by one cost the browser and

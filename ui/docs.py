@@ -12,9 +12,14 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import AccessDeniedError, DocumentStore, open_store
-from treerag_core.access.rules import readable_rows
-from treerag_core.types import Document
+from treerag_core import (
+    AccessDeniedError,
+    Document,
+    DocumentStore,
+    get_document_by_id,
+    open_store,
+    readable_rows,
+)
 
 from . import state
 
@@ -46,7 +51,7 @@ def rows() -> list[dict[str, Any]]:
 def _load(_store: DocumentStore, location: str, doc_id: str, stamp: str) -> Document:
     """Shared read-only copy, keyed by the registry's location (the store object itself is
     not hashed); ``stamp`` (indexed_at) invalidates it after a re-index."""
-    return _store.get(doc_id)
+    return get_document_by_id(doc_id, _store)
 
 
 def load(doc_id: str, stamp: str | None = None) -> Document:

@@ -14,6 +14,7 @@ import streamlit as st
 
 from treerag_core import (
     DEFAULT_MODELS,
+    Cache,
     RankingMemory,
     Retriever,
     load_settings,
@@ -24,7 +25,6 @@ from treerag_core import (
     open_store,
     resolve_provider,
 )
-from treerag_core.store.base import Cache
 
 from . import state
 

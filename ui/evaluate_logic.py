@@ -14,19 +14,22 @@ from collections.abc import Callable
 from typing import Any
 
 from treerag_core import (
+    Document,
+    DocumentLoader,
     DocumentNotFoundError,
     InvalidQuestionsError,
+    PageTexts,
     Principal,
+    RegistryLike,
     Retriever,
+    document_key,
     evaluate,
-    evaluation_page_texts,
+    gold_pages,
+    gold_sections,
     parse_questions,
     registry_loader,
+    registry_page_texts,
 )
-from treerag_core.evaluation.questions import document_key, gold_pages, gold_sections
-from treerag_core.evaluation.run import DocumentLoader, PageTexts
-from treerag_core.store.base import RegistryLike
-from treerag_core.types import Document
 
 MAX_QUESTIONS_BYTES = 5 * 1024 * 1024
 
@@ -71,7 +74,7 @@ def app_loader(registry_path: RegistryLike, principal: Principal | None = None) 
 def page_texts_with_notes(registry_path: RegistryLike, notes: list[str]) -> PageTexts:
     """PDF page texts for the baseline (cached in ``<registry stem>.pages/``); a PDF whose
     source file is gone is noted, and the baseline chunks its indexed sections instead."""
-    cached = evaluation_page_texts(registry_path)
+    cached = registry_page_texts(registry_path)
 
     def load(document: Document) -> list[str] | None:
         texts = cached(document)

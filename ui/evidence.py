@@ -12,13 +12,13 @@ from typing import Any
 import streamlit as st
 
 from treerag_core import (
+    Document,
     EvidencePage,
     EvidenceUnavailableError,
     crop_to_evidence,
     render_evidence,
     sentence_offsets,
 )
-from treerag_core.types import Document
 
 from . import docs, state
 from .errors import shown_errors

@@ -14,8 +14,7 @@ from typing import Any
 
 from streamlit_agraph import Config, Edge, Node
 
-from treerag_core import TreeSlice, heading_label, node_pages
-from treerag_core.types import FlatNode
+from treerag_core import FlatNode, TreeSlice, heading_label, node_pages
 
 from .text import tooltip_text
 

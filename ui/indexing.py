@@ -14,16 +14,17 @@ from typing import Any
 
 from treerag_core import (
     DEFAULT_COLLECTION,
+    Document,
     DocumentStore,
     Limits,
     Principal,
+    ProgressFn,
+    RegistryLike,
     TreeragError,
     index_document,
     open_store,
 )
 from treerag_core import index_upload as core_index_upload
-from treerag_core.store.base import RegistryLike
-from treerag_core.types import Document, ProgressFn
 
 
 @dataclass

@@ -11,8 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import TreeragError
-from treerag_core.jobs import enqueue_upload, enqueue_url, has_job_queue, list_jobs
+from treerag_core import TreeragError, enqueue_upload, enqueue_url, has_job_queue, list_jobs
 
 from . import state
 from .errors import message_for

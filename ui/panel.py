@@ -8,8 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import heading_label, node_pages, subtree_page_range
-from treerag_core.types import Document
+from treerag_core import Document, heading_label, node_pages, subtree_page_range
 
 from . import evidence, state
 from .pdf_pages import can_show_inline, pages_for

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from treerag_core import Principal, export_registry, import_documents, open_store
-from treerag_core.store.base import RegistryLike
+from treerag_core import Principal, RegistryLike, export_registry, import_documents, open_store
 
 
 def human_size(n: int) -> str:

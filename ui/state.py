@@ -12,8 +12,14 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import DEFAULT_REGISTRY, DocumentStore, Principal, is_database_url, open_store
-from treerag_core.store.base import RegistryLike
+from treerag_core import (
+    DEFAULT_REGISTRY,
+    DocumentStore,
+    Principal,
+    RegistryLike,
+    is_database_url,
+    open_store,
+)
 
 REGISTRY_PATH = "registry_path"
 PROVIDER = "provider_settings"  # dict for treerag_core.make_llms (key included)

@@ -5,8 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from treerag_core import MAX_DRAWN_NODES, TreeSlice, ancestors, heading_label, root_ids, tree_slice
-from treerag_core.types import FlatNode
+from treerag_core import (
+    MAX_DRAWN_NODES,
+    FlatNode,
+    TreeSlice,
+    ancestors,
+    heading_label,
+    root_ids,
+    tree_slice,
+)
 
 MAX_DRAWN = MAX_DRAWN_NODES
 PAGE_SIZE = 12

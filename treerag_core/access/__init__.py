@@ -13,7 +13,6 @@ from .collections import (
     editable_collections,
     get_collection_access,
     list_collections,
-    move_document,
     set_collection_access,
 )
 from .identity import (
@@ -24,7 +23,7 @@ from .identity import (
     principal_from_headers,
 )
 from .principal import Principal
-from .rules import ADMIN_ROLE, EDITOR_ROLE, READER_ROLE
+from .rules import ADMIN_ROLE, EDITOR_ROLE, READER_ROLE, readable_rows
 
 __all__ = [
     "ADMIN_ROLE",
@@ -38,11 +37,11 @@ __all__ = [
     "editable_collections",
     "get_collection_access",
     "list_collections",
-    "move_document",
     "principal_for",
     "principal_from_claims",
     "principal_from_headers",
     "read_audit_log",
+    "readable_rows",
     "record_sign_in",
     "set_collection_access",
 ]

@@ -1,29 +1,17 @@
-"""Collections: who reads and who edits each one, and moving a document between them."""
+"""Collections: who reads and who edits each one (moving a document between them is the
+library's ``move_document``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
-from ..errors import DocumentNotFoundError, InvalidCollectionError
+from ..errors import InvalidCollectionError
 from ..store import open_store
-from ..store.base import (
-    COLLECTION_NAME,
-    DEFAULT_REGISTRY,
-    DocumentStore,
-    RegistryLike,
-    collection_of,
-)
+from ..store.base import COLLECTION_NAME, DEFAULT_REGISTRY, RegistryLike, collection_of
 from .audit import audited
 from .principal import EVERYONE, Principal
-from .rules import (
-    ADMIN_ROLE,
-    EDITOR_ROLE,
-    require_admin,
-    require_collection,
-    require_document,
-    roles,
-)
+from .rules import ADMIN_ROLE, EDITOR_ROLE, require_admin, roles
 
 # A member is a user name (an e-mail address) or a group name, or "*" for everyone.
 MAX_MEMBER_CHARS = 200
@@ -128,32 +116,11 @@ def editable_collections(
     return names
 
 
-def move_document(
-    doc_id: str,
-    collection: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
-    principal: Principal | None = None,
-) -> None:
-    """Move a document to another collection (an editor of both, when a principal is given)."""
-    store: DocumentStore = open_store(registry_path)
-    with audited(store, principal, "move", doc_id=doc_id) as audit:
-        row = require_document(store, principal, doc_id, EDITOR_ROLE)
-        if row is None:
-            raise DocumentNotFoundError(f"No document with id {doc_id} in {store.location}.")
-        target = check_collection_name(collection)
-        audit.note(document=row.get("file_name"), collection=target)
-        audit.note(detail=f"from {collection_of(row)}")
-        require_collection(store, principal, target, EDITOR_ROLE)
-        if not store.set_document_collection(doc_id, target):
-            raise DocumentNotFoundError(f"Document {doc_id} was just deleted.")
-
-
 __all__ = [
     "EVERYONE",
     "check_collection_name",
     "editable_collections",
     "get_collection_access",
     "list_collections",
-    "move_document",
     "set_collection_access",
 ]

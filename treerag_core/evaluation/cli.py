@@ -8,7 +8,7 @@ import os
 from ..store import open_store
 from .followups import evaluate_followups, followup_table, is_followup
 from .loader import registry_loader
-from .page_texts import page_texts
+from .page_texts import registry_page_texts
 from .questions import load_questions
 from .report import format_report
 from .run import evaluate
@@ -29,7 +29,7 @@ def run_cli(
     store = open_store(registry_path)
     loader = registry_loader(store, root, index_missing=True)
     evaluation = evaluate(
-        questions, loader, baseline=baseline == "chunks", page_texts=page_texts(store)
+        questions, loader, baseline=baseline == "chunks", page_texts=registry_page_texts(store)
     )
     print(format_report(evaluation))
     result = evaluation.as_dict()

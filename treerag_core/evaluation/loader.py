@@ -8,6 +8,9 @@ from typing import Any
 from ..access.principal import Principal
 from ..access.rules import readable_rows, require_document
 from ..errors import DocumentNotFoundError, TreeragError
+from ..ingest.summarize import make_summarizer
+from ..library.documents import load_document
+from ..library.indexing import index_document
 from ..store import open_store
 from ..store.base import RegistryLike
 from ..types import Document
@@ -38,7 +41,7 @@ def registry_loader(
     def load(item: dict[str, Any]) -> Document:
         if item.get("doc_id"):
             require_document(store, principal, str(item["doc_id"]))
-            return store.get(str(item["doc_id"]))
+            return load_document(store, str(item["doc_id"]))
         ref = str(item.get("file") or item.get("document") or item.get("doc_name") or "")
         if not ref:
             raise TreeragError(f"Question {item.get('id')} names no document.")
@@ -53,13 +56,10 @@ def registry_loader(
         row = row or next((r for r in rows if r.get("file_name") == os.path.basename(ref)), None)
         row = row or next((r for r in rows if _stem(str(r.get("file_name"))) == _stem(ref)), None)
         if row is not None:
-            return store.get(row["doc_id"])
+            return load_document(store, row["doc_id"])
         if index_missing and os.path.exists(path):
-            from ..ingest.indexer import index_document
-            from ..ingest.summarize import offline_summarizer
-
             return index_document(
-                path, summarizer=summarizer or offline_summarizer, registry_path=store,
+                path, summarizer=summarizer or make_summarizer(), registry_path=store,
                 verbose=False, principal=principal,
             )  # fmt: skip
         raise DocumentNotFoundError(f"{ref} is neither in {store.location} nor a readable file.")

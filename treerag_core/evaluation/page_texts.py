@@ -17,7 +17,7 @@ from .run import PageTexts
 EXTRACTORS = ("reader", "pypdf")
 
 
-def page_texts(registry_path: RegistryLike, extractor: str = "reader") -> PageTexts:
+def registry_page_texts(registry_path: RegistryLike, extractor: str = "reader") -> PageTexts:
     """``document -> its PDF's page texts`` (``None`` for other sources or a missing file)."""
     if extractor not in EXTRACTORS:
         raise ValueError(f"extractor must be one of {EXTRACTORS}")

@@ -6,11 +6,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from ..errors import TreeragError
-
-
-class InvalidQuestionsError(TreeragError):
-    """A questions file that cannot be evaluated: not UTF-8 JSONL, or a bad line."""
+from ..errors import InvalidQuestionsError
 
 
 def parse_questions(lines: Iterable[str], source: str) -> list[dict[str, Any]]:

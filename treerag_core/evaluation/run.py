@@ -14,10 +14,10 @@ from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ..access.documents import readable_loader
 from ..access.principal import Principal
 from ..errors import TreeragError
 from ..ingest.outline import heading_label
+from ..library.asking import readable_loader
 from ..qa.context import Prepared, prepare_answer
 from ..qa.history import conversation
 from ..qa.result import mark_cited, offline_reply

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from ..text.labels import heading_label
 from ..types import FlatNode
 
 MAX_SUMMARY_CHARS = 160
@@ -16,14 +14,6 @@ def page_label(start: int | None, end: int | None) -> str:
     if start is None:
         return ""
     return f"p. {start}" if end in (None, start) else f"pp. {start}–{end}"
-
-
-def heading_label(node: Mapping[str, Any]) -> str:
-    """A section as people and models read it: its printed number, if any, and its title
-    (``1.2 Simple Examples``). The number is kept apart from the title (see
-    :func:`treerag_core.ingest.tree.split_number`); everything shown goes through here."""
-    number, title = node.get("number"), str(node.get("title") or "")
-    return f"{number} {title}" if number else title
 
 
 def outline_line(node: FlatNode, depth_offset: int = 0) -> str:

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import StoreUnavailableError, TreeragError
-from ..ingest.indexer import index_document, index_upload
 from ..ingest.summarize import make_summarizer
+from ..library.indexing import index_document, index_upload
 from ..llm.providers import make_llms
 from ..store.base import DocumentStore
 from .api import job_queue, principal_of

@@ -42,9 +42,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ..access.documents import resolve_documents
 from ..access.principal import Principal
 from ..errors import TreeragError
+from ..library.asking import resolve_documents
 from ..llm.call import LLMReply, StreamState, ainvoke, astream, invoke, stream
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from ..types import Document

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import TreeragError
+from ..errors import EvidenceUnavailableError
 from ..ingest.readers.pdfium_pages import PDFIUM_LOCK
 from ..store import open_store
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
@@ -27,10 +27,6 @@ SENTENCE_TINT = (255, 122, 0, 110)
 OUTLINE = (230, 120, 0, 255)
 PAD_POINTS = 1.5  # boxes grow a little so descenders and accents stay inside
 RENDER_VERSION = 2  # part of the cache key: bump when the drawing changes
-
-
-class EvidenceUnavailableError(TreeragError):
-    """The cited page cannot be drawn (the source is gone, or it is not a PDF)."""
 
 
 @dataclass

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 
-from .base import DEFAULT_REGISTRY, DocumentStore, RegistryLike
+from .base import DEFAULT_COLLECTION, DEFAULT_REGISTRY, Cache, DocumentStore, RegistryLike
+from .caches import DirectoryCache
 from .tinydb_store import TinyDBStore
 
 DATABASE_SCHEMES = ("postgresql://", "postgres://")
@@ -38,3 +39,15 @@ def open_store(registry: RegistryLike | None = None) -> DocumentStore:
     if registry is None or isinstance(registry, str | os.PathLike):
         return TinyDBStore(os.fspath(registry or DEFAULT_REGISTRY))
     return registry
+
+
+__all__ = [
+    "Cache",
+    "DEFAULT_COLLECTION",
+    "DEFAULT_REGISTRY",
+    "DirectoryCache",
+    "DocumentStore",
+    "is_database_url",
+    "open_store",
+    "RegistryLike",
+]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
@@ -23,6 +23,25 @@ DOC_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 DEFAULT_COLLECTION = "default"
 # Collection names appear in pickers, audit lines and (later) SQL rows: a closed alphabet.
 COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
+# Rebuilt from flat_nodes whenever a document is loaded (by the library layer above the
+# stores), so no backend stores them twice or has to remember to rebuild them.
+DERIVED_FIELDS = ("tree", "tree_outline")
+# A document's metadata that every backend keeps apart from its body, for listing without
+# opening any document.
+LISTED_FIELDS = (
+    "doc_id",
+    "file_name",
+    "file_path",
+    "source_type",
+    "structure_source",
+    "content_hash",
+    "indexed_at",
+    "total_sections",
+    "total_pages",
+    "source_chars",
+    "engine",
+    "collection",
+)
 
 
 class Cache(Protocol):
@@ -68,7 +87,8 @@ class DocumentStore(Protocol):
     def meta(self, doc_id: str) -> dict[str, Any] | None: ...
 
     def get(self, doc_id: str) -> Document:
-        """The full document, derived fields (tree, outline) included."""
+        """The document as stored: without the ``DERIVED_FIELDS``, which the library layer
+        rebuilds (``treerag_core.library.load_document``)."""
         ...
 
     def find_by_source(self, source: str) -> dict[str, Any] | None: ...
@@ -154,7 +174,11 @@ def collection_of(row: dict[str, Any]) -> str:
     return str(row.get("collection") or DEFAULT_COLLECTION)
 
 
-def iter_documents(store: DocumentStore) -> Iterator[Document]:
-    """Every full document, newest first: reads them all (tooling, not hot paths)."""
-    for row in store.list():
-        yield store.get(row["doc_id"])
+def stored_form(document: Document) -> dict[str, Any]:
+    """What a backend keeps of a document: everything but the derived fields."""
+    return {k: v for k, v in document.items() if k not in DERIVED_FIELDS}
+
+
+def listed_row(document: Document) -> dict[str, Any]:
+    """The metadata a backend lists a document by."""
+    return {key: document.get(key) for key in LISTED_FIELDS}

@@ -11,7 +11,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from ..errors import TreeragError
+from ..errors import InvalidImportError
 from ..types import Document
 from .base import DOC_ID
 
@@ -21,10 +21,6 @@ MAX_IMPORT_BYTES = 200 * 1024 * 1024
 
 # Never part of an export: derived on load, or not the document's business.
 _DROPPED = ("tree", "tree_outline", "api_key", "openai_api_key")
-
-
-class InvalidImportError(TreeragError):
-    """The file offered for import is not a valid treerag export."""
 
 
 def export_documents(documents: list[Document]) -> bytes:

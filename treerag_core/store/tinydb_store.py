@@ -28,10 +28,16 @@ from tinydb import Query, TinyDB
 from tinydb.storages import Storage
 
 from ..errors import DocumentNotFoundError, RegistryError
-from ..ingest.tree import with_derived_fields
 from ..types import Document
 from .append_log import AppendOnlyLog
-from .base import DEFAULT_COLLECTION, DEFAULT_REGISTRY, DOC_ID, collection_of
+from .base import (
+    DEFAULT_COLLECTION,
+    DEFAULT_REGISTRY,
+    DOC_ID,
+    collection_of,
+    listed_row,
+    stored_form,
+)
 from .caches import DirectoryCache
 from .file_lock import atomic_write_bytes, locked
 from .sources import SourceFolder
@@ -39,23 +45,6 @@ from .thread_files import ThreadFiles
 from .thread_methods import ThreadMethods
 
 SCHEMA_VERSION = 2  # 2: every document row names its collection; collection members table
-# Derived from flat_nodes on every load, so not stored twice (keeps the registry small).
-DERIVED_FIELDS = ("tree", "tree_outline")
-# Metadata kept in TinyDB for listing without opening any document.
-LISTED_FIELDS = (
-    "doc_id",
-    "file_name",
-    "file_path",
-    "source_type",
-    "structure_source",
-    "content_hash",
-    "indexed_at",
-    "total_sections",
-    "total_pages",
-    "source_chars",
-    "engine",
-    "collection",
-)
 
 
 class AtomicJSONStorage(Storage):
@@ -190,7 +179,7 @@ class TinyDBStore(ThreadMethods):
         except ValueError as exc:
             raise RegistryError(f"The stored document {doc_id} is unreadable: {exc}") from exc
         document["collection"] = collection_of(meta)  # the row decides (moves touch only it)
-        return with_derived_fields(document)
+        return document
 
     def find_by_source(self, source: str) -> dict[str, Any] | None:
         if not os.path.exists(self.path):
@@ -226,10 +215,10 @@ class TinyDBStore(ThreadMethods):
     def _write(self, table: Any, document: Document) -> Document:
         """Document file first, then its row: a row never points at a missing file."""
         document = {**document, "schema_version": SCHEMA_VERSION}
-        stored = {k: v for k, v in document.items() if k not in DERIVED_FIELDS}
-        payload = json.dumps(stored, ensure_ascii=False, separators=(",", ":")).encode()
+        body = json.dumps(stored_form(document), ensure_ascii=False, separators=(",", ":"))
+        payload = body.encode()
         atomic_write_bytes(self._doc_path(document["doc_id"]), payload)
-        row = {key: document.get(key) for key in LISTED_FIELDS}
+        row = listed_row(document)
         row["size_bytes"] = len(payload)
         table.upsert(row, Query().doc_id == document["doc_id"])
         return document

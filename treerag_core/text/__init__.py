@@ -8,3 +8,11 @@ fails or returns nothing usable.
 """
 
 ENGINE_NAME = "treerag-offline"
+
+from .labels import heading_label  # noqa: E402 - after the name the engine's modules read
+from .ranking import RankingMemory  # noqa: E402
+
+__all__ = [
+    "heading_label",
+    "RankingMemory",
+]

@@ -7,9 +7,9 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from threading import Lock
 from typing import Any, TypeVar
 
-from ..ingest.outline import heading_label
 from ..types import FlatNode
 from .bm25 import BM25
+from .labels import heading_label
 from .tokens import tokenize
 
 # How many section sets (a document, or a level's candidates) a RankingMemory keeps: the

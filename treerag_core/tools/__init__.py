@@ -5,8 +5,10 @@ tools, and ``python -m treerag_core mcp`` serves it to MCP clients (:mod:`.mcp_s
 imported only when used: it needs the ``mcp`` SDK and a web server).
 """
 
-from .arguments import ToolArgumentError
 from .langchain_tools import make_tools
 from .registry_tools import RegistryTools
 
-__all__ = ["RegistryTools", "ToolArgumentError", "make_tools"]
+__all__ = [
+    "make_tools",
+    "RegistryTools",
+]

@@ -15,7 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import ConfigDict, Field, ValidationError, validate_call
 
-from ..errors import TreeragError
+from ..errors import ToolArgumentError
 
 # A reply is bounded; these are the most an agent may ask for in one call.
 MAX_DEPTH = 4  # levels of outline below the focus: deeper costs more than browsing again
@@ -25,11 +25,6 @@ MIN_READ_CHARS = 200  # below a paragraph, paging costs more calls than it saves
 DEFAULT_READ_CHARS = 4_000  # ~1k tokens: a typical filing note or statement
 MAX_ASK_DOCUMENTS = 10  # one answer call reads every document's excerpts
 MAX_QUERY_CHARS = 2_000  # a question, not a document pasted into the search box
-
-
-class ToolArgumentError(TreeragError):
-    """An agent tool was called with an argument it cannot use (an unknown section id, an
-    offset past the end, a value out of bounds); the message says what to pass instead."""
 
 
 DocId = Annotated[

@@ -27,9 +27,9 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import Resource as MCPResource
 
 from ..errors import TreeragError
+from ..library.documents import list_documents
 from ..qa.retriever import Retriever
 from ..store import open_store
-from ..store.api import list_documents
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from .descriptions import TOOL_DESCRIPTIONS, TOOL_NAMES
 from .mcp_auth import TokenTable, check_exposure, principal_from_token, transport_security

@@ -21,6 +21,7 @@ from ..access.principal import Principal
 from ..errors import AccessDeniedError, DocumentNotFoundError
 from ..ingest.summarize import cut_point, truncate
 from ..ingest.tree import excerpt_pages
+from ..library.documents import get_document_by_id, list_documents, load_document
 from ..llm.call import model_name
 from ..llm.providers import make_llms
 from ..qa.answer import ask_multi
@@ -28,7 +29,6 @@ from ..qa.excerpt import best_window
 from ..qa.retriever import Retriever, make_retriever
 from ..qa.tree_view import tree_slice
 from ..store import open_store
-from ..store.api import get_document_by_id, list_documents
 from ..store.base import DEFAULT_REGISTRY, RegistryLike, collection_of
 from ..text import ENGINE_NAME
 from ..text.ranking import expand_query, rank_nodes
@@ -193,7 +193,9 @@ class RegistryTools:
             skipped = 0
         else:
             rows = list_documents(self.store, principal=self.principal)
-            documents = [self.store.get(row["doc_id"]) for row in rows[:MAX_SEARCH_DOCUMENTS]]
+            documents = [
+                load_document(self.store, row["doc_id"]) for row in rows[:MAX_SEARCH_DOCUMENTS]
+            ]
             skipped = max(0, len(rows) - MAX_SEARCH_DOCUMENTS)
         # One ranking over every document's sections, so scores compare across documents
         # (BM25 weighs a word by how rare it is in what is ranked together).

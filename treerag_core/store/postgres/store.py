@@ -19,9 +19,8 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from ...errors import DocumentNotFoundError
-from ...ingest.tree import with_derived_fields
 from ...types import Document
-from ..base import DEFAULT_COLLECTION, DOC_ID, collection_of
+from ..base import DEFAULT_COLLECTION, DOC_ID, collection_of, listed_row, stored_form
 from ..thread_methods import ThreadMethods
 from .connection import DEFAULT_MAX_CONNECTIONS, Database
 from .files import DatabaseCache, DatabaseSources
@@ -29,23 +28,6 @@ from .jobs import JobQueue
 from .schema import SCHEMA_VERSION, ensure_schema
 from .threads import DatabaseThreads
 
-# Derived from flat_nodes on every load, so never stored (as in the file store).
-DERIVED_FIELDS = ("tree", "tree_outline")
-# What ``list`` returns for each document without reading it (the file store's row).
-LISTED_FIELDS = (
-    "doc_id",
-    "file_name",
-    "file_path",
-    "source_type",
-    "structure_source",
-    "content_hash",
-    "indexed_at",
-    "total_sections",
-    "total_pages",
-    "source_chars",
-    "engine",
-    "collection",
-)
 _UPSERT = """
     INSERT INTO documents (doc_id, file_path, collection, indexed_at, meta, body, size_bytes)
     VALUES (%s, %s, %s, %s, %s, %s::jsonb, %s)
@@ -118,7 +100,7 @@ class PostgresStore(ThreadMethods):
             raise DocumentNotFoundError(f"No document with id {doc_id} in {self.location}.")
         document = row["body"]
         document["collection"] = row["collection"]  # the row decides (moves touch only it)
-        return with_derived_fields(document)
+        return document
 
     def find_by_source(self, source: str) -> dict[str, Any] | None:
         with self.transaction() as conn:
@@ -223,9 +205,8 @@ def _row(row: dict[str, Any], named: bool = True) -> dict[str, Any]:
 
 
 def _write(conn: psycopg.Connection[Any], document: Document) -> None:
-    stored = {k: v for k, v in document.items() if k not in DERIVED_FIELDS}
-    payload = json.dumps(stored, ensure_ascii=False, separators=(",", ":"))
-    meta = {key: document.get(key) for key in LISTED_FIELDS}
+    payload = json.dumps(stored_form(document), ensure_ascii=False, separators=(",", ":"))
+    meta = listed_row(document)
     conn.execute(
         _UPSERT,
         (

@@ -19,8 +19,8 @@ from typing import Any
 
 from ..access.audit import record
 from ..errors import ConfigError
-from . import open_store
-from .base import RegistryLike
+from ..store import open_store
+from ..store.base import RegistryLike
 
 
 def migrate_registry(

@@ -1,22 +1,45 @@
-"""The seed's registry functions, each a thin wrapper that opens the store.
+"""The seed's registry functions: list, get, delete, move, save and load documents.
 
-``registry_path`` is what the seed calls it: a registry file path, or any
-:class:`~.base.DocumentStore` (so a library user can hand in their own backend).
-``principal`` (optional): the person asking; their access rules apply
-(:mod:`treerag_core.access.rules`). Without one, nothing is filtered.
+``registry_path`` is what the seed calls it: a registry file path, a ``postgresql://`` URL
+or any :class:`~treerag_core.store.base.DocumentStore` (so a library user can hand in their
+own backend). ``principal`` (optional): the person asking; their access rules apply
+(:mod:`treerag_core.access.rules`) and what they change is in the audit log. Without one,
+nothing is filtered. Every document read goes through :func:`load_document`, the one place
+that rebuilds what the stores leave out (the nested tree and the outline).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ..access.audit import audited
+from ..access.collections import check_collection_name
 from ..access.principal import Principal
-from ..access.rules import EDITOR_ROLE, not_found, readable_rows, require_document
+from ..access.rules import (
+    EDITOR_ROLE,
+    not_found,
+    readable_rows,
+    require_collection,
+    require_document,
+)
 from ..errors import DocumentNotFoundError
+from ..ingest.tree import with_derived_fields
+from ..store import open_store
+from ..store.base import DEFAULT_REGISTRY, DocumentStore, RegistryLike, collection_of
 from ..types import Document
-from . import open_store
-from .base import DEFAULT_REGISTRY, RegistryLike, collection_of, iter_documents
+
+
+def load_document(store: DocumentStore, doc_id: str) -> Document:
+    """One stored document with its derived fields rebuilt: the only way the layers above
+    the store read a document, so no backend has to rebuild them."""
+    return with_derived_fields(store.get(doc_id))
+
+
+def iter_documents(store: DocumentStore) -> Iterator[Document]:
+    """Every full document, newest first: reads them all (tooling, not hot paths)."""
+    for row in store.list():
+        yield load_document(store, row["doc_id"])
 
 
 def list_documents(
@@ -36,7 +59,7 @@ def get_document_by_id(
     """The full document by its UUID: a keyed lookup plus one file read."""
     store = open_store(registry_path)
     require_document(store, principal, doc_id)
-    return store.get(doc_id)
+    return load_document(store, doc_id)
 
 
 def get_document(
@@ -49,7 +72,7 @@ def get_document(
     store = open_store(registry_path)
     for row in readable_rows(store.list(), store, principal):
         if row.get("file_name") == file_name:
-            return store.get(row["doc_id"])
+            return load_document(store, row["doc_id"])
     if principal is not None:
         raise not_found(file_name)
     raise DocumentNotFoundError(f"No document named {file_name!r} in {store.location}.")
@@ -73,8 +96,28 @@ def delete_document(
     return deleted
 
 
+def move_document(
+    doc_id: str,
+    collection: str,
+    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    principal: Principal | None = None,
+) -> None:
+    """Move a document to another collection (an editor of both, when a principal is given)."""
+    store = open_store(registry_path)
+    with audited(store, principal, "move", doc_id=doc_id) as audit:
+        row = require_document(store, principal, doc_id, EDITOR_ROLE)
+        if row is None:
+            raise DocumentNotFoundError(f"No document with id {doc_id} in {store.location}.")
+        target = check_collection_name(collection)
+        audit.note(document=row.get("file_name"), collection=target)
+        audit.note(detail=f"from {collection_of(row)}")
+        require_collection(store, principal, target, EDITOR_ROLE)
+        if not store.set_document_collection(doc_id, target):
+            raise DocumentNotFoundError(f"Document {doc_id} was just deleted.")
+
+
 def save_document(document: Document, registry_path: RegistryLike = DEFAULT_REGISTRY) -> Document:
-    """Insert or replace one document (used by ``index_document`` and imports)."""
+    """Insert or replace one document as it is (imports, restores; no access rules)."""
     return open_store(registry_path).save(document)
 
 

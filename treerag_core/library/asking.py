@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..access.principal import Principal
+from ..access.rules import not_found, require_document
 from ..store import open_store
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from ..types import Document
-from .principal import Principal
-from .rules import not_found, require_document
+from .documents import load_document
 
 
 def resolve_documents(
@@ -33,7 +34,7 @@ def resolve_documents(
             raise not_found(str(doc_id))
         if principal is not None or isinstance(item, str):
             require_document(store, principal, str(doc_id))
-    return [store.get(d) if isinstance(d, str) else d for d in documents]
+    return [load_document(store, d) if isinstance(d, str) else d for d in documents]
 
 
 def readable_loader(

@@ -1,6 +1,6 @@
 """Export documents from a registry and import an export into one, under the access rules.
 
-The file format and its validation are :mod:`.export`'s; this module decides who may take
+The file format and its validation are :mod:`treerag_core.store.export`'s; this module decides who may take
 what out and put what in, and logs both in the audit log.
 """
 
@@ -12,10 +12,11 @@ from ..access.audit import audited
 from ..access.collections import check_collection_name
 from ..access.principal import Principal
 from ..access.rules import EDITOR_ROLE, readable_rows, require_collection, require_document
+from ..store import open_store
+from ..store.base import DEFAULT_REGISTRY, RegistryLike, collection_of
+from ..store.export import export_documents, parse_import
 from ..types import Document
-from . import open_store
-from .base import DEFAULT_REGISTRY, RegistryLike, collection_of
-from .export import export_documents, parse_import
+from .documents import load_document
 
 
 def export_registry(
@@ -35,7 +36,7 @@ def export_registry(
             doc_ids = [row["doc_id"] for row in readable_rows(store.list(), store, principal)]
         for doc_id in doc_ids:
             require_document(store, principal, doc_id)
-        documents = [store.get(doc_id) for doc_id in doc_ids]
+        documents = [load_document(store, doc_id) for doc_id in doc_ids]
         if len(documents) == 1:
             audit.note(doc_id=documents[0]["doc_id"], document=documents[0].get("file_name"))
         return export_documents(documents)

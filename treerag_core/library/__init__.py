@@ -1,0 +1,38 @@
+"""The library: the operations people call, each applying the access rules and the audit
+log once, over the store (storage only) and the ingest pipeline (reading and building).
+
+``documents`` lists, gets, deletes, moves and loads documents (and rebuilds their derived
+fields, the one place that does); ``indexing`` reads, builds and stores them; ``transfer``
+exports and imports; ``migrate`` copies a whole registry into another store; ``asking``
+hands ``ask_multi`` and ``evaluate`` only documents their principal may read.
+"""
+
+from .documents import (
+    delete_document,
+    get_document,
+    get_document_by_id,
+    list_documents,
+    load_registry,
+    move_document,
+    save_document,
+    save_registry,
+)
+from .indexing import index_document, index_upload
+from .migrate import migrate_registry
+from .transfer import export_registry, import_documents
+
+__all__ = [
+    "delete_document",
+    "export_registry",
+    "get_document",
+    "get_document_by_id",
+    "import_documents",
+    "index_document",
+    "index_upload",
+    "list_documents",
+    "load_registry",
+    "migrate_registry",
+    "move_document",
+    "save_document",
+    "save_registry",
+]
