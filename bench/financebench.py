@@ -252,10 +252,10 @@ def run_eval(
     from treerag_core import (
         NavigationConfig,
         evaluate,
-        registry_page_texts,
         load_questions,
         open_store,
         registry_loader,
+        registry_page_texts,
     )
     from treerag_core.evaluation.followups import followup_table
     from treerag_core.evaluation.metrics import summarize_results

@@ -100,7 +100,7 @@ def _pdf(path):
 
 
 def test_pdf_gold_pages_and_the_page_cache(tmp_path):
-    from treerag_core import registry_page_texts, open_store
+    from treerag_core import open_store, registry_page_texts
 
     _pdf(tmp_path / "filing.pdf")
     questions = [

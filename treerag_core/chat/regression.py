@@ -20,8 +20,7 @@ from typing import Any
 
 from ..access.principal import Principal
 from ..access.rules import readable_rows, require_document
-from ..errors import AccessDeniedError, InvalidThreadError
-from ..errors import InvalidQuestionsError
+from ..errors import AccessDeniedError, InvalidQuestionsError, InvalidThreadError
 from ..store import open_store
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from .threads import change_thread, get_thread, history_of, list_threads, now, owner_of, turn_at
