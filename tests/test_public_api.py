@@ -48,7 +48,7 @@ def test_no_object_is_exported_under_two_names() -> None:
 
 @pytest.mark.parametrize("old", sorted(treerag_core.DEPRECATED))
 def test_an_old_name_warns_and_names_the_one_to_use(old: str) -> None:
-    module, attribute = treerag_core.DEPRECATED[old]
+    module, attribute, _ = treerag_core.DEPRECATED[old]
     with pytest.warns(DeprecationWarning, match=f"treerag_core.{old} is deprecated: use "):
         value = getattr(treerag_core, old)
     assert value is getattr(__import__(module, fromlist=[attribute]), attribute)

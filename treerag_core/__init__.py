@@ -17,7 +17,7 @@ the one to use (``DEPRECATED``; the README lists them).
 
 import importlib
 import warnings
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import (
     access,
@@ -56,30 +56,47 @@ PUBLIC_MODULES = (
 )  # fmt: skip
 __all__ = [name for module in PUBLIC_MODULES for name in module.__all__]
 
-# A name kept for code written against an older release: where its one name lives now.
-DEPRECATED: dict[str, tuple[str, str]] = {
-    "make_async_retriever": ("treerag_core.qa.retriever", "make_retriever"),
-    "offline_summarizer": ("treerag_core.ingest.summarize", "offline_summarizer"),
-    "read_source": ("treerag_core.ingest.source", "read_source"),
-    "export_documents": ("treerag_core.store.export", "export_documents"),
-    "parse_import": ("treerag_core.store.export", "parse_import"),
-    "evaluation_page_texts": ("treerag_core.evaluation.page_texts", "registry_page_texts"),
-}
-# What to use instead, as the warning says it.
-INSTEAD = {
-    "make_async_retriever": "make_retriever (the same object serves ask and aask)",
-    "offline_summarizer": "make_summarizer() (no model: the offline engine)",
-    "read_source": "read_file for the text, or treerag_core.ingest.source.read_source",
-    "export_documents": "export_registry (by id, under the access rules)",
-    "parse_import": "import_documents, or treerag_core.store.export.parse_import",
-    "evaluation_page_texts": "registry_page_texts",
-}
+
+class Renamed(NamedTuple):
+    """An old name: where the object lives now, and what to use instead."""
+
+    module: str
+    attribute: str
+    use: str
+
+
+# Names kept for code written against an older release; each warns when used.
+DEPRECATED = {
+    "make_async_retriever": Renamed(
+        "treerag_core.qa.retriever", "make_retriever",
+        "make_retriever (the same object serves ask and aask)",
+    ),
+    "offline_summarizer": Renamed(
+        "treerag_core.ingest.summarize", "offline_summarizer",
+        "make_summarizer() (no model: the offline engine)",
+    ),
+    "read_source": Renamed(
+        "treerag_core.ingest.source", "read_source",
+        "read_file for the text, or treerag_core.ingest.source.read_source",
+    ),
+    "export_documents": Renamed(
+        "treerag_core.store.export", "export_documents",
+        "export_registry (by id, under the access rules)",
+    ),
+    "parse_import": Renamed(
+        "treerag_core.store.export", "parse_import",
+        "import_documents, or treerag_core.store.export.parse_import",
+    ),
+    "evaluation_page_texts": Renamed(
+        "treerag_core.evaluation.page_texts", "registry_page_texts", "registry_page_texts"
+    ),
+}  # fmt: skip
 
 
 def __getattr__(name: str) -> Any:
     """An old name: the object it names, with a warning that says which name to use."""
     if name not in DEPRECATED:
         raise AttributeError(f"module 'treerag_core' has no attribute {name!r}")
-    module, attribute = DEPRECATED[name]
-    warnings.warn(f"treerag_core.{name} is deprecated: use {INSTEAD[name]}.", DeprecationWarning, 2)
-    return getattr(importlib.import_module(module), attribute)
+    old = DEPRECATED[name]
+    warnings.warn(f"treerag_core.{name} is deprecated: use {old.use}.", DeprecationWarning, 2)
+    return getattr(importlib.import_module(old.module), old.attribute)
