@@ -7,7 +7,7 @@ not) and by the evaluation, which builds this prompt without sending it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..ingest.outline import heading_label, page_label
 from ..ingest.summarize import cut_point
@@ -145,38 +145,75 @@ def prepare_answer(
     searched = conversation.searched_as
     picks = [(doc, nid) for doc, nav in zip(documents, navs, strict=True) for nid in nav.node_ids]
     share = max(MIN_SHARE_CHARS, retriever.max_context_chars // max(1, len(picks)))
-    references, quoted, sections = [], [], []
-    for index, (doc, nid) in enumerate(picks, 1):
-        ref = reference(doc, nid)
-        quote = section_text(doc["flat_nodes"], nid, searched, share, retriever.ranking_memory)
-        text, ref["page_start"], ref["page_end"] = quote.text, quote.page_start, quote.page_end
-        ref["spans"] = [{"node_id": n, "start": s, "end": e} for n, s, e in quote.spans]
-        ref["ref"] = f"S{index}"
-        pages = page_label(ref.get("page_start"), ref.get("page_end"))
-        attributes = {"ref": ref["ref"], "file": ref["file_name"], "path": ref["path"]}
-        if pages:
-            attributes["pages"] = pages
-        references.append(ref)
-        quoted.append(quote_section(text, attributes))
-        where = f"{ref['file_name']} › {ref['path']}" if len(documents) > 1 else ref["path"]
-        label = f"{ref['ref']} · {where}" + (f", {pages}" if pages else "")
-        sections.append(
-            {
-                "label": label,
-                "text": text,
-                "ref": ref["ref"],
-                "lead": quote.lead,
-                "page_start": quote.page_start,
-                "page_marks": quote.page_marks,
-            }
-        )
+    many = len(documents) > 1
+    quotes = [
+        _quote(index, doc, nid, searched, share, retriever.ranking_memory, many)
+        for index, (doc, nid) in enumerate(picks, 1)
+    ]
+    references = [q.reference for q in quotes]
+    sections = [q.section for q in quotes]
     user = retriever.answer_user_prompt_template.format(
         query=query,
         extra_context=format_extra_context(extra_context),
-        sections="\n\n".join(quoted),
+        sections="\n\n".join(q.quoted for q in quotes),
         history=conversation.block(),
     )
-    trace = {
+    trace = _trace(conversation, documents, navs, sections)
+    by_id = {str(doc.get("doc_id", "")): doc for doc in documents}
+    return Prepared(
+        retriever.answer_system_prompt, user, references, sections, trace, navs, by_id, searched,
+        retriever.ranking_memory,
+    )  # fmt: skip
+
+
+class _Quote(NamedTuple):
+    """One chosen section, three ways."""
+
+    reference: dict[str, Any]  # what the answer cites
+    quoted: str  # what the answer prompt quotes
+    section: dict[str, Any]  # what the offline engine reads (see :class:`Prepared`)
+
+
+def _quote(
+    number: int,
+    document: Document,
+    node_id: str,
+    searched: str,
+    share: int,
+    memory: RankingMemory | None,
+    many_documents: bool,
+) -> _Quote:
+    """Section ``S{number}``: its pages are those of the passage quoted, not of the whole
+    section; a label names the file only when several documents are asked."""
+    ref = reference(document, node_id)
+    quote = section_text(document["flat_nodes"], node_id, searched, share, memory)
+    ref["page_start"], ref["page_end"] = quote.page_start, quote.page_end
+    ref["spans"] = [{"node_id": n, "start": s, "end": e} for n, s, e in quote.spans]
+    ref["ref"] = f"S{number}"
+    pages = page_label(ref.get("page_start"), ref.get("page_end"))
+    attributes = {"ref": ref["ref"], "file": ref["file_name"], "path": ref["path"]}
+    if pages:
+        attributes["pages"] = pages
+    where = f"{ref['file_name']} › {ref['path']}" if many_documents else ref["path"]
+    section = {
+        "label": f"{ref['ref']} · {where}" + (f", {pages}" if pages else ""),
+        "text": quote.text,
+        "ref": ref["ref"],
+        "lead": quote.lead,
+        "page_start": quote.page_start,
+        "page_marks": quote.page_marks,
+    }
+    return _Quote(ref, quote_section(quote.text, attributes), section)
+
+
+def _trace(
+    conversation: Conversation,
+    documents: list[Document],
+    navs: list[NavigationResult],
+    sections: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The answer's trace: the conversation, each document's navigation, and what was sent."""
+    return {
         **conversation.trace(),
         "documents": [
             {
@@ -189,11 +226,6 @@ def prepare_answer(
             }
             for doc, nav in zip(documents, navs, strict=True)
         ],
-        "sections_sent": len(references),
+        "sections_sent": len(sections),
         "context_chars": sum(len(s["text"]) for s in sections),
     }
-    by_id = {str(doc.get("doc_id", "")): doc for doc in documents}
-    return Prepared(
-        retriever.answer_system_prompt, user, references, sections, trace, navs, by_id, searched,
-        retriever.ranking_memory,
-    )  # fmt: skip
