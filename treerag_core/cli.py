@@ -15,19 +15,21 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from .errors import TreeragError
-from .ingest.outline import page_label
-from .ingest.summarize import make_summarizer, null_summarizer
-from .library.documents import (
+from . import (  # the CLI is a client of the public API, like the app
+    DEFAULT_REGISTRY,
+    TreeragError,
+    ask,
+    ask_multi,
     delete_document,
     get_document_by_id,
+    index_document,
     list_documents,
+    make_llms,
+    make_retriever,
+    make_summarizer,
+    null_summarizer,
+    page_label,
 )
-from .library.indexing import index_document
-from .llm.providers import make_llms
-from .qa.answer import ask, ask_multi
-from .qa.retriever import make_retriever
-from .store.base import DEFAULT_REGISTRY
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -89,8 +91,7 @@ def _parser() -> argparse.ArgumentParser:
 def _worker(args: argparse.Namespace) -> int:
     """Run jobs until SIGTERM/SIGINT (the job in hand is finished first) or, with
     ``--drain``, until none is waiting."""
-    from .jobs.worker import DEFAULT_LEASE_S, Worker
-    from .store import open_store
+    from . import DEFAULT_LEASE_S, Worker, open_store
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     worker = Worker(
@@ -104,8 +105,7 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _enqueue(args: argparse.Namespace) -> int:
-    from .jobs.api import enqueue_upload
-    from .store import open_store
+    from . import enqueue_upload, open_store
 
     store = open_store(args.registry)
     for path in args.files:
@@ -118,7 +118,7 @@ def _enqueue(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from .library.migrate import migrate_registry
+    from . import migrate_registry
 
     counts = migrate_registry(
         args.source, args.target, lambda done, total, name: print(f"{done}/{total}  {name}")
