@@ -72,50 +72,64 @@ def tree_slice(
     pages = max(1, -(-len(first) // max(1, page_size)))
     page = min(max(0, page), pages - 1)
     window = first[page * page_size : (page + 1) * page_size]
-    drawn: list[str] = [focus] if focus else []
-    edges: list[tuple[str, str]] = []
-    hidden: dict[str, int] = {}
-    truncated = False
     if focus and depth == 1:
-        hidden[focus] = len(first)
-        return TreeSlice(drawn, edges, hidden, False, page, pages)
-    level_nodes = window
-    levels_left = depth - (1 if focus else 0)
+        return TreeSlice([focus], [], {focus: len(first)}, False, page, pages)
+    view = TreeSlice([focus] if focus else [], [], page=page, pages=pages)
     if focus:
-        edges += [(focus, c) for c in window]
-    while level_nodes:
-        room = max_nodes - len(drawn)
-        if room <= 0:
-            truncated = True
-            break
-        if len(level_nodes) > room:
-            truncated = True
-            level_nodes = level_nodes[:room]
-        drawn += level_nodes
-        levels_left -= 1
-        # Open parents one by one, in order, while the next level stays readable and the
-        # node cap holds; the rest keep a +N marker (a wide Part II must not hide Part I's
-        # three items as well).
+        view.edges += [(focus, c) for c in window]
+    drawing = _Drawing(flat, view, max_nodes, max_level_width)
+    drawing.levels(window, depth - (1 if focus else 0))
+    drawn = set(view.node_ids)
+    view.edges = [(a, b) for a, b in view.edges if a in drawn and b in drawn]
+    return view
+
+
+@dataclass
+class _Drawing:
+    """A slice being drawn level by level, within its caps."""
+
+    flat: Mapping[str, FlatNode]
+    view: TreeSlice
+    max_nodes: int
+    max_level_width: int
+
+    def levels(self, level_nodes: list[str], levels_left: int) -> None:
+        """Draw ``level_nodes`` and the levels below them while the node cap holds."""
+        view = self.view
+        while level_nodes:
+            room = self.max_nodes - len(view.node_ids)
+            if room <= 0:
+                view.truncated = True
+                break
+            if len(level_nodes) > room:
+                view.truncated = True
+                level_nodes = level_nodes[:room]
+            view.node_ids += level_nodes
+            levels_left -= 1
+            level_nodes = self._open_parents(level_nodes, levels_left)
+
+    def _open_parents(self, level_nodes: list[str], levels_left: int) -> list[str]:
+        """The next level: parents are opened one by one, in order, while it stays readable
+        and the node cap holds; the rest keep a +N marker (a wide Part II must not hide
+        Part I's three items as well)."""
+        view = self.view
         below: list[str] = []
         for nid in level_nodes:
-            kids = _children(flat, nid)
+            kids = _children(self.flat, nid)
             if not kids:
                 continue
             fits = (
                 levels_left > 0
-                and len(below) + len(kids) <= max_level_width
-                and len(drawn) + len(below) + len(kids) <= max_nodes
+                and len(below) + len(kids) <= self.max_level_width
+                and len(view.node_ids) + len(below) + len(kids) <= self.max_nodes
             )
             if fits:
                 below += kids
-                edges += [(nid, c) for c in kids]
+                view.edges += [(nid, c) for c in kids]
             else:
-                hidden[nid] = len(kids)
-                truncated = truncated or levels_left > 0
-        level_nodes = below
-    drawn_set = set(drawn)
-    edges = [(a, b) for a, b in edges if a in drawn_set and b in drawn_set]
-    return TreeSlice(drawn, edges, hidden, truncated, page, pages)
+                view.hidden_children[nid] = len(kids)
+                view.truncated = view.truncated or levels_left > 0
+        return below
 
 
 def search_nodes(
