@@ -7,11 +7,12 @@ shows a stored key back, and nothing here writes it to the registry, an export o
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import streamlit as st
 
-from treerag_core import PROVIDERS, check_connection
-from ui import state
+from treerag_core import PROVIDERS, ConfigError, check_connection, resolve_provider
+from ui import chat_threads, state
 from ui.engine import PROVIDER_LABELS, default_models, effective_settings
 from ui.errors import message_for, shown_errors
 from ui.text import md_escape
@@ -33,20 +34,23 @@ def _take_key() -> None:
     ss["settings_api_key"] = ""
 
 
-def main() -> None:
-    st.title("Settings")
-    chosen = dict(ss.get(state.PROVIDER) or {})
-    merged = effective_settings(chosen)
-    current = str(merged.get("provider") or "")
-    if current not in PROVIDERS:
-        current = (
-            "openai"
-            if merged.get("openai_api_key") or merged.get("openai_base_url")
-            else ("ollama" if merged.get("ollama_host") else "offline")
-        )
+def _shown_provider(merged: dict[str, Any]) -> str:
+    """The provider the form starts on: the one the engine would use (the core decides, so
+    the page never disagrees with it); for a name the core refuses, the one the other
+    settings point to, so the page still opens and the person can pick another."""
+    try:
+        return resolve_provider(merged)
+    except ConfigError:
+        return resolve_provider({**merged, "provider": ""})
+
+
+def _form(chosen: dict[str, Any], merged: dict[str, Any]) -> tuple[dict[str, str], str] | None:
+    """The settings form: ``(settings, registry)`` as entered when saved, else None.
+
+    The typed key is not among them: ``_take_key`` moves it out of the widget on submit."""
     with st.form("settings_form", clear_on_submit=True):  # the key field empties after saving
         provider = st.radio(
-            "Provider", PROVIDERS, index=PROVIDERS.index(current),
+            "Provider", PROVIDERS, index=PROVIDERS.index(_shown_provider(merged)),
             format_func=lambda p: PROVIDER_LABELS.get(p, p), horizontal=True,
         )  # fmt: skip
         search_default, answer_default = default_models(provider)
@@ -68,24 +72,28 @@ def main() -> None:
         ollama_host = st.text_input("Ollama host", value=merged.get("ollama_host") or "")
         registry = st.text_input("Registry file or database URL", value=state.registry_setting())
         saved = st.form_submit_button("Save settings", type="primary", on_click=_take_key)
-    if saved:
-        new = {
-            "provider": provider,
-            "search_model": search_model.strip(),
-            "answer_model": answer_model.strip(),
-            "openai_base_url": base_url.strip(),
-            "ollama_host": ollama_host.strip(),
-            "openai_api_key": ss.pop("_typed_api_key", "") or chosen.get("openai_api_key", ""),
-        }
-        ss[state.PROVIDER] = {k: v for k, v in new.items() if v}
-        if registry.strip() and registry.strip() != state.registry_setting():
-            ss[state.REGISTRY_PATH] = registry.strip()
-            ss[state.TREE_DOC] = None
-            ss[state.CHAT_DOCS] = []
-        st.success("Settings saved for this session.")
-        chosen = dict(ss[state.PROVIDER])
-        merged = effective_settings(chosen)
-    st.caption(_key_status(chosen, merged))
+    if not saved:
+        return None
+    entered = {"provider": provider, "search_model": search_model, "answer_model": answer_model,
+               "openai_base_url": base_url, "ollama_host": ollama_host}  # fmt: skip
+    return {k: v.strip() for k, v in entered.items()}, registry.strip()
+
+
+def _save(entered: dict[str, str], registry: str, chosen: dict[str, Any]) -> None:
+    """Keep the entered settings for this session (an empty key field keeps the current key).
+
+    Another registry has other documents and conversations: what the session had open in
+    the old one is dropped, so no page goes on showing it."""
+    key = ss.pop("_typed_api_key", "") or chosen.get("openai_api_key", "")
+    ss[state.PROVIDER] = {k: v for k, v in {**entered, "openai_api_key": key}.items() if v}
+    if registry and registry != state.registry_setting():
+        state.switch_registry(registry)
+        chat_threads.close()  # the open thread is named in the URL too
+    st.success("Settings saved for this session.")
+
+
+def _connection_buttons(chosen: dict[str, Any]) -> None:
+    """Test the connection with the saved settings; forget the key typed this session."""
     left, right = st.columns(2)
     if left.button("Test connection", key="settings_test"):
         with st.spinner("Calling the model…"):
@@ -96,6 +104,19 @@ def main() -> None:
     if chosen.get("openai_api_key") and right.button("Forget the session's API key"):
         ss[state.PROVIDER] = {k: v for k, v in chosen.items() if k != "openai_api_key"}
         st.rerun()
+
+
+def main() -> None:
+    st.title("Settings")
+    chosen = dict(ss.get(state.PROVIDER) or {})
+    merged = effective_settings(chosen)
+    submitted = _form(chosen, merged)
+    if submitted is not None:
+        _save(*submitted, chosen)
+        chosen = dict(ss[state.PROVIDER])
+        merged = effective_settings(chosen)
+    st.caption(_key_status(chosen, merged))
+    _connection_buttons(chosen)
     st.caption(
         "Deployments configure these with TREERAG_REGISTRY, OPENAI_API_KEY, OPENAI_BASE_URL, "
         f"OLLAMA_HOST or a .env file (working directory: {md_escape(os.getcwd())})."

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import streamlit_agraph
-from conftest import texts
+from conftest import ask, texts
 
 from ui import state
 
 SETTINGS = "pages/settings.py"
+CHAT = "pages/chat.py"
 SECRET = "sk-test-SECRET-1234567890"
+
+
+def _buttons(at) -> str:  # noqa: ANN001
+    return "\n".join(str(b.label) for b in at.button)
 
 
 def _all_values(at) -> str:  # noqa: ANN001
@@ -74,3 +79,24 @@ def test_registry_path_setting(make_app, tmp_path) -> None:  # noqa: ANN001
     next(w for w in at.text_input if w.label == "Registry file or database URL").input(other)
     at.button[0].click().run()
     assert at.session_state[state.REGISTRY_PATH] == other
+
+
+def test_switching_registry_closes_the_old_registrys_conversation(
+    make_app, sample_doc, tmp_path
+) -> None:  # noqa: ANN001
+    from ui.chat_threads import THREAD_PARAM
+
+    at = ask(make_app(CHAT), "Who wrote it?")
+    thread = at.session_state[state.CHAT_THREAD]
+    assert thread["title"] == "Who wrote it?" and "Who wrote it?" in _buttons(at)
+    at.switch_page(SETTINGS).run()
+    other = str(tmp_path / "other" / "registry.json")
+    next(w for w in at.text_input if w.label == "Registry file or database URL").input(other)
+    at.button[0].click().run()
+    assert at.session_state[state.REGISTRY_PATH] == other
+    at.switch_page(CHAT).run()
+    assert not at.exception and not at.warning
+    assert at.session_state[state.CHAT_THREAD] is None
+    assert THREAD_PARAM not in at.query_params
+    assert "Who wrote it?" not in _buttons(at) + texts(at)  # not in the list, not open
+    assert "No documents yet" in texts(at)  # the chat reads the new, empty registry

@@ -36,7 +36,8 @@ CHAT_CONTEXT = "chat_context"  # {"doc_id", "node_id", "path"} from "Ask about t
 UPLOAD_RESULTS = "upload_results"
 EVAL_RESULT = "eval_result"  # the last evaluation (plain JSON) the Evaluate page shows
 PRINCIPAL = "principal"  # who is signed in (team modes); None: the single local user
-# What belongs to one person: cleared whenever the signed-in person changes in a session.
+# What belongs to one person in one registry: cleared whenever the signed-in person or the
+# registry changes in a session.
 PERSONAL = (CHAT_DOCS, CHAT_THREAD, CHAT_CONTEXT, UPLOAD_RESULTS, EVAL_RESULT, TREE_DOC,
             TREE_SELECTED, TREE_FOCUS)  # fmt: skip
 
@@ -172,8 +173,20 @@ def start_person(person: Principal) -> None:
 
 def forget_person() -> None:
     """Drop the signed-in person and their chat, uploads and selections."""
+    st.session_state[PRINCIPAL] = None
+    _forget_personal()
+
+
+def switch_registry(setting: str) -> None:
+    """Use another registry (a file path or a database URL). The documents, the open
+    conversation and the results the session holds are the old registry's, so they go,
+    as when the signed-in person changes: no page shows a thread of the other registry."""
+    st.session_state[REGISTRY_PATH] = setting
+    _forget_personal()
+
+
+def _forget_personal() -> None:
     ss = st.session_state
-    ss[PRINCIPAL] = None
     for key in PERSONAL:
         ss.pop(key, None)
     init_state()
