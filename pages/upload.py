@@ -11,7 +11,7 @@ from treerag_core import Limits, accepted_extensions
 from ui import access_view, jobs_view, state
 from ui.engine import current_summarizer, engine_label
 from ui.errors import shown_errors
-from ui.indexing import IndexOutcome, index_source, index_upload
+from ui.indexing import IndexOutcome, index_source, index_uploaded_file
 from ui.presets import CUSTOM, PRESETS, system_prompt_for
 from ui.text import md_escape
 
@@ -45,18 +45,11 @@ def _run(
         with st.status(f"Indexing {md_escape(name, 80)}", expanded=True) as box:
             bar = st.progress(0.0, text="Starting")
             if upload is not None:
-                outcome = index_upload(
-                    name,
-                    upload.getvalue(),
-                    registry,
-                    summarizer,
-                    overwrite,
-                    separate,
-                    _reporter(bar),
-                    limits,
-                    collection,
-                    principal,
-                )
+                outcome = index_uploaded_file(
+                    name, upload.getvalue(), registry, summarizer, overwrite,
+                    separate=separate, progress=_reporter(bar), limits=limits,
+                    collection=collection, principal=principal,
+                )  # fmt: skip
             else:
                 outcome = index_source(
                     name, name, registry, summarizer, overwrite, _reporter(bar), collection,

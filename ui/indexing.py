@@ -1,7 +1,9 @@
 """Index one upload or URL and summarise the outcome as a result card.
 
-Pure functions over ``index_document`` / ``index_upload``: the page passes in a progress callback (wired to
-``st.progress``) and shows the returned :class:`IndexOutcome`.
+Thin wrappers over the core's ``index_document`` / ``index_upload``, which do the work
+(access rules, keeping the upload, the audit log): the page passes in a progress callback
+(wired to ``st.progress``) and shows the returned :class:`IndexOutcome`, which also says
+whether the stored index was kept as it was and turns a refusal into a message.
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ from treerag_core import (
     RegistryLike,
     TreeragError,
     index_document,
+    index_upload,
     open_store,
 )
-from treerag_core import index_upload as core_index_upload
 
 
 @dataclass
@@ -113,16 +115,17 @@ def reindex(
         return IndexOutcome(
             name=name, error=f"The source file is no longer at {source}: upload it again."
         )
-    return index_upload(name, kept, registry_path, summarizer, True, principal=principal,
-                        location=source)  # fmt: skip
+    return index_uploaded_file(name, kept, registry_path, summarizer, True, principal=principal,
+                               location=source)  # fmt: skip
 
 
-def index_upload(
+def index_uploaded_file(
     name: str,
     data: bytes,
     registry_path: RegistryLike,
     summarizer: Any,
     overwrite: bool,
+    *,
     separate: bool = False,
     progress: ProgressFn | None = None,
     limits: Limits | None = None,
@@ -130,8 +133,13 @@ def index_upload(
     principal: Principal | None = None,
     location: str | None = None,
 ) -> IndexOutcome:
-    """Keep and index one uploaded file; a failure keeps the previous file and index.
-    ``location``: where the store already keeps it (a re-index)."""
+    """Keep and index one uploaded file (the core's ``index_upload``); a failure keeps the
+    previous file and index and becomes ``outcome.error``. ``location``: where the store
+    already keeps it (a re-index).
+
+    The core returns the stored document as it was when the content is unchanged, without
+    saying so; the card says so, which needs the stored version of the same source first,
+    so its location is asked of the store here too (the same ``location_for``)."""
     try:
         source = location or open_store(registry_path).sources.location_for(
             name, data, separate, collection or DEFAULT_COLLECTION
@@ -140,7 +148,7 @@ def index_upload(
         return IndexOutcome(name=name, error=str(exc))
     return _indexed(
         name, registry_path, source, overwrite,
-        lambda store: core_index_upload(
+        lambda store: index_upload(
             name, data, summarizer=summarizer, registry_path=store, overwrite=overwrite,
             separate=separate, progress=progress, limits=limits, collection=collection,
             principal=principal, location=location,
