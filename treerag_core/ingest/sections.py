@@ -9,6 +9,7 @@ becomes a heading; :func:`parse_sections` undoes that escape in the section text
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from ..types import Section
 
@@ -62,62 +63,72 @@ def parse_sections(text: str, max_section_chars: int | None = None) -> list[Sect
     section longer than ``max_section_chars`` keeps its heading and gets its text as child
     parts, so no node's text is unbounded.
     """
-    has_pages = PAGE_BREAK in text
-    sections: list[Section] = []
-    title: str | None = None
-    level = 1
-    body: list[tuple[int, str]] = []  # (page, line)
-    head_page = 1
+    parser = _SectionParser(PAGE_BREAK in text, max_section_chars)
+    for page, page_text in enumerate(text.split(PAGE_BREAK), 1):
+        for raw in page_text.split("\n"):
+            parser.read(page, raw.rstrip("\r"))
+    return parser.finish()
+
+
+@dataclass
+class _SectionParser:
+    """Lines read in order: the open section's heading and body, and an open code fence."""
+
+    has_pages: bool
+    max_section_chars: int | None
+    sections: list[Section] = field(default_factory=list)
+    title: str | None = None  # None: the text before the first heading
+    level: int = 1
+    head_page: int = 1
+    body: list[tuple[int, str]] = field(default_factory=list)  # (page, line)
     fence: str | None = None
-    prev_blank = True
+    prev_blank: bool = True
 
-    def flush() -> None:
-        nonlocal body
-        _emit(sections, title, level, head_page, body, has_pages, max_section_chars)
-        body = []
-
-    lines = (
-        (page_no, raw)
-        for page_no, page_text in enumerate(text.split(PAGE_BREAK), 1)
-        for raw in page_text.split("\n")
-    )
-    for page, raw in lines:
-        line = raw.rstrip("\r")
-        if fence is not None:
-            body.append((page, line))
-            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-                fence = None
-            continue
+    def read(self, page: int, line: str) -> None:
+        """One line: body text, a fence's edge, or a heading that closes the open section."""
+        if self.fence is not None:
+            self.body.append((page, line))
+            if line.strip().startswith(self.fence) and not line.strip().strip(self.fence[0]):
+                self.fence = None
+            return
         if line.lstrip(" ")[:1] not in _MARKUP_START:  # most lines: plain body text
-            body.append((page, line))
-            prev_blank = not line.strip()
-            continue
+            self.body.append((page, line))
+            self.prev_blank = not line.strip()
+            return
         m = _FENCE.match(line)
         if m:
-            fence = m.group(1)
-            body.append((page, line))
-            prev_blank = False
-            continue
+            self.fence = m.group(1)
+            self.body.append((page, line))
+            self.prev_blank = False
+            return
         atx = _ATX.match(line)
         if atx:
-            flush()
-            title = _clean_title(atx.group(2) or "") or "Untitled"
-            level = len(atx.group(1))
-            head_page = page
-            prev_blank = True
-            continue
-        if _SETEXT.match(line) and not prev_blank and body and _single_line_paragraph(body):
-            candidate_page, candidate = body.pop()
-            flush()
-            title = _clean_title(candidate) or "Untitled"
-            level = 1 if line.strip()[0] == "=" else 2
-            head_page = candidate_page
-            prev_blank = True
-            continue
-        body.append((page, line))
-        prev_blank = not line.strip()
-    flush()
-    return sections
+            self._open(atx.group(2) or "", len(atx.group(1)), page)
+            return
+        underline = _SETEXT.match(line) and not self.prev_blank and self.body
+        if underline and _single_line_paragraph(self.body):
+            candidate_page, candidate = self.body.pop()
+            self._open(candidate, 1 if line.strip()[0] == "=" else 2, candidate_page)
+            return
+        self.body.append((page, line))
+        self.prev_blank = not line.strip()
+
+    def finish(self) -> list[Section]:
+        self._close()
+        return self.sections
+
+    def _open(self, title: str, level: int, page: int) -> None:
+        """A heading: the open section is complete, and this one begins."""
+        self._close()
+        self.title = _clean_title(title) or "Untitled"
+        self.level, self.head_page, self.prev_blank = level, page, True
+
+    def _close(self) -> None:
+        _emit(
+            self.sections, self.title, self.level, self.head_page, self.body, self.has_pages,
+            self.max_section_chars,
+        )  # fmt: skip
+        self.body = []
 
 
 def _single_line_paragraph(body: list[tuple[int, str]]) -> bool:
