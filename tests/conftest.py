@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from agent_registry import TeamRegistry, build_team_registry
 from pg_server import create_database, drop_database, running_postgres
 from playwright.sync_api import expect
 
@@ -92,6 +93,14 @@ def app_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("TREERAG_REGISTRY", str(registry))
     monkeypatch.chdir(tmp_path)
     return registry
+
+
+@pytest.fixture(scope="session")
+def agent_team(tmp_path_factory: pytest.TempPathFactory) -> TeamRegistry:
+    """The team registry of the agent tool tests (the shared bench's 10-Q and a memo),
+    indexed once for the whole run: the tools, LangChain and MCP modules only read it. A
+    test that changes a registry must build or copy its own."""
+    return build_team_registry(tmp_path_factory.mktemp("agent-team"))
 
 
 def free_port() -> int:

@@ -10,19 +10,12 @@ import json
 import re
 from typing import Any
 
-import pytest
-from agent_registry import TeamRegistry, build_team_registry
 from fake_llm_servers import FakeLLMServer, ToolCalls, openai_chat
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from treerag_core import Principal, make_retriever, make_tools
 
 QUESTION = "How much did Best Buy spend on share repurchases in the quarter?"
-
-
-@pytest.fixture(scope="module")
-def team(tmp_path_factory: pytest.TempPathFactory) -> TeamRegistry:
-    return build_team_registry(tmp_path_factory.mktemp("agent-langchain"))
 
 
 def run_agent(model: Any, tools: list, question: str, max_turns: int = 8) -> list[BaseMessage]:
@@ -76,10 +69,10 @@ def navigating_model(request: dict[str, Any]) -> Any:
     )
 
 
-def test_agent_browses_reads_and_cites_the_node_it_read(team) -> None:
+def test_agent_browses_reads_and_cites_the_node_it_read(agent_team) -> None:
     server = FakeLLMServer("openai", reply=navigating_model).start()
     try:
-        messages = run_agent(openai_chat(server), make_tools(team.path), QUESTION)
+        messages = run_agent(openai_chat(server), make_tools(agent_team.path), QUESTION)
         requests = server.chat_requests()
     finally:
         server.stop()
@@ -102,18 +95,18 @@ def test_agent_browses_reads_and_cites_the_node_it_read(team) -> None:
     assert [m["tool_call_id"] for m in tool_results(requests[-1])] == ["call_1"] * 3
 
 
-def test_a_bad_tool_call_comes_back_as_an_error_the_model_can_act_on(team) -> None:
+def test_a_bad_tool_call_comes_back_as_an_error_the_model_can_act_on(agent_team) -> None:
     def reply(request: dict[str, Any]) -> Any:
         results = tool_results(request)
         if not results:
-            return ToolCalls([("read", {"doc_id": team.filing_id, "node_id": "9999"})])
+            return ToolCalls([("read", {"doc_id": agent_team.filing_id, "node_id": "9999"})])
         if len(results) == 1:
-            return ToolCalls([("browse", {"doc_id": team.filing_id, "depth": 99})])
+            return ToolCalls([("browse", {"doc_id": agent_team.filing_id, "depth": 99})])
         return "I could not find that section: " + results[0]["content"]
 
     server = FakeLLMServer("openai", reply=reply).start()
     try:
-        messages = run_agent(openai_chat(server), make_tools(team.path), QUESTION)
+        messages = run_agent(openai_chat(server), make_tools(agent_team.path), QUESTION)
     finally:
         server.stop()
     errors = [m for m in messages if isinstance(m, ToolMessage)]
@@ -123,16 +116,16 @@ def test_a_bad_tool_call_comes_back_as_an_error_the_model_can_act_on(team) -> No
     assert messages[-1].content.startswith("I could not find that section")
 
 
-def test_tools_apply_the_principals_access_rules(team) -> None:
-    bob = make_tools(team.path, principal=Principal("bob@example.com", frozenset({"hr"})))
+def test_tools_apply_the_principals_access_rules(agent_team) -> None:
+    bob = make_tools(agent_team.path, principal=Principal("bob@example.com", frozenset({"hr"})))
     by_name = {tool.name: tool for tool in bob}
     listed = json.loads(by_name["list_documents"].invoke({}))
-    assert [d["doc_id"] for d in listed["documents"]] == [team.memo_id]
-    refused = by_name["read"].invoke({"doc_id": team.filing_id, "node_id": "0017"})
-    assert refused.startswith(f"There is no document '{team.filing_id}' that you may read")
+    assert [d["doc_id"] for d in listed["documents"]] == [agent_team.memo_id]
+    refused = by_name["read"].invoke({"doc_id": agent_team.filing_id, "node_id": "0017"})
+    assert refused.startswith(f"There is no document '{agent_team.filing_id}' that you may read")
 
 
-def test_ask_tool_uses_the_given_retriever(team) -> None:
+def test_ask_tool_uses_the_given_retriever(agent_team) -> None:
     """With a model configured, ask is the two-call answer (search model, then answer)."""
 
     def reply(request: dict[str, Any]) -> str:
@@ -144,9 +137,9 @@ def test_ask_tool_uses_the_given_retriever(team) -> None:
     server = FakeLLMServer("openai", reply=reply).start()
     try:
         llm = openai_chat(server)
-        tools = make_tools(team.path, retriever=make_retriever(llm, search_llm=llm))
+        tools = make_tools(agent_team.path, retriever=make_retriever(llm, search_llm=llm))
         ask = next(t for t in tools if t.name == "ask")
-        result = json.loads(ask.invoke({"question": QUESTION, "doc_ids": [team.filing_id]}))
+        result = json.loads(ask.invoke({"question": QUESTION, "doc_ids": [agent_team.filing_id]}))
     finally:
         server.stop()
     assert result["engine"] == "fake-gpt" and result["llm_calls"] == 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from agent_registry import TeamRegistry, build_team_registry
+from agent_registry import TeamRegistry
 
 from treerag_core import DocumentNotFoundError, Principal, RegistryTools, ToolArgumentError
 from treerag_core.tools import registry_tools
@@ -17,14 +17,9 @@ ANA = Principal("ana@example.com", groups=frozenset({"finance"}))
 BOB = Principal("bob@example.com", groups=frozenset({"hr"}))
 
 
-@pytest.fixture(scope="module")
-def team(tmp_path_factory: pytest.TempPathFactory) -> TeamRegistry:
-    return build_team_registry(tmp_path_factory.mktemp("agent-tools"))
-
-
 @pytest.fixture
-def tools(team: TeamRegistry) -> RegistryTools:
-    return RegistryTools(team.path)
+def tools(agent_team: TeamRegistry) -> RegistryTools:
+    return RegistryTools(agent_team.path)
 
 
 def walk(entries: list[dict]) -> list[dict]:
@@ -35,13 +30,13 @@ def walk(entries: list[dict]) -> list[dict]:
     return out
 
 
-def test_list_documents_names_ids_collections_pages_and_sections(tools, team) -> None:
+def test_list_documents_names_ids_collections_pages_and_sections(tools, agent_team) -> None:
     result = tools.list_documents()
     by_id = {d["doc_id"]: d for d in result["documents"]}
-    filing = by_id[team.filing_id]
+    filing = by_id[agent_team.filing_id]
     assert filing["name"] == "BESTBUY_2024Q2_10Q.pdf" and filing["collection"] == "finance"
     assert filing["pages"] == 30 and filing["sections"] > 20 and filing["indexed_at"]
-    assert by_id[team.memo_id]["collection"] == "hr"
+    assert by_id[agent_team.memo_id]["collection"] == "hr"
     assert result["total"] == 2 and result["truncated"] is False
     json.loads(to_json(result))  # plain JSON
 
@@ -56,8 +51,8 @@ def test_list_documents_pages_with_offset(tools, monkeypatch) -> None:
     assert len(ids) == 2
 
 
-def test_browse_shows_the_filings_parts_and_items_with_pages(tools, team) -> None:
-    result = tools.browse(team.filing_id)
+def test_browse_shows_the_filings_parts_and_items_with_pages(tools, agent_team) -> None:
+    result = tools.browse(agent_team.filing_id)
     assert result["file_name"] == "BESTBUY_2024Q2_10Q.pdf"
     top = [e["title"] for e in result["outline"]]
     # titles as the filing's printed contents spells them ("Part I — Financial Information")
@@ -71,11 +66,11 @@ def test_browse_shows_the_filings_parts_and_items_with_pages(tools, team) -> Non
         item1["children"] == 6 and "below" not in item1
     )  # statements a) to f)  # depth 2: browse it for more
     assert result["truncated"] is False
-    assert len(to_json(result)) < len(tools.outline_text(team.filing_id))
+    assert len(to_json(result)) < len(tools.outline_text(agent_team.filing_id))
 
 
-def test_browse_below_a_node_lists_its_sections_and_cites_it(tools, team) -> None:
-    result = tools.browse(team.filing_id, node_id="0009", depth=1)
+def test_browse_below_a_node_lists_its_sections_and_cites_it(tools, agent_team) -> None:
+    result = tools.browse(agent_team.filing_id, node_id="0009", depth=1)
     assert result["node"]["path"] == (
         "Part I — Financial Information > Item 1. Financial Statements"
         " > f) Notes to Condensed Consolidated Financial Statements"
@@ -87,114 +82,114 @@ def test_browse_below_a_node_lists_its_sections_and_cites_it(tools, team) -> Non
     assert note["pages"] == [12, 13] and note["summary"]
 
 
-def test_browse_pages_a_wide_first_level(tools, team, monkeypatch) -> None:
+def test_browse_pages_a_wide_first_level(tools, agent_team, monkeypatch) -> None:
     monkeypatch.setattr(registry_tools, "BROWSE_PAGE_SIZE", 5)
-    first = tools.browse(team.filing_id, node_id="0003", depth=1)
+    first = tools.browse(agent_team.filing_id, node_id="0003", depth=1)
     assert first["truncated"] and "page=1" in first["more"] and len(first["outline"]) == 5
-    second = tools.browse(team.filing_id, node_id="0003", depth=1, page=1)
+    second = tools.browse(agent_team.filing_id, node_id="0003", depth=1, page=1)
     assert {e["node_id"] for e in first["outline"]}.isdisjoint(
         e["node_id"] for e in second["outline"]
     )
     with pytest.raises(ToolArgumentError, match="past the last page"):
-        tools.browse(team.filing_id, node_id="0003", depth=1, page=99)
+        tools.browse(agent_team.filing_id, node_id="0003", depth=1, page=99)
 
 
-def test_browse_is_bounded_in_nodes(tools, team, monkeypatch) -> None:
+def test_browse_is_bounded_in_nodes(tools, agent_team, monkeypatch) -> None:
     monkeypatch.setattr(registry_tools, "BROWSE_MAX_NODES", 6)
-    result = tools.browse(team.filing_id, depth=4)
+    result = tools.browse(agent_team.filing_id, depth=4)
     assert len(walk(result["outline"])) <= 6 and result["truncated"]
 
 
-def test_search_ranks_sections_with_pages_snippet_and_offset(tools, team) -> None:
-    result = tools.search("share repurchases total cost", doc_ids=[team.filing_id], k=3)
+def test_search_ranks_sections_with_pages_snippet_and_offset(tools, agent_team) -> None:
+    result = tools.search("share repurchases total cost", doc_ids=[agent_team.filing_id], k=3)
     hits = result["hits"]
     assert len(hits) == 3 and result["documents_searched"] == 1
     top = hits[0]
     assert top["node_id"] == "0017" and top["title"] == "9. Repurchase of Common Stock"
     assert top["path"].endswith("9. Repurchase of Common Stock")
     assert top["pages"] in ([12, 12], [12, 13], [13, 13]) and "repurchase" in top["snippet"]
-    read = tools.read(team.filing_id, top["node_id"], max_chars=400, offset=top["offset"])
+    read = tools.read(agent_team.filing_id, top["node_id"], max_chars=400, offset=top["offset"])
     assert read["text"].startswith(top["snippet"][:40])  # the offset leads to the passage
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
 
 
-def test_search_over_every_readable_document(tools, team) -> None:
+def test_search_over_every_readable_document(tools, agent_team) -> None:
     hits = tools.search("salary band tables")["hits"]
     # one ranking over both documents: the memo's two sections outrank the filing's
-    assert [h["doc_id"] for h in hits[:2]] == [team.memo_id] * 2
+    assert [h["doc_id"] for h in hits[:2]] == [agent_team.memo_id] * 2
     assert {h["title"] for h in hits[:2]} == {"Salary bands 2024", "Band tables"}
     assert tools.search("salary bands")["documents_searched"] == 2
 
 
-def test_read_pages_through_a_long_section_with_its_pages(tools, team) -> None:
-    whole = tools.read(team.filing_id, "0023", max_chars=MAX_READ_CHARS)
+def test_read_pages_through_a_long_section_with_its_pages(tools, agent_team) -> None:
+    whole = tools.read(agent_team.filing_id, "0023", max_chars=MAX_READ_CHARS)
     assert whole["total_chars"] > 2000
     parts, offset = [], 0
     while True:
-        part = tools.read(team.filing_id, "0023", max_chars=1000, offset=offset)
+        part = tools.read(agent_team.filing_id, "0023", max_chars=1000, offset=offset)
         assert len(part["text"]) <= 1000 and part["pages"]
         parts.append(part)
         if "next_offset" not in part:
             break
         assert part["truncated"] and f"offset={part['next_offset']}" in part["more"]
         offset = part["next_offset"]
-    full = tools.read(team.filing_id, "0023", max_chars=MAX_READ_CHARS)
+    full = tools.read(agent_team.filing_id, "0023", max_chars=MAX_READ_CHARS)
     assert "".join(p["text"] for p in parts) == full["text"][: sum(len(p["text"]) for p in parts)]
     assert parts[0]["pages"][0] == 18 and parts[-1]["pages"][-1] == 20  # pp. 18–20 in all
 
 
-def test_read_a_heading_lists_its_sub_sections(tools, team) -> None:
-    result = tools.read(team.filing_id, "0003")
+def test_read_a_heading_lists_its_sub_sections(tools, agent_team) -> None:
+    result = tools.read(agent_team.filing_id, "0003")
     assert result["text"] == "" and result["pages"] == [3, 14]
     notes = "f) Notes to Condensed Consolidated Financial Statements"
     assert notes in [c["title"] for c in result["children"]]
     assert "read them by node_id" in result["more"]
 
 
-def test_bad_ids_and_arguments_raise_typed_errors_with_what_to_do(tools, team) -> None:
+def test_bad_ids_and_arguments_raise_typed_errors_with_what_to_do(tools, agent_team) -> None:
     with pytest.raises(DocumentNotFoundError, match="call list_documents"):
         tools.browse("no-such-document")
     with pytest.raises(ToolArgumentError, match="has no section '9999'.*browse it"):
-        tools.read(team.filing_id, "9999")
+        tools.read(agent_team.filing_id, "9999")
     with pytest.raises(ToolArgumentError, match="max_chars: Input should be greater"):
-        tools.read(team.filing_id, "0017", max_chars=5)
+        tools.read(agent_team.filing_id, "0017", max_chars=5)
     with pytest.raises(ToolArgumentError, match="past the end"):
-        tools.read(team.filing_id, "0017", offset=10**6)
+        tools.read(agent_team.filing_id, "0017", offset=10**6)
     with pytest.raises(ToolArgumentError, match="depth"):
-        tools.browse(team.filing_id, depth=9)
+        tools.browse(agent_team.filing_id, depth=9)
     with pytest.raises(ToolArgumentError, match="doc_ids"):
         tools.ask("What?", [])
     with pytest.raises(ToolArgumentError, match="query"):
         tools.search("")
 
 
-def test_ask_offline_answers_with_references_to_sections_and_pages(tools, team) -> None:
-    result = tools.ask("What was the total cost of shares repurchased?", [team.filing_id])
+def test_ask_offline_answers_with_references_to_sections_and_pages(tools, agent_team) -> None:
+    result = tools.ask("What was the total cost of shares repurchased?", [agent_team.filing_id])
     assert result["engine"] == "treerag-offline" and result["llm_calls"] == 0
     assert "Extractive answer" in result["answer"]
     refs = result["references"]
-    assert refs and {r["doc_id"] for r in refs} == {team.filing_id}
+    assert refs and {r["doc_id"] for r in refs} == {agent_team.filing_id}
     assert all(r["node_id"] and r["path"] and r["pages"] and r["ref"] for r in refs)
     assert "0017" in [r["node_id"] for r in refs]
     assert any(r["cited"] and r.get("quote") for r in refs)
     assert "highlights" not in to_json(result)  # PDF boxes are for the app, not an agent
 
 
-def test_each_principal_sees_only_its_collections(team) -> None:
-    ana, bob = RegistryTools(team.path, ANA), RegistryTools(team.path, BOB)
-    assert [d["doc_id"] for d in ana.list_documents()["documents"]] == [team.filing_id]
-    assert [d["doc_id"] for d in bob.list_documents()["documents"]] == [team.memo_id]
-    assert {h["doc_id"] for h in bob.search("share repurchases")["hits"]} <= {team.memo_id}
+def test_each_principal_sees_only_its_collections(agent_team) -> None:
+    ana, bob = RegistryTools(agent_team.path, ANA), RegistryTools(agent_team.path, BOB)
+    assert [d["doc_id"] for d in ana.list_documents()["documents"]] == [agent_team.filing_id]
+    assert [d["doc_id"] for d in bob.list_documents()["documents"]] == [agent_team.memo_id]
+    assert {h["doc_id"] for h in bob.search("share repurchases")["hits"]} <= {agent_team.memo_id}
     with pytest.raises(DocumentNotFoundError) as hidden:
-        bob.read(team.filing_id, "0017")
+        bob.read(agent_team.filing_id, "0017")
     with pytest.raises(DocumentNotFoundError) as missing:
         bob.read("no-such-document", "0017")
     # a hidden document reads exactly like a missing one (only the id differs)
-    assert str(hidden.value).replace(team.filing_id, "X") == str(missing.value).replace(
+    assert str(hidden.value).replace(agent_team.filing_id, "X") == str(missing.value).replace(
         "no-such-document", "X"
     )
     with pytest.raises(DocumentNotFoundError):
-        bob.ask("share repurchases?", [team.filing_id])
-    assert ana.outline_text(team.filing_id).startswith("# BESTBUY_2024Q2_10Q.pdf")
+        bob.ask("share repurchases?", [agent_team.filing_id])
+    assert ana.outline_text(agent_team.filing_id).startswith("# BESTBUY_2024Q2_10Q.pdf")
     with pytest.raises(DocumentNotFoundError):
-        ana.node_text(team.memo_id, "0000")
+        ana.node_text(agent_team.memo_id, "0000")

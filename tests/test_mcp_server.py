@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agent_registry import TOKENS, TeamRegistry, build_team_registry, token_file
+from agent_registry import TOKENS, TeamRegistry, token_file
 from async_helpers import run_coroutine
 from conftest import ROOT, free_port, server_env, stop_streamlit
 
@@ -37,11 +37,6 @@ from treerag_core.tools.mcp_auth import (
 ANA_TOKEN, BOB_TOKEN = list(TOKENS)
 
 
-@pytest.fixture(scope="module")
-def team(tmp_path_factory: pytest.TempPathFactory) -> TeamRegistry:
-    return build_team_registry(tmp_path_factory.mktemp("mcp"))
-
-
 def text_of(result: Any) -> dict[str, Any]:
     """A tool result's text content, which is compact JSON."""
     assert not result.is_error, result.content[0].text
@@ -50,14 +45,15 @@ def text_of(result: Any) -> dict[str, Any]:
     return body
 
 
-async def full_session(client: Any, team: TeamRegistry) -> dict[str, Any]:
+async def full_session(client: Any, agent_team: TeamRegistry) -> dict[str, Any]:
     """What an agent does in one session; returns what it saw, for the assertions."""
     seen: dict[str, Any] = {"tools": {t.name: t for t in (await client.list_tools()).tools}}
     seen["list"] = text_of(await client.call_tool("list_documents", {}))
-    seen["browse"] = text_of(await client.call_tool("browse", {"doc_id": team.filing_id}))
+    seen["browse"] = text_of(await client.call_tool("browse", {"doc_id": agent_team.filing_id}))
     seen["search"] = text_of(
         await client.call_tool(
-            "search", {"query": "total cost of shares repurchased", "doc_ids": [team.filing_id]}
+            "search",
+            {"query": "total cost of shares repurchased", "doc_ids": [agent_team.filing_id]},
         )
     )
     hits = seen["search"]["hits"]
@@ -67,23 +63,28 @@ async def full_session(client: Any, team: TeamRegistry) -> dict[str, Any]:
     )
     seen["ask"] = text_of(
         await client.call_tool(
-            "ask", {"question": "What did share repurchases cost?", "doc_ids": [team.filing_id]}
+            "ask",
+            {"question": "What did share repurchases cost?", "doc_ids": [agent_team.filing_id]},
         )
     )
-    seen["bad_node"] = await client.call_tool("read", {"doc_id": team.filing_id, "node_id": "9"})
+    seen["bad_node"] = await client.call_tool(
+        "read", {"doc_id": agent_team.filing_id, "node_id": "9"}
+    )
     seen["bad_doc"] = await client.call_tool("browse", {"doc_id": "no-such-document"})
-    seen["bad_arg"] = await client.call_tool("browse", {"doc_id": team.filing_id, "depth": 99})
+    seen["bad_arg"] = await client.call_tool(
+        "browse", {"doc_id": agent_team.filing_id, "depth": 99}
+    )
     seen["after_errors"] = text_of(await client.call_tool("list_documents", {}))
     seen["resources"] = (await client.list_resources()).resources
     seen["templates"] = (await client.list_resource_templates()).resource_templates
-    outline_uri = f"treerag://documents/{team.filing_id}/outline"
+    outline_uri = f"treerag://documents/{agent_team.filing_id}/outline"
     seen["outline"] = (await client.read_resource(outline_uri)).contents[0].text
-    node_uri = f"treerag://documents/{team.filing_id}/nodes/0017"
+    node_uri = f"treerag://documents/{agent_team.filing_id}/nodes/0017"
     seen["node"] = (await client.read_resource(node_uri)).contents[0].text
     return seen
 
 
-def check_session(seen: dict[str, Any], team: TeamRegistry) -> None:
+def check_session(seen: dict[str, Any], agent_team: TeamRegistry) -> None:
     tools = seen["tools"]
     assert list(tools) == ["list_documents", "browse", "search", "read", "ask"]
     browse_schema = tools["browse"].input_schema
@@ -92,7 +93,7 @@ def check_session(seen: dict[str, Any], team: TeamRegistry) -> None:
     assert tools["read"].input_schema["required"] == ["doc_id", "node_id"]
     assert tools["ask"].input_schema["properties"]["doc_ids"]["maxItems"] == 10
     assert all(t.annotations.read_only_hint for t in tools.values())
-    assert team.filing_id in [d["doc_id"] for d in seen["list"]["documents"]]
+    assert agent_team.filing_id in [d["doc_id"] for d in seen["list"]["documents"]]
     top = [e["title"] for e in seen["browse"]["outline"]]
     assert any(t.upper().startswith("PART I ") for t in top)
     assert any(t.upper().startswith("PART II ") for t in top)
@@ -113,7 +114,7 @@ def check_session(seen: dict[str, Any], team: TeamRegistry) -> None:
     assert seen["bad_arg"].is_error and "depth" in seen["bad_arg"].content[0].text
     assert seen["after_errors"]["documents"]  # the server is still serving
     uris = [str(r.uri) for r in seen["resources"]]
-    assert f"treerag://documents/{team.filing_id}/outline" in uris
+    assert f"treerag://documents/{agent_team.filing_id}/outline" in uris
     assert {t.uri_template for t in seen["templates"]} == {
         "treerag://documents/{doc_id}/outline",
         "treerag://documents/{doc_id}/nodes/{node_id}",
@@ -123,26 +124,28 @@ def check_session(seen: dict[str, Any], team: TeamRegistry) -> None:
     assert "(pages 12-13)" in seen["node"].splitlines()[0]
 
 
-def test_stdio_session_with_the_sdk_client(team) -> None:
+def test_stdio_session_with_the_sdk_client(agent_team) -> None:
     from mcp import Client, StdioServerParameters
 
     async def session() -> dict[str, Any]:
         params = StdioServerParameters(
             command=sys.executable,
-            args=["-m", "treerag_core", "mcp", "--registry", str(team.path)],
+            args=["-m", "treerag_core", "mcp", "--registry", str(agent_team.path)],
             cwd=str(ROOT),
         )
         async with Client(params, read_timeout_seconds=60) as client:
-            return await full_session(client, team)
+            return await full_session(client, agent_team)
 
-    check_session(run_coroutine(session()), team)
+    check_session(run_coroutine(session()), agent_team)
 
 
 # --- streamable HTTP ---------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
-def http_server(team: TeamRegistry, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def http_server(
+    agent_team: TeamRegistry, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     """``python -m treerag_core mcp --transport http`` on a free 127.0.0.1 port, with the
     token file of :data:`TOKENS`; yields the endpoint URL."""
     folder = tmp_path_factory.mktemp("mcp-http")
@@ -150,11 +153,11 @@ def http_server(team: TeamRegistry, tmp_path_factory: pytest.TempPathFactory) ->
     log = open(folder / "server.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [
-            sys.executable, "-m", "treerag_core", "mcp", "--registry", str(team.path),
+            sys.executable, "-m", "treerag_core", "mcp", "--registry", str(agent_team.path),
             "--transport", "http", "--host", "127.0.0.1", "--port", str(port),
             "--token-file", str(token_file(folder)),
         ],
-        cwd=ROOT, env=server_env(team.path), stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT, env=server_env(agent_team.path), stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 60
@@ -185,20 +188,22 @@ def http_session(url: str, token: str, run: Any) -> Any:
     return run_coroutine(session())
 
 
-def test_http_session_with_a_token(team, http_server) -> None:
-    check_session(http_session(http_server, ANA_TOKEN, lambda c: full_session(c, team)), team)
+def test_http_session_with_a_token(agent_team, http_server) -> None:
+    check_session(
+        http_session(http_server, ANA_TOKEN, lambda c: full_session(c, agent_team)), agent_team
+    )
 
 
-def test_http_each_token_sees_its_own_collections(team, http_server) -> None:
+def test_http_each_token_sees_its_own_collections(agent_team, http_server) -> None:
     async def look(client: Any) -> tuple[list[str], list[str], Any]:
         listed = text_of(await client.call_tool("list_documents", {}))
         resources = (await client.list_resources()).resources
-        hidden = await client.call_tool("read", {"doc_id": team.filing_id, "node_id": "0017"})
+        hidden = await client.call_tool("read", {"doc_id": agent_team.filing_id, "node_id": "0017"})
         return [d["doc_id"] for d in listed["documents"]], [str(r.uri) for r in resources], hidden
 
     docs, uris, hidden = http_session(http_server, BOB_TOKEN, look)
-    assert docs == [team.memo_id]
-    assert uris == [f"treerag://documents/{team.memo_id}/outline"]
+    assert docs == [agent_team.memo_id]
+    assert uris == [f"treerag://documents/{agent_team.memo_id}/outline"]
     assert hidden.is_error and "that you may read" in hidden.content[0].text
 
 
