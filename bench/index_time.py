@@ -22,11 +22,11 @@ from io import BytesIO
 from pathlib import Path
 
 from .inputs import ensure_inputs
+from .runner import save_results
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 OUT = BENCH / "out" / "index-time"
-RESULTS = BENCH / "results"
 SHARED = ROOT.parent / "shared" / "bench"
 REAL = [
     SHARED / "financebench" / "pdfs" / "AMERICANWATERWORKS_2022_10K.pdf",  # 306 pages
@@ -132,10 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         ],
         "",
     ]
-    RESULTS.mkdir(parents=True, exist_ok=True)
     report = {"base": base_commit, "ours": ours_commit, "runs": args.runs, "rows": rows}
-    (RESULTS / "index_time.json").write_text(json.dumps(report, indent=1) + "\n")
-    (RESULTS / "index_time.md").write_text("\n".join(lines))
+    save_results("index_time", report, lines)
     print("\n".join(lines))
     return 0
 

@@ -19,6 +19,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
+RESULTS = BENCH / "results"
 PEER_SPEC = "treerag[openai]==0.1.5"
 
 
@@ -44,20 +45,38 @@ def peer(venv_dir: Path) -> Side:
 
 def ensure_peer_venv(venv_dir: Path, log: Any = print) -> Path:
     """A throwaway venv with treerag 0.1.5 (+ its OpenAI extra for the summarizer figure)."""
+    ensure_venv(venv_dir, PEER_SPEC, log)
+    return venv_dir
+
+
+def ensure_venv(venv_dir: Path, spec: str, log: Any = print) -> Path:
+    """The python of a throwaway venv holding ``spec`` (``name[extras]==version``): a peer
+    is measured in its own interpreter, never mixed into ours. A venv that already holds
+    that version is kept (installing takes minutes); any other is made again."""
     python = venv_dir / "bin" / "python"
-    probe = [str(python), "-c", "import importlib.metadata as m; print(m.version('treerag'))"]
+    name, version = spec.split("==")
+    name = name.split("[")[0]
+    probe = [str(python), "-c", f"import importlib.metadata as m; print(m.version({name!r}))"]
     if python.exists():
         done = subprocess.run(probe, capture_output=True, text=True)
-        if done.returncode == 0 and done.stdout.strip() == "0.1.5":
-            return venv_dir
+        if done.returncode == 0 and done.stdout.strip() == version:
+            return python
         shutil.rmtree(venv_dir, ignore_errors=True)
-    log(f"creating {venv_dir} and installing {PEER_SPEC} …")
+    log(f"creating {venv_dir} and installing {spec} …")
     venv.EnvBuilder(with_pip=True, clear=True).create(venv_dir)
     subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", PEER_SPEC],
+        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", spec],
         check=True,
     )
-    return venv_dir
+    return python
+
+
+def save_results(stem: str, report: dict[str, Any], markdown: list[str]) -> None:
+    """Write ``bench/results/<stem>.json`` and ``<stem>.md``: the latest run of a bench,
+    the figures for programs and the table for people, always side by side."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"{stem}.json").write_text(json.dumps(report, indent=1) + "\n")
+    (RESULTS / f"{stem}.md").write_text("\n".join(markdown))
 
 
 def run(side: Side, op: str, *args: str, timeout: float = 900) -> dict[str, Any]:

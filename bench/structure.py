@@ -14,10 +14,10 @@ import json
 import subprocess
 import sys
 import time
-import venv
 from pathlib import Path
 from typing import Any
 
+from .runner import ensure_venv, save_results
 from .structure_score import micro, nodes_from_headings, score, without_numbers
 
 BENCH = Path(__file__).resolve().parent
@@ -27,7 +27,6 @@ OUT = BENCH / "out"
 SET_DIR = OUT / "structure"
 PEER_VENV = OUT / "pymupdf4llm-venv"
 PEER_SPEC = "pymupdf4llm==0.2.9"
-RESULTS = BENCH / "results"
 
 
 def log(message: str) -> None:
@@ -66,25 +65,10 @@ def ours(path: Path) -> tuple[list[dict[str, Any]], float, str]:
     return nodes, seconds, str(doc.get("structure_source") or "")
 
 
-def peer_python() -> Path:
-    python = PEER_VENV / "bin" / "python"
-    probe = [str(python), "-c", "import importlib.metadata as m; print(m.version('pymupdf4llm'))"]
-    if python.exists():
-        done = subprocess.run(probe, capture_output=True, text=True)
-        if done.returncode == 0 and done.stdout.strip() == "0.2.9":
-            return python
-    log(f"creating {PEER_VENV} with {PEER_SPEC}")
-    venv.EnvBuilder(with_pip=True, clear=True).create(PEER_VENV)
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", PEER_SPEC],
-        check=True,
-    )
-    return python
-
-
 def peer(paths: list[Path]) -> dict[str, Any]:
     done = subprocess.run(
-        [str(peer_python()), str(BENCH / "structure_peer.py"), *map(str, paths)],
+        [str(ensure_venv(PEER_VENV, PEER_SPEC, log)), str(BENCH / "structure_peer.py"),
+         *map(str, paths)],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     return json.loads(done.stdout)
@@ -188,9 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     if not args.only:
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        (RESULTS / "structure.json").write_text(json.dumps(report, indent=1) + "\n")
-        (RESULTS / "structure.md").write_text("\n".join(md))
+        save_results("structure", report, md)
     print("\n".join(md))
     return 0
 

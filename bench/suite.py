@@ -21,6 +21,7 @@ ASK_QUESTIONS = (
     "How is goodwill impairment estimated?",
 )
 Log = Callable[[str], None]
+SEARCH_TOKEN_BUDGET = 15_000  # search-model tokens per question (issue 5's target)
 
 
 def _pair(
@@ -170,15 +171,12 @@ def token_figures(ours: runner.Side, peer: runner.Side, inputs: Inputs, log: Log
             [t],
             "single_pass_tokens",
         ),
-        Figure(
+        _token_budget(
             f"search tokens/question: default navigation ({o.get('default_mode', '?')}, "
             f"{o.get('default_calls', '?')} calls)",
-            "tokens",
             o.get("default_tokens"),
             t.get("single_pass_tokens"),
-            target="≤ 15,000",
-            met=check(o.get("default_tokens"), 15000),
-            note=note,
+            note,
         ),
         Figure(
             "outline size with offline summaries (ours; treerag's null summarizer above)",
@@ -186,17 +184,23 @@ def token_figures(ours: runner.Side, peer: runner.Side, inputs: Inputs, log: Log
             o.get("summaries_outline_chars"),
             None,
         ),
-        Figure(
+        _token_budget(
             f"search tokens/question: offline summaries, model opens the full beam "
             f"({o.get('summaries_wide_calls', '?')} calls)",
-            "tokens",
             o.get("summaries_wide_tokens"),
             t.get("single_pass_tokens"),
-            target="≤ 15,000",
-            met=check(o.get("summaries_wide_tokens"), 15000),
-            note="chars/4; worst case we expect",
+            "chars/4; worst case we expect",
         ),
     ]
+
+
+def _token_budget(name: str, ours: float | None, theirs: float | None, note: str) -> Figure:
+    """Our search tokens per question against the issue's budget, beside treerag's single
+    pass (its only mode): one place for the target, so every such row checks the same."""
+    return Figure(
+        name, "tokens", ours, theirs, target=f"≤ {SEARCH_TOKEN_BUDGET:,}",
+        met=check(ours, SEARCH_TOKEN_BUDGET), note=note,
+    )  # fmt: skip
 
 
 def summarizer_figures(
