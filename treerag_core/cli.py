@@ -1,5 +1,6 @@
-"""Command line on the same core as the app: index, list, show, ask, delete, eval, mcp,
-and for a PostgreSQL registry: worker, enqueue, migrate.
+"""Command line on the same core as the app: index, list, show, ask (some documents, or the
+whole library), delete, eval, mcp, library (rebuild or check the library index), and for a
+PostgreSQL registry: worker, enqueue, migrate.
 
 Models come from the environment / ``.env`` exactly as in the app (OPENAI_API_KEY,
 OPENAI_BASE_URL, OLLAMA_HOST, TREERAG_PROVIDER); with none set, the offline engine. The
@@ -19,7 +20,9 @@ from . import (  # the CLI is a client of the public API, like the app
     DEFAULT_REGISTRY,
     TreeragError,
     ask,
+    ask_library,
     ask_multi,
+    check_library_index,
     delete_document,
     get_document_by_id,
     index_document,
@@ -29,6 +32,7 @@ from . import (  # the CLI is a client of the public API, like the app
     make_summarizer,
     null_summarizer,
     page_label,
+    rebuild_library_index,
 )
 
 
@@ -49,9 +53,12 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("list", help="list indexed documents")
     show = commands.add_parser("show", help="print a document's outline")
     show.add_argument("doc_id")
-    ask_cmd = commands.add_parser("ask", help="ask a question of one or more documents")
+    ask_cmd = commands.add_parser(
+        "ask", help="ask a question of the documents named, or of the whole library"
+    )
     ask_cmd.add_argument("question")
-    ask_cmd.add_argument("doc_ids", nargs="+", metavar="DOC_ID")
+    ask_cmd.add_argument("doc_ids", nargs="*", metavar="DOC_ID", help="none: the library")
+    ask_cmd.add_argument("--collection", help="with no DOC_ID: only this collection")
     delete = commands.add_parser("delete", help="delete a document")
     delete.add_argument("doc_id")
     evaluate = commands.add_parser("eval", help="score retrieval on questions with gold evidence")
@@ -85,6 +92,8 @@ def _parser() -> argparse.ArgumentParser:
     migrate = commands.add_parser("migrate", help="copy a whole registry into another store")
     migrate.add_argument("--from", dest="source", required=True, help="registry file or URL")
     migrate.add_argument("--to", dest="target", required=True, help="registry file or URL")
+    library = commands.add_parser("library", help="the library index questions are routed by")
+    library.add_argument("action", choices=["rebuild", "check"])
     return parser
 
 
@@ -141,17 +150,40 @@ def _mcp(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ask(question: str, doc_ids: list[str], registry: str) -> int:
+def _library(args: argparse.Namespace) -> int:
+    """Rebuild the library index from the documents, or check it against them."""
+    if args.action == "rebuild":
+        done = rebuild_library_index(args.registry)
+        print(f"Indexed {done['indexed']} of {done['documents']} documents.")
+        return 0
+    report = check_library_index(args.registry)
+    problems = {k: report[k] for k in ("missing", "stale", "orphans") if report[k]}
+    print(f"{report['entries']} entries for {report['documents']} documents.")
+    for kind, doc_ids in problems.items():
+        print(f"{kind}: {', '.join(doc_ids)}")
+    return 1 if problems else 0
+
+
+def _ask(args: argparse.Namespace) -> int:
     """Stream the answer to stdout, then list the references with their pages."""
-    documents = [get_document_by_id(doc_id, registry) for doc_id in doc_ids]
+    documents = [get_document_by_id(doc_id, args.registry) for doc_id in args.doc_ids]
     search_llm, answer_llm = make_llms()
     retriever = make_retriever(answer_llm, search_llm=search_llm)
-    if len(documents) == 1:
-        stream = ask(question, documents[0], retriever, stream=True)
+    if not documents:
+        stream = ask_library(
+            args.question, retriever, registry_path=args.registry, collection=args.collection,
+            stream=True,
+        )  # fmt: skip
+    elif len(documents) == 1:
+        stream = ask(args.question, documents[0], retriever, stream=True)
     else:
-        stream = ask_multi(question, documents, retriever, stream=True)
+        stream = ask_multi(args.question, documents, retriever, stream=True)
     for chunk in stream:
         if isinstance(chunk, dict):
+            library = chunk["trace"].get("library")
+            if library:
+                print(f"\n\nSearched {library['searched']} documents, opened "
+                      f"{len(library['opened'])}.")  # fmt: skip
             print("\n\nReferences:")
             for ref in chunk["__references__"]:
                 pages = page_label(ref.get("page_start"), ref.get("page_end"))
@@ -179,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             print(f"{doc['doc_id']}  {doc['file_name']}  {doc['total_sections']} sections")
         elif args.command == "ask":
-            return _ask(args.question, args.doc_ids, args.registry)
+            return _ask(args)
         elif args.command == "list":
             for row in list_documents(args.registry):
                 pages = f"{row['total_pages']} pages" if row.get("total_pages") else "-"
@@ -202,8 +234,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_cli(args.questions, args.registry, args.pdf_root, args.baseline, args.json)
         elif args.command == "mcp":
             return _mcp(args)
-        elif args.command in ("worker", "enqueue", "migrate"):
-            return {"worker": _worker, "enqueue": _enqueue, "migrate": _migrate}[args.command](args)
+        elif args.command in ("worker", "enqueue", "migrate", "library"):
+            run = {"worker": _worker, "enqueue": _enqueue, "migrate": _migrate, "library": _library}
+            return run[args.command](args)
     except OSError as exc:
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}", file=sys.stderr)
         return 2

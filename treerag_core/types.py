@@ -73,6 +73,9 @@ class Document(TypedDict, total=False):
     tree: list[TreeNode]
     stats: dict[str, Any]
     schema_version: int
+    # An editor's corrections to the document's card (kind, periods, description): kept
+    # across re-indexing of the same file (see ingest/card.py)
+    card_edits: dict[str, Any]
 
 
 class SummaryResult(TypedDict):
@@ -81,6 +84,18 @@ class SummaryResult(TypedDict):
 
 
 # progress(done, total, message)
+class LibraryEntry(TypedDict):
+    """One document in the library index: its card, the card's text by field and its
+    passages' tokens (``(node_id, space-separated tokens)``), made once at indexing."""
+
+    doc_id: str
+    stamp: str  # what it was indexed from (content hash and time): a changed one is redone
+    collection: str
+    card: dict[str, Any]
+    card_fields: dict[str, str]
+    passages: list[tuple[str, str]]
+
+
 ProgressFn = Callable[[int, int, str], None]
 # summarizer(nodes_to_summarize, progress) -> SummaryResult; has a ``signature`` attribute.
 SummarizerFn = Callable[..., SummaryResult]
@@ -89,6 +104,7 @@ SummarizerFn = Callable[..., SummaryResult]
 __all__ = [
     "Document",
     "FlatNode",
+    "LibraryEntry",
     "ProgressFn",
     "Section",
     "SummarizerFn",

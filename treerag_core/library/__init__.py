@@ -7,6 +7,7 @@ exports and imports; ``migrate`` copies a whole registry into another store; ``a
 hands ``ask_multi`` and ``evaluate`` only documents their principal may read.
 """
 
+from .catalog import check_library_index, rebuild_library_index
 from .documents import (
     delete_document,
     get_document,
@@ -22,6 +23,7 @@ from .migrate import migrate_registry
 from .transfer import export_registry, import_documents
 
 __all__ = [
+    "check_library_index",
     "delete_document",
     "export_registry",
     "get_document",
@@ -33,6 +35,7 @@ __all__ = [
     "load_registry",
     "migrate_registry",
     "move_document",
+    "rebuild_library_index",
     "save_document",
     "save_registry",
 ]

@@ -36,6 +36,7 @@ from ..store.base import (
 )
 from ..store.sources import safe_file_name
 from ..types import Document, ProgressFn, SummarizerFn
+from .catalog import index_entry
 from .documents import load_document
 
 log = logging.getLogger("treerag.ingest")
@@ -172,10 +173,17 @@ class _Indexing:
         if stored and stored.get("content_hash") == source.content_hash and not self.overwrite:
             return self._unchanged(stored, collection, source.file_name)
         document = self.build.document(source, collection, stored)
+        if (
+            stored
+            and stored.get("card_edits")
+            and stored.get("content_hash") == source.content_hash
+        ):
+            document["card_edits"] = stored["card_edits"]  # the same file: corrections hold
         if self.store is not None:
             self.build.report(1, 1, "Saving to the registry")
             document = self.store.save(document)
             self.audit.note(doc_id=document["doc_id"])
+            index_entry(self.store, document)
         stats = document["stats"]
         reused = stats["summaries_reused"]
         self._say(

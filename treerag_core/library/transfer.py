@@ -16,6 +16,7 @@ from ..store import open_store
 from ..store.base import DEFAULT_REGISTRY, RegistryLike, collection_of
 from ..store.export import export_documents, parse_import
 from ..types import Document
+from .catalog import index_entry
 from .documents import load_document
 
 
@@ -68,5 +69,7 @@ def import_documents(
                 require_document(store, principal, existing["doc_id"], EDITOR_ROLE)
             planned.append({**document, "collection": into})
         saved = [store.save(document) for document in planned]
+        for document in saved:
+            index_entry(store, document)
         audit.note(detail=", ".join(str(d.get("file_name")) for d in saved)[:300])
     return saved

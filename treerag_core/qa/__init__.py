@@ -4,6 +4,7 @@ result carries references and usage (``result``). ``tree_view`` slices the tree 
 
 from .answer import aask, aask_multi, ask, ask_multi
 from .evidence import sentence_offsets
+from .library_answer import aask_library, ask_library
 from .navigate import NavigationConfig
 from .render import EvidencePage, crop_to_evidence, locate_evidence, render_evidence
 from .result import AnswerMessage
@@ -22,10 +23,12 @@ from .tree_view import (
 
 __all__ = [
     "aask",
+    "aask_library",
     "aask_multi",
     "ancestors",
     "AnswerMessage",
     "ask",
+    "ask_library",
     "ask_multi",
     "crop_to_evidence",
     "EvidencePage",

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
-from ..types import Document
+from ..types import Document, LibraryEntry
 
 DEFAULT_REGISTRY = "indexed_docs.json"
 # Document ids name files and URL parameters: a closed alphabet keeps them inert.
@@ -70,6 +70,48 @@ class SourceFiles(Protocol):
     def read(self, location: str) -> bytes | None:
         """The stored bytes, or ``None`` when the source is gone."""
         ...
+
+
+class LibraryIndex(Protocol):
+    """Every document's card and passages, searchable without opening a document (what a
+    question over the whole library is routed by). Derived data: the library layer writes
+    entries and repairs the index from the documents; a search only returns documents the
+    registry still lists, among the ones the caller names."""
+
+    def put(self, entry: LibraryEntry) -> None: ...
+
+    def remove(self, doc_id: str) -> None: ...
+
+    def move(self, doc_id: str, collection: str) -> None: ...
+
+    def clear(self) -> None: ...
+
+    def stamps(self) -> dict[str, str]:
+        """What each indexed document was indexed from, by doc_id."""
+        ...
+
+    def cards(self, doc_ids: Collection[str]) -> dict[str, dict[str, Any]]: ...
+
+    def search_cards(
+        self, tokens: list[str], doc_ids: Collection[str] | None = None
+    ) -> dict[str, float]:
+        """A relevance score (higher is better) of each card matching any token."""
+        ...
+
+    def search_passages(
+        self, tokens: list[str], doc_ids: Collection[str] | None, limit: int
+    ) -> list[tuple[str, str, float]]:
+        """The best passages as ``(doc_id, node_id, score)``, best first."""
+        ...
+
+
+@runtime_checkable
+class WithLibraryIndex(Protocol):
+    """A store that can be asked as a library (both of ours): ``library_index()`` is its
+    index, which its ``delete`` and ``set_document_collection`` keep in step themselves. A
+    store of a caller's own may leave it out; its documents are then asked by id."""
+
+    def library_index(self) -> LibraryIndex: ...
 
 
 @runtime_checkable

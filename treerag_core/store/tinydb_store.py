@@ -40,6 +40,7 @@ from .base import (
 )
 from .caches import DirectoryCache
 from .file_lock import atomic_write_bytes, locked
+from .library_index import SqliteLibraryIndex
 from .sources import SourceFolder
 from .thread_files import ThreadFiles
 from .thread_methods import ThreadMethods
@@ -94,9 +95,13 @@ class TinyDBStore(ThreadMethods):
         self.sources = SourceFolder(base + ".uploads")
         self.audit = AppendOnlyLog(base + ".audit.jsonl", self.lock_path)
         self.thread_backend = ThreadFiles(base + ".threads", self.lock_path)
+        self.library = SqliteLibraryIndex(base + ".library.sqlite")
 
     def cache(self, name: str) -> DirectoryCache:
         return DirectoryCache(os.path.join(self.cache_dir, name))
+
+    def library_index(self) -> SqliteLibraryIndex:
+        return self.library
 
     # -- low level -------------------------------------------------------------------
     @contextmanager
@@ -230,6 +235,7 @@ class TinyDBStore(ThreadMethods):
             removed = db.table("documents").remove(Query().doc_id == doc_id)
             if removed:
                 self._stamp(db)
+            self.library.remove(doc_id)
             try:
                 os.unlink(path)
             except FileNotFoundError:
@@ -278,6 +284,8 @@ class TinyDBStore(ThreadMethods):
             changed = db.table("documents").update(
                 {"collection": collection}, Query().doc_id == doc_id
             )
+            if changed:
+                self.library.move(doc_id, collection)
         return bool(changed)
 
     def append_audit(self, entry: dict[str, Any]) -> None:

@@ -126,6 +126,25 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         """,
     ),
+    (
+        "the library index: cards and passages for full-text search",
+        """
+        CREATE TABLE library_entries (
+            doc_id     text PRIMARY KEY REFERENCES documents (doc_id) ON DELETE CASCADE,
+            stamp      text NOT NULL,
+            card       jsonb NOT NULL,
+            card_text  tsvector NOT NULL
+        );
+        CREATE INDEX library_entries_text ON library_entries USING gin (card_text);
+        CREATE TABLE library_passages (
+            doc_id   text NOT NULL REFERENCES documents (doc_id) ON DELETE CASCADE,
+            node_id  text NOT NULL,
+            body     tsvector NOT NULL
+        );
+        CREATE INDEX library_passages_doc ON library_passages (doc_id);
+        CREATE INDEX library_passages_body ON library_passages USING gin (body);
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

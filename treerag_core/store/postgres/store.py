@@ -25,6 +25,7 @@ from ..thread_methods import ThreadMethods
 from .connection import DEFAULT_MAX_CONNECTIONS, Database
 from .files import DatabaseCache, DatabaseSources
 from .jobs import JobQueue
+from .library import PostgresLibraryIndex
 from .schema import SCHEMA_VERSION, ensure_schema
 from .threads import DatabaseThreads
 
@@ -47,6 +48,7 @@ class PostgresStore(ThreadMethods):
         self.sources = DatabaseSources(self.transaction)
         self.jobs = JobQueue(self.transaction)
         self.thread_backend: DatabaseThreads = DatabaseThreads(self.transaction, self.location)
+        self.library = PostgresLibraryIndex(self.transaction)
 
     def __enter__(self) -> PostgresStore:
         return self
@@ -72,6 +74,11 @@ class PostgresStore(ThreadMethods):
 
     def cache(self, name: str) -> DatabaseCache:
         return DatabaseCache(self.transaction, name)
+
+    def library_index(self) -> PostgresLibraryIndex:
+        """Entries cascade with their document and read its collection: delete and
+        set_document_collection need no second write."""
+        return self.library
 
     # -- reads -------------------------------------------------------------------------
     def list(self) -> list[dict[str, Any]]:

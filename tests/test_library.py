@@ -1,0 +1,198 @@
+"""Asking the whole library: the index kept in step with the documents, routing among many
+look-alikes, and access (both stores)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import RegistryUnderTest
+
+from treerag_core import (
+    Principal,
+    ask_library,
+    check_library_index,
+    delete_document,
+    export_registry,
+    import_documents,
+    index_upload,
+    list_documents,
+    make_retriever,
+    move_document,
+    open_store,
+    rebuild_library_index,
+    set_collection_access,
+)
+from treerag_core.cli import main
+from treerag_core.library.catalog import library_entry
+
+COMPANIES = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Vandelay", "Stark", "Wayne"]
+TOPICS = ["travel", "security", "leave", "expenses", "onboarding", "equipment"]
+
+
+def look_alike(i: int) -> tuple[str, bytes]:
+    """A policy like hundreds of others: same headings, other company, year and figures."""
+    company, topic, year = COMPANIES[i % 8], TOPICS[i // 8 % 6], 1990 + i // 48  # one each
+    text = (
+        f"# {company} {topic} policy {year}\n\n## Scope\nThis policy applies to every "
+        f"employee of {company} in {year}.\n\n## Rules\nRequests are approved by a manager "
+        f"within {i % 9 + 2} days. The budget is {100 + i} euros per person.\n"
+    )
+    return f"{company.lower()}_{topic}_{year}_{i}.md", text.encode()
+
+
+PLANTED = (
+    b"# Zephyr Labs wifi and rooms\n\n## Meeting rooms\nThe Aurora room seats twelve people."
+    b"\n\n## Wifi\nThe guest wifi password is tangerine-42, renewed every quarter.\n"
+)
+
+
+def _index(registry: str, name: str, data: bytes, **kw) -> dict:
+    return index_upload(name, data, registry_path=registry, **kw)
+
+
+def test_the_right_document_among_500_look_alikes(tmp_path) -> None:
+    registry = str(tmp_path / "lib.json")
+    for i in range(500):
+        _index(registry, *look_alike(i))
+    planted = _index(registry, "zephyr_office.md", PLANTED)
+    result = ask_library(
+        "What is the guest wifi password?", make_retriever(), registry_path=registry
+    )
+    assert "tangerine-42" in result.content
+    assert {r["doc_id"] for r in result.references} == {planted["doc_id"]}
+    assert result.references[0]["file_name"] == "zephyr_office.md"
+    library = result.response_metadata["trace"]["library"]
+    assert library["searched"] == 501 and library["opened"] == [planted["doc_id"]]
+    assert library["documents"][0]["kept"] and library["documents"][0]["why"] == "the best match"
+    # A question naming a company and a year goes to that company's policy of that year.
+    wanted = [r for r in list_documents(registry) if r["file_name"] == "hooli_travel_1992_100.md"]
+    answer = ask_library(
+        "How many days does Hooli take to approve travel requests in 1992?",
+        make_retriever(),
+        registry_path=registry,
+    )
+    assert answer.response_metadata["trace"]["library"]["opened"][0] == wanted[0]["doc_id"]
+    assert "3 days" in answer.content
+
+
+def test_nothing_matches_says_so(tmp_path) -> None:
+    registry = str(tmp_path / "lib.json")
+    _index(registry, "rooms.md", PLANTED)
+    result = ask_library("Quarterly xylophone tariffs?", make_retriever(), registry_path=registry)
+    assert result.references == [] and "No document you can read matches" in result.content
+
+
+def test_streamed_library_answer_ends_with_its_routing(tmp_path) -> None:
+    registry = str(tmp_path / "lib.json")
+    doc = _index(registry, "rooms.md", PLANTED)
+    chunks = list(
+        ask_library("Aurora room seats?", make_retriever(), registry_path=registry, stream=True)
+    )
+    assert "twelve" in "".join(c for c in chunks if isinstance(c, str))
+    assert chunks[-1]["trace"]["library"]["opened"] == [doc["doc_id"]]
+
+
+def test_a_reader_never_sees_another_collections_cards(any_registry: RegistryUnderTest) -> None:
+    url = any_registry.url
+    set_collection_access("hr", readers=["hr"], editors=["hr"], registry_path=url)
+    set_collection_access("eng", readers=["eng"], editors=["eng"], registry_path=url)
+    _index(url, "salaries.md", b"# Salaries\n\nLevel 3 earns 90,000 euros a year.\n",
+           collection="hr")  # fmt: skip
+    secret = _index(url, "gateway.md", b"# Gateway salaries\n\nThe gateway earns its keep: "
+                    b"level 3 of the token bucket drops 90,000 requests.\n", collection="eng")  # fmt: skip
+    hana = Principal("hana@example.com", groups=frozenset({"hr"}))
+    result = ask_library("What does level 3 earn?", make_retriever(), registry_path=url,
+                         principal=hana, return_raw=False)  # fmt: skip
+    seen = json.dumps(result)
+    assert secret["doc_id"] not in seen and "gateway" not in seen.lower()
+    assert "90,000" in result["answer"]
+    assert result["trace"]["library"]["searched"] == 1
+    # Narrowed to a collection the person may not read: nothing, not the other one's card.
+    empty = ask_library("level 3", make_retriever(), registry_path=url, principal=hana,
+                        collection="eng", return_raw=False)  # fmt: skip
+    assert empty["references"] == [] and empty["trace"]["library"]["searched"] == 0
+
+
+def test_the_index_follows_every_change(any_registry: RegistryUnderTest) -> None:
+    url = any_registry.url
+    retriever = make_retriever()
+    doc = _index(url, "notes.md", b"# Notes\n\nThe launch is on Tuesday.\n")
+
+    def opened(question: str) -> list[str]:
+        answer = ask_library(question, retriever, registry_path=url, return_raw=False)
+        return answer["trace"]["library"]["opened"]
+
+    assert opened("When is the launch?") == [doc["doc_id"]]
+    # Re-indexed with other text: the old words no longer route here, the new ones do.
+    _index(url, "notes.md", b"# Notes\n\nThe retrospective is on Friday.\n")
+    assert opened("When is the launch?") == []
+    assert opened("When is the retrospective?") == [doc["doc_id"]]
+    # Moved: the card names its new collection.
+    move_document(doc["doc_id"], "archive", url)
+    store = open_store(url)
+    assert store.library_index().cards([doc["doc_id"]])[doc["doc_id"]]["collection"] == "archive"
+    # Exported, deleted (its entry goes with it), imported (indexed again).
+    exported = export_registry(None, url)
+    delete_document(doc["doc_id"], url)
+    assert store.library_index().stamps() == {}
+    assert opened("When is the retrospective?") == []
+    import_documents(exported, url)
+    assert opened("When is the retrospective?") == [doc["doc_id"]]
+    assert check_library_index(url)["missing"] == []
+
+
+def test_a_writer_killed_between_document_and_entry(any_registry: RegistryUnderTest) -> None:
+    """The document saved, its entry never written (and an entry left of a document that is
+    gone): the next question repairs both and answers from what is there."""
+    url = any_registry.url
+    store = open_store(url)
+    kept = _index(url, "kept.md", b"# Kept\n\nThe archive code is 7781.\n")
+    store.library_index().remove(kept["doc_id"])  # as if killed before the entry
+    ghost = _index(url, "ghost.md", b"# Ghost\n\nThe archive code is 1234.\n")
+    if any_registry.is_file:  # the file store: the row gone, the entry left behind
+        entry = library_entry(store.get(ghost["doc_id"]))
+        delete_document(ghost["doc_id"], url)
+        store.library_index().put(entry)
+    else:  # the database cascades: an orphan entry cannot exist there
+        delete_document(ghost["doc_id"], url)
+    report = check_library_index(url)
+    assert report["missing"] == [kept["doc_id"]]
+    answer = ask_library("What is the archive code?", make_retriever(), registry_path=url,
+                         return_raw=False)  # fmt: skip
+    assert answer["trace"]["library"]["opened"] == [kept["doc_id"]]
+    assert "7781" in answer["answer"] and "1234" not in answer["answer"]
+    assert check_library_index(url)["missing"] == []
+    assert rebuild_library_index(url)["indexed"] == 1
+    assert check_library_index(url) == {
+        "documents": 1, "entries": 1, "missing": [], "stale": [], "orphans": [],
+    }  # fmt: skip
+
+
+def test_cli_checks_rebuilds_and_asks_the_library(tmp_path, capsys) -> None:
+    registry = str(tmp_path / "lib.json")
+    doc = _index(registry, "rooms.md", PLANTED)
+    open_store(registry).library_index().clear()
+    assert main(["--registry", registry, "library", "check"]) == 1
+    assert f"missing: {doc['doc_id']}" in capsys.readouterr().out
+    assert main(["--registry", registry, "library", "rebuild"]) == 0
+    assert main(["--registry", registry, "library", "check"]) == 0
+    assert main(["--registry", registry, "ask", "What is the guest wifi password?"]) == 0
+    out = capsys.readouterr().out
+    assert "tangerine-42" in out and "Searched 1 documents, opened 1." in out
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "kind"),
+    [
+        ("ACME_2023_10K.pdf", "FORM 10-K annual report", "annual report"),
+        ("acme_q2.pdf", "FORM 10-Q quarterly report", "quarterly report"),
+        ("handbook.docx", "Employee handbook", "policy"),
+        ("deck.pptx", "Roadmap", "slide deck"),
+        ("notes.txt", "Some notes", "document"),
+    ],
+)
+def test_a_card_says_what_kind_of_document_it_is(name: str, text: str, kind: str) -> None:
+    from treerag_core.ingest.card import document_kind
+
+    assert document_kind(name, text) == kind

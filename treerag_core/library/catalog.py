@@ -1,0 +1,112 @@
+"""The library index, kept in step with the documents: entries made once at indexing, and
+repaired from the documents whenever they disagree.
+
+An entry is a document's card and its passages' tokens (the offline engine's tokenizer, so
+a question is cut the same way). Indexing writes it right after the document; deleting and
+moving are kept in step by the stores themselves. Anything else that changes documents
+(imports, migrations, a restore, a writer killed between the document and its entry) is
+caught by :func:`sync_index`, which every question over the library runs first: it compares
+the index's stamps with the registry's listing (two small reads) and indexes what is
+missing or stale, drops what is gone. So the index never answers with a document that is
+gone, and never misses one that is there for longer than the next question.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from ..ingest.card import build_card, card_text
+from ..store import open_store
+from ..store.base import (
+    DEFAULT_REGISTRY,
+    DocumentStore,
+    RegistryLike,
+    WithLibraryIndex,
+    collection_of,
+)
+from ..text.ranking import node_passages
+from ..text.tokens import tokenize
+from ..types import Document, LibraryEntry
+from .documents import load_document
+
+log = logging.getLogger("treerag.library")
+
+
+def stamp_of(row: dict[str, Any]) -> str:
+    """What an entry was made from: a re-index (new time) or another file (new hash)."""
+    return f"{row.get('content_hash', '')}@{row.get('indexed_at', '')}"
+
+
+def library_entry(document: Document) -> LibraryEntry:
+    """A document's entry: its card, the card's fields as tokens, its passages as tokens."""
+    card = build_card(document)
+    fields = {name: " ".join(tokenize(text)) for name, text in card_text(card).items()}
+    passages = [
+        (node_id, " ".join(tokens))
+        for node_id, node in document.get("flat_nodes", {}).items()
+        for tokens in node_passages(node)
+        if tokens
+    ]
+    return {
+        "doc_id": str(document["doc_id"]),
+        "stamp": stamp_of(document),
+        "collection": collection_of(document),
+        "card": dict(card),
+        "card_fields": fields,
+        "passages": passages,
+    }
+
+
+def index_entry(store: DocumentStore, document: Document) -> None:
+    """Write a stored document's entry (indexing and imports call it after the save). A
+    store of the caller's own without a library index is left as it is: its documents are
+    asked by id."""
+    if isinstance(store, WithLibraryIndex):
+        store.library_index().put(library_entry(document))
+
+
+def sync_index(store: DocumentStore, rows: Iterable[dict[str, Any]] | None = None) -> dict:
+    """Make the index agree with the listed documents; returns what was changed."""
+    index = store.library_index()
+    listed = {row["doc_id"]: stamp_of(row) for row in (store.list() if rows is None else rows)}
+    stamps = index.stamps()
+    stale = [doc_id for doc_id, stamp in listed.items() if stamps.get(doc_id) != stamp]
+    gone = [doc_id for doc_id in stamps if doc_id not in listed] if rows is None else []
+    for doc_id in gone:
+        index.remove(doc_id)
+    done = 0
+    for doc_id in stale:
+        try:
+            document = load_document(store, doc_id)
+        except KeyError:  # deleted since the listing
+            continue
+        index.put(library_entry(document))
+        done += 1
+    if done or gone:
+        log.info("library index: %d indexed, %d removed", done, len(gone))
+    return {"indexed": done, "removed": len(gone), "documents": len(listed)}
+
+
+def rebuild_library_index(registry_path: RegistryLike = DEFAULT_REGISTRY) -> dict:
+    """Build the whole index again from the documents (``python -m treerag_core library
+    rebuild``)."""
+    store = open_store(registry_path)
+    store.library_index().clear()
+    return sync_index(store)
+
+
+def check_library_index(registry_path: RegistryLike = DEFAULT_REGISTRY) -> dict:
+    """How the index and the documents disagree, changing nothing: documents missing from
+    it or indexed from an older version, and entries of documents that are gone."""
+    store = open_store(registry_path)
+    listed = {row["doc_id"]: stamp_of(row) for row in store.list()}
+    stamps = store.library_index().stamps()
+    return {
+        "documents": len(listed),
+        "entries": len(stamps),
+        "missing": sorted(d for d in listed if d not in stamps),
+        "stale": sorted(d for d, s in listed.items() if d in stamps and stamps[d] != s),
+        "orphans": sorted(d for d in stamps if d not in listed),
+    }

@@ -1,0 +1,177 @@
+"""Which documents of the library a question is about, before any document is opened.
+
+Offline, every document the person may read is ranked by its card (name, kind, periods,
+names, description, outline: what a question usually names) and by its best passages
+(what it actually says), each scaled to the best document's score, and only the documents
+that stand out are kept: within ``KEEP_RATIO`` of the best, at most ``k``. A model, when
+given, reads the cards instead and picks (``route_with_model``). Either way the choice is
+explained document by document in the trace.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..access.principal import Principal
+from ..access.rules import readable_rows
+from ..errors import ConfigError
+from ..store.base import DocumentStore, WithLibraryIndex, collection_of
+from ..text.ranking import expand_query
+from ..text.tokens import tokenize
+from .catalog import sync_index
+
+DEFAULT_K = 5  # documents opened for one question at most: a comparison names two or three
+# A document is kept when its score is at least this share of the best one's: a question
+# about one filing keeps that filing; one that two documents answer alike keeps both.
+KEEP_RATIO = 0.6
+# How a document's two scores combine: its card says what it is, its passages what it says.
+CARD_SHARE = 0.55
+PASSAGE_SHARE = 1 - CARD_SHARE
+# How many passages the library search returns: enough that each of the best documents
+# is represented by its best few.
+PASSAGE_POOL = 400
+# A document's passage score: its best passage plus a little for each further good one
+# (a document that discusses the subject throughout beats one that mentions it once).
+FURTHER_PASSAGES = 2
+FURTHER_WEIGHT = 0.25
+TRACE_DOCUMENTS = 12  # documents listed in the trace (the kept ones and the nearest misses)
+# "FY2022", "fiscal 2022", "Q2 2023", "2023Q2": the year is also asked on its own.
+_PERIOD = re.compile(r"^(?:fy|q[1-4])?(\d{4})(?:q[1-4])?$")
+
+
+def routing_tokens(query: str) -> list[str]:
+    """The question's tokens as the library index holds them, periods split out."""
+    tokens = tokenize(expand_query(query))
+    extra = [m.group(1) for t in tokens if (m := _PERIOD.match(t)) and m.group(1) != t]
+    return tokens + extra
+
+
+@dataclass
+class Considered:
+    """One document as routing saw it."""
+
+    doc_id: str
+    file_name: str
+    collection: str
+    card: float = 0.0  # scaled to the best card's score: 0..1
+    passages: float = 0.0  # scaled to the best document's passages: 0..1
+    score: float = 0.0
+    kept: bool = False
+    why: str = ""
+    best_nodes: list[str] = field(default_factory=list)
+
+    def trace(self) -> dict[str, Any]:
+        return {
+            "doc_id": self.doc_id,
+            "file_name": self.file_name,
+            "collection": self.collection,
+            "score": round(self.score, 3),
+            "card": round(self.card, 3),
+            "passages": round(self.passages, 3),
+            "kept": self.kept,
+            "why": self.why,
+        }
+
+
+@dataclass
+class Routing:
+    """The documents a question goes to, and why."""
+
+    picked: list[Considered]
+    considered: list[Considered]
+    searched: int  # documents the person may read in the scope
+    engine: str = "offline"
+    note: str = ""
+
+    @property
+    def doc_ids(self) -> list[str]:
+        return [c.doc_id for c in self.picked]
+
+    def trace(self) -> dict[str, Any]:
+        return {
+            "engine": self.engine,
+            "searched": self.searched,
+            "opened": self.doc_ids,
+            "documents": [c.trace() for c in self.considered[:TRACE_DOCUMENTS]],
+            **({"note": self.note} if self.note else {}),
+        }
+
+
+def scope_rows(
+    store: DocumentStore, principal: Principal | None, collection: str | None
+) -> list[dict[str, Any]]:
+    """The listed documents a question may be routed to: readable, in the collection."""
+    rows = readable_rows(store.list(), store, principal)
+    if collection:
+        rows = [row for row in rows if collection_of(row) == collection]
+    return rows
+
+
+def route(
+    query: str,
+    store: DocumentStore,
+    principal: Principal | None = None,
+    collection: str | None = None,
+    k: int = DEFAULT_K,
+) -> Routing:
+    """The offline routing of ``query`` over the documents the principal may read."""
+    if not isinstance(store, WithLibraryIndex):
+        raise ConfigError(f"{store.location} keeps no library index: name the documents to ask.")
+    rows = scope_rows(store, principal, collection)
+    sync_index(store, rows if principal is not None or collection else None)
+    by_id = {row["doc_id"]: row for row in rows}
+    allowed: Collection[str] | None = None if principal is None and not collection else by_id
+    tokens = routing_tokens(query)
+    index = store.library_index()
+    cards = index.search_cards(tokens, allowed)
+    passages = index.search_passages(tokens, allowed, PASSAGE_POOL)
+    considered = _score(by_id, cards, passages)
+    return _keep(considered, len(by_id), k)
+
+
+def _score(
+    rows: dict[str, dict[str, Any]],
+    cards: dict[str, float],
+    passages: list[tuple[str, str, float]],
+) -> list[Considered]:
+    per_doc: dict[str, list[tuple[str, float]]] = {}
+    for doc_id, node_id, score in passages:
+        if doc_id in rows:
+            per_doc.setdefault(doc_id, []).append((node_id, score))
+    passage_score = {
+        doc_id: hits[0][1] + FURTHER_WEIGHT * sum(s for _, s in hits[1 : 1 + FURTHER_PASSAGES])
+        for doc_id, hits in per_doc.items()
+    }
+    best_card = max((s for d, s in cards.items() if d in rows), default=0.0) or 1.0
+    best_passage = max(passage_score.values(), default=0.0) or 1.0
+    out = []
+    for doc_id in set(per_doc) | {d for d in cards if d in rows}:
+        row = rows[doc_id]
+        c = Considered(doc_id, str(row.get("file_name")), collection_of(row))
+        c.card = max(0.0, cards.get(doc_id, 0.0)) / best_card
+        c.passages = passage_score.get(doc_id, 0.0) / best_passage
+        c.score = CARD_SHARE * c.card + PASSAGE_SHARE * c.passages
+        c.best_nodes = [node_id for node_id, _ in per_doc.get(doc_id, [])[:3]]
+        out.append(c)
+    out.sort(key=lambda c: (-c.score, c.file_name))
+    return out
+
+
+def _keep(considered: list[Considered], searched: int, k: int) -> Routing:
+    if not considered:
+        return Routing([], [], searched, note="no document in the library matches the question")
+    best = considered[0].score
+    picked = []
+    for rank, c in enumerate(considered, 1):
+        if len(picked) < k and c.score >= KEEP_RATIO * best:
+            c.kept = True
+            c.why = "the best match" if rank == 1 else f"{c.score / best:.0%} of the best"
+            picked.append(c)
+        elif c.score >= KEEP_RATIO * best:
+            c.why = f"close, but only {k} documents are opened"
+        else:
+            c.why = f"{c.score / best:.0%} of the best, below the {KEEP_RATIO:.0%} cut"
+    return Routing(picked, considered, searched)
