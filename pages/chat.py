@@ -14,21 +14,39 @@ from ui.text import md_escape
 ss = st.session_state
 
 
-def _pick_documents() -> list[str]:
+def _pick_documents() -> tuple[list[str], bool]:
+    """The documents chosen (none: the whole library the person may read, routed per
+    question), and whether there is anything to ask at all."""
     listing = docs.rows()
     if not listing:
         st.info("No documents yet: index one on the Upload & index page.")
-        return []
+        return [], False
     labels = {r["doc_id"]: docs.label(r) for r in listing}
     ss[state.CHAT_DOCS] = [d for d in ss.get(state.CHAT_DOCS, []) if d in labels]
-    if not ss[state.CHAT_DOCS]:
-        ss[state.CHAT_DOCS] = [listing[0]["doc_id"]]
     on_change = state.bind(state.CHAT_DOCS, "chat_doc_pick")
     st.multiselect(
         "Documents", list(labels), format_func=lambda i: labels[i], key="chat_doc_pick",
-        on_change=on_change,
+        on_change=on_change, placeholder=f"All {len(listing)} documents you can read",
+        help="Leave empty to ask the whole library: each question goes to the documents "
+        "it is about. Choose documents to ask only those.",
     )  # fmt: skip
-    return list(ss[state.CHAT_DOCS])
+    if not ss[state.CHAT_DOCS]:
+        _pick_collection(listing)
+    return list(ss[state.CHAT_DOCS]), True
+
+
+def _pick_collection(listing: list[dict[str, Any]]) -> None:
+    """With more than one collection, the library may be narrowed to one of them."""
+    names = sorted({r.get("collection") or "default" for r in listing})
+    if len(names) < 2:
+        ss[state.CHAT_COLLECTION] = None
+        return
+    if ss.get(state.CHAT_COLLECTION) not in names:
+        ss[state.CHAT_COLLECTION] = None
+    st.selectbox(
+        "Collection", [None, *names], key=state.CHAT_COLLECTION,
+        format_func=lambda name: "All collections" if name is None else name,
+    )  # fmt: skip
 
 
 def _context(doc_ids: list[str]) -> dict[str, Any] | None:
@@ -50,10 +68,10 @@ def main() -> None:
     st.title("Chat")
     if thread and thread.get("doc_ids_gone"):
         st.caption("Some documents of this conversation were deleted: their answers stay.")
-    doc_ids = _pick_documents()
+    doc_ids, askable = _pick_documents()
     context = _context(doc_ids)
     chat_turns.conversation(doc_ids, context)
-    chat_turns.question_box(doc_ids)
+    chat_turns.question_box(askable)
 
 
 state.require_app()

@@ -162,7 +162,7 @@ def test_thread_reopens_from_its_link_in_a_new_session(make_app, report, app_reg
     assert reopened["thread_id"] == thread_id and len(reopened["turns"]) == 2
     text = shown(again)
     assert "232,887" in text and "280,522" in text and "And in 2018?" in text
-    assert again.session_state[state.CHAT_DOCS] == [report["doc_id"]]
+    assert again.session_state[state.CHAT_DOCS] == []  # it asked the whole library
     sidebar = [b.label for b in again.sidebar.button]
     assert "What were the total net sales in 2019?" in sidebar
     # A third question in the reopened conversation still follows it.
@@ -296,7 +296,7 @@ def test_answer_error_is_a_message_and_kept(make_app, sample_doc, monkeypatch) -
         yield "partial "
         raise LLMError("The answer model failed: connection refused.")
 
-    monkeypatch.setattr("ui.chat_logic.ask", broken)
+    monkeypatch.setattr("ui.chat_logic.ask_library", broken)
     at = _ask(make_app(CHAT), "Anything?")
     assert "The answer model failed: connection refused." in [e.value for e in at.error]
     turn = _thread(at)["turns"][0]
@@ -329,3 +329,23 @@ def test_sources_line() -> None:
         {"ref": "S3", "title": "Read only", "cited": False},
     ]
     assert sources_line(refs) == "S1 Risk (pp. 3–4) · S2 Debt (p. 9) (document deleted)"
+
+
+def test_the_chat_asks_the_whole_library_by_default(make_app, report, sample_doc) -> None:  # noqa: ANN001
+    """No document chosen: every question goes to the documents it is about, and the answer
+    says which were searched and opened; choosing documents narrows it as before."""
+    at = make_app(CHAT)
+    picker = at.multiselect(key="chat_doc_pick")
+    assert picker.value == [] and picker.placeholder == "All 2 documents you can read"
+    _ask(at, "How many people were employed at the end of 2019?")
+    turn = _thread(at)["turns"][0]
+    assert "798,000" in turn["answer"]
+    assert {r["doc_id"] for r in turn["references"]} == {report["doc_id"]}
+    assert "Searched 2 documents; opened report.md" in shown(at)
+    _ask(at, "Who wrote it?")  # the next question is routed on its own
+    assert {r["doc_id"] for r in _thread(at)["turns"][1]["references"]} == {sample_doc["doc_id"]}
+    at.multiselect(key="chat_doc_pick").set_value([report["doc_id"]]).run()
+    _ask(at, "Who wrote it?")
+    third = _thread(at)["turns"][2]
+    assert third["trace"].get("library") is None
+    assert {r["doc_id"] for r in third["references"]} == {report["doc_id"]}

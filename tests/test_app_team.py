@@ -44,8 +44,12 @@ def test_chat_history_and_uploads_stay_with_their_person(make_app, team: dict) -
     assert at.session_state[state.CHAT_THREAD] is None  # Hana's conversation is not Erin's
     assert hana_thread["title"] not in texts(at)
     assert at.session_state[state.UPLOAD_RESULTS] == []
-    assert at.session_state[state.CHAT_DOCS] == [team["eng"]]
+    assert at.session_state[state.CHAT_DOCS] == []  # the library Erin may read
     assert "eng: reader" in texts(at)
+    ask(at, "What does level 3 earn?")  # Hana's document is not in Erin's library
+    erin_turn = at.session_state[state.CHAT_THREAD]["turns"][0]
+    assert "90,000" not in erin_turn["answer"]
+    assert {r["doc_id"] for r in erin_turn["references"]} <= {team["eng"]}
 
 
 def test_upload_offers_only_collections_the_person_edits(make_app, team: dict) -> None:  # noqa: ANN001

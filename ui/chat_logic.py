@@ -12,6 +12,7 @@ from treerag_core import (
     Document,
     Principal,
     ask,
+    ask_library,
     ask_multi,
     make_turn,
     page_label,
@@ -74,9 +75,11 @@ def start_answer(
     principal: Principal | None = None,
     registry_path: str = DEFAULT_REGISTRY,
     history: list[dict[str, Any]] | None = None,
+    collection: str | None = None,
 ) -> AnswerStream:
-    """One ``ask`` (one document) or ``ask_multi`` (several), streamed, with the earlier
-    turns of the conversation as ``history``.
+    """One ``ask`` (one document), ``ask_multi`` (several) or ``ask_library`` (none given:
+    every document the person may read, in ``collection`` if given), streamed, with the
+    earlier turns of the conversation as ``history``.
 
     With a section context, that document is narrowed to the section's subtree and the
     section's path is passed as the question's extra context. With a principal, the core
@@ -90,12 +93,23 @@ def start_answer(
             for d in documents
         ]
         extra = f"The question is about the section: {context.get('path', '')}"
-    if len(documents) == 1:
+    if not documents:
+        chunks = ask_library(question, retriever, collection=collection, extra_context=extra,
+                             stream=True, **options)  # fmt: skip
+    elif len(documents) == 1:
         chunks = ask(question, documents[0], retriever, extra_context=extra, stream=True, **options)
     else:
         chunks = ask_multi(question, documents, retriever, extra_context=extra, stream=True,
                            **options)  # fmt: skip
     return AnswerStream(iter(chunks))  # type: ignore[arg-type]
+
+
+def searched_line(library: dict[str, Any]) -> str:
+    """Which documents a library answer searched and opened, in one line."""
+    names = {d["doc_id"]: d["file_name"] for d in library.get("documents") or []}
+    opened = [names.get(doc_id, doc_id) for doc_id in library.get("opened") or []]
+    line = f"Searched {library.get('searched', 0)} documents"
+    return f"{line}; opened {', '.join(opened)}" if opened else f"{line}; none matched"
 
 
 def sources_line(refs: list[dict[str, Any]], limit: int = 4) -> str:

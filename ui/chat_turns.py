@@ -32,7 +32,15 @@ from treerag_core import (
 )
 
 from . import chat_threads, docs, evidence, state
-from .chat_logic import AnswerStream, batched, sources_line, start_answer, trace_rows, usage_rows
+from .chat_logic import (
+    AnswerStream,
+    batched,
+    searched_line,
+    sources_line,
+    start_answer,
+    trace_rows,
+    usage_rows,
+)
 from .engine import current_retriever
 from .errors import message_for, shown_errors
 from .text import answer_markdown, md_escape, plain_label
@@ -90,8 +98,11 @@ def next_turn(index: int, doc_ids: list[str], context: dict[str, Any] | None) ->
 def _next_turn(index: int, doc_ids: list[str], context: dict[str, Any] | None) -> None:
     pending = st.session_state.pop(PENDING, None)  # one that is not this turn's is stale
     thread = st.session_state.get(state.CHAT_THREAD)
-    if not pending or pending[0] != index or not doc_ids or thread is None:
+    if not pending or pending[0] != index or thread is None:
         return
+    # The selection as it is now: a keyed fragment may rerun with the arguments it was
+    # first drawn with, from before the person changed the documents to ask.
+    doc_ids = list(st.session_state.get(state.CHAT_DOCS) or [])
     with shown_errors():
         if index == 0:  # the thread was opened by this question
             _title(thread)
@@ -100,12 +111,12 @@ def _next_turn(index: int, doc_ids: list[str], context: dict[str, Any] | None) -
 
 
 @st.fragment
-def question_box(doc_ids: list[str]) -> None:
+def question_box(askable: bool) -> None:
     """The question box, pinned to the bottom of the window. A fragment of its own: while a
     question is answered, the browser greys out what the interaction would rerun by
     default (for a box in the page's body, the whole page, on every question)."""
     with st.bottom:
-        st.chat_input(PROMPT, disabled=not doc_ids, key=BOX, on_submit=_submitted)
+        st.chat_input(PROMPT, disabled=not askable, key=BOX, on_submit=_submitted)
 
 
 def _title(thread: dict[str, Any]) -> None:
@@ -119,8 +130,8 @@ def _submitted() -> None:
     the whole page runs, and answers in the place it draws."""
     ss = st.session_state
     question = str(ss.get(BOX) or "").strip()
-    doc_ids = list(ss.get(state.CHAT_DOCS) or [])
-    if not question or not doc_ids:
+    doc_ids = list(ss.get(state.CHAT_DOCS) or [])  # none: the library
+    if not question:
         return
     places = []
     if ss.get(state.CHAT_THREAD) is None:
@@ -171,10 +182,10 @@ def _stream_answer(
         kept["thread"] = keep(stream.turn(question))  # type: ignore[union-attr]
 
     try:
-        documents = [docs.load(d) for d in doc_ids]
+        documents = [docs.load(d) for d in doc_ids]  # none: the library
         stream = start_answer(
             question, documents, current_retriever(), context, state.principal(),
-            state.registry_path(), history,
+            state.registry_path(), history, st.session_state.get(state.CHAT_COLLECTION),
         )  # fmt: skip
         st.write_stream(chunks())
     except Exception as exc:  # kept in the turn and shown under it
@@ -213,6 +224,9 @@ def answer(index: int) -> None:
             return
         turn = thread["turns"][index]
         refs = turn.get("references") or []
+        library = (turn.get("trace") or {}).get("library")
+        if library:
+            st.caption(md_escape(searched_line(library), 600))
         if refs:
             st.caption(md_escape(f"Sources: {sources_line(refs)}", 600))
         _actions(thread, index, turn)

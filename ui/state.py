@@ -30,7 +30,8 @@ TREE_DEPTH = "tree_depth"
 TREE_PAGE = "tree_page"  # which group of the first level below the focus is drawn
 TREE_LAST_CLICK = "tree_last_click"  # last value agraph returned (it repeats across reruns)
 TREE_EVIDENCE = "tree_evidence"  # the reference a node was opened from: its passage is marked
-CHAT_DOCS = "chat_doc_ids"
+CHAT_DOCS = "chat_doc_ids"  # none chosen: every document the person may read
+CHAT_COLLECTION = "chat_collection"  # with no document chosen: only this collection
 CHAT_THREAD = "chat_thread"  # the open conversation (a thread dict as stored), or None
 CHAT_CONTEXT = "chat_context"  # {"doc_id", "node_id", "path"} from "Ask about this section"
 UPLOAD_RESULTS = "upload_results"
@@ -38,7 +39,7 @@ EVAL_RESULT = "eval_result"  # the last evaluation (plain JSON) the Evaluate pag
 PRINCIPAL = "principal"  # who is signed in (team modes); None: the single local user
 # What belongs to one person in one registry: cleared whenever the signed-in person or the
 # registry changes in a session.
-PERSONAL = (CHAT_DOCS, CHAT_THREAD, CHAT_CONTEXT, UPLOAD_RESULTS, EVAL_RESULT, TREE_DOC,
+PERSONAL = (CHAT_DOCS, CHAT_COLLECTION, CHAT_THREAD, CHAT_CONTEXT, UPLOAD_RESULTS, EVAL_RESULT, TREE_DOC,
             TREE_SELECTED, TREE_FOCUS)  # fmt: skip
 
 PAGE_UPLOAD = "pages/upload.py"

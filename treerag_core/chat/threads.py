@@ -156,7 +156,11 @@ def mark_gone(
             for r in turn.get("references") or []
         ]
         turns.append({**turn, "references": refs})
-    gone = [d for d in thread.get("doc_ids") or [] if d not in readable]
+    # The documents in scope, and (a conversation with the whole library names none) those
+    # its answers came from.
+    used = list(thread.get("doc_ids") or [])
+    used += [str(r.get("doc_id")) for t in turns for r in t["references"] if r.get("doc_id")]
+    gone = [d for d in dict.fromkeys(used) if d not in readable]
     return {**thread, "turns": turns, "doc_ids_gone": gone}
 
 
