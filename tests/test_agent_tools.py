@@ -158,7 +158,7 @@ def test_bad_ids_and_arguments_raise_typed_errors_with_what_to_do(tools, agent_t
     with pytest.raises(ToolArgumentError, match="depth"):
         tools.browse(agent_team.filing_id, depth=9)
     with pytest.raises(ToolArgumentError, match="doc_ids"):
-        tools.ask("What?", [])
+        tools.ask("What?", [agent_team.filing_id] * 11)
     with pytest.raises(ToolArgumentError, match="query"):
         tools.search("")
 
@@ -173,6 +173,14 @@ def test_ask_offline_answers_with_references_to_sections_and_pages(tools, agent_
     assert "0017" in [r["node_id"] for r in refs]
     assert any(r["cited"] and r.get("quote") for r in refs)
     assert "highlights" not in to_json(result)  # PDF boxes are for the app, not an agent
+
+
+def test_ask_without_documents_asks_the_library_and_lists_cards(tools, agent_team) -> None:
+    result = tools.ask("What was the total cost of shares repurchased?")
+    assert {r["doc_id"] for r in result["references"]} == {agent_team.filing_id}
+    listed = {d["doc_id"]: d for d in tools.list_documents()["documents"]}
+    card = listed[agent_team.filing_id]
+    assert card["kind"] == "quarterly report" and card["description"]
 
 
 def test_each_principal_sees_only_its_collections(agent_team) -> None:

@@ -91,7 +91,9 @@ def check_session(seen: dict[str, Any], agent_team: TeamRegistry) -> None:
     assert browse_schema["required"] == ["doc_id"]
     assert browse_schema["properties"]["depth"]["maximum"] == 4
     assert tools["read"].input_schema["required"] == ["doc_id", "node_id"]
-    assert tools["ask"].input_schema["properties"]["doc_ids"]["maxItems"] == 10
+    ask_ids = tools["ask"].input_schema["properties"]["doc_ids"]
+    assert ask_ids["anyOf"][0]["maxItems"] == 10  # and none: the whole library
+    assert tools["ask"].input_schema["required"] == ["question"]
     assert all(t.annotations.read_only_hint for t in tools.values())
     assert agent_team.filing_id in [d["doc_id"] for d in seen["list"]["documents"]]
     top = [e["title"] for e in seen["browse"]["outline"]]

@@ -89,6 +89,16 @@ def sync_index(store: DocumentStore, rows: Iterable[dict[str, Any]] | None = Non
     return {"indexed": done, "removed": len(gone), "documents": len(listed)}
 
 
+def document_cards(store: DocumentStore, doc_ids: list[str]) -> dict[str, dict[str, Any]]:
+    """The cards of these documents (brought up to date first), by doc_id; none from a
+    store without a library index."""
+    if not isinstance(store, WithLibraryIndex) or not doc_ids:
+        return {}
+    wanted = set(doc_ids)
+    sync_index(store, [row for row in store.list() if row["doc_id"] in wanted])
+    return store.library_index().cards(doc_ids)
+
+
 def rebuild_library_index(registry_path: RegistryLike = DEFAULT_REGISTRY) -> dict:
     """Build the whole index again from the documents (``python -m treerag_core library
     rebuild``)."""

@@ -69,6 +69,14 @@ DocIds = Annotated[
         description=f"The documents to answer from (1 to {MAX_ASK_DOCUMENTS} ids).",
     ),
 ]
+AskDocIds = Annotated[
+    list[DocId] | None,
+    Field(
+        max_length=MAX_ASK_DOCUMENTS,
+        description=f"The documents to answer from (up to {MAX_ASK_DOCUMENTS} ids); leave "
+        "empty to ask the whole library: the question goes to the documents it is about.",
+    ),
+]
 OptionalDocIds = Annotated[
     list[DocId] | None,
     Field(description="Only these documents; leave empty to search every readable one."),

@@ -35,7 +35,8 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
         "what you use as doc_id/node_id with its pages."
     ),
     "ask": (
-        "Answer a question from one or more documents in one step: the sections are "
+        "Answer a question in one step, from the documents named or (with no doc_ids) from "
+        "the whole library, where it goes to the documents it is about: the sections are "
         "chosen and the answer is written with references [S1], [S2] to sections and "
         "pages (by the configured model, or the offline engine's extractive answer, "
         "which quotes the documents' own sentences). Prefer browse/search/read when you "

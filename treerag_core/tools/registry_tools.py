@@ -21,11 +21,13 @@ from ..access.principal import Principal
 from ..errors import AccessDeniedError, DocumentNotFoundError
 from ..ingest.summarize import cut_point, truncate
 from ..ingest.tree import excerpt_pages
+from ..library.catalog import document_cards
 from ..library.documents import get_document_by_id, list_documents, load_document
 from ..llm.call import model_name
 from ..llm.providers import make_llms
 from ..qa.answer import ask_multi
 from ..qa.excerpt import best_window
+from ..qa.library_answer import ask_library
 from ..qa.retriever import Retriever, make_retriever
 from ..qa.tree_view import tree_slice
 from ..store import open_store
@@ -35,9 +37,9 @@ from ..text.ranking import expand_query, rank_nodes
 from ..types import Document
 from .arguments import (
     DEFAULT_READ_CHARS,
+    AskDocIds,
     Depth,
     DocId,
-    DocIds,
     K,
     MaxChars,
     NodeId,
@@ -66,6 +68,7 @@ MAX_SEARCH_DOCUMENTS = 50
 MAX_READ_CHILDREN = 30
 # The answer text: a model's answer is short; an extractive one is cut here.
 MAX_ANSWER_CHARS = 6_000
+MAX_CARD_CHARS = 240  # a listed document's description: enough to tell it from the others
 # The answer's references: as many as the offline engine sends (qa.navigate.OFFLINE_SECTIONS).
 MAX_ANSWER_REFERENCES = 24
 # A cited reference's quoted sentences, so the agent can check a claim without reading.
@@ -115,6 +118,7 @@ class RegistryTools:
     def list_documents(self, offset: Offset = 0) -> dict[str, Any]:
         rows = list_documents(self.store, principal=self.principal)
         window = rows[offset : offset + LIST_PAGE_SIZE]
+        cards = document_cards(self.store, [row["doc_id"] for row in window])
         result: dict[str, Any] = {
             "documents": [
                 {
@@ -124,6 +128,7 @@ class RegistryTools:
                     "pages": row.get("total_pages"),
                     "sections": row.get("total_sections"),
                     "indexed_at": row.get("indexed_at"),
+                    **_card_fields(cards.get(row["doc_id"])),
                 }
                 for row in window
             ],
@@ -261,13 +266,18 @@ class RegistryTools:
         return result
 
     @checked
-    def ask(self, question: Question, doc_ids: DocIds) -> dict[str, Any]:
-        documents = [self._document(doc_id) for doc_id in doc_ids]
+    def ask(self, question: Question, doc_ids: AskDocIds = None) -> dict[str, Any]:
         retriever = self.retriever
-        reply = ask_multi(
-            question, documents, retriever, return_raw=False,
-            principal=self.principal, registry_path=self.store,
-        )  # fmt: skip
+        if doc_ids:
+            reply = ask_multi(
+                question, [self._document(doc_id) for doc_id in doc_ids], retriever,
+                return_raw=False, principal=self.principal, registry_path=self.store,
+            )  # fmt: skip
+        else:
+            reply = ask_library(
+                question, retriever, registry_path=self.store, principal=self.principal,
+                return_raw=False,
+            )  # fmt: skip
         assert isinstance(reply, dict)
         references = [_reference(ref) for ref in reply["references"]]
         answer = str(reply["answer"])
@@ -341,6 +351,18 @@ def _continue(result: dict[str, Any], shown: int, total: int, tool: str) -> None
     if shown < total:
         result["next_offset"] = shown
         result["more"] = f"{total - shown} more: call {tool} with offset={shown}"
+
+
+def _card_fields(card: dict[str, Any] | None) -> dict[str, Any]:
+    """What a document's card says of it: kind, periods, names, a short description."""
+    if not card:
+        return {}
+    return {
+        "title": card.get("title"),
+        "kind": card.get("kind"),
+        "periods": list(card.get("periods") or [])[:4],
+        "description": truncate(str(card.get("description") or ""), MAX_CARD_CHARS),
+    }
 
 
 def _reference(ref: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,176 @@
+"""``python -m bench.library``: the FinanceBench development questions asked of a whole
+library (no document named) beside the same questions asked of their own document, in the
+same run, offline; and what a library question costs as the library grows.
+
+The library: the 37 shared filings plus up to 1,000 generated documents of other kinds
+(policies, manuals, minutes of made-up companies, years and products), indexed once into
+``bench/out/library/`` (later runs reuse it). Sizes measured: 37 (the filings alone), 100
+and 1,037 documents, each its own collection, so one registry serves all three: a question
+at size N is asked in the collections that make up N documents.
+
+For each question: the page hit (a gold evidence page among the pages the answer's
+references cover, for references into the question's own filing), whether the right filing
+is cited at all, and the time. Writes ``bench/results/library.{json,md}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+DEV_SET = BENCH.parents[1] / "shared" / "bench" / "financebench" / "questions.jsonl"
+OUT = BENCH / "out" / "library"
+RESULTS = BENCH / "results"
+GENERATED = 1000
+# The three sizes and the collections that make each: the filings, then generated documents
+# in two collections (63 of them make 100, all 1,000 make 1,037).
+SIZES = {37: ("filings",), 100: ("filings", "generated-63"), 1037: ("filings", "generated-63",
+                                                                     "generated-rest")}  # fmt: skip
+KINDS = ("travel policy", "security policy", "expense policy", "user manual", "board minutes",
+         "onboarding handbook", "product specification", "incident report")  # fmt: skip
+COMPANIES = ("Acme", "Globex", "Initech", "Umbrella", "Hooli", "Vandelay", "Stark", "Wayne",
+             "Soylent", "Tyrell", "Cyberdyne", "Wonka", "Gringotts", "Oscorp", "Aperture")  # fmt: skip
+
+
+def generated(i: int) -> tuple[str, bytes]:
+    """A generated document of another kind: a few sections with figures of its own."""
+    company, kind = COMPANIES[i % len(COMPANIES)], KINDS[i // len(COMPANIES) % len(KINDS)]
+    year = 2005 + i % 19
+    body = [f"# {company} {kind} {year}", "", "## Purpose",
+            f"This {kind} of {company} describes how the team works in {year}.", "",
+            "## Rules", f"Approval takes {i % 9 + 2} days and the limit is {100 + i} euros.",
+            f"Requests go to the {['finance', 'security', 'facilities'][i % 3]} desk.", "",
+            "## Figures", f"In {year} the team handled {1000 + 7 * i} requests, "
+            f"{i % 40 + 10} percent of them remotely.", ""]  # fmt: skip
+    return f"{company.lower()}_{kind.replace(' ', '_')}_{year}_{i}.md", "\n".join(body).encode()
+
+
+def build(registry: str, log: Any = print) -> None:
+    """Index what the registry does not hold yet: the filings, then the generated ones."""
+    from treerag_core import index_document, index_upload, list_documents, make_summarizer
+
+    have = {row["file_name"] for row in list_documents(registry)}
+    summarizer = make_summarizer()
+    for path in sorted((DEV_SET.parent / "pdfs").glob("*.pdf")):
+        if path.name not in have:
+            index_document(str(path), summarizer=summarizer, registry_path=registry,
+                           verbose=False, collection="filings")  # fmt: skip
+            log(f"indexed {path.name}")
+    started = time.perf_counter()
+    for i in range(GENERATED):
+        name, data = generated(i)
+        if name not in have:
+            collection = "generated-63" if i < 63 else "generated-rest"
+            index_upload(name, data, summarizer=summarizer, registry_path=registry,
+                         collection=collection)  # fmt: skip
+    log(f"generated documents ready in {time.perf_counter() - started:.1f} s")
+
+
+def _pages(refs: list[dict[str, Any]], file_name: str) -> set[int]:
+    pages: set[int] = set()
+    for ref in refs:
+        if ref.get("file_name") == file_name and ref.get("page_start"):
+            pages.update(range(ref["page_start"], (ref.get("page_end") or ref["page_start"]) + 1))
+    return pages
+
+
+def _score(item: dict[str, Any], result: dict[str, Any], seconds: float) -> dict[str, Any]:
+    name = item["file"].split("/")[-1]
+    refs = result.get("references") or []
+    library = (result.get("trace") or {}).get("library") or {}
+    return {
+        "id": item["id"],
+        "page_hit": bool(_pages(refs, name) & set(item.get("evidence_pages") or [])),
+        "right_document": any(r.get("file_name") == name for r in refs),
+        "opened": [d["file_name"] for d in library.get("documents", []) if d.get("kept")],
+        "seconds": round(seconds, 4),
+    }
+
+
+def run_questions(registry: str, questions: list[dict], collections: tuple[str, ...] | None,
+                  by_name: dict[str, str]) -> list[dict[str, Any]]:  # fmt: skip
+    """Each question asked of the library (collections given) or of its own document."""
+    from treerag_core import Principal, ask, ask_library, get_document_by_id, make_retriever
+
+    retriever = make_retriever()
+    rows = []
+    for item in questions:
+        started = time.perf_counter()
+        if collections is None:
+            document = get_document_by_id(by_name[item["file"].split("/")[-1]], registry)
+            result = ask(item["question"], document, retriever, return_raw=False)
+        else:
+            reader = Principal("bench", groups=frozenset(collections))  # reads these alone
+            result = ask_library(item["question"], retriever, registry_path=registry,
+                                 principal=reader, return_raw=False)  # fmt: skip
+        rows.append(_score(item, result, time.perf_counter() - started))
+    return rows
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    times = sorted(r["seconds"] for r in rows)
+    return {
+        "questions": len(rows),
+        "page_hit_rate": round(sum(r["page_hit"] for r in rows) / len(rows), 4),
+        "right_document_cited": round(sum(r["right_document"] for r in rows) / len(rows), 4),
+        "median_s": round(statistics.median(times), 4),
+        "p90_s": round(times[int(0.9 * (len(times) - 1))], 4),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    from treerag_core import list_documents, set_collection_access
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--registry", default=str(OUT / "registry.json"))
+    parser.add_argument("--limit", type=int, default=0, help="only the first N questions")
+    args = parser.parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+    build(args.registry)
+    for name in ("filings", "generated-63", "generated-rest"):
+        set_collection_access(name, readers=[name], registry_path=args.registry)
+    questions = [json.loads(line) for line in DEV_SET.open() if line.strip()]
+    questions = questions[: args.limit] if args.limit else questions
+    by_name = {r["file_name"]: r["doc_id"] for r in list_documents(args.registry)}
+    started = time.perf_counter()
+    report: dict[str, Any] = {"generated_at": time.strftime("%Y-%m-%d %H:%M:%S UTC",
+                                                            time.gmtime()),
+                              "questions": len(questions), "rows": {}}  # fmt: skip
+    arms = {"document given": None, **{f"library of {n}": c for n, c in SIZES.items()}}
+    for label, collections in arms.items():
+        rows = run_questions(args.registry, questions, collections, by_name)
+        report["rows"][label] = {"summary": summary(rows), "per_question": rows}
+        print(label, report["rows"][label]["summary"], flush=True)
+    report["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    _write(report)
+    return 0
+
+
+def _write(report: dict[str, Any]) -> None:
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "library.json").write_text(json.dumps(report, indent=1))
+    lines = [
+        "# Asking the whole library: FinanceBench dev questions, no document named",
+        "",
+        f"Generated {report['generated_at']} by `python -m bench.library` (offline engine; "
+        f"{report['questions']} questions; peak RSS {report['peak_rss_mb']} MB).",
+        "",
+        "| asked of | page hit rate | right filing cited | median s | p90 s |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for label, row in report["rows"].items():
+        s = row["summary"]
+        lines.append(f"| {label} | {s['page_hit_rate']:.1%} | {s['right_document_cited']:.1%} "
+                     f"| {s['median_s']:.3f} | {s['p90_s']:.3f} |")  # fmt: skip
+    (RESULTS / "library.md").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
