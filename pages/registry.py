@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import TreeragError, delete_document, move_document
+from treerag_core import TreeragError, delete_document, edit_card, get_card, move_document
 from ui import access_view, docs, state
 from ui.engine import current_summarizer
 from ui.errors import message_for, shown_errors
@@ -79,6 +79,37 @@ def _move(row: dict[str, Any]) -> None:
         st.rerun()
 
 
+def _card(row: dict[str, Any], editor: bool) -> None:
+    """What the library index knows of the document, as questions over the library are
+    routed by it; an editor corrects its kind, periods and description."""
+    registry, principal = state.registry_path(), state.principal()
+    with st.expander("Card: how questions over the whole library find this document"):
+        card = get_card(row["doc_id"], registry, principal)
+        st.markdown(
+            f"**{md_escape(card['title'], 200)}** · {md_escape(card['kind'])} · "
+            f"{md_escape(', '.join(card['periods']) or 'no period found', 200)}"
+        )
+        st.caption(md_escape(card["description"], 600))
+        if card["names"]:
+            st.caption("About: " + md_escape(", ".join(card["names"]), 300))
+        if card["edited"]:
+            st.caption("Corrected by an editor: " + ", ".join(card["edited"]))
+        if editor:
+            _card_form(row, card)
+
+
+def _card_form(row: dict[str, Any], card: dict[str, Any]) -> None:
+    with st.form(f"reg_card_{row['doc_id']}"):
+        kind = st.text_input("Kind", card["kind"])
+        periods = st.text_input("Periods (comma-separated)", ", ".join(card["periods"]))
+        description = st.text_area("Description", card["description"])
+        if st.form_submit_button("Save the card"):
+            changes = {"kind": kind, "periods": periods, "description": description}
+            with shown_errors():
+                edit_card(row["doc_id"], changes, state.registry_path(), state.principal())
+                st.success("Saved: questions over the library now read the corrected card.")
+
+
 def _import() -> None:
     targets = access_view.editable()
     if not targets:
@@ -120,6 +151,7 @@ def main() -> None:
     _actions(by_id[choice], editor)
     if editor:
         _move(by_id[choice])
+    _card(by_id[choice], editor)
     if st.button(f"Prepare an export of all {len(ids)} documents", key="reg_prepare_all"):
         ss["reg_export_all_data"] = export_bytes(ids, registry, state.principal())
     if ss.get("reg_export_all_data"):

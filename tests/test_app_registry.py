@@ -127,3 +127,23 @@ def test_export_all_is_prepared_on_request(make_app, sample_doc) -> None:  # noq
     at.button(key="reg_prepare_all").click().run()
     documents = parse_import(at.session_state["reg_export_all_data"])
     assert [d["file_name"] for d in documents] == ["sample.md"]
+
+
+def test_the_card_shows_and_an_editor_corrects_it(make_app, sample_doc, app_registry) -> None:  # noqa: ANN001
+    from treerag_core import get_card, index_document
+
+    at = make_app("pages/registry.py")
+    assert any(e.label.startswith("Card: how questions over") for e in at.expander)
+    assert "sample** · document · no period found" in texts(at)
+    form_kind = next(w for w in at.text_input if w.label == "Kind")
+    form_kind.set_value("research note")
+    next(w for w in at.text_area if w.label == "Description").set_value("Treerag's own notes.")
+    next(b for b in at.button if b.label == "Save the card").click().run()
+    assert not at.exception
+    card = get_card(sample_doc["doc_id"], str(app_registry))
+    assert card["kind"] == "research note" and card["description"] == "Treerag's own notes."
+    assert set(card["edited"]) == {"kind", "periods", "description"}
+    # Re-indexed from the same file: the corrections hold.
+    index_document(sample_doc["file_path"], registry_path=str(app_registry), overwrite=True,
+                   verbose=False)  # fmt: skip
+    assert get_card(sample_doc["doc_id"], str(app_registry))["kind"] == "research note"

@@ -112,6 +112,11 @@ class ToolArgumentError(TreeragError):
     offset past the end, a value out of bounds); the message says what to pass instead."""
 
 
+class InvalidCardError(TreeragError):
+    """A correction to a document's card that cannot be made: a field that is not one of
+    kind, periods and description."""
+
+
 __all__ = [
     "AccessDeniedError",
     "BlockedURLError",
@@ -122,6 +127,7 @@ __all__ = [
     "EmptyDocumentError",
     "EvidenceUnavailableError",
     "FetchError",
+    "InvalidCardError",
     "InvalidCollectionError",
     "InvalidHistoryError",
     "InvalidImportError",

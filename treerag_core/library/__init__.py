@@ -7,7 +7,7 @@ exports and imports; ``migrate`` copies a whole registry into another store; ``a
 hands ``ask_multi`` and ``evaluate`` only documents their principal may read.
 """
 
-from .catalog import check_library_index, rebuild_library_index
+from .catalog import check_library_index, edit_card, get_card, rebuild_library_index
 from .documents import (
     delete_document,
     get_document,
@@ -25,7 +25,9 @@ from .transfer import export_registry, import_documents
 __all__ = [
     "check_library_index",
     "delete_document",
+    "edit_card",
     "export_registry",
+    "get_card",
     "get_document",
     "get_document_by_id",
     "import_documents",

@@ -17,7 +17,11 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from ..ingest.card import build_card, card_text
+from ..access.audit import audited
+from ..access.principal import Principal
+from ..access.rules import EDITOR_ROLE, require_document
+from ..errors import InvalidCardError
+from ..ingest.card import EDITABLE_FIELDS, build_card, card_text
 from ..store import open_store
 from ..store.base import (
     DEFAULT_REGISTRY,
@@ -32,6 +36,7 @@ from ..types import Document, LibraryEntry
 from .documents import load_document
 
 log = logging.getLogger("treerag.library")
+MAX_CARD_FIELD_CHARS = 1000  # a corrected kind or description: a few sentences at most
 
 
 def stamp_of(row: dict[str, Any]) -> str:
@@ -97,6 +102,53 @@ def document_cards(store: DocumentStore, doc_ids: list[str]) -> dict[str, dict[s
     wanted = set(doc_ids)
     sync_index(store, [row for row in store.list() if row["doc_id"] in wanted])
     return store.library_index().cards(doc_ids)
+
+
+def get_card(
+    doc_id: str, registry_path: RegistryLike = DEFAULT_REGISTRY, principal: Principal | None = None
+) -> dict[str, Any]:
+    """A document's card, for a person who may read it."""
+    store = open_store(registry_path)
+    require_document(store, principal, doc_id)
+    document = load_document(store, doc_id)
+    return {**build_card(document), "collection": collection_of(document)}
+
+
+def edit_card(
+    doc_id: str,
+    changes: dict[str, Any],
+    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    principal: Principal | None = None,
+) -> dict[str, Any]:
+    """Correct a card's kind, periods or description (editors of its collection). The
+    corrections are kept on the document, so they hold across a re-index of the same file;
+    a field given as None goes back to what the document itself says. Logged."""
+    unknown = set(changes) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise InvalidCardError(f"Only {', '.join(EDITABLE_FIELDS)} can be corrected, "
+                               f"not {', '.join(sorted(unknown))}.")  # fmt: skip
+    store = open_store(registry_path)
+    with audited(store, principal, "card", doc_id=doc_id) as audit:
+        row = require_document(store, principal, doc_id, EDITOR_ROLE)
+        audit.note(document=(row or {}).get("file_name"), detail=", ".join(sorted(changes)))
+        document = load_document(store, doc_id)
+        edits = {**(document.get("card_edits") or {}), **_checked(changes)}
+        document["card_edits"] = {k: v for k, v in edits.items() if v is not None}
+        index_entry(store, store.save(document))
+    return get_card(doc_id, store, principal)
+
+
+def _checked(changes: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for field, value in changes.items():
+        if value is None:
+            out[field] = None
+        elif field == "periods":
+            items = value.split(",") if isinstance(value, str) else list(value)
+            out[field] = [str(p).strip()[:40] for p in items if str(p).strip()][:12]
+        else:
+            out[field] = " ".join(str(value).split())[: MAX_CARD_FIELD_CHARS]
+    return out
 
 
 def rebuild_library_index(registry_path: RegistryLike = DEFAULT_REGISTRY) -> dict:
