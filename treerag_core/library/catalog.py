@@ -147,7 +147,7 @@ def _checked(changes: dict[str, Any]) -> dict[str, Any]:
             items = value.split(",") if isinstance(value, str) else list(value)
             out[field] = [str(p).strip()[:40] for p in items if str(p).strip()][:12]
         else:
-            out[field] = " ".join(str(value).split())[: MAX_CARD_FIELD_CHARS]
+            out[field] = " ".join(str(value).split())[:MAX_CARD_FIELD_CHARS]
     return out
 
 
