@@ -106,9 +106,11 @@ def outside_data(request: dict[str, Any]) -> str:
 
 
 def kind_of(request: dict[str, Any]) -> str:
-    """summary | heading_check | search | level | answer, from the system prompt treerag
-    sends."""
+    """summary | heading_check | search | level | routing | answer, from the system prompt
+    treerag sends."""
     system, _ = messages_text(request)
+    if "which documents of a library" in system:
+        return "routing"
     if "summarise one section" in system:
         return "summary"
     if "check the section headings" in system:

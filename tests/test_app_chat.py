@@ -342,10 +342,13 @@ def test_the_chat_asks_the_whole_library_by_default(make_app, report, sample_doc
     assert "798,000" in turn["answer"]
     assert {r["doc_id"] for r in turn["references"]} == {report["doc_id"]}
     assert "Searched 2 documents; opened report.md" in shown(at)
-    _ask(at, "Who wrote it?")  # the next question is routed on its own
-    assert {r["doc_id"] for r in _thread(at)["turns"][1]["references"]} == {sample_doc["doc_id"]}
+    _ask(at, "And at the end of 2018?")  # a follow-up goes where the conversation was
+    assert {r["doc_id"] for r in _thread(at)["turns"][1]["references"]} == {report["doc_id"]}
+    at.sidebar.button(key="thread_new").click().run()  # a new conversation, another subject
+    _ask(at, "Who wrote it in 2024?")
+    assert {r["doc_id"] for r in _thread(at)["turns"][0]["references"]} == {sample_doc["doc_id"]}
     at.multiselect(key="chat_doc_pick").set_value([report["doc_id"]]).run()
     _ask(at, "Who wrote it?")
-    third = _thread(at)["turns"][2]
+    third = _thread(at)["turns"][1]
     assert third["trace"].get("library") is None
     assert {r["doc_id"] for r in third["references"]} == {report["doc_id"]}

@@ -4,6 +4,7 @@ look-alikes, and access (both stores)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import RegistryUnderTest
@@ -51,11 +52,18 @@ def _index(registry: str, name: str, data: bytes, **kw) -> dict:
     return index_upload(name, data, registry_path=registry, **kw)
 
 
-def test_the_right_document_among_500_look_alikes(tmp_path) -> None:
-    registry = str(tmp_path / "lib.json")
-    for i in range(500):
+@pytest.fixture(scope="module")
+def thousand(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """1,000 look-alike policies and one document that holds the wifi password, indexed
+    once for the tests that only read it."""
+    registry = str(tmp_path_factory.mktemp("library") / "lib.json")
+    for i in range(1000):
         _index(registry, *look_alike(i))
-    planted = _index(registry, "zephyr_office.md", PLANTED)
+    return {"registry": registry, "planted": _index(registry, "zephyr_office.md", PLANTED)}
+
+
+def test_the_right_document_among_1000_look_alikes(thousand: dict) -> None:
+    registry, planted = thousand["registry"], thousand["planted"]
     result = ask_library(
         "What is the guest wifi password?", make_retriever(), registry_path=registry
     )
@@ -63,7 +71,7 @@ def test_the_right_document_among_500_look_alikes(tmp_path) -> None:
     assert {r["doc_id"] for r in result.references} == {planted["doc_id"]}
     assert result.references[0]["file_name"] == "zephyr_office.md"
     library = result.response_metadata["trace"]["library"]
-    assert library["searched"] == 501 and library["opened"] == [planted["doc_id"]]
+    assert library["searched"] == 1001 and library["opened"] == [planted["doc_id"]]
     assert library["documents"][0]["kept"] and library["documents"][0]["why"] == "the best match"
     # A question naming a company and a year goes to that company's policy of that year.
     wanted = [r for r in list_documents(registry) if r["file_name"] == "hooli_travel_1992_100.md"]
@@ -196,3 +204,67 @@ def test_a_card_says_what_kind_of_document_it_is(name: str, text: str, kind: str
     from treerag_core.ingest.card import document_kind
 
     assert document_kind(name, text) == kind
+
+
+def _card_numbers(request: dict) -> dict[str, str]:
+    from fake_llm_servers import messages_text
+
+    _, user = messages_text(request)
+    return dict(re.findall(r"^\[(\d+)\] (\S+) —", user, re.M))
+
+
+@pytest.mark.parametrize("protocol", ["openai", "ollama"])
+def test_a_search_model_routes_a_library_of_1000_in_one_bounded_call(thousand, protocol) -> None:
+    """Through the real ChatOpenAI / ChatOllama client: one routing call over a shortlist of
+    cards (its size does not grow with the library), then the picked document only."""
+    from fake_llm_servers import FakeLLMServer, kind_of, ollama_chat, openai_chat, outline_ids
+
+    registry, planted = thousand["registry"], thousand["planted"]
+    server = FakeLLMServer(protocol).start()
+    try:
+
+        def reply(request: dict) -> str:
+            kind = kind_of(request)
+            if kind == "routing":
+                numbers = {name: n for n, name in _card_numbers(request).items()}
+                return json.dumps({"reasoning": "the office card", "documents":
+                                   [int(numbers["zephyr_office.md"])]})  # fmt: skip
+            if kind == "search":
+                return json.dumps({"node_list": outline_ids(request)[-1:]})
+            return "The guest wifi password is tangerine-42 [S1]."
+
+        server.reply = reply
+        chat = openai_chat(server) if protocol == "openai" else ollama_chat(server)
+        result = ask_library("What is the guest wifi password?",
+                             make_retriever(chat, search_llm=chat), registry_path=registry)  # fmt: skip
+        kinds = server.kinds()
+        assert kinds.count("routing") == 1 and kinds.count("search") == 1
+        routing_request = server.chat_requests()[kinds.index("routing")]
+        assert len(_card_numbers(routing_request)) <= 40  # the shortlist, not 1,001 cards
+        assert len(json.dumps(routing_request)) < 20_000
+        library = result.response_metadata["trace"]["library"]
+        assert library["engine"] == "model" and library["opened"] == [planted["doc_id"]]
+        assert library["usage"]["calls"] == 1
+        assert {r["doc_id"] for r in result.references} == {planted["doc_id"]}
+        assert result.response_metadata["llm_calls"] == 3  # routing, search, answer
+    finally:
+        server.stop()
+
+
+def test_a_failed_routing_call_falls_back_on_the_offline_choice(tmp_path) -> None:
+    from fake_llm_servers import FakeLLMServer, Status, kind_of, openai_chat
+
+    registry = str(tmp_path / "lib.json")
+    planted = _index(registry, "zephyr_office.md", PLANTED)
+    _index(registry, *look_alike(1))
+    server = FakeLLMServer("openai").start()
+    try:
+        server.reply = lambda r: Status(500, "down") if kind_of(r) == "routing" else "ok [S1]"
+        chat = openai_chat(server)
+        result = ask_library("What is the guest wifi password?",
+                             make_retriever(chat, search_llm=chat), registry_path=registry)  # fmt: skip
+        library = result.response_metadata["trace"]["library"]
+        assert library["engine"] == "offline" and "search model" in library["note"]
+        assert library["opened"] == [planted["doc_id"]]
+    finally:
+        server.stop()

@@ -3,21 +3,26 @@
 Offline, every document the person may read is ranked by its card (name, kind, periods,
 names, description, outline: what a question usually names) and by its best passages
 (what it actually says), each scaled to the best document's score, and only the documents
-that stand out are kept: within ``KEEP_RATIO`` of the best, at most ``k``. A model, when
-given, reads the cards instead and picks (``route_with_model``). Either way the choice is
-explained document by document in the trace.
+that stand out are kept: within ``KEEP_RATIO`` of the best, at most ``k``. With a search
+model, the model makes the choice in one call, reading the cards of the documents the
+offline ranking puts first (``SHORTLIST`` of them, or every card of a small library), so
+the call's size does not grow with the library; a failed call or a reply that names no
+card falls back on the offline choice, and says so. Either way the choice is explained
+document by document in the trace.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..access.principal import Principal
 from ..access.rules import readable_rows
 from ..errors import ConfigError
+from ..llm.prompts import LIBRARY_ROUTING_SYSTEM_PROMPT, LIBRARY_ROUTING_USER_PROMPT
+from ..llm.replies import parse_search_reply
 from ..store.base import DocumentStore, WithLibraryIndex, collection_of
 from ..text.ranking import expand_query
 from ..text.tokens import tokenize
@@ -26,7 +31,7 @@ from .catalog import sync_index
 DEFAULT_K = 5  # documents opened for one question at most: a comparison names two or three
 # A document is kept when its score is at least this share of the best one's: a question
 # about one filing keeps that filing; one that two documents answer alike keeps both.
-KEEP_RATIO = 0.6
+KEEP_RATIO = 0.8
 # How a document's two scores combine: its card says what it is, its passages what it says.
 CARD_SHARE = 0.55
 PASSAGE_SHARE = 1 - CARD_SHARE
@@ -38,6 +43,10 @@ PASSAGE_POOL = 400
 FURTHER_PASSAGES = 2
 FURTHER_WEIGHT = 0.25
 TRACE_DOCUMENTS = 12  # documents listed in the trace (the kept ones and the nearest misses)
+# Cards the search model reads for one question: the offline ranking's best this many (a
+# library this small is shown whole). About 60 tokens a card: a bounded call at any size.
+SHORTLIST = 40
+CARD_DESCRIPTION_CHARS = 200
 # "FY2022", "fiscal 2022", "Q2 2023", "2023Q2": the year is also asked on its own.
 _PERIOD = re.compile(r"^(?:fy|q[1-4])?(\d{4})(?:q[1-4])?$")
 
@@ -85,6 +94,8 @@ class Routing:
     searched: int  # documents the person may read in the scope
     engine: str = "offline"
     note: str = ""
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)  # the scope
+    usage: dict[str, Any] = field(default_factory=dict)  # the routing call's, with a model
 
     @property
     def doc_ids(self) -> list[str]:
@@ -97,6 +108,7 @@ class Routing:
             "opened": self.doc_ids,
             "documents": [c.trace() for c in self.considered[:TRACE_DOCUMENTS]],
             **({"note": self.note} if self.note else {}),
+            **({"usage": self.usage} if self.usage else {}),
         }
 
 
@@ -129,7 +141,7 @@ def route(
     cards = index.search_cards(tokens, allowed)
     passages = index.search_passages(tokens, allowed, PASSAGE_POOL)
     considered = _score(by_id, cards, passages)
-    return _keep(considered, len(by_id), k)
+    return replace(_keep(considered, len(by_id), k), rows=by_id)
 
 
 def _score(
@@ -158,6 +170,67 @@ def _score(
         out.append(c)
     out.sort(key=lambda c: (-c.score, c.file_name))
     return out
+
+
+@dataclass
+class RoutingCall:
+    """The one model call that picks documents: its prompt and the cards' numbers."""
+
+    system: str
+    user: str
+    numbered: dict[str, Considered]
+
+
+def routing_call(
+    query: str, routing: Routing, rows: dict[str, dict[str, Any]], cards: dict[str, dict],
+    k: int, history: str = "", extra_context: str = "",
+) -> RoutingCall | None:  # fmt: skip
+    """The prompt for the search model over the shortlisted cards (None: nothing to show)."""
+    shortlist = list(routing.considered[:SHORTLIST])
+    if len(rows) <= SHORTLIST:  # a small library: every card, matched by a word or not
+        seen = {c.doc_id for c in shortlist}
+        shortlist += [Considered(d, str(r.get("file_name")), collection_of(r))
+                      for d, r in rows.items() if d not in seen]  # fmt: skip
+    if not shortlist:
+        return None
+    numbered = {str(n): c for n, c in enumerate(shortlist, 1)}
+    lines = [f"[{n}] {card_line(c, cards.get(c.doc_id) or {})}" for n, c in numbered.items()]
+    user = LIBRARY_ROUTING_USER_PROMPT.format(
+        history=history, query=query, cards="\n".join(lines),
+        extra_context=f"Context: {extra_context}\n" if extra_context else "",
+    )  # fmt: skip
+    return RoutingCall(LIBRARY_ROUTING_SYSTEM_PROMPT.format(max_documents=k), user, numbered)
+
+
+def card_line(c: Considered, card: dict[str, Any]) -> str:
+    about = " · ".join(
+        part for part in (str(card.get("kind") or ""), ", ".join(card.get("periods") or [])[:60],
+                          ", ".join(card.get("names") or [])[:80]) if part
+    )  # fmt: skip
+    description = " ".join(str(card.get("description") or "").split())
+    if len(description) > CARD_DESCRIPTION_CHARS:
+        description = description[: CARD_DESCRIPTION_CHARS - 1] + "…"
+    return f"{c.file_name} — {about} — {description}"
+
+
+def model_choice(
+    routing: Routing, call: RoutingCall, reply: str | None, error: str, k: int
+) -> Routing:
+    """The routing the model's reply makes (its order kept), or the offline one with why."""
+    ids, reasoning, how = parse_search_reply(reply or "", list(call.numbered))
+    if error or not ids and how != "json-empty":
+        why = error or "the reply named no card"
+        return replace(routing, note=f"search model: {why}; the offline choice")
+    for c in routing.considered:
+        c.kept, c.why = False, "not picked by the search model"
+    picked = [call.numbered[n] for n in ids[:k]]
+    for c in picked:
+        c.kept, c.why = True, f"picked by the search model: {reasoning[:160]}".rstrip(": ")
+    order = {c.doc_id: i for i, c in enumerate(picked)}
+    considered = sorted({c.doc_id: c for c in [*picked, *routing.considered]}.values(),
+                        key=lambda c: (order.get(c.doc_id, len(order)), -c.score))  # fmt: skip
+    note = "" if picked else "the search model found no document for the question"
+    return replace(routing, picked=picked, considered=considered, engine="model", note=note)
 
 
 def _keep(considered: list[Considered], searched: int, k: int) -> Routing:

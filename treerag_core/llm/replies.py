@@ -24,6 +24,7 @@ ID_KEYS = (
     "relevant_nodes",
     "relevant_sections",
     "results",
+    "documents",
 )
 REASON_KEYS = ("reasoning", "thinking", "reason", "explanation", "rationale", "thought")
 _SUMMARY_KEYS = ("summary", "description", "abstract")

@@ -11,15 +11,18 @@ opened.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from ..access.principal import Principal
-from ..library.routing import DEFAULT_K, Routing, route
+from ..errors import LLMError
+from ..library.routing import DEFAULT_K, Routing, RoutingCall, model_choice, route, routing_call
+from ..llm.call import LLMReply, ainvoke, invoke
 from ..store import open_store
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from ..text import ENGINE_NAME
 from .answer import aask_multi, ask_multi
+from .history import check_history
 from .result import AnswerMessage
 from .retriever import Retriever
 
@@ -40,7 +43,11 @@ def ask_library(
     """Ask every document the principal may read (in ``collection``, if given): routed to
     at most ``k`` of them, then answered as ``ask_multi`` answers."""
     store = open_store(registry_path)
-    routing = route(query, store, principal, collection, k)
+    routing, call = _offline(query, store, principal, collection, k, retriever, history)
+    if call is not None:
+        routing = _with_reply(routing, call, k, lambda: invoke(
+            retriever.search_llm, call.system, call.user, what="search", cache=retriever.cache
+        ))  # fmt: skip
     if not routing.picked:
         return _nothing(routing, stream, return_raw)
     result = ask_multi(
@@ -61,7 +68,14 @@ async def aask_library(
     """Async :func:`ask_library` (routing reads the index; the documents are navigated
     concurrently)."""
     store = open_store(registry_path)
-    routing = route(query, store, principal, collection, k)
+    routing, call = _offline(query, store, principal, collection, k, retriever, history)
+    if call is not None:
+        try:
+            reply = await ainvoke(retriever.search_llm, call.system, call.user, what="search",
+                                  cache=retriever.cache)  # fmt: skip
+        except LLMError as exc:
+            reply = exc
+        routing = _with_reply(routing, call, k, lambda: reply)
     if not routing.picked:
         nothing = _nothing(routing, stream, return_raw)
         return _as_async(nothing) if stream else nothing  # type: ignore[arg-type]
@@ -74,16 +88,60 @@ async def aask_library(
     return _traced(result, routing)  # type: ignore[arg-type]
 
 
+def _offline(
+    query: str, store: Any, principal: Principal | None, collection: str | None, k: int,
+    retriever: Retriever, history: list[dict[str, Any]] | None,
+) -> tuple[Routing, RoutingCall | None]:  # fmt: skip
+    """The offline routing, and the search model's call over its shortlist (None without a
+    search model). A follow-up is routed with the question before it, which names what the
+    follow-up leaves out ("And in 2018?")."""
+    earlier = [str(turn.get("question") or "") for turn in check_history(history)][-1:]
+    routing = route(" ".join([*earlier, query]), store, principal, collection, k)
+    if retriever.search_llm is None:
+        return routing, None
+    cards = store.library_index().cards(list(routing.rows)) if routing.rows else {}
+    return routing, routing_call(query, routing, routing.rows, cards, k)
+
+
+def _with_reply(
+    routing: Routing, call: RoutingCall, k: int, reply: Callable[[], LLMReply | LLMError]
+) -> Routing:
+    """The routing the search model's reply makes; its call's cost in ``usage``."""
+    try:
+        got = reply()
+    except LLMError as exc:
+        got = exc
+    if isinstance(got, LLMError):
+        return model_choice(routing, call, None, str(got), k)
+    chosen = model_choice(routing, call, got.text, "", k)
+    chosen.usage = {"calls": 1, **got.usage()}
+    return chosen
+
+
 def _traced(result: Answer, routing: Routing) -> Answer:
-    trace = result.response_metadata["trace"] if isinstance(result, AnswerMessage) else None
-    trace = trace if trace is not None else result["trace"]  # type: ignore[index]
-    trace["library"] = routing.trace()
-    return result
+    if isinstance(result, AnswerMessage):
+        meta = result.response_metadata
+        meta["trace"]["library"] = routing.trace()
+        if routing.usage:
+            meta["llm_calls"] = meta.get("llm_calls", 0) + 1
+            for key, name in (("prompt_tokens", "input_tokens"),
+                              ("completion_tokens", "output_tokens")):  # fmt: skip
+                meta["token_usage"][key] += routing.usage[name]
+            meta["token_usage"]["total_tokens"] += routing.usage["total_tokens"]
+        return result
+    return _with_library(result, routing)  # type: ignore[return-value]
 
 
 def _with_library(chunk: str | dict[str, Any], routing: Routing) -> str | dict[str, Any]:
+    """The answer's dict (or a stream's last chunk) with the routing's trace and cost."""
     if isinstance(chunk, dict) and "trace" in chunk:
         chunk["trace"]["library"] = routing.trace()
+        use = chunk.get("usage")
+        if routing.usage and use:
+            use["routing"] = routing.usage
+            use["llm_calls"] += 1
+            for key in ("input_tokens", "output_tokens", "total_tokens"):
+                use[key] += routing.usage[key]
     return chunk
 
 
