@@ -52,7 +52,7 @@ REGENERATING = "chat_regenerating"  # (thread id, turn index) to answer again
 VERDICTS = {0: "down", 1: "up"}  # st.feedback's thumbs
 PENDING = "chat_pending"  # (turn index, question) submitted, to answer in that turn's place
 BOX = "chat_question"  # the question box
-PROMPT = "Ask a question about the selected documents"
+PROMPT = "Ask a question about your documents"
 CONVERSATION = "chat_conversation"  # the conversation fragment's key (regenerate reruns it)
 NEXT_TURN = "chat_turn_{}"  # the key of the place where the answer to turn n goes
 
