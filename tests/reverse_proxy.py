@@ -18,6 +18,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from conftest import stop_streamlit
+
 ROOT = Path(__file__).resolve().parents[1]
 LOCATION_CONF = ROOT / "deploy" / "nginx" / "treerag-location.conf"
 # The identity variables the location file reads, by the header each one becomes.
@@ -121,10 +123,4 @@ def running_proxy(
         _wait_listening(list(ports.values()), proc)
         yield {name: f"http://127.0.0.1:{port}" for name, port in ports.items()}
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+        stop_streamlit(proc, log)  # any server process: terminate, then kill, close the log

@@ -50,13 +50,9 @@ def ask_library(
         ))  # fmt: skip
     if not routing.picked:
         return _nothing(routing, stream, return_raw)
-    result = ask_multi(
-        query, routing.doc_ids, retriever, extra_context, stream, return_raw,
-        principal=principal, registry_path=store, history=history,
-    )  # fmt: skip
-    if stream:
-        return _traced_stream(result, routing)  # type: ignore[arg-type]
-    return _traced(result, routing)  # type: ignore[arg-type]
+    answer = ask_multi(*_multi(query, routing, retriever, extra_context, stream, return_raw),
+                       principal=principal, registry_path=store, history=history)  # fmt: skip
+    return _traced_stream(answer, routing) if stream else _traced(answer, routing)  # type: ignore[arg-type]
 
 
 async def aask_library(
@@ -79,13 +75,21 @@ async def aask_library(
     if not routing.picked:
         nothing = _nothing(routing, stream, return_raw)
         return _as_async(nothing) if stream else nothing  # type: ignore[arg-type]
-    result = await aask_multi(
-        query, routing.doc_ids, retriever, extra_context, stream, return_raw,
+    answer = await aask_multi(
+        *_multi(query, routing, retriever, extra_context, stream, return_raw),
         principal=principal, registry_path=store, history=history,
     )  # fmt: skip
     if stream:
-        return _traced_async_stream(result, routing)  # type: ignore[arg-type]
-    return _traced(result, routing)  # type: ignore[arg-type]
+        return _traced_async_stream(answer, routing)  # type: ignore[arg-type]
+    return _traced(answer, routing)  # type: ignore[arg-type]
+
+
+def _multi(
+    query: str, routing: Routing, retriever: Retriever, extra_context: str, stream: bool,
+    return_raw: bool,
+) -> tuple[Any, ...]:  # fmt: skip
+    """``ask_multi``'s positional arguments for the routed documents."""
+    return query, routing.doc_ids, retriever, extra_context, stream, return_raw, False
 
 
 def _offline(
