@@ -130,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--registry", default=str(OUT / "registry.json"))
     parser.add_argument("--limit", type=int, default=0, help="only the first N questions")
+    parser.add_argument("--sizes", default="37,100,1037", help="library sizes to ask at")
+    parser.add_argument("--no-write", action="store_true", help="print, write no results")
     args = parser.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     build(args.registry)
@@ -142,14 +144,16 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {"generated_at": time.strftime("%Y-%m-%d %H:%M:%S UTC",
                                                             time.gmtime()),
                               "questions": len(questions), "rows": {}}  # fmt: skip
-    arms = {"document given": None, **{f"library of {n}": c for n, c in SIZES.items()}}
+    sizes = [int(n) for n in args.sizes.split(",") if n]
+    arms = {"document given": None, **{f"library of {n}": SIZES[n] for n in sizes}}
     for label, collections in arms.items():
         rows = run_questions(args.registry, questions, collections, by_name)
         report["rows"][label] = {"summary": summary(rows), "per_question": rows}
         print(label, report["rows"][label]["summary"], flush=True)
     report["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     report["seconds"] = round(time.perf_counter() - started, 1)
-    _write(report)
+    if not args.no_write:
+        _write(report)
     return 0
 
 

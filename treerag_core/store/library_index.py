@@ -34,7 +34,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS passages USING fts5(doc_id UNINDEXED, node_id
 """
 # How much a match in each card field counts (name, about, summary): a question names the
 # company or product and the period far more often than words of a description.
-CARD_WEIGHTS = (4.0, 3.0, 1.0)
+CARD_WEIGHTS = (6.0, 3.0, 0.5)
 BUSY_TIMEOUT_S = 30.0
 
 
