@@ -86,7 +86,7 @@ class SummaryResult(TypedDict):
 # progress(done, total, message)
 class LibraryEntry(TypedDict):
     """One document in the library index: its card, the card's text by field and its
-    passages' tokens (``(node_id, space-separated tokens)``), made once at indexing."""
+    passages (``(node_id, text)``), made once at indexing; the index cuts them into terms."""
 
     doc_id: str
     stamp: str  # what it was indexed from (content hash and time): a changed one is redone

@@ -30,8 +30,8 @@ from ..store.base import (
     WithLibraryIndex,
     collection_of,
 )
-from ..text.ranking import node_passages
-from ..text.tokens import tokenize
+from ..text.labels import heading_label
+from ..text.ranking import PASSAGE_CHARS
 from ..types import Document, LibraryEntry
 from .documents import load_document
 
@@ -45,23 +45,31 @@ def stamp_of(row: dict[str, Any]) -> str:
 
 
 def library_entry(document: Document) -> LibraryEntry:
-    """A document's entry: its card, the card's fields as tokens, its passages as tokens."""
+    """A document's entry: its card, the card's fields and its passages as text, which the
+    index's own full-text engine cuts into terms (in C: an entry costs indexing little)."""
     card = build_card(document)
-    fields = {name: " ".join(tokenize(text)) for name, text in card_text(card).items()}
     passages = [
-        (node_id, " ".join(tokens))
+        (node_id, text)
         for node_id, node in document.get("flat_nodes", {}).items()
-        for tokens in node_passages(node)
-        if tokens
+        for text in passage_texts(node)
     ]
     return {
         "doc_id": str(document["doc_id"]),
         "stamp": stamp_of(document),
         "collection": collection_of(document),
         "card": dict(card),
-        "card_fields": fields,
+        "card_fields": card_text(card),
         "passages": passages,
     }
+
+
+def passage_texts(node: dict[str, Any], size: int = PASSAGE_CHARS) -> list[str]:
+    """A section's text in windows of the offline ranking's passage size, each headed by its
+    title, summary and tags (a passage is found by what its section is about, too)."""
+    head = f"{heading_label(node)} {node.get('summary') or ''} {' '.join(map(str, node.get('tags') or []))}"
+    text = str(node.get("text") or "")
+    windows = [text[i : i + size] for i in range(0, len(text), size)] or [""]
+    return [f"{head}\n{window}" for window in windows if (head + window).strip()]
 
 
 def index_entry(store: DocumentStore, document: Document) -> None:

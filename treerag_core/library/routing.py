@@ -26,7 +26,7 @@ from ..llm.prompts import LIBRARY_ROUTING_SYSTEM_PROMPT, LIBRARY_ROUTING_USER_PR
 from ..llm.replies import parse_search_reply
 from ..store.base import DocumentStore, WithLibraryIndex, collection_of
 from ..text.ranking import expand_query
-from ..text.tokens import STOPWORDS, tokenize
+from ..text.tokens import STOPWORDS
 from .catalog import sync_index
 
 DEFAULT_K = 5  # documents opened for one question at most: a comparison names two or three
@@ -49,24 +49,22 @@ TRACE_DOCUMENTS = 12  # documents listed in the trace (the kept ones and the nea
 SHORTLIST = 40
 CARD_DESCRIPTION_CHARS = 200
 # "FY2022", "fiscal 2022", "Q2 2023", "2023Q2": the year is also asked on its own.
+_WORD = re.compile(r"[^\W_]+")
 _POSSESSIVE = re.compile(r"['’]s\b", re.I)  # "3M's" is asked of the documents about "3M"
 _PERIOD = re.compile(r"^(?:fy|q[1-4])?(\d{4})(?:q[1-4])?$")
 
 
 def routing_tokens(query: str) -> list[str]:
-    """The question's tokens as the library index holds them, with what names are often
-    written as in file names and headings: periods split out ("fy2022" → "2022"),
-    hyphenated words joined ("coca-cola" → "cocacola"), and each pair of neighbouring words
-    joined ("best buy" → "bestbuy", "lockheed martin" → "lockheedmartin")."""
-    tokens = tokenize(expand_query(query))
-    extra = [m.group(1) for t in tokens if (m := _PERIOD.match(t)) and m.group(1) != t]
-    extra += [_POSSESSIVE.sub("", t) for t in tokens if _POSSESSIVE.search(t)]
-    extra += [re.sub(r"[-'’]", "", t) for t in tokens if re.search(r"[-'’]", t)]
-    words = [w.lower() for w in re.findall(r"[^\W_]+", _POSSESSIVE.sub("", query))]
+    """The question's words for the library index (which stems them as it stems the
+    documents), stopwords left out, with what names are often written as in file names and
+    headings: periods split out ("fy2022" → "2022") and each pair of neighbouring words
+    joined ("best buy" → "bestbuy", "coca-cola" → "cocacola")."""
+    words = [w.lower() for w in _WORD.findall(_POSSESSIVE.sub("", expand_query(query)))]
+    kept = [w for w in words if w not in STOPWORDS]
+    extra = [m.group(1) for w in kept if (m := _PERIOD.match(w)) and m.group(1) != w]
     extra += [a + b for a, b in itertools.pairwise(words)
               if a.isalpha() and b.isalpha() and not {a, b} & STOPWORDS]  # fmt: skip
-    joined = tokenize(" ".join(extra))  # as the index holds them (plurals stripped alike)
-    return tokens + [t for t in dict.fromkeys(joined) if t not in tokens]
+    return list(dict.fromkeys(kept + extra))
 
 
 @dataclass

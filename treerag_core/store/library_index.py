@@ -3,8 +3,8 @@
 Why SQLite: it is in Python's standard library, and FTS5 is a real full-text engine: an
 inverted index on disk, BM25 ranking with column weights, transactions. A question over a
 thousand documents reads a few index pages instead of every document, and memory does not
-grow with the library. The index holds only what the library layer hands it (tokens made
-by the offline engine's tokenizer, so the index and the question are cut alike) and is
+grow with the library. FTS5 cuts the text into terms itself (Unicode words, accents
+folded, Porter stems), in C, so an entry adds little to indexing; the index is
 derived data: ``treerag_core.library.catalog`` rebuilds or repairs it from the documents,
 and a search only ever answers with documents the registry still lists.
 
@@ -29,9 +29,16 @@ CREATE TABLE IF NOT EXISTS entries (
     doc_id TEXT PRIMARY KEY, stamp TEXT NOT NULL, collection TEXT NOT NULL, card TEXT NOT NULL,
     card_row INTEGER, first_row INTEGER, last_row INTEGER
 );
-CREATE VIRTUAL TABLE IF NOT EXISTS cards USING fts5(doc_id UNINDEXED, name, about, summary);
-CREATE VIRTUAL TABLE IF NOT EXISTS passages USING fts5(doc_id UNINDEXED, node_id UNINDEXED, body);
+CREATE VIRTUAL TABLE IF NOT EXISTS cards USING fts5(
+    doc_id UNINDEXED, name, about, summary, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS passages USING fts5(
+    doc_id UNINDEXED, node_id UNINDEXED, body, tokenize = 'porter unicode61 remove_diacritics 2'
+);
 """
+# The layout's version (SQLite's user_version): an index of another version is derived data
+# of an older treerag, dropped and built again from the documents by the next question.
+INDEX_VERSION = 2
 # How much a match in each card field counts (name, about, summary): a question names the
 # company or product and the period far more often than words of a description.
 CARD_WEIGHTS = (6.0, 3.0, 0.5)
@@ -58,6 +65,11 @@ class SqliteLibraryIndex:
             raise RegistryError(f"Cannot open the library index {self.path}: {exc}") from exc
         try:
             conn.execute("PRAGMA journal_mode=WAL")
+            if conn.execute("PRAGMA user_version").fetchone()[0] != INDEX_VERSION:
+                conn.executescript(
+                    "DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS cards; "
+                    f"DROP TABLE IF EXISTS passages; PRAGMA user_version = {INDEX_VERSION};"
+                )
             conn.executescript(SCHEMA)
             with conn:  # one transaction: committed on success, rolled back on error
                 yield conn

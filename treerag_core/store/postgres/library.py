@@ -55,9 +55,9 @@ class PostgresLibraryIndex:
             conn.execute("DELETE FROM library_passages WHERE doc_id = %s", (doc_id,))
             conn.execute(
                 "INSERT INTO library_entries (doc_id, stamp, card, card_text) VALUES (%s, %s, %s, "
-                "setweight(to_tsvector('simple', %s), 'A') || "
-                "setweight(to_tsvector('simple', %s), 'B') || "
-                "setweight(to_tsvector('simple', %s), 'D')) "
+                "setweight(to_tsvector('english', %s), 'A') || "
+                "setweight(to_tsvector('english', %s), 'B') || "
+                "setweight(to_tsvector('english', %s), 'D')) "
                 "ON CONFLICT (doc_id) DO UPDATE SET stamp = EXCLUDED.stamp, card = EXCLUDED.card, "
                 "card_text = EXCLUDED.card_text",
                 (doc_id, entry["stamp"], Jsonb(entry["card"]), fields["name"], fields["about"],
@@ -65,7 +65,7 @@ class PostgresLibraryIndex:
             )  # fmt: skip
             conn.cursor().executemany(
                 "INSERT INTO library_passages (doc_id, node_id, body) "
-                "VALUES (%s, %s, to_tsvector('simple', %s))",
+                "VALUES (%s, %s, to_tsvector('english', %s))",
                 [(doc_id, node_id, body) for node_id, body in entry["passages"]],
             )
 
@@ -104,8 +104,8 @@ class PostgresLibraryIndex:
             return {}
         with self.transaction() as conn:
             rows = conn.execute(
-                "SELECT doc_id, ts_rank(%s::float4[], card_text, to_tsquery('simple', %s)) AS s "
-                "FROM library_entries WHERE card_text @@ to_tsquery('simple', %s) "
+                "SELECT doc_id, ts_rank(%s::float4[], card_text, to_tsquery('english', %s)) AS s "
+                "FROM library_entries WHERE card_text @@ to_tsquery('english', %s) "
                 "AND (%s::text[] IS NULL OR doc_id = ANY(%s))",
                 (CARD_WEIGHTS, query, query, _ids(doc_ids), _ids(doc_ids)),
             ).fetchall()
@@ -121,9 +121,9 @@ class PostgresLibraryIndex:
             terms, idfs = self._idf(conn, tokens)
             rows = conn.execute(
                 "SELECT p.doc_id, p.node_id, "
-                "sum(q.idf * ts_rank(p.body, to_tsquery('simple', q.term))) AS s "
+                "sum(q.idf * ts_rank(p.body, to_tsquery('english', q.term))) AS s "
                 "FROM library_passages p CROSS JOIN unnest(%s::text[], %s::float8[]) AS q(term, idf) "
-                "WHERE p.body @@ to_tsquery('simple', %s) AND p.body @@ to_tsquery('simple', q.term) "
+                "WHERE p.body @@ to_tsquery('english', %s) AND p.body @@ to_tsquery('english', q.term) "
                 "AND (%s::text[] IS NULL OR p.doc_id = ANY(%s)) "
                 "GROUP BY p.doc_id, p.node_id ORDER BY s DESC LIMIT %s",
                 (terms, idfs, query, _ids(doc_ids), _ids(doc_ids), limit),
@@ -138,7 +138,7 @@ class PostgresLibraryIndex:
         idfs = []
         for term in terms:
             found = conn.execute(
-                "SELECT count(*) AS n FROM library_passages WHERE body @@ to_tsquery('simple', %s)",
+                "SELECT count(*) AS n FROM library_passages WHERE body @@ to_tsquery('english', %s)",
                 (term,),
             ).fetchone()["n"]
             idfs.append(math.log(1 + (total - found + 0.5) / (found + 0.5)))
