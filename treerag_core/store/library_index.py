@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import zlib
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -27,18 +28,21 @@ from ..types import LibraryEntry
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
     doc_id TEXT PRIMARY KEY, stamp TEXT NOT NULL, collection TEXT NOT NULL, card TEXT NOT NULL,
-    card_row INTEGER, first_row INTEGER, last_row INTEGER
+    card_row INTEGER, first_row INTEGER, last_row INTEGER, texts BLOB
+);
+CREATE TABLE IF NOT EXISTS passage_rows (
+    row INTEGER PRIMARY KEY, doc_id TEXT NOT NULL, node_id TEXT NOT NULL
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS cards USING fts5(
     doc_id UNINDEXED, name, about, summary, tokenize = 'porter unicode61 remove_diacritics 2'
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS passages USING fts5(
-    doc_id UNINDEXED, node_id UNINDEXED, body, tokenize = 'porter unicode61 remove_diacritics 2'
+    body, content = '', tokenize = 'porter unicode61 remove_diacritics 2'
 );
 """
 # The layout's version (SQLite's user_version): an index of another version is derived data
 # of an older treerag, dropped and built again from the documents by the next question.
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 # How much a match in each card field counts (name, about, summary): a question names the
 # company or product and the period far more often than words of a description.
 CARD_WEIGHTS = (6.0, 3.0, 0.5)
@@ -68,6 +72,7 @@ class SqliteLibraryIndex:
             if conn.execute("PRAGMA user_version").fetchone()[0] != INDEX_VERSION:
                 conn.executescript(
                     "DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS cards; "
+                    "DROP TABLE IF EXISTS passage_rows; "
                     f"DROP TABLE IF EXISTS passages; PRAGMA user_version = {INDEX_VERSION};"
                 )
             conn.executescript(SCHEMA)
@@ -89,14 +94,16 @@ class SqliteLibraryIndex:
                 (doc_id, fields["name"], fields["about"], fields["summary"]),
             ).lastrowid
             first = last = None
-            for node_id, body in entry["passages"]:  # rowids ascend: one range per document
-                last = db.execute("INSERT INTO passages VALUES (?, ?, ?)", (doc_id, node_id, body))
-                last = last.lastrowid
+            for node_id, body in entry["passages"]:  # rows ascend: one range per document
+                last = db.execute("INSERT INTO passage_rows (doc_id, node_id) VALUES (?, ?)",
+                                  (doc_id, node_id)).lastrowid  # fmt: skip
+                db.execute("INSERT INTO passages (rowid, body) VALUES (?, ?)", (last, body))
                 first = first or last
+            texts = zlib.compress(json.dumps([b for _, b in entry["passages"]]).encode())
             db.execute(
-                "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (doc_id, entry["stamp"], entry["collection"], json.dumps(entry["card"]),
-                 card_row, first, last),
+                 card_row, first, last, texts),
             )  # fmt: skip
 
     def remove(self, doc_id: str) -> None:
@@ -116,8 +123,9 @@ class SqliteLibraryIndex:
 
     def clear(self) -> None:
         with self._db() as db:
-            for table in ("entries", "cards", "passages"):
+            for table in ("entries", "cards", "passage_rows"):
                 db.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed names
+            db.execute("INSERT INTO passages (passages) VALUES ('delete-all')")
 
     # -- reads -------------------------------------------------------------------------
     def stamps(self) -> dict[str, str]:
@@ -155,32 +163,44 @@ class SqliteLibraryIndex:
         query = _match(tokens)
         if not query or doc_ids is not None and not doc_ids:
             return []
-        sql = "SELECT doc_id, node_id, -bm25(passages) AS s FROM passages WHERE passages MATCH ?"
-        sql, params = _among(sql, query, doc_ids)
+        sql = (
+            "SELECT r.doc_id, r.node_id, -bm25(passages) AS s FROM passages "
+            "JOIN passage_rows r ON r.row = passages.rowid WHERE passages MATCH ?"
+        )
+        sql, params = _among(sql, query, doc_ids, "r.doc_id")
         with self._db() as db:
             rows = db.execute(sql + " ORDER BY s DESC LIMIT ?", (*params, limit)).fetchall()
         return [(doc_id, node_id, score) for doc_id, node_id, score in rows]
 
 
 def _remove(db: sqlite3.Connection, doc_id: str) -> None:
-    """A document's rows, found by their rowids (an FTS5 table is keyed by rowid only)."""
+    """A document's rows, found by their rowids (an FTS5 table is keyed by rowid only). The
+    passages' index keeps no copy of their text (that would double the registry's size), so
+    a passage is taken out by giving it its text again, kept compressed in its entry."""
     row = db.execute(
-        "SELECT card_row, first_row, last_row FROM entries WHERE doc_id = ?", (doc_id,)
+        "SELECT card_row, first_row, last_row, texts FROM entries WHERE doc_id = ?", (doc_id,)
     ).fetchone()
     if row is None:
         return
-    card_row, first, last = row
+    card_row, first, last, texts = row
     db.execute("DELETE FROM cards WHERE rowid = ?", (card_row,))
     if first is not None:
-        db.execute("DELETE FROM passages WHERE rowid BETWEEN ? AND ?", (first, last))
+        bodies = json.loads(zlib.decompress(texts))
+        db.executemany(
+            "INSERT INTO passages (passages, rowid, body) VALUES ('delete', ?, ?)",
+            zip(range(first, last + 1), bodies, strict=True),
+        )
+        db.execute("DELETE FROM passage_rows WHERE row BETWEEN ? AND ?", (first, last))
     db.execute("DELETE FROM entries WHERE doc_id = ?", (doc_id,))
 
 
-def _among(sql: str, query: str, doc_ids: Collection[str] | None) -> tuple[str, tuple]:
+def _among(
+    sql: str, query: str, doc_ids: Collection[str] | None, column: str = "doc_id"
+) -> tuple[str, tuple]:
     """``sql`` narrowed to ``doc_ids`` (the documents the asker may read), if given."""
     if doc_ids is None:
         return sql, (query,)
-    return f"{sql} AND doc_id IN ({_marks(doc_ids)})", (query, *doc_ids)
+    return f"{sql} AND {column} IN ({_marks(doc_ids)})", (query, *doc_ids)
 
 
 def _marks(items: Collection[Any]) -> str:
