@@ -58,8 +58,8 @@ def test_index_and_ask_with_a_configured_model(make_app, app_registry: Path, mod
     assert not at.exception
     answer = at.session_state[state.CHAT_THREAD]["turns"][0]
     assert answer["answer"] == "Answer from the sections."
-    assert answer["usage"]["llm_calls"] == 2
-    assert model_server.kinds() == ["search", "answer"]
+    assert answer["usage"]["llm_calls"] == 3  # routing over the library, search, answer
+    assert model_server.kinds() == ["routing", "search", "answer"]
     assert answer["references"] and answer["references"][0]["file_name"] == "guide.md"
     assert "sk-test-secret-key-123" not in texts(at)
 
