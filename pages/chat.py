@@ -70,7 +70,7 @@ def main() -> None:
         st.caption("Some documents of this conversation were deleted: their answers stay.")
     doc_ids, askable = _pick_documents()
     context = _context(doc_ids)
-    chat_turns.conversation(doc_ids, context)
+    chat_turns.conversation(context)
     chat_turns.question_box(askable)
 
 

@@ -32,9 +32,9 @@ START_TIMEOUT_S = 30
 
 
 def nginx_binary() -> str | None:
-    return shutil.which("nginx") or next(
-        (p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None
-    )
+    """Debian puts nginx in /usr/sbin, which is not on every user's PATH."""
+    fallback = "/usr/sbin/nginx"
+    return shutil.which("nginx") or (fallback if os.access(fallback, os.X_OK) else None)
 
 
 def _free_port() -> int:

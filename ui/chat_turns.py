@@ -62,7 +62,7 @@ def _key(thread: dict[str, Any], index: int, what: str) -> str:
 
 
 @st.fragment(key=CONVERSATION)
-def conversation(doc_ids: list[str], context: dict[str, Any] | None) -> None:
+def conversation(context: dict[str, Any] | None) -> None:
     """The open thread's turns, then the (empty) place of the next answer."""
     with shown_errors():
         thread = st.session_state.get(state.CHAT_THREAD)
@@ -85,29 +85,29 @@ def conversation(doc_ids: list[str], context: dict[str, Any] | None) -> None:
                 else:
                     _answer_text(turns[index])
                 answer(index)
-        next_turn(len(turns), doc_ids, context)
+        next_turn(len(turns), context)
 
 
-def next_turn(index: int, doc_ids: list[str], context: dict[str, Any] | None) -> None:
+def next_turn(index: int, context: dict[str, Any] | None) -> None:
     """The place of answer ``index``: a fragment keyed by ``index`` (see the module's
     docstring). Empty until the question box's callback reruns it with a question; then
     it answers, and draws the place of the next answer inside itself."""
-    st.fragment(_next_turn, key=NEXT_TURN.format(index))(index, doc_ids, context)
+    st.fragment(_next_turn, key=NEXT_TURN.format(index))(index, context)
 
 
-def _next_turn(index: int, doc_ids: list[str], context: dict[str, Any] | None) -> None:
+def _next_turn(index: int, context: dict[str, Any] | None) -> None:
     pending = st.session_state.pop(PENDING, None)  # one that is not this turn's is stale
     thread = st.session_state.get(state.CHAT_THREAD)
     if not pending or pending[0] != index or thread is None:
         return
-    # The selection as it is now: a keyed fragment may rerun with the arguments it was
-    # first drawn with, from before the person changed the documents to ask.
+    # The selection as it is now (read here, not passed in: a keyed fragment may rerun with
+    # the arguments it was first drawn with, from before the person changed it).
     doc_ids = list(st.session_state.get(state.CHAT_DOCS) or [])
     with shown_errors():
         if index == 0:  # the thread was opened by this question
             _title(thread)
         _ask(pending[1], doc_ids, context)
-    next_turn(index + 1, doc_ids, context)
+    next_turn(index + 1, context)
 
 
 @st.fragment

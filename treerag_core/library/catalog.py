@@ -20,7 +20,7 @@ from typing import Any
 from ..access.audit import audited
 from ..access.principal import Principal
 from ..access.rules import EDITOR_ROLE, require_document
-from ..errors import InvalidCardError
+from ..errors import DocumentNotFoundError, InvalidCardError
 from ..ingest.card import EDITABLE_FIELDS, build_card, card_text
 from ..store import open_store
 from ..store.base import (
@@ -80,13 +80,17 @@ def index_entry(store: DocumentStore, document: Document) -> None:
         store.library_index().put(library_entry(document))
 
 
-def sync_index(store: DocumentStore, rows: Iterable[dict[str, Any]] | None = None) -> dict:
-    """Make the index agree with the listed documents; returns what was changed."""
+def sync_index(
+    store: DocumentStore, rows: Iterable[dict[str, Any]] | None = None, complete: bool = True
+) -> dict:
+    """Make the index agree with the listed documents (``rows``, else the store's listing);
+    entries of documents not listed are dropped only when ``rows`` is the whole listing
+    (``complete``). Returns what was changed."""
     index = store.library_index()
     listed = {row["doc_id"]: stamp_of(row) for row in (store.list() if rows is None else rows)}
     stamps = index.stamps()
     stale = [doc_id for doc_id, stamp in listed.items() if stamps.get(doc_id) != stamp]
-    gone = [doc_id for doc_id in stamps if doc_id not in listed] if rows is None else []
+    gone = [doc_id for doc_id in stamps if doc_id not in listed] if complete else []
     for doc_id in gone:
         index.remove(doc_id)
     done = 0
@@ -102,14 +106,13 @@ def sync_index(store: DocumentStore, rows: Iterable[dict[str, Any]] | None = Non
     return {"indexed": done, "removed": len(gone), "documents": len(listed)}
 
 
-def document_cards(store: DocumentStore, doc_ids: list[str]) -> dict[str, dict[str, Any]]:
-    """The cards of these documents (brought up to date first), by doc_id; none from a
-    store without a library index."""
-    if not isinstance(store, WithLibraryIndex) or not doc_ids:
+def document_cards(store: DocumentStore, rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The cards of these listed documents (brought up to date first), by doc_id; none from
+    a store without a library index."""
+    if not isinstance(store, WithLibraryIndex) or not rows:
         return {}
-    wanted = set(doc_ids)
-    sync_index(store, [row for row in store.list() if row["doc_id"] in wanted])
-    return store.library_index().cards(doc_ids)
+    sync_index(store, rows, complete=False)
+    return store.library_index().cards([row["doc_id"] for row in rows])
 
 
 def get_card(
@@ -117,9 +120,14 @@ def get_card(
 ) -> dict[str, Any]:
     """A document's card, for a person who may read it."""
     store = open_store(registry_path)
-    require_document(store, principal, doc_id)
-    document = load_document(store, doc_id)
-    return {**build_card(document), "collection": collection_of(document)}
+    row = require_document(store, principal, doc_id)
+    if row is None:
+        raise DocumentNotFoundError(f"No document with id {doc_id} in {store.location}.")
+    card = document_cards(store, [row]).get(doc_id)
+    if card is None:  # a store of the caller's own, without a library index
+        document = load_document(store, doc_id)
+        card = {**build_card(document), "collection": collection_of(document)}
+    return card
 
 
 def edit_card(

@@ -24,7 +24,7 @@ from ..access.rules import readable_rows
 from ..errors import ConfigError
 from ..llm.prompts import LIBRARY_ROUTING_SYSTEM_PROMPT, LIBRARY_ROUTING_USER_PROMPT
 from ..llm.replies import parse_search_reply
-from ..store.base import DocumentStore, WithLibraryIndex, collection_of
+from ..store.base import DocumentStore, LibraryIndex, WithLibraryIndex, collection_of
 from ..text.ranking import expand_query
 from ..text.tokens import STOPWORDS
 from .catalog import sync_index
@@ -79,7 +79,6 @@ class Considered:
     score: float = 0.0
     kept: bool = False
     why: str = ""
-    best_nodes: list[str] = field(default_factory=list)
 
     def trace(self) -> dict[str, Any]:
         return {
@@ -142,7 +141,7 @@ def route(
     if not isinstance(store, WithLibraryIndex):
         raise ConfigError(f"{store.location} keeps no library index: name the documents to ask.")
     rows = scope_rows(store, principal, collection)
-    sync_index(store, rows if principal is not None or collection else None)
+    sync_index(store, rows, complete=principal is None and not collection)
     by_id = {row["doc_id"]: row for row in rows}
     allowed: Collection[str] | None = None if principal is None and not collection else by_id
     tokens = routing_tokens(query)
@@ -175,7 +174,6 @@ def _score(
         c.card = max(0.0, cards.get(doc_id, 0.0)) / best_card
         c.passages = passage_score.get(doc_id, 0.0) / best_passage
         c.score = CARD_SHARE * c.card + PASSAGE_SHARE * c.passages
-        c.best_nodes = [node_id for node_id, _ in per_doc.get(doc_id, [])[:3]]
         out.append(c)
     out.sort(key=lambda c: (-c.score, c.file_name))
     return out
@@ -191,21 +189,24 @@ class RoutingCall:
 
 
 def routing_call(
-    query: str, routing: Routing, rows: dict[str, dict[str, Any]], cards: dict[str, dict],
-    k: int, history: str = "", extra_context: str = "",
+    query: str, routing: Routing, index: LibraryIndex, k: int, earlier: str = "",
+    extra_context: str = "",
 ) -> RoutingCall | None:  # fmt: skip
-    """The prompt for the search model over the shortlisted cards (None: nothing to show)."""
+    """The prompt for the search model over the shortlisted cards (None: nothing to show);
+    only the shortlist's cards are read. ``earlier``: the conversation's last question."""
     shortlist = list(routing.considered[:SHORTLIST])
-    if len(rows) <= SHORTLIST:  # a small library: every card, matched by a word or not
+    if len(routing.rows) <= SHORTLIST:  # a small library: every card, matched or not
         seen = {c.doc_id for c in shortlist}
         shortlist += [Considered(d, str(r.get("file_name")), collection_of(r))
-                      for d, r in rows.items() if d not in seen]  # fmt: skip
+                      for d, r in routing.rows.items() if d not in seen]  # fmt: skip
     if not shortlist:
         return None
+    cards = index.cards([c.doc_id for c in shortlist])
     numbered = {str(n): c for n, c in enumerate(shortlist, 1)}
     lines = [f"[{n}] {card_line(c, cards.get(c.doc_id) or {})}" for n, c in numbered.items()]
     user = LIBRARY_ROUTING_USER_PROMPT.format(
-        history=history, query=query, cards="\n".join(lines),
+        history=f"Earlier question: {earlier}\n" if earlier else "", query=query,
+        cards="\n".join(lines),
         extra_context=f"Context: {extra_context}\n" if extra_context else "",
     )  # fmt: skip
     return RoutingCall(LIBRARY_ROUTING_SYSTEM_PROMPT.format(max_documents=k), user, numbered)

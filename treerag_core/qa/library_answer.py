@@ -43,7 +43,8 @@ def ask_library(
     """Ask every document the principal may read (in ``collection``, if given): routed to
     at most ``k`` of them, then answered as ``ask_multi`` answers."""
     store = open_store(registry_path)
-    routing, call = _offline(query, store, principal, collection, k, retriever, history)
+    routing, call = _offline(query, store, principal, collection, k, retriever, history,
+                             extra_context)  # fmt: skip
     if call is not None:
         routing = _with_reply(routing, call, k, lambda: invoke(
             retriever.search_llm, call.system, call.user, what="search", cache=retriever.cache
@@ -64,7 +65,8 @@ async def aask_library(
     """Async :func:`ask_library` (routing reads the index; the documents are navigated
     concurrently)."""
     store = open_store(registry_path)
-    routing, call = _offline(query, store, principal, collection, k, retriever, history)
+    routing, call = _offline(query, store, principal, collection, k, retriever, history,
+                             extra_context)  # fmt: skip
     if call is not None:
         try:
             reply = await ainvoke(retriever.search_llm, call.system, call.user, what="search",
@@ -94,17 +96,17 @@ def _multi(
 
 def _offline(
     query: str, store: Any, principal: Principal | None, collection: str | None, k: int,
-    retriever: Retriever, history: list[dict[str, Any]] | None,
+    retriever: Retriever, history: list[dict[str, Any]] | None, extra_context: str,
 ) -> tuple[Routing, RoutingCall | None]:  # fmt: skip
     """The offline routing, and the search model's call over its shortlist (None without a
     search model). A follow-up is routed with the question before it, which names what the
     follow-up leaves out ("And in 2018?")."""
-    earlier = [str(turn.get("question") or "") for turn in check_history(history)][-1:]
-    routing = route(" ".join([*earlier, query]), store, principal, collection, k)
+    earlier = " ".join(str(t.get("question") or "") for t in check_history(history)[-1:])
+    routing = route(f"{earlier} {query}", store, principal, collection, k)
     if retriever.search_llm is None:
         return routing, None
-    cards = store.library_index().cards(list(routing.rows)) if routing.rows else {}
-    return routing, routing_call(query, routing, routing.rows, cards, k)
+    index = store.library_index()
+    return routing, routing_call(query, routing, index, k, earlier, extra_context)
 
 
 def _with_reply(

@@ -118,7 +118,7 @@ class RegistryTools:
     def list_documents(self, offset: Offset = 0) -> dict[str, Any]:
         rows = list_documents(self.store, principal=self.principal)
         window = rows[offset : offset + LIST_PAGE_SIZE]
-        cards = document_cards(self.store, [row["doc_id"] for row in window])
+        cards = document_cards(self.store, window)
         result: dict[str, Any] = {
             "documents": [
                 {
