@@ -6,7 +6,8 @@ The library: the 37 shared filings plus up to 1,000 generated documents of other
 (policies, manuals, minutes of made-up companies, years and products), indexed once into
 ``bench/out/library/`` (later runs reuse it). Sizes measured: 37 (the filings alone), 100
 and 1,037 documents, each its own collection, so one registry serves all three: a question
-at size N is asked in the collections that make up N documents.
+at size N is asked in the collections that make up N documents. A registry that holds the 37
+filings alone is asked too: its index's term statistics are its own, and they differ.
 
 For each question: the page hit (a gold evidence page among the pages the answer's
 references cover, for references into the question's own filing), whether the right filing
@@ -51,9 +52,17 @@ def generated(i: int) -> tuple[str, bytes]:
     return f"{company.lower()}_{kind.replace(' ', '_')}_{year}_{i}.md", "\n".join(body).encode()
 
 
-def build(registry: str, log: Any = print) -> None:
-    """Index what the registry does not hold yet: the filings, then the generated ones."""
-    from treerag_core import index_document, index_upload, list_documents, make_summarizer
+def build(registry: str, log: Any = print, generated_too: bool = True) -> None:
+    """Index what the registry does not hold yet: the filings, then the generated ones;
+    then make its library index whole (every arm is asked with the same statistics)."""
+    from treerag_core import (
+        check_library_index,
+        index_document,
+        index_upload,
+        list_documents,
+        make_summarizer,
+        rebuild_library_index,
+    )
 
     have = {row["file_name"] for row in list_documents(registry)}
     summarizer = make_summarizer()
@@ -63,13 +72,16 @@ def build(registry: str, log: Any = print) -> None:
                            verbose=False, collection="filings")  # fmt: skip
             log(f"indexed {path.name}")
     started = time.perf_counter()
-    for i in range(GENERATED):
+    for i in range(GENERATED if generated_too else 0):
         name, data = generated(i)
         if name not in have:
             collection = "generated-63" if i < 63 else "generated-rest"
             index_upload(name, data, summarizer=summarizer, registry_path=registry,
                          collection=collection)  # fmt: skip
     log(f"generated documents ready in {time.perf_counter() - started:.1f} s")
+    report = check_library_index(registry)
+    if report["missing"] or report["stale"] or report["orphans"]:
+        log(f"library index: {rebuild_library_index(registry)}")
 
 
 def _pages(refs: list[dict[str, Any]], file_name: str) -> set[int]:
@@ -95,7 +107,8 @@ def _score(item: dict[str, Any], result: dict[str, Any], seconds: float) -> dict
 
 def run_questions(registry: str, questions: list[dict], collections: tuple[str, ...] | None,
                   by_name: dict[str, str]) -> list[dict[str, Any]]:  # fmt: skip
-    """Each question asked of the library (collections given) or of its own document."""
+    """Each question asked of its own document (``collections`` None), of the library the
+    collections make (a reader of those alone), or of the whole registry (``()``)."""
     from treerag_core import Principal, ask, ask_library, get_document_by_id, make_retriever
 
     retriever = make_retriever()
@@ -106,7 +119,7 @@ def run_questions(registry: str, questions: list[dict], collections: tuple[str, 
             document = get_document_by_id(by_name[item["file"].split("/")[-1]], registry)
             result = ask(item["question"], document, retriever, return_raw=False)
         else:
-            reader = Principal("bench", groups=frozenset(collections))  # reads these alone
+            reader = Principal("bench", groups=frozenset(collections)) if collections else None
             result = ask_library(item["question"], retriever, registry_path=registry,
                                  principal=reader, return_raw=False)  # fmt: skip
         rows.append(_score(item, result, time.perf_counter() - started))
@@ -135,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     build(args.registry)
+    alone = str(OUT / "filings-alone.json")  # a registry that holds the 37 filings only
+    build(alone, generated_too=False)
     for name in ("filings", "generated-63", "generated-rest"):
         set_collection_access(name, readers=[name], registry_path=args.registry)
     questions = [json.loads(line) for line in DEV_SET.open() if line.strip()]
@@ -145,9 +160,13 @@ def main(argv: list[str] | None = None) -> int:
                                                             time.gmtime()),
                               "questions": len(questions), "rows": {}}  # fmt: skip
     sizes = [int(n) for n in args.sizes.split(",") if n]
-    arms = {"document given": None, **{f"library of {n}": SIZES[n] for n in sizes}}
-    for label, collections in arms.items():
-        rows = run_questions(args.registry, questions, collections, by_name)
+    arms = {"document given": (args.registry, None),
+            "a registry of the 37 filings alone": (alone, ()),
+            **{f"library of {n} (collections of one registry of 1,037)": (args.registry, SIZES[n])
+               for n in sizes}}  # fmt: skip
+    names_in = {alone: {r["file_name"]: r["doc_id"] for r in list_documents(alone)}}
+    for label, (registry, collections) in arms.items():
+        rows = run_questions(registry, questions, collections, names_in.get(registry, by_name))
         report["rows"][label] = {"summary": summary(rows), "per_question": rows}
         print(label, report["rows"][label]["summary"], flush=True)
     report["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)

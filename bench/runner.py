@@ -35,6 +35,16 @@ class Side:
         return [self.python, *self.entry, op, *args]
 
 
+def code_stamp() -> str:
+    """The version of treerag_core this checkout holds (its tree in git, and whether files
+    were changed since): a registry prefilled by other code is not measured again."""
+    tree = subprocess.run(["git", "rev-parse", "HEAD:treerag_core"], cwd=ROOT,
+                          capture_output=True, text=True).stdout.strip()  # fmt: skip
+    dirty = subprocess.run(["git", "status", "--porcelain", "treerag_core"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()  # fmt: skip
+    return f"{tree}{'+changes' if dirty else ''}"
+
+
 def ours() -> Side:
     return Side("ours", sys.executable, ["-m", "bench.worker_ours"])
 

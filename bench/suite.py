@@ -6,6 +6,7 @@ fresh-process measurements per side. Targets are the ones issue 5 sets.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,8 +82,10 @@ def registry_figures(
     sizes: dict[str, float | None] = {}
     for side in (ours, peer):
         pristine = out / side.name / "pristine"
-        if not (pristine / "done").exists():
+        made_by = runner.code_stamp() if side.name == "ours" else side.name
+        if not (pristine / "done").exists() or (pristine / "made_by").read_text() != made_by:
             log(f"registry: prefilling 49 documents for {side.name}")
+            shutil.rmtree(pristine, ignore_errors=True)  # a registry another version wrote
             pristine.mkdir(parents=True, exist_ok=True)
             result = runner.run(side, "prefill", str(pristine / "reg.json"), *map(str, copies[:49]))
             if "error" in result:
@@ -90,6 +93,7 @@ def registry_figures(
                 sizes[side.name] = None
                 continue
             (pristine / "done").write_text(result["doc_ids"][0])
+            (pristine / "made_by").write_text(made_by)
         first_id = (pristine / "done").read_text()
         inserts, lists, gets = [], [], []
         for i in range(runs):
