@@ -83,7 +83,8 @@ def registry_figures(
     for side in (ours, peer):
         pristine = out / side.name / "pristine"
         made_by = runner.code_stamp() if side.name == "ours" else side.name
-        if not (pristine / "done").exists() or (pristine / "made_by").read_text() != made_by:
+        stamp = pristine / "made_by"
+        if not (pristine / "done").exists() or not stamp.exists() or stamp.read_text() != made_by:
             log(f"registry: prefilling 49 documents for {side.name}")
             shutil.rmtree(pristine, ignore_errors=True)  # a registry another version wrote
             pristine.mkdir(parents=True, exist_ok=True)
