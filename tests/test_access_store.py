@@ -3,6 +3,7 @@ under concurrent writer processes, and the identity modes' pure decisions."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import multiprocessing
 import os
@@ -46,11 +47,12 @@ def _schema1_registry(tmp_path: Path) -> tuple[str, list[dict]]:
     data["_meta"] = {"1": {"schema_version": 1}}
     Path(reg).write_text(json.dumps(data))
     for doc in docs:
-        path = tmp_path / "old.docs" / f"{doc['doc_id']}.json"
-        stored = json.loads(path.read_text())
+        compressed = tmp_path / "old.docs" / f"{doc['doc_id']}.json.gz"
+        stored = json.loads(gzip.decompress(compressed.read_bytes()))
         del stored["collection"]
         stored["schema_version"] = 1
-        path.write_text(json.dumps(stored))
+        compressed.unlink()  # schema 1 kept plain JSON files
+        (tmp_path / "old.docs" / f"{doc['doc_id']}.json").write_text(json.dumps(stored))
     return reg, docs
 
 
@@ -71,6 +73,13 @@ def test_schema1_registry_migrates_to_default_without_losing_anything(tmp_path: 
     assert len(list_documents(reg, admin)) == 2 and list_documents(reg, someone) == []
     set_collection_access("default", readers=["staff"], registry_path=reg)
     assert len(list_documents(reg, someone)) == 2
+    # The next save of a document replaces its plain file with the compressed one.
+    Path(docs[0]["file_path"]).write_text("# A\nchanged text\n")
+    again = index_document(docs[0]["file_path"], registry_path=reg, verbose=False)
+    assert again["doc_id"] == docs[0]["doc_id"]
+    assert sorted(p.name for p in (tmp_path / "old.docs").iterdir()) == sorted(
+        [f"{docs[0]['doc_id']}.json.gz", f"{docs[1]['doc_id']}.json"]
+    )
 
 
 def test_a_registry_from_a_newer_schema_is_refused(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """8 processes x 50 mixed operations on one registry (file and PostgreSQL): nothing lost,
 nothing half-written."""
 
+import gzip
 import json
 import multiprocessing
 import os
@@ -94,9 +95,9 @@ def test_eight_processes_fifty_operations_each(tmp_path, any_registry):
         assert len(doc["flat_nodes"]) == doc["total_sections"] == 2
     if any_registry.is_file:
         docs_dir = tmp_path / "reg.docs"
-        assert sorted(os.listdir(docs_dir)) == sorted(f"{r['doc_id']}.json" for r in rows)
+        assert sorted(os.listdir(docs_dir)) == sorted(f"{r['doc_id']}.json.gz" for r in rows)
         for row in rows:
-            json.loads((docs_dir / f"{row['doc_id']}.json").read_bytes())
+            json.loads(gzip.decompress((docs_dir / f"{row['doc_id']}.json.gz").read_bytes()))
     else:  # one row per source, its body whole
         assert query(reg, "SELECT count(*), count(DISTINCT file_path) FROM documents") == [
             (len(rows), len(rows))

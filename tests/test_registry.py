@@ -46,7 +46,7 @@ def test_registry_round_trip_listing_and_keyed_lookup(tmp_path, any_registry):
     if any_registry.is_file:  # the metadata file stays small: documents live beside it
         assert os.path.getsize(reg) < 4000
         assert sorted(os.listdir(tmp_path / "reg.docs")) == sorted(
-            [f"{a['doc_id']}.json", f"{b['doc_id']}.json"]
+            [f"{a['doc_id']}.json.gz", f"{b['doc_id']}.json.gz"]
         )
         assert json.load(open(reg))["_meta"]["1"]["schema_version"] == 2
     else:  # one row per document; the schema is created and stamped on first use

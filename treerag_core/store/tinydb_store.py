@@ -3,7 +3,11 @@
 Why this layout: listing 100 large documents must not parse their text, and saving one
 must not rewrite the others. TinyDB holds one short row per document (plus the schema
 version) and stays a few kilobytes; each document's JSON lives beside it in
-``<registry>.docs/<doc_id>.json``. Every write happens under a cross-process file lock and
+``<registry>.docs/<doc_id>.json.gz``, gzip-compressed at its fastest level (a document is
+mostly its text, which compresses to about a third: the registry stays smaller than its
+sources even with the library index beside it, for ~15 ms per save and ~10 ms per read;
+a plain ``<doc_id>.json`` of an earlier treerag is read as it is and replaced on its next
+save). Every write happens under a cross-process file lock and
 replaces files atomically, so concurrent sessions lose nothing and a crash mid-save leaves
 the previous registry intact. A registry file that fails to parse raises ``RegistryError``
 and is never overwritten. Beside the registry file the store keeps what belongs to it:
@@ -18,6 +22,7 @@ by giving every row the collection ``default`` (its TinyDB file is copied to
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 from collections.abc import Iterator
@@ -151,7 +156,19 @@ class TinyDBStore(ThreadMethods):
     def _doc_path(self, doc_id: str) -> str:
         if not DOC_ID.match(doc_id or ""):
             raise DocumentNotFoundError(f"{doc_id!r} is not a valid document id.")
-        return os.path.join(self.docs_dir, f"{doc_id}.json")
+        return os.path.join(self.docs_dir, f"{doc_id}.json.gz")
+
+    def _doc_paths(self, doc_id: str) -> tuple[str, str]:
+        """Where a document may be: compressed (this version) or plain (written before)."""
+        path = self._doc_path(doc_id)
+        return path, path[: -len(".gz")]
+
+    def _unlink_document(self, doc_id: str) -> None:
+        for path in self._doc_paths(doc_id):
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
 
     # -- reads (no lock: every file is replaced atomically) -------------------------
     def list(self) -> list[dict[str, Any]]:
@@ -172,16 +189,15 @@ class TinyDBStore(ThreadMethods):
         return dict(row) if row else None
 
     def get(self, doc_id: str) -> Document:
-        path = self._doc_path(doc_id)
+        compressed, plain = self._doc_paths(doc_id)
         meta = self.meta(doc_id)
         if meta is None:
             raise DocumentNotFoundError(f"No document with id {doc_id} in {self.path}.")
         try:
-            with open(path, "rb") as fh:
-                document = json.loads(fh.read())
+            document = json.loads(_read_document(compressed, plain))
         except FileNotFoundError:
             raise DocumentNotFoundError(f"Document {doc_id} was just deleted.") from None
-        except ValueError as exc:
+        except (ValueError, OSError, EOFError) as exc:
             raise RegistryError(f"The stored document {doc_id} is unreadable: {exc}") from exc
         document["collection"] = collection_of(meta)  # the row decides (moves touch only it)
         return document
@@ -194,10 +210,12 @@ class TinyDBStore(ThreadMethods):
         return dict(row) if row else None
 
     def stored_size(self, doc_id: str) -> int:
-        try:
-            return os.path.getsize(self._doc_path(doc_id))
-        except OSError:
-            return 0
+        for path in self._doc_paths(doc_id):
+            try:
+                return os.path.getsize(path)
+            except OSError:
+                continue
+        return 0
 
     # -- writes (under the lock) ----------------------------------------------------
     def save(self, document: Document) -> Document:
@@ -221,8 +239,11 @@ class TinyDBStore(ThreadMethods):
         """Document file first, then its row: a row never points at a missing file."""
         document = {**document, "schema_version": SCHEMA_VERSION}
         body = json.dumps(stored_form(document), ensure_ascii=False, separators=(",", ":"))
-        payload = body.encode()
-        atomic_write_bytes(self._doc_path(document["doc_id"]), payload)
+        payload = gzip.compress(body.encode(), compresslevel=1, mtime=0)
+        compressed, plain = self._doc_paths(document["doc_id"])
+        atomic_write_bytes(compressed, payload)
+        if os.path.exists(plain):  # an earlier treerag's copy: the compressed one replaces it
+            os.unlink(plain)
         row = listed_row(document)
         row["size_bytes"] = len(payload)
         table.upsert(row, Query().doc_id == document["doc_id"])
@@ -230,16 +251,13 @@ class TinyDBStore(ThreadMethods):
 
     def delete(self, doc_id: str) -> bool:
         """Remove the row first, then the file: a crash in between leaves only an orphan."""
-        path = self._doc_path(doc_id)
+        self._doc_path(doc_id)  # a valid id, or DocumentNotFoundError before anything changes
         with locked(self.lock_path), self._db(holding_lock=True) as db:
             removed = db.table("documents").remove(Query().doc_id == doc_id)
             if removed:
                 self._stamp(db)
             self.library.remove(doc_id)
-            try:
-                os.unlink(path)
-            except FileNotFoundError:
-                pass
+            self._unlink_document(doc_id)
         return bool(removed)
 
     def replace_all(self, documents: dict[str, Document]) -> None:
@@ -250,10 +268,7 @@ class TinyDBStore(ThreadMethods):
             for row in table.all():
                 if row["doc_id"] not in keep:
                     table.remove(Query().doc_id == row["doc_id"])
-                    try:
-                        os.unlink(self._doc_path(row["doc_id"]))
-                    except FileNotFoundError:
-                        pass
+                    self._unlink_document(row["doc_id"])
             for doc_id, document in documents.items():
                 collection = document.get("collection") or DEFAULT_COLLECTION
                 self._write(table, {**document, "doc_id": doc_id, "collection": collection})
@@ -316,3 +331,13 @@ class TinyDBStore(ThreadMethods):
         meta = db.table("_meta")
         if not meta.all():
             meta.insert({"schema_version": SCHEMA_VERSION})
+
+
+def _read_document(compressed: str, plain: str) -> bytes:
+    """A document file's JSON: the compressed copy, else an earlier treerag's plain one."""
+    try:
+        with open(compressed, "rb") as fh:
+            return gzip.decompress(fh.read())
+    except FileNotFoundError:
+        with open(plain, "rb") as fh:
+            return fh.read()
