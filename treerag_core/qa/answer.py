@@ -51,6 +51,7 @@ from ..types import Document
 from .context import prepare_answer
 from .history import Conversation, conversation
 from .navigate import NavigationResult
+from .overview import asks_about_whole, prepare_overview
 from .result import AnswerMessage, final_chunk, finish, needs_model, offline_reply
 from .retriever import Retriever
 
@@ -186,8 +187,12 @@ Plan = Generator[_Navigate | _Call | _Stream | Output, Any, None]
 def _plan(question: _Question, documents: list[Document], talk: Conversation) -> Plan:
     """Navigate, prepare, answer (or stream the answer), finish: for all four functions."""
     query, retriever, extra = question.query, question.retriever, question.extra_context
-    navs = yield _Navigate(retriever, query, documents, extra, talk)
-    prepared = prepare_answer(query, documents, navs, retriever, extra, talk)
+    whole = [document for document in documents if asks_about_whole(query, document)]
+    if whole:  # "Summarise the Boeing 10-K": its card and parts, nothing searched
+        prepared = prepare_overview(query, whole, retriever, extra, talk)
+    else:
+        navs = yield _Navigate(retriever, query, documents, extra, talk)
+        prepared = prepare_answer(query, documents, navs, retriever, extra, talk)
     if not needs_model(prepared, retriever):
         reply = offline_reply(query, prepared)
         if question.stream:

@@ -42,6 +42,7 @@ class Prepared:
     documents: dict[str, Document]  # by doc_id: where the references' evidence is found
     searched_as: str = ""  # the question as searched (a follow-up resolved): what is quoted
     memory: RankingMemory | None = None  # the retriever's: the offline answer reuses it
+    overview: str = ""  # a question about documents as wholes: the offline answer, written
 
 
 def is_heading_only(node: FlatNode) -> bool:

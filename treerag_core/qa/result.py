@@ -39,6 +39,8 @@ def needs_model(prepared: Prepared, retriever: Retriever) -> bool:
 
 def offline_reply(query: str, prepared: Prepared) -> LLMReply:
     """The extractive answer: the offline engine's, or the fallback with nothing to read."""
+    if prepared.overview:
+        return LLMReply(text=prepared.overview, model=ENGINE_NAME)
     if not prepared.sections:
         return LLMReply(text=EMPTY_ANSWER, model=ENGINE_NAME)
     text, _used = extractive_answer(
