@@ -7,15 +7,21 @@ and the reference cites the pages of that window, not of the whole section.
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..ingest.tree import excerpt_pages
-from ..text.bm25 import BM25
+from ..text.bm25 import BM25_B, BM25_K1
 from ..text.ranking import RankingMemory, remembered
 from ..text.tokens import tokenize
 from ..types import FlatNode
 
 _STEPS_PER_WINDOW = 4  # windows overlap by three quarters
+# Windows that hold the same match score alike but for a word more or less of length (they
+# are cut at spaces): within this share of the best they count as tied.
+TIED_SHARE = 0.02
 # The text just before an excerpt that travels with it (never quoted): enough for the
 # header and units lines of a table the window starts inside.
 LEAD_CHARS = 1500
@@ -42,16 +48,15 @@ def best_window(
     if len(text) <= max_chars:
         return 0, len(text)
     step = max(1, max_chars // _STEPS_PER_WINDOW)
-    starts = list(range(0, len(text) - max_chars + step, step))
-
-    def windows() -> BM25:
-        return BM25({str(i): tokenize(text[s : s + max_chars]) for i, s in enumerate(starts)})
-
-    scores = remembered(memory, ("windows", text, max_chars), windows).scores(tokenize(query))
+    cuts = remembered(memory, ("window cuts", text, step), lambda: _cuts(text, step))
+    windows = max(1, len(cuts) - _STEPS_PER_WINDOW)  # each begins at a cut, spans four pieces
+    pieces = remembered(memory, ("window pieces", text, step), lambda: [
+        tokenize(text[a:b]) for a, b in itertools.pairwise(cuts)])  # fmt: skip
+    scores = window_scores(pieces, windows, set(tokenize(query)))
     top = max(scores.values(), default=0.0)
     # Several windows hold the same match: the middle one centres it.
-    tied = sorted(int(key) for key, score in scores.items() if score >= top - 1e-9) or [0]
-    start = starts[tied[len(tied) // 2]]
+    tied = sorted(key for key, score in scores.items() if score >= top * (1 - TIED_SHARE)) or [0]
+    start = cuts[tied[len(tied) // 2]]
     # Begin and end on line boundaries so a table row or sentence is not cut in half.
     if start:
         line_start = text.rfind("\n", 0, start)
@@ -61,6 +66,43 @@ def best_window(
         line_end = text.rfind("\n", start, end)
         end = line_end if line_end > start + max_chars // 2 else end
     return start, end
+
+
+def _cuts(text: str, step: int) -> list[int]:
+    """Where the text's pieces begin (about ``step`` apart, at a space so no word is cut in
+    two), and its end."""
+    cuts, at = [0], step
+    while at < len(text):
+        space = text.find(" ", at, at + step // 4 + 1)
+        at = space + 1 if space >= 0 else at
+        if at > cuts[-1] and at < len(text):
+            cuts.append(at)
+        at += step
+    return [*cuts, len(text)]
+
+
+def window_scores(pieces: list[list[str]], windows: int, terms: set[str]) -> dict[int, float]:
+    """BM25 of each window (``_STEPS_PER_WINDOW`` consecutive pieces) for ``terms``, from
+    each piece's counts: the text is cut into words once, not once per window it is in."""
+    span = _STEPS_PER_WINDOW
+    counts = [Counter(t for t in piece if t in terms) for piece in pieces]
+    sizes = [len(piece) for piece in pieces]
+    tf = [sum((counts[i + j] for j in range(span) if i + j < len(pieces)), Counter())
+          for i in range(windows)]  # fmt: skip
+    length = [sum(sizes[i : i + span]) for i in range(windows)]
+    avg = (sum(length) / windows) or 1.0
+    scores: dict[int, float] = {}
+    for term in terms:
+        df = sum(1 for c in tf if c[term])
+        if not df:
+            continue
+        idf = math.log(1 + (windows - df + 0.5) / (df + 0.5))
+        for i, c in enumerate(tf):
+            f = c[term]
+            if f:
+                norm = BM25_K1 * (1 - BM25_B + BM25_B * length[i] / avg)
+                scores[i] = scores.get(i, 0.0) + idf * f * (BM25_K1 + 1) / (f + norm)
+    return scores
 
 
 def section_excerpt(

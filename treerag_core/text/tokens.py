@@ -20,17 +20,17 @@ STOPWORDS = frozenset(
 )
 
 
+# A word of lower-case text without its trailing apostrophes and hyphens (WORD, stripped).
+_LOWER_WORD = re.compile(r"[a-z0-9]+(?:['’\-]+[a-z0-9]+)*")
+
+
 def tokenize(text: str) -> list[str]:
     """Lower-case word tokens without stopwords, with a light plural strip."""
-    tokens = []
-    for word in WORD.findall(text.lower()):
-        word = word.strip("'’-")
-        if not word or word in STOPWORDS:
-            continue
-        if len(word) > 4 and word.endswith("s") and not word.endswith("ss"):
-            word = word[:-1]
-        tokens.append(word)
-    return tokens
+    return [
+        w[:-1] if len(w) > 4 and w[-1] == "s" and w[-2] != "s" else w
+        for w in _LOWER_WORD.findall(text.lower())
+        if w not in STOPWORDS
+    ]
 
 
 def estimate_tokens(text: str) -> int:
