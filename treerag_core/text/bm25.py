@@ -30,7 +30,9 @@ class BM25:
         self.postings = postings
         self.avg = (sum(self.length.values()) / len(self.length)) if self.length else 0.0
         n = len(self.length)
-        self.idf = {t: math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in postings.items()}
+        self.idf = {
+            t: math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in postings.items()
+        }
 
     def scores(self, query_tokens: list[str]) -> dict[Hashable, float]:
         """Each passage holding a query term, with its score (terms counted once)."""
