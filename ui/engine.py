@@ -17,6 +17,7 @@ from treerag_core import (
     Cache,
     RankingMemory,
     Retriever,
+    lasting_ranking_memory,
     load_settings,
     make_llms,
     make_retriever,
@@ -82,9 +83,11 @@ def current_summarizer(system_prompt: str | None = None) -> Any:
 
 
 @st.cache_resource(show_spinner=False)
-def _ranking_memory() -> RankingMemory:
-    """One per process: every session's questions reuse the passages already tokenised."""
-    return RankingMemory()
+def _ranking_memory(registry_path: str) -> RankingMemory:
+    """One per process and registry: every session's questions reuse the passages already
+    tokenised, and whole documents' statistics last in the registry's cache (a restarted
+    server does not tokenise them again)."""
+    return lasting_ranking_memory(open_store(registry_path))
 
 
 def current_retriever() -> Retriever:
@@ -94,7 +97,7 @@ def current_retriever() -> Retriever:
     store = open_store(state.registry_path())  # cited PDFs' passages are located (scans too)
     return make_retriever(
         llm=answer_llm, search_llm=search_llm, cache=cache, sources=store.sources,
-        ocr_cache=store.cache("ocr"), ranking_memory=_ranking_memory(),
+        ocr_cache=store.cache("ocr"), ranking_memory=_ranking_memory(state.registry_path()),
     )  # fmt: skip
 
 

@@ -4,7 +4,7 @@ result carries references and usage (``result``). ``tree_view`` slices the tree 
 
 from .answer import aask, aask_multi, ask, ask_multi
 from .evidence import sentence_offsets
-from .library_answer import aask_library, ask_library
+from .library_answer import aask_library, ask_library, lasting_ranking_memory
 from .navigate import NavigationConfig
 from .render import EvidencePage, crop_to_evidence, locate_evidence, render_evidence
 from .result import AnswerMessage
@@ -32,6 +32,7 @@ __all__ = [
     "ask_multi",
     "crop_to_evidence",
     "EvidencePage",
+    "lasting_ranking_memory",
     "locate_evidence",
     "make_retriever",
     "MAX_DRAWN_NODES",

@@ -12,6 +12,7 @@ opened.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from ..access.principal import Principal
@@ -21,6 +22,7 @@ from ..llm.call import LLMReply, ainvoke, invoke
 from ..store import open_store
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from ..text import ENGINE_NAME
+from ..text.ranking import RankingMemory
 from .answer import aask_multi, ask_multi
 from .history import check_history
 from .result import AnswerMessage
@@ -32,6 +34,7 @@ NOTHING_FOUND = (
 )
 
 Answer = AnswerMessage | dict[str, Any]
+RANKING_CACHE = "ranking"  # the store cache that keeps documents' ranking statistics
 
 
 def ask_library(
@@ -51,7 +54,7 @@ def ask_library(
         ))  # fmt: skip
     if not routing.picked:
         return _nothing(routing, stream, return_raw)
-    answer = ask_multi(*_multi(query, routing, retriever, extra_context, stream, return_raw),
+    answer = ask_multi(*_multi(query, routing, retriever, extra_context, stream, return_raw, store),
                        principal=principal, registry_path=store, history=history)  # fmt: skip
     return _traced_stream(answer, routing) if stream else _traced(answer, routing)  # type: ignore[arg-type]
 
@@ -78,7 +81,7 @@ async def aask_library(
         nothing = _nothing(routing, stream, return_raw)
         return _as_async(nothing) if stream else nothing  # type: ignore[arg-type]
     answer = await aask_multi(
-        *_multi(query, routing, retriever, extra_context, stream, return_raw),
+        *_multi(query, routing, retriever, extra_context, stream, return_raw, store),
         principal=principal, registry_path=store, history=history,
     )  # fmt: skip
     if stream:
@@ -88,10 +91,20 @@ async def aask_library(
 
 def _multi(
     query: str, routing: Routing, retriever: Retriever, extra_context: str, stream: bool,
-    return_raw: bool,
+    return_raw: bool, store: Any,
 ) -> tuple[Any, ...]:  # fmt: skip
-    """``ask_multi``'s positional arguments for the routed documents."""
+    """``ask_multi``'s positional arguments for the routed documents. Without a ranking
+    memory of the caller's, the documents' ranking statistics are read from (or, the first
+    time a document is asked, kept in) the store's ``ranking`` cache: a library question
+    does not tokenise the documents it opens again in every process."""
+    if retriever.ranking_memory is None:
+        retriever = replace(retriever, ranking_memory=lasting_ranking_memory(store))
     return query, routing.doc_ids, retriever, extra_context, stream, return_raw, False
+
+
+def lasting_ranking_memory(store: Any) -> RankingMemory:
+    """A ranking memory whose whole-document statistics last in the store's cache."""
+    return RankingMemory(lasting=store.cache(RANKING_CACHE))
 
 
 def _offline(

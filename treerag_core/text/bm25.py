@@ -3,16 +3,28 @@
 Kept as postings (each term's passages and counts) rather than a count table per passage:
 a question has a few terms, so scoring visits only the passages that hold one of them
 instead of every passage for every term (a 300-page filing's ranking: ~1,500 passages).
+The postings pack into a compact stored form (:meth:`BM25.stored`), so a document's
+statistics can be kept on disk and read back in milliseconds instead of being rebuilt from
+its text by every process that ranks it; a stored form's postings are unpacked only for the
+terms a question asks.
 """
 
 from __future__ import annotations
 
+import base64
+import itertools
 import math
+import zlib
+from array import array
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
+from typing import Any
 
 BM25_K1 = 1.5  # term-frequency saturation: the usual Okapi value
 BM25_B = 0.75  # length normalisation: the usual Okapi value
+STORED_VERSION = 1  # the stored form's layout
+_COUNT_BITS = 12  # a packed posting: passage number << 12 | count (capped at 4,095)
+_COUNT_MASK = (1 << _COUNT_BITS) - 1
 
 
 class BM25:
@@ -20,29 +32,81 @@ class BM25:
         self, docs: Mapping[Hashable, Iterable[str]], k1: float = BM25_K1, b: float = BM25_B
     ) -> None:
         self.k1, self.b = k1, b
-        postings: dict[str, list[tuple[Hashable, int]]] = {}
-        self.length: dict[Hashable, int] = {}
-        for key, tokens in docs.items():
+        self.keys: list[Hashable] = []
+        self.lengths: list[int] = []
+        postings: dict[str, list[tuple[int, int]]] = {}
+        for number, (key, tokens) in enumerate(docs.items()):
             counts = Counter(tokens)
-            self.length[key] = sum(counts.values())
+            self.keys.append(key)
+            self.lengths.append(sum(counts.values()))
             for term, f in counts.items():
-                postings.setdefault(term, []).append((key, f))
-        self.postings = postings
-        self.avg = (sum(self.length.values()) / len(self.length)) if self.length else 0.0
-        n = len(self.length)
-        self.idf = {
-            t: math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in postings.items()
-        }
+                postings.setdefault(term, []).append((number, f))
+        self._postings = postings
+        self._packed: tuple[dict[str, tuple[int, int]], array] | None = None
+
+    @property
+    def avg(self) -> float:
+        return (sum(self.lengths) / len(self.lengths)) if self.lengths else 0.0
+
+    def _hits(self, term: str) -> list[tuple[int, int]] | None:
+        """The term's postings: (passage number, count)."""
+        if self._packed is None:
+            return self._postings.get(term)
+        where, packed = self._packed
+        span = where.get(term)
+        if span is None:
+            return None
+        return [(p >> _COUNT_BITS, p & _COUNT_MASK) for p in packed[span[0] : span[1]]]
 
     def scores(self, query_tokens: list[str]) -> dict[Hashable, float]:
         """Each passage holding a query term, with its score (terms counted once)."""
-        out: dict[Hashable, float] = {}
-        k1, b, avg = self.k1, self.b, self.avg or 1
+        out: dict[int, float] = {}
+        k1, b, avg, n = self.k1, self.b, self.avg or 1, len(self.keys)
         for term in set(query_tokens):
-            idf = self.idf.get(term)
-            if idf is None:
+            hits = self._hits(term)
+            if not hits:
                 continue
-            for key, f in self.postings[term]:
-                norm = k1 * (1 - b + b * self.length[key] / avg)
-                out[key] = out.get(key, 0.0) + idf * f * (k1 + 1) / (f + norm)
-        return {key: score for key, score in out.items() if score > 0}
+            idf = math.log(1 + (n - len(hits) + 0.5) / (len(hits) + 0.5))
+            for number, f in hits:
+                norm = k1 * (1 - b + b * self.lengths[number] / avg)
+                out[number] = out.get(number, 0.0) + idf * f * (k1 + 1) / (f + norm)
+        return {self.keys[number]: score for number, score in out.items() if score > 0}
+
+    def stored(self) -> dict[str, Any]:
+        """A JSON-serialisable copy (keys must be strings, numbers or tuples of them)."""
+        if self._packed is not None:
+            raise ValueError("a BM25 read from its stored form is stored already")
+        terms = list(self._postings)
+        packed = array("I", (n << _COUNT_BITS | min(f, _COUNT_MASK)
+                             for term in terms for n, f in self._postings[term]))  # fmt: skip
+        return {
+            "v": STORED_VERSION,
+            "k1": self.k1,
+            "b": self.b,
+            "keys": [list(k) if isinstance(k, tuple) else k for k in self.keys],
+            "lengths": self.lengths,
+            "terms": terms,
+            "df": [len(self._postings[t]) for t in terms],
+            "postings": base64.b64encode(zlib.compress(packed.tobytes(), 1)).decode(),
+        }
+
+    @classmethod
+    def from_stored(cls, value: Mapping[str, Any]) -> BM25:
+        """The statistics :meth:`stored` wrote; ``ValueError`` when they are not that."""
+        try:
+            if value["v"] != STORED_VERSION:
+                raise ValueError("another layout")
+            bm25 = cls({}, float(value["k1"]), float(value["b"]))
+            bm25.keys = [tuple(k) if isinstance(k, list) else k for k in value["keys"]]
+            bm25.lengths = [int(n) for n in value["lengths"]]
+            packed = array("I")
+            packed.frombytes(zlib.decompress(base64.b64decode(value["postings"])))
+            ends = list(itertools.accumulate(value["df"]))
+            where = {t: (end - df, end) for t, df, end in zip(value["terms"], value["df"], ends,
+                                                             strict=True)}  # fmt: skip
+        except (KeyError, TypeError, ValueError, zlib.error) as exc:
+            raise ValueError(f"not stored BM25 statistics: {exc}") from exc
+        if len(bm25.keys) != len(bm25.lengths) or (ends[-1] if ends else 0) != len(packed):
+            raise ValueError("not stored BM25 statistics: sizes disagree")
+        bm25._packed = (where, packed)
+        return bm25

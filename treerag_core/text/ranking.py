@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from threading import Lock
 from typing import Any, TypeVar
 
+from ..store.base import Cache
 from ..types import FlatNode
-from .bm25 import BM25
+from .bm25 import BM25, STORED_VERSION
 from .labels import heading_label
-from .tokens import tokenize
+from .tokens import TOKENS_VERSION, tokenize
 
 # How many section sets (a document, or a level's candidates) a RankingMemory keeps: the
 # documents a server is asked about at once, and their levels, without growing unbounded.
@@ -18,6 +20,12 @@ MAX_REMEMBERED_SETS = 64
 # How many quoted sections' pieces (a section's windows, its parsed table rows, its sentences)
 # a RankingMemory keeps: the sections the recent questions quoted, a few each. Small entries.
 MAX_REMEMBERED_PIECES = 512
+# A section set with this many passages is kept in the lasting cache too (when the memory
+# has one): a document's whole ranking, not a level's few candidates. Reading a 300-page
+# filing's statistics back takes ~10 ms; building them from its text ~100-200 ms.
+LASTING_MIN_PASSAGES = 64
+# What the lasting statistics were made by: another tokenizer or layout is another key.
+LASTING_VERSION = f"bm25-{STORED_VERSION}-tokens-{TOKENS_VERSION}"
 
 T = TypeVar("T")
 
@@ -105,18 +113,53 @@ class RankingMemory:
     thread-safe. What it returns is shared: callers must not change it."""
 
     def __init__(
-        self, max_sets: int = MAX_REMEMBERED_SETS, max_pieces: int = MAX_REMEMBERED_PIECES
+        self,
+        max_sets: int = MAX_REMEMBERED_SETS,
+        max_pieces: int = MAX_REMEMBERED_PIECES,
+        lasting: Cache | None = None,
     ) -> None:
         self._sets = _Lru(max_sets)
         self._pieces = _Lru(max_pieces)
+        self._lasting = lasting
 
     def get(self, key: Hashable, build: Callable[[], BM25]) -> BM25:
-        """A section set's statistics (large: few are kept)."""
-        return self._sets.get(key, build)
+        """A section set's statistics (large: few are kept in memory; with a ``lasting``
+        cache, a whole document's are kept there too, for every process and restart)."""
+        if self._lasting is None:
+            return self._sets.get(key, build)
+        return self._sets.get(key, lambda: self._from_lasting(key, build))
+
+    def _from_lasting(self, key: Hashable, build: Callable[[], BM25]) -> BM25:
+        assert self._lasting is not None
+        digest = _digest(key)
+        stored = self._lasting.get(digest)
+        if stored is not None:
+            try:
+                return BM25.from_stored(stored)
+            except ValueError:
+                pass  # another layout or a damaged entry: built again, and replaced
+        made = build()
+        if len(made.keys) >= LASTING_MIN_PASSAGES:
+            self._lasting.put(digest, made.stored())
+        return made
 
     def piece(self, key: Hashable, build: Callable[[], T]) -> T:
         """Something derived from one section's text (small: many are kept)."""
         return self._pieces.get(key, build)
+
+
+def _digest(key: Hashable) -> str:
+    """A section set's key as a stable digest: what its passages are made of."""
+    h = hashlib.sha256(LASTING_VERSION.encode())
+    stack = [key]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            h.update(b"(%d" % len(item))
+            stack.extend(reversed(item))
+        else:
+            h.update(b"\x1f" + str(item).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
 
 
 def remembered(memory: RankingMemory | None, key: Hashable, build: Callable[[], T]) -> T:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+# The tokenizer's version: kept statistics made by another one are made again.
+TOKENS_VERSION = 1
 CHARS_PER_TOKEN = 4  # about four characters a token: budgets checked before a call
 
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
