@@ -91,9 +91,12 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def _reply(request: dict[str, Any]) -> str:
-    """A section summary, or for a search call the first three sections of the outline."""
+    """A section summary; for a search call the first three sections of the outline; for a
+    library routing call the first card."""
     text = "\n".join(str(m.get("content") or "") for m in request.get("messages", []))
     ids = re.findall(r"^\s*- \[([^\]]+)\]", text, re.M)[:3]
+    if "which documents of a library" in text:  # library routing: the first card shown
+        return json.dumps({"reasoning": "the first card", "documents": [1]})
     if "navigate a large document" in text:  # one level of a large outline: read, open none
         return json.dumps({"reasoning": "the outline's first sections", "open": [], "read": ids})
     if "find the sections" in text:

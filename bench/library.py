@@ -19,16 +19,21 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import shutil
 import statistics
 import time
 from pathlib import Path
 from typing import Any
+
+from bench import library_arms as arms
 
 BENCH = Path(__file__).resolve().parent
 DEV_SET = BENCH.parents[1] / "shared" / "bench" / "financebench" / "questions.jsonl"
 OUT = BENCH / "out" / "library"
 RESULTS = BENCH / "results"
 GENERATED = 1000
+ALONE_COLD = "a registry of the 37 filings alone (each filing's statistics built)"
+ALONE_WARM = "a registry of the 37 filings alone (statistics read back)"
 # The three sizes and the collections that make each: the filings, then generated documents
 # in two collections (63 of them make 100, all 1,000 make 1,037).
 SIZES = {37: ("filings",), 100: ("filings", "generated-63"), 1037: ("filings", "generated-63",
@@ -101,6 +106,7 @@ def _score(item: dict[str, Any], result: dict[str, Any], seconds: float) -> dict
         "page_hit": bool(_pages(refs, name) & set(item.get("evidence_pages") or [])),
         "right_document": any(r.get("file_name") == name for r in refs),
         "opened": [d["file_name"] for d in library.get("documents", []) if d.get("kept")],
+        "context_tokens": int((result.get("trace") or {}).get("context_chars") or 0) // 4,
         "seconds": round(seconds, 4),
     }
 
@@ -148,8 +154,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     build(args.registry)
+    missing = arms.build_extras(args.registry)
     alone = str(OUT / "filings-alone.json")  # a registry that holds the 37 filings only
     build(alone, generated_too=False)
+    for registry in (args.registry, alone):  # each document's first question builds them
+        shutil.rmtree(Path(registry).with_suffix(".cache") / "ranking", ignore_errors=True)
     for name in ("filings", "generated-63", "generated-rest"):
         set_collection_access(name, readers=[name], registry_path=args.registry)
     questions = [json.loads(line) for line in DEV_SET.open() if line.strip()]
@@ -158,22 +167,38 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     report: dict[str, Any] = {"generated_at": time.strftime("%Y-%m-%d %H:%M:%S UTC",
                                                             time.gmtime()),
-                              "questions": len(questions), "rows": {}}  # fmt: skip
+                              "questions": len(questions), "rows": {}, "chunks": {},
+                              "model": {}}  # fmt: skip
     sizes = [int(n) for n in args.sizes.split(",") if n]
-    arms = {"document given": (args.registry, None),
-            "a registry of the 37 filings alone": (alone, ()),
-            **{f"library of {n} (collections of one registry of 1,037)": (args.registry, SIZES[n])
-               for n in sizes}}  # fmt: skip
+    runs = {"document given": (args.registry, None),
+            ALONE_COLD: (alone, ()), ALONE_WARM: (alone, ()),
+            **{size_label(n): (args.registry, SIZES[n]) for n in sizes}}  # fmt: skip
     names_in = {alone: {r["file_name"]: r["doc_id"] for r in list_documents(alone)}}
-    for label, (registry, collections) in arms.items():
+    for label, (registry, collections) in runs.items():
         rows = run_questions(registry, questions, collections, names_in.get(registry, by_name))
         report["rows"][label] = {"summary": summary(rows), "per_question": rows}
         print(label, report["rows"][label]["summary"], flush=True)
+    for n in sizes:
+        asked = report["rows"][size_label(n)]["per_question"]
+        budgets = {r["id"]: r["context_tokens"] for r in asked}
+        rows, built = arms.chunk_arm(args.registry, SIZES[n], questions, budgets)
+        report["chunks"][str(n)] = {"summary": summary(rows), "build_s": round(built, 2),
+                                    "per_question": rows}  # fmt: skip
+        report["model"][str(n)] = arms.model_arm(args.registry, SIZES[n], questions)
+        print(n, "chunks", report["chunks"][str(n)]["summary"], "model", report["model"][str(n)])
+    own = arms.run_own(args.registry, arms.own_questions(missing))
+    report["own"] = {"summary": arms.own_summary(own), "missing_manuals": missing,
+                     "per_question": own}  # fmt: skip
+    print("own", report["own"]["summary"], flush=True)
     report["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     report["seconds"] = round(time.perf_counter() - started, 1)
     if not args.no_write:
         _write(report)
     return 0
+
+
+def size_label(n: int) -> str:
+    return f"library of {n} (collections of one registry of 1,037)"
 
 
 def _write(report: dict[str, Any]) -> None:
@@ -183,16 +208,41 @@ def _write(report: dict[str, Any]) -> None:
         "# Asking the whole library: FinanceBench dev questions, no document named",
         "",
         f"Generated {report['generated_at']} by `python -m bench.library` (offline engine; "
-        f"{report['questions']} questions; peak RSS {report['peak_rss_mb']} MB).",
+        f"{report['questions']} questions; peak RSS {report['peak_rss_mb']} MB). Each "
+        "document's ranking statistics are built by its first question and read back by the "
+        "later ones (the registries' ranking caches are emptied at the start): the first "
+        "row of the 37 filings alone builds them, the second reads them.",
         "",
         "| asked of | page hit rate | right filing cited | median s | p90 s |",
         "|---|---:|---:|---:|---:|",
     ]
     for label, row in report["rows"].items():
-        s = row["summary"]
-        lines.append(f"| {label} | {s['page_hit_rate']:.1%} | {s['right_document_cited']:.1%} "
-                     f"| {s['median_s']:.3f} | {s['p90_s']:.3f} |")  # fmt: skip
+        lines.append(_row(label, row["summary"]))
+    for n, row in report["chunks"].items():
+        lines.append(_row(f"chunk BM25 over every chunk of the library of {n}, same token "
+                          f"budget (index built in {row['build_s']} s)", row["summary"]))  # fmt: skip
+    lines += ["", "With a model (the real ChatOpenAI client against the fake server of "
+              "`bench/fake_llm.py`; first questions of the set):", "",
+              "| library size | questions | calls per question (median, max) | search-model "
+              "tokens per question (median) | of which routing |", "|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for n, m in report["model"].items():
+        lines.append(f"| {n} | {m['questions']} | {m['median_calls']}, {m['max_calls']} | "
+                     f"{m['median_search_tokens']:,.0f} | {m['median_routing_tokens']:,.0f} |")  # fmt: skip
+    own = report["own"]
+    lines += ["", "Our own questions that name no document (`bench/questions/library_own.jsonl`), "
+              "asked of the whole registry" + (f"; manuals missing on this machine: "
+              f"{', '.join(own['missing_manuals'])}" if own["missing_manuals"] else "") + ":",
+              "", "| questions on | asked | section or page hit | right document cited | "
+              "median s |", "|---|---:|---:|---:|---:|"]  # fmt: skip
+    for source, s in own["summary"].items():
+        lines.append(f"| {source} | {s['questions']} | {s['hit_rate']:.1%} | "
+                     f"{s['right_document_cited']:.1%} | {s['median_s']:.3f} |")  # fmt: skip
     (RESULTS / "library.md").write_text("\n".join(lines) + "\n")
+
+
+def _row(label: str, s: dict[str, Any]) -> str:
+    return (f"| {label} | {s['page_hit_rate']:.1%} | {s['right_document_cited']:.1%} "
+            f"| {s['median_s']:.3f} | {s['p90_s']:.3f} |")  # fmt: skip
 
 
 if __name__ == "__main__":

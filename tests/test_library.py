@@ -268,3 +268,26 @@ def test_a_failed_routing_call_falls_back_on_the_offline_choice(tmp_path) -> Non
         assert library["opened"] == [planted["doc_id"]]
     finally:
         server.stop()
+
+
+def test_a_question_naming_a_year_goes_to_the_document_of_that_year(tmp_path) -> None:
+    """Last year's report quotes this year's outlook and a quarterly release compares with
+    the year before: the document whose own period is asked comes first, and the trace
+    says why."""
+    registry = str(tmp_path / "lib.json")
+    older = _index(registry, "northwind_2019_annual_report.md", (
+        b"# Northwind annual report 2019\n\n## Results\nFor the year ended December 31, 2019, "
+        b"revenue was 90 million euros and Northwind's free cash flow was 11 million euros."
+        b"\n\n## Outlook\nWe expect a free cash flow of 15 million euros in fiscal 2020.\n"))  # fmt: skip
+    newer = _index(registry, "northwind_2020_annual_report.md", (
+        b"# Northwind annual report 2020\n\n## Results\nFor the year ended December 31, 2020, "
+        b"revenue was 95 million euros and the free cash flow was 14 million euros.\n"))  # fmt: skip
+    result = ask_library("What was Northwind's free cash flow in FY2020?", make_retriever(),
+                         registry_path=registry, return_raw=False)  # fmt: skip
+    documents = result["trace"]["library"]["documents"]
+    assert documents[0]["doc_id"] == newer["doc_id"]
+    assert "its own period, 2020" in documents[0]["period"]
+    by_id = {d["doc_id"]: d for d in documents}  # without the rule, the older came first
+    assert by_id[older["doc_id"]]["period"].startswith("its own period is 2019")
+    assert not by_id[older["doc_id"]]["kept"]
+    assert "14 million" in result["answer"]

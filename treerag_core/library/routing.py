@@ -46,6 +46,15 @@ PASSAGE_POOL = 400
 # (a document that discusses the subject throughout beats one that mentions it once).
 FURTHER_PASSAGES = 2
 FURTHER_WEIGHT = 0.25
+# A question that names a year prefers the documents whose own period it is (a card's first
+# period: the file name's, or the "fiscal year ended"), over those that only mention it
+# (last year's filing quotes this year's outlook; a quarterly release compares with the year
+# before): among the best-ranked, those get this much more, the others of a known period
+# this share of their score. FinanceBench dev, 37 filings alone: right filing 92.3% → see
+# bench/results/library.md.
+PERIOD_BONUS = 0.15
+OTHER_PERIOD_FACTOR = 0.85
+PERIOD_CHECKED = 40  # the best-ranked documents whose period is compared (their cards read)
 TRACE_DOCUMENTS = 12  # documents listed in the trace (the kept ones and the nearest misses)
 # Cards the search model reads for one question: the offline ranking's best this many (a
 # library this small is shown whole). About 60 tokens a card: a bounded call at any size.
@@ -55,6 +64,8 @@ CARD_DESCRIPTION_CHARS = 200
 _WORD = re.compile(r"[^\W_]+")
 _POSSESSIVE = re.compile(r"['’]s\b", re.I)  # "3M's" is asked of the documents about "3M"
 _PERIOD = re.compile(r"^(?:fy|q[1-4])?(\d{4})(?:q[1-4])?$")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_YEAR_IN = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
 def routing_tokens(query: str) -> list[str]:
@@ -82,6 +93,7 @@ class Considered:
     score: float = 0.0
     kept: bool = False
     why: str = ""
+    period: str = ""  # how its own period weighed, when the question names a year
 
     def trace(self) -> dict[str, Any]:
         return {
@@ -93,6 +105,7 @@ class Considered:
             "passages": round(self.passages, 3),
             "kept": self.kept,
             "why": self.why,
+            **({"period": self.period} if self.period else {}),
         }
 
 
@@ -151,8 +164,39 @@ def route(
     index = store.library_index()
     cards = index.search_cards(tokens, allowed)
     passages = index.search_passages(tokens, allowed, PASSAGE_POOL)
-    considered = _score(by_id, cards, passages)
+    considered = _by_period(_score(by_id, cards, passages), asked_years(tokens), index)
     return replace(_keep(considered, len(by_id), k), rows=by_id)
+
+
+def asked_years(tokens: list[str]) -> set[str]:
+    """The years a question names ("FY2020", "2020", "Q2 2023" → "2020", "2023")."""
+    return {t for t in tokens if _YEAR.match(t)}
+
+
+def own_year(card: dict[str, Any]) -> str | None:
+    """The year a document is about: its card's first period's."""
+    periods = card.get("periods") or []
+    found = _YEAR_IN.search(str(periods[0])) if periods else None
+    return found.group(0) if found else None
+
+
+def _by_period(
+    considered: list[Considered], years: set[str], index: LibraryIndex
+) -> list[Considered]:
+    """The best-ranked documents re-weighed by their own period (see ``PERIOD_BONUS``)."""
+    if not years or not considered:
+        return considered
+    head = considered[:PERIOD_CHECKED]
+    cards = index.cards([c.doc_id for c in head])
+    for c in head:
+        year = own_year(cards.get(c.doc_id) or {})
+        if year in years:
+            c.score += PERIOD_BONUS
+            c.period = f"its own period, {year}, is the one asked"
+        elif year is not None:
+            c.score *= OTHER_PERIOD_FACTOR
+            c.period = f"its own period is {year}, not the one asked"
+    return sorted(considered, key=lambda c: (-c.score, c.file_name))
 
 
 def _score(

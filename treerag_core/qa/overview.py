@@ -25,10 +25,9 @@ from ..ingest.card import build_card
 from ..ingest.tree import subtree_page_range
 from ..llm.prompts import format_extra_context, quote_section
 from ..text.keyterms import leading_summary
-from ..text.labels import heading_label
 from ..text.tokens import STOPWORDS
 from ..types import Document, FlatNode
-from .context import Prepared
+from .context import Prepared, reference
 from .history import Conversation
 from .navigate import NavigationResult
 from .retriever import Retriever
@@ -133,20 +132,9 @@ def part_summary(flat: dict[str, FlatNode], node_id: str) -> str:
 
 def overview_reference(document: Document, node_id: str, number: int) -> dict[str, Any]:
     """A part as the answer cites it: its whole span of pages."""
-    flat = document["flat_nodes"]
-    node = flat[node_id]
-    start, end = subtree_page_range(flat, node_id)
-    return {
-        "node_id": node_id,
-        "title": heading_label(node),
-        "path": node.get("path", heading_label(node)),
-        "file_name": document.get("file_name", ""),
-        "doc_id": document.get("doc_id", ""),
-        "page_start": start,
-        "page_end": end,
-        "spans": [],
-        "ref": f"S{number}",
-    }
+    ref = reference(document, node_id)
+    ref["page_start"], ref["page_end"] = subtree_page_range(document["flat_nodes"], node_id)
+    return {**ref, "spans": [], "ref": f"S{number}"}
 
 
 def card_line(document: Document) -> str:
