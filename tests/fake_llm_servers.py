@@ -217,6 +217,8 @@ class _Handler(BaseHTTPRequestHandler):
             if isinstance(behaviour, (CutStream, Endless, ToolCalls))
             else str(behaviour)
         )
+        cap = request.get("max_completion_tokens") or request.get("max_tokens")
+        text, reason = _capped(text, cap)
         usage = _usage(request, text)
         model = request.get("model", "fake")
         if isinstance(behaviour, ToolCalls) and request.get("stream"):
@@ -241,7 +243,7 @@ class _Handler(BaseHTTPRequestHandler):
                             "message": message,
                             "finish_reason": "tool_calls"
                             if isinstance(behaviour, ToolCalls)
-                            else "stop",
+                            else reason,
                         }
                     ],
                     "usage": {
@@ -269,7 +271,7 @@ class _Handler(BaseHTTPRequestHandler):
                 f"data: {json.dumps({**base, 'choices': [{'index': 0, 'delta': delta, 'finish_reason': None}]})}\n\n"
             )
         self._write(
-            f"data: {json.dumps({**base, 'choices': [{'index': 0, 'delta': {}, 'finish_reason': 'stop'}]})}\n\n"
+            f"data: {json.dumps({**base, 'choices': [{'index': 0, 'delta': {}, 'finish_reason': reason}]})}\n\n"
         )
         if (request.get("stream_options") or {}).get("include_usage"):
             u = {
@@ -282,6 +284,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _ollama(self, request: dict[str, Any], behaviour: Any) -> None:
         text = behaviour.text if isinstance(behaviour, (CutStream, Endless)) else str(behaviour)
+        text, reason = _capped(text, (request.get("options") or {}).get("num_predict"))
         usage = _usage(request, text)
         model = request.get("model", "fake")
         stamp = "2026-01-01T00:00:00Z"
@@ -290,7 +293,7 @@ class _Handler(BaseHTTPRequestHandler):
             "created_at": stamp,
             "message": {"role": "assistant", "content": ""},
             "done": True,
-            "done_reason": "stop",
+            "done_reason": reason,
             "total_duration": 1000,
             "load_duration": 10,
             "prompt_eval_count": usage[0],
@@ -338,6 +341,15 @@ class _Handler(BaseHTTPRequestHandler):
     def _write(self, data: str) -> None:
         self.wfile.write(data.encode())
         self.wfile.flush()
+
+
+def _capped(text: str, max_tokens: int | None) -> tuple[str, str]:
+    """As a server does with a token cap (a word is a token here): the text cut at the cap,
+    and why it ended ("length" when cut)."""
+    words = re.findall(r"\S+\s*", text)
+    if max_tokens and len(words) > int(max_tokens):
+        return "".join(words[: int(max_tokens)]).rstrip(), "length"
+    return text, "stop"
 
 
 def _pieces(text: str) -> list[str]:

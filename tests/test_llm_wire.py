@@ -7,6 +7,7 @@ Each test starts a fake server on 127.0.0.1 that speaks the provider's real wire
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from async_helpers import run_coroutine
@@ -28,7 +29,6 @@ from langchain_core.messages import AIMessage
 from llm_test_docs import HANDBOOK, make_doc
 
 from treerag_core import (
-    LLMError,
     aask,
     aask_multi,
     ask,
@@ -115,13 +115,25 @@ def test_stream_yields_text_then_references_last(server) -> None:
         assert body["stream_options"] == {"include_usage": True}
 
 
-def test_answer_500_raises_llm_error(server) -> None:
+def _degraded(result, failure: str) -> str:
+    """The answer of a failed answer call: the note naming it, then the offline answer."""
+    text = result.content if hasattr(result, "content") else result["answer"]
+    trace = result.response_metadata["trace"] if hasattr(result, "content") else result["trace"]
+    assert re.search(failure, trace["answer_error"])
+    note, _, offline = text.partition("\n\n")
+    assert re.search(failure, note) and "offline engine answered from the same sections" in note
+    assert offline.strip()
+    return offline
+
+
+def test_a_failed_answer_call_gives_the_offline_answer_with_a_note(server) -> None:
     def reply(request):
         return pick("0001")(request) if kind_of(request) == "search" else Status(500, "boom")
 
     server.reply = reply
-    with pytest.raises(LLMError, match="answer model"):
-        ask("Pro plan price?", make_doc(), make_retriever(chat(server)))
+    result = ask("Pro plan price?", make_doc(), make_retriever(chat(server)))
+    assert "20" in _degraded(result, "answer model .* failed")
+    assert [r["node_id"] for r in result.references] == ["0001"]
 
 
 def test_search_429_falls_back_to_offline_ranking(server) -> None:
@@ -139,11 +151,11 @@ def test_search_429_falls_back_to_offline_ranking(server) -> None:
 
 
 def test_timeouts_fail_fast(server) -> None:
-    """A hanging search falls back; a hanging answer raises: neither waits for the server,
-    which would answer nothing for minutes."""
+    """A hanging search falls back; a hanging answer gives the offline answer: neither waits
+    for the server, which would answer nothing for minutes."""
     server.reply = lambda request: Hang(300)
-    with pytest.raises(LLMError, match="timed out|failed"):
-        ask("Pro plan price?", make_doc(), make_retriever(chat(server, timeout=0.5)))
+    result = ask("Pro plan price?", make_doc(), make_retriever(chat(server, timeout=0.5)))
+    _degraded(result, "timed out|failed")
 
 
 def test_garbage_search_reply_falls_back_and_trace_says_so(server) -> None:
@@ -162,26 +174,25 @@ def test_non_protocol_body_is_an_error_not_a_crash(server) -> None:
         return pick("0001")(request) if kind_of(request) == "search" else Garbage()
 
     server.reply = reply
-    with pytest.raises(LLMError):
-        ask("Pro plan price?", make_doc(), make_retriever(chat(server)))
+    _degraded(ask("Pro plan price?", make_doc(), make_retriever(chat(server))), "failed")
 
 
-def test_stream_cut_midway_raises_after_the_chunks(server) -> None:
+def test_stream_cut_midway_ends_with_the_note_and_the_offline_answer(server) -> None:
     def reply(request):
         if kind_of(request) == "search":
             return pick("0001")(request)
         return CutStream("one two three four five six", after=2)
 
     server.reply = reply
-    received = []
-    with pytest.raises(LLMError):
-        for chunk in ask("Pro plan price?", make_doc(), make_retriever(chat(server)), stream=True):
-            received.append(chunk)
-    assert received and all(isinstance(c, str) for c in received)
+    chunks = list(ask("Pro plan price?", make_doc(), make_retriever(chat(server)), stream=True))
+    text = "".join(c for c in chunks if isinstance(c, str))
+    assert text.startswith("one two") and "cut off" in text
+    assert "offline engine answered from the same sections" in text
+    assert "cut off" in chunks[-1]["trace"]["answer_error"]
 
 
 @pytest.mark.parametrize("limit", ["chars", "seconds"])
-def test_endless_stream_is_cut_at_its_limit_and_reported(server, limit) -> None:
+def test_endless_stream_is_cut_at_its_limit_and_ends_with_a_note(server, limit) -> None:
     def reply(request):
         if kind_of(request) == "search":
             return pick("0001")(request)
@@ -189,25 +200,46 @@ def test_endless_stream_is_cut_at_its_limit_and_reported(server, limit) -> None:
 
     server.reply = reply
     caps = {"answer_max_chars": 300} if limit == "chars" else {"answer_max_seconds": 0.5}
-    received: list[str] = []  # the server would stream for 15 s: only the cap stops it first
-    with pytest.raises(LLMError, match="kept streaming past"):
-        for chunk in ask(
-            "Pro plan price?", make_doc(), make_retriever(chat(server), **caps), stream=True
-        ):
-            received.append(chunk)
-    assert received
+    chunks = list(ask("Pro plan price?", make_doc(), make_retriever(chat(server), **caps),
+                      stream=True))  # fmt: skip  # the server would stream for 15 s
+    text = "".join(c for c in chunks if isinstance(c, str))
+    assert text.rstrip().endswith("the answer was cut off.)_") and "kept streaming past" in text
+    assert "offline engine" not in text  # what streamed stays the answer
 
 
 @pytest.mark.parametrize("stream", [True, False])
-def test_empty_answer_is_reported_not_shown(server, stream) -> None:
+def test_empty_answer_is_replaced_by_the_offline_one(server, stream) -> None:
     def reply(request):
         return pick("0001")(request) if kind_of(request) == "search" else ""
 
     server.reply = reply
-    with pytest.raises(LLMError, match="empty reply"):
-        result = ask("Pro plan price?", make_doc(), make_retriever(chat(server)), stream=stream)
-        if stream:
-            list(result)
+    result = ask("Pro plan price?", make_doc(), make_retriever(chat(server)), stream=stream)
+    if stream:
+        chunks = list(result)
+        text = "".join(c for c in chunks if isinstance(c, str))
+        assert "empty reply" in text and "empty reply" in chunks[-1]["trace"]["answer_error"]
+    else:
+        _degraded(result, "empty reply")
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_our_prompt_markup_never_reaches_the_person(server, stream) -> None:
+    """A small model echoes the quoted sections' markup: it is taken out, the answer kept;
+    a reply that was nothing but markup gets the offline answer."""
+    echo = ('SECTION:\n<section_data ref="S1" path="Pricing › Pro">\nThe Pro plan costs '
+            "twenty dollars [S1].\n</section_data>")  # fmt: skip
+
+    def reply(request):
+        return pick("0001")(request) if kind_of(request) == "search" else echo
+
+    server.reply = reply
+    result = ask("Pro plan price?", make_doc(), make_retriever(chat(server)), stream=stream)
+    text = "".join(c for c in result if isinstance(c, str)) if stream else result.content
+    assert text == "The Pro plan costs twenty dollars [S1]."
+    server.reply = lambda r: pick("0001")(r) if kind_of(r) == "search" else "</section_data>"
+    result = ask("Pro plan price?", make_doc(), make_retriever(chat(server)), stream=stream)
+    text = "".join(c for c in result if isinstance(c, str)) if stream else result.content
+    assert "empty reply" in text and "offline engine" in text
 
 
 INJECTED = HANDBOOK.replace(
@@ -320,3 +352,27 @@ def test_references_say_which_sections_the_answer_cites(server) -> None:
     assert [(r["ref"], r["cited"]) for r in result.references] == [("S1", False), ("S2", True)]
     request = server.chat_requests()[-1]
     assert "[S2]" in messages_text(request)[0]  # the prompt asks for these citations
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_every_call_is_capped_and_a_capped_answer_says_it_was_cut(server, stream) -> None:
+    """Search and answer calls carry their kind's token cap (OpenAI max_tokens, Ollama
+    num_predict); the server stops a long answer there and the answer ends with a note."""
+    from treerag_core.llm.call import MAX_TOKENS
+
+    long_answer = "The Pro plan costs twenty dollars [S1]. " + "More detail follows. " * 800
+
+    def reply(request):
+        return pick("0001")(request) if kind_of(request) == "search" else long_answer
+
+    server.reply = reply
+    result = ask("Pro plan price?", make_doc(), make_retriever(chat(server)), stream=stream)
+    text = "".join(c for c in result if isinstance(c, str)) if stream else result.content
+    assert text.startswith("The Pro plan costs twenty dollars [S1].")
+    assert text.endswith("_(The answer reached the model's length limit and was cut here.)_")
+    search, answer = server.chat_requests()
+    caps = [
+        r.get("max_completion_tokens") or r.get("max_tokens") or r["options"]["num_predict"]
+        for r in (search, answer)
+    ]
+    assert caps == [MAX_TOKENS["search"], MAX_TOKENS["answer"]]

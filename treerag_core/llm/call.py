@@ -20,9 +20,10 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -30,6 +31,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from ..errors import LLMError
 from ..store.base import Cache
 from ..text.tokens import estimate_tokens
+from .clean import StreamCleaner, clean_answer
 
 
 @dataclass
@@ -57,10 +59,13 @@ class LLMReply:
 
 @dataclass
 class StreamState:
-    """Filled while a stream runs; complete once the generator is exhausted."""
+    """Filled while a stream runs; complete once the generator is exhausted. ``parts`` is
+    what the caller was given (the model's text, our prompt markup taken out); ``error``,
+    set by a driver that caught it, why the stream ended early."""
 
     parts: list[str] = field(default_factory=list)
     reply: LLMReply | None = None
+    error: LLMError | None = None
 
 
 def model_name(llm: Any) -> str:
@@ -80,6 +85,32 @@ def model_identity(llm: Any) -> str:
         if value is not None:
             parts.append(f"{attr}={value}")
     return "|".join(parts)
+
+
+# The most a call of each kind may write (tokens), so a rambling model is stopped by the
+# server instead of by a timeout. A search reply is a JSON object with a short reasoning
+# and a few ids (~100 tokens; a small model rambled 1,122 before giving none); a summary a
+# few sentences and tags (~150); an answer about a page. A model the caller configured with
+# its own cap keeps it; clients other than OpenAI's and Ollama's are called as they are.
+MAX_TOKENS: Mapping[str, int] = MappingProxyType(
+    {"search": 600, "summary": 400, "heading check": 400, "answer": 1500, "connection test": 16}
+)
+_CAP_FIELD = {
+    "ChatOpenAI": "max_tokens",
+    "AzureChatOpenAI": "max_tokens",
+    "ChatOllama": "num_predict",
+}
+
+
+def bounded(llm: Any, what: str) -> Any:
+    """The model with the cap of this kind of call (see :data:`MAX_TOKENS`)."""
+    field_name, cap = _CAP_FIELD.get(type(llm).__name__), MAX_TOKENS.get(what)
+    if field_name is None or cap is None or getattr(llm, field_name, None) is not None:
+        return llm
+    try:
+        return llm.model_copy(update={field_name: cap})
+    except Exception:  # noqa: BLE001 - a client that cannot be copied is called as it is
+        return llm
 
 
 def build_messages(system: str, user: str) -> list[BaseMessage]:
@@ -196,6 +227,8 @@ def _call_plan(
     message = yield system, user
     elapsed = time.perf_counter() - started
     reply = _reply_from_message(message, llm, len(system) + len(user), elapsed)
+    if what == "answer":  # a small model echoes our markup or prompt: never the person's
+        reply.text = clean_answer(reply.text, system)
     _check_not_empty(reply.text, llm, what)
     if cacheable is None or cacheable(reply.text):
         _to_cache(cache, key, reply)
@@ -208,7 +241,7 @@ def _drive_sync(plan: CallPlan, llm: Any, what: str) -> LLMReply:
         prompt = next(plan)
         while True:
             with _translated(what, llm):
-                message = llm.invoke(build_messages(*prompt))
+                message = bounded(llm, what).invoke(build_messages(*prompt))
             prompt = plan.send(message)
     except StopIteration as done:
         return done.value
@@ -220,7 +253,7 @@ async def _drive_async(plan: CallPlan, llm: Any, what: str) -> LLMReply:
         prompt = next(plan)
         while True:
             with _translated(what, llm):
-                message = await llm.ainvoke(build_messages(*prompt))
+                message = await bounded(llm, what).ainvoke(build_messages(*prompt))
             prompt = plan.send(message)
     except StopIteration as done:
         return done.value
@@ -282,11 +315,15 @@ class _Streaming:
     prompt_chars: int
     started: float = field(default_factory=time.perf_counter)
     total: Any = None  # the chunks added up: the message with the usage and the end marker
+    cleaner: StreamCleaner = field(default_factory=StreamCleaner)
 
     def take(self, chunk: Any) -> Iterator[str]:
-        """The chunk's text, if any; once the caller has it, refuse a runaway stream."""
+        """The chunk's text without our markup, if any; once the caller has it, refuse a
+        runaway stream."""
         self.total = chunk if self.total is None else self.total + chunk
-        text = _text_of(chunk)
+        yield from self._give(self.cleaner.feed(_text_of(chunk)))
+
+    def _give(self, text: str) -> Iterator[str]:
         if text:
             self.state.parts.append(text)
             yield text
@@ -303,8 +340,10 @@ class _Streaming:
                 "the answer was cut off."
             )
 
-    def finish(self) -> None:
-        """After the last chunk: refuse a cut or empty stream, then record text and usage."""
+    def finish(self) -> Iterator[str]:
+        """After the last chunk: what the cleaner held back; then refuse a cut or empty
+        stream, and record text and usage."""
+        yield from self._give(self.cleaner.close())
         _check_complete(self.total, self.llm, self.what)
         text = "".join(self.state.parts)
         _check_not_empty(text, self.llm, self.what)
@@ -318,16 +357,17 @@ def stream(
     llm: Any, system: str, user: str, state: StreamState, *, what: str = "answer",
     max_chars: int = DEFAULT_STREAM_MAX_CHARS, max_seconds: float = DEFAULT_STREAM_MAX_SECONDS,
 ) -> Iterator[str]:  # fmt: skip
-    """Yield text chunks; ``state.reply`` holds the full text and usage at the end.
+    """Yield text chunks (our prompt markup taken out: :mod:`.clean`); ``state.reply``
+    holds the full text and usage at the end.
 
     A failure before or during the stream raises :class:`LLMError` (chunks already yielded
     stay yielded: the caller shows the error after them).
     """
     run = _Streaming(llm, what, state, max_chars, max_seconds, len(system) + len(user))
     with _translated(what, llm, streaming=True):
-        for chunk in llm.stream(build_messages(system, user)):
+        for chunk in bounded(llm, what).stream(build_messages(system, user)):
             yield from run.take(chunk)
-    run.finish()
+    yield from run.finish()
 
 
 async def astream(
@@ -337,7 +377,8 @@ async def astream(
     """The async twin of :func:`stream` (``astream`` on the model)."""
     run = _Streaming(llm, what, state, max_chars, max_seconds, len(system) + len(user))
     with _translated(what, llm, streaming=True):
-        async for chunk in llm.astream(build_messages(system, user)):
+        async for chunk in bounded(llm, what).astream(build_messages(system, user)):
             for text in run.take(chunk):
                 yield text
-    run.finish()
+    for text in run.finish():
+        yield text

@@ -18,10 +18,12 @@ so each is still written out (grouped, four lines). A parameter dataclass alone 
 the arguments but not the steps; the generator shares both, with no build step (psycopg 3
 generates its sync code from the async code instead).
 
-Failure policy: a failed or unusable *search* falls back to the offline ranking (the trace
-says so); a failed *answer* call raises :class:`LLMError` with a readable message — in a
-stream, after the chunks already delivered — because an answer that silently stops is
-worse than a visible error.
+Failure policy: degrade, don't fail. A failed or unusable *search* falls back to the
+offline ranking (the trace says so). A failed *answer* call (a timeout, an error, an empty
+reply, one that was only our prompt's markup) gives the offline engine's extractive answer
+from the same sections, after a one-line note that names what failed; in a stream, after
+the chunks already delivered (a stream cut at its budget keeps its text and ends with the
+note). The trace keeps the error (``answer_error``).
 
 Conversation: ``history=`` (the earlier turns, oldest first, each ``{"question", "answer",
 "references"}``) reaches both calls as a compact block within ``retriever.history_tokens``,
@@ -43,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..access.principal import Principal
-from ..errors import TreeragError
+from ..errors import LLMError, TreeragError
 from ..library.asking import resolve_documents
 from ..llm.call import LLMReply, StreamState, ainvoke, astream, invoke, stream
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
@@ -52,9 +54,10 @@ from .context import prepare_answer
 from .history import Conversation, conversation
 from .navigate import NavigationResult
 from .overview import asks_about_whole, prepare_overview
-from .result import AnswerMessage, final_chunk, finish, needs_model, offline_reply
+from .result import AnswerMessage, degraded, final_chunk, finish, needs_model, offline_reply
 from .retriever import Retriever
 
+LENGTH_NOTE = "\n\n_(The answer reached the model's length limit and was cut here.)_"
 # Documents navigated at once by the blocking driver (each may wait on a search model).
 MAX_PARALLEL_NAVIGATIONS = 4
 
@@ -204,8 +207,17 @@ def _plan(question: _Question, documents: list[Document], talk: Conversation) ->
         )
         yield _Stream(retriever.llm, prepared.system, prepared.user, state, limits)
         reply = state.reply or LLMReply(text="".join(state.parts))
+        if state.error is not None:
+            reply = degraded(query, prepared, state.error, shown="".join(state.parts))
+            yield reply.text[len("".join(state.parts)) :]
     else:
-        reply = yield _Call(retriever.llm, prepared.system, prepared.user)
+        got = yield _Call(retriever.llm, prepared.system, prepared.user)
+        reply = degraded(query, prepared, got) if isinstance(got, LLMError) else got
+    if reply.finish_reason == "length":  # the server stopped it at the answer's token cap
+        note = LENGTH_NOTE
+        reply.text += note
+        if question.stream:
+            yield note
     if question.stream:
         yield final_chunk(prepared, reply, retriever, question.verbose)
     else:
@@ -231,9 +243,15 @@ def _drive_sync(plan: Plan) -> Iterator[Output]:
         if isinstance(step, _Navigate):
             result = _navigate_all(step)
         elif isinstance(step, _Call):
-            result = invoke(step.llm, step.system, step.user, what="answer")
+            try:
+                result = invoke(step.llm, step.system, step.user, what="answer")
+            except LLMError as exc:
+                result = exc
         elif isinstance(step, _Stream):
-            yield from stream(step.llm, step.system, step.user, step.state, **step.limits)
+            try:
+                yield from stream(step.llm, step.system, step.user, step.state, **step.limits)
+            except LLMError as exc:
+                step.state.error = exc
         else:
             yield step
         step = _advance(plan, result)
@@ -247,11 +265,17 @@ async def _drive_async(plan: Plan) -> AsyncIterator[Output]:
         if isinstance(step, _Navigate):
             result = await _anavigate_all(step)
         elif isinstance(step, _Call):
-            result = await ainvoke(step.llm, step.system, step.user, what="answer")
+            try:
+                result = await ainvoke(step.llm, step.system, step.user, what="answer")
+            except LLMError as exc:
+                result = exc
         elif isinstance(step, _Stream):
             chunks = astream(step.llm, step.system, step.user, step.state, **step.limits)
-            async for chunk in chunks:
-                yield chunk
+            try:
+                async for chunk in chunks:
+                    yield chunk
+            except LLMError as exc:
+                step.state.error = exc
         else:
             yield step
         step = _advance(plan, result)

@@ -12,6 +12,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
+from ..errors import LLMError
 from ..llm.call import LLMReply, model_name
 from ..text import ENGINE_NAME
 from ..text.extractive import extractive_answer
@@ -47,6 +48,20 @@ def offline_reply(query: str, prepared: Prepared) -> LLMReply:
         prepared.searched_as or query, prepared.sections, memory=prepared.memory
     )
     return LLMReply(text=text, model=ENGINE_NAME)
+
+
+def degraded(query: str, prepared: Prepared, error: LLMError, shown: str = "") -> LLMReply:
+    """The answer when the answer model failed: what it already streamed (``shown``), a
+    one-line note naming the failure, and the offline engine's answer from the same
+    sections; or, for a stream cut at its budget, what it streamed and the note alone."""
+    reason = str(error).rstrip(".")
+    prepared.trace["answer_error"] = str(error)
+    if shown.strip() and "kept streaming past" in reason:
+        return LLMReply(text=f"{shown}\n\n_({reason}.)_", model=ENGINE_NAME)
+    offline = offline_reply(query, prepared).text
+    note = f"_{reason}. The offline engine answered from the same sections instead:_"
+    head = f"{shown}\n\n" if shown.strip() else ""
+    return LLMReply(text=f"{head}{note}\n\n{offline}", model=ENGINE_NAME)
 
 
 def usage(navs: list[NavigationResult], answer: LLMReply | None) -> dict[str, Any]:
