@@ -241,6 +241,12 @@ def test_a_search_model_routes_a_library_of_1000_in_one_bounded_call(thousand, p
         assert kinds.count("routing") == 1 and kinds.count("search") == 1
         routing_request = server.chat_requests()[kinds.index("routing")]
         assert len(_card_numbers(routing_request)) <= 40  # the shortlist, not 1,001 cards
+        schema = (
+            routing_request.get("format")
+            or routing_request["response_format"]["json_schema"]["schema"]
+        )  # the reply can only name a card that was shown
+        shown = sorted(int(n) for n in _card_numbers(routing_request))
+        assert schema["properties"]["documents"]["items"]["enum"] == shown
         assert len(json.dumps(routing_request)) < 20_000
         library = result.response_metadata["trace"]["library"]
         assert library["engine"] == "model" and library["opened"] == [planted["doc_id"]]

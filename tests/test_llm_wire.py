@@ -376,3 +376,81 @@ def test_every_call_is_capped_and_a_capped_answer_says_it_was_cut(server, stream
         for r in (search, answer)
     ]
     assert caps == [MAX_TOKENS["search"], MAX_TOKENS["answer"]]
+
+
+def _schema_of(request: dict) -> dict | None:
+    """The JSON Schema a request asks its reply to follow (OpenAI or Ollama wire)."""
+    if "response_format" in request:
+        assert request["response_format"]["type"] == "json_schema"
+        return request["response_format"]["json_schema"]["schema"]
+    return request.get("format") if isinstance(request.get("format"), dict) else None
+
+
+def test_structured_replies_are_asked_with_the_allowed_ids(server) -> None:
+    """The search call asks for its JSON with the outline's ids as an enum (an invented id
+    cannot be returned); the answer is free text."""
+    server.reply = pick("0001")
+    doc = make_doc()
+    ask("Pro plan price?", doc, make_retriever(chat(server)))
+    search, answer = server.chat_requests()
+    schema = _schema_of(search)
+    assert schema["required"] == ["reasoning", "node_list"]
+    assert schema["properties"]["node_list"]["items"]["enum"] == list(doc["flat_nodes"])
+    assert schema["additionalProperties"] is False
+    assert _schema_of(answer) is None
+
+
+def test_summaries_are_asked_as_json_with_summary_and_tags(server, tmp_path) -> None:
+    from treerag_core import index_upload, make_summarizer
+
+    server.reply = lambda r: json.dumps({"summary": "About pricing.", "tags": ["Pro"]})
+    index_upload("p.md", b"# Pricing\n\nThe Pro plan costs 20 dollars a month.\n",
+                 summarizer=make_summarizer(chat(server)), registry_path=str(tmp_path / "r.json"))  # fmt: skip
+    schemas = [_schema_of(r) for r in server.chat_requests()]
+    assert schemas and all(s["required"] == ["summary", "tags"] for s in schemas)
+
+
+def test_a_server_that_refuses_schemas_is_asked_without_one_from_then_on(server) -> None:
+    """A server without JSON Schema support answers 400: the call is made again without it,
+    and the model is not asked with one again (the second question sends none)."""
+
+    def reply(request):
+        if _schema_of(request) is not None:
+            return Status(400, "response_format is not supported")
+        return pick("0001")(request)
+
+    server.reply = reply
+    retriever = make_retriever(chat(server))
+    first = ask("Pro plan price?", make_doc(), retriever)
+    second = ask("Pro plan price?", make_doc(), retriever)
+    for result in (first, second):
+        assert [r["node_id"] for r in result.references] == ["0001"]
+        assert result.response_metadata["trace"]["documents"][0]["fallback"] is None
+    with_schema = [_schema_of(r) is not None for r in server.chat_requests()]
+    assert with_schema == [True, False, False, False, False]  # refused once, then never sent
+
+
+def test_failed_summaries_are_counted_and_shown(server, tmp_path) -> None:
+    """The summary model fails on one section: the document records that its summary is
+    the offline lead, the listing carries the count, and the tree browser and registry say
+    so."""
+    from treerag_core import index_upload, list_documents, make_summarizer
+    from ui.registry_logic import table_rows
+    from ui.tree_logic import structure_note
+
+    def reply(request):
+        _, user = messages_text(request)
+        if "Refunds" in user:
+            return Status(500, "overloaded")
+        return json.dumps({"summary": "About it.", "tags": ["Fake"]})
+
+    server.reply = reply
+    registry = str(tmp_path / "r.json")
+    text = b"# Prices\n\nThe Pro plan costs 20 dollars.\n\n## Refunds\n\nRefunds take 5 days.\n"
+    doc = index_upload("p.md", text, summarizer=make_summarizer(chat(server)),
+                       registry_path=registry)  # fmt: skip
+    assert doc["summary_fallbacks"] == 1
+    (row,) = list_documents(registry)
+    assert row["summary_fallbacks"] == 1
+    assert "1 of 2 summaries are the offline leads" in structure_note(doc)
+    assert table_rows([row], registry)[0]["offline summaries"] == 1

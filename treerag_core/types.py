@@ -63,6 +63,9 @@ class Document(TypedDict, total=False):
     structure_check: dict[str, Any]
     warnings: list[str]  # parts of the source that could not be read, and why
     ocr_pages: int  # pages read by OCR
+    # Sections whose summary is the offline lead because the summary model's reply failed
+    # or was unusable (a later re-index asks again)
+    summary_fallbacks: int
     content_hash: str
     indexed_at: str
     total_sections: int

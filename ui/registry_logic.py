@@ -31,6 +31,7 @@ def table_rows(rows: list[dict[str, Any]], registry_path: RegistryLike) -> list[
                 "pages": row.get("total_pages"),
                 "indexed at": row.get("indexed_at"),
                 "engine": row.get("engine"),
+                "offline summaries": row.get("summary_fallbacks") or 0,
                 "size on disk": human_size(
                     int(size) if size is not None else store.stored_size(row["doc_id"])
                 ),

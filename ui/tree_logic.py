@@ -89,4 +89,10 @@ def structure_note(doc: Mapping[str, Any]) -> str:
             f"{len(check.get('set_aside') or [])} of {check.get('asked', 0)} headings found by "
             "their look set aside by the model"
         )
+    fallbacks = int(doc.get("summary_fallbacks") or 0)
+    if fallbacks:
+        parts.append(
+            f"{fallbacks:,} of {sections:,} summaries are the offline leads: the summary model "
+            "failed on them (re-index to ask it again)"
+        )
     return " · ".join(parts)

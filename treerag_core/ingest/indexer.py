@@ -54,6 +54,9 @@ class Build:
         _apply_summaries(flat, result.get("summaries", {}), signature)
         summarize_s = time.perf_counter() - self.started - read_s - parse_s
         document = _document(source, flat, previous, collection, signature)
+        document["summary_fallbacks"] = sum(
+            1 for node in flat.values() if str(node.get("summary_by") or "").endswith("#fallback")
+        )
         document["stats"] = {
             "read_s": round(read_s, 4),
             "parse_s": round(parse_s, 4),

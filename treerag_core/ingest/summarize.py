@@ -25,6 +25,7 @@ from ..errors import LLMError
 from ..llm.call import invoke, model_name
 from ..llm.prompts import SUMMARY_SYSTEM_PROMPT, SUMMARY_USER_PROMPT, quote_section
 from ..llm.replies import parse_summary_reply
+from ..llm.schemas import SUMMARY_SCHEMA
 from ..store.base import Cache
 from ..text import ENGINE_NAME
 from ..text.keyterms import offline_summary
@@ -226,7 +227,7 @@ class LLMSummarizer:
         try:
             reply = invoke(
                 self.llm, self.system_prompt, user, what="summary", cache=self.cache,
-                cacheable=lambda t: parse_summary_reply(t) is not None,
+                cacheable=lambda t: parse_summary_reply(t) is not None, schema=SUMMARY_SCHEMA,
             )  # fmt: skip
         except LLMError as exc:
             with ledger.lock:

@@ -24,6 +24,7 @@ from ..access.rules import readable_rows
 from ..errors import ConfigError
 from ..llm.prompts import LIBRARY_ROUTING_SYSTEM_PROMPT, LIBRARY_ROUTING_USER_PROMPT
 from ..llm.replies import parse_search_reply
+from ..llm.schemas import routing_schema
 from ..store.base import DocumentStore, LibraryIndex, WithLibraryIndex, collection_of
 from ..text.ranking import expand_query
 from ..text.tokens import STOPWORDS
@@ -233,6 +234,10 @@ class RoutingCall:
     system: str
     user: str
     numbered: dict[str, Considered]
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        return routing_schema(int(n) for n in self.numbered)
 
 
 def routing_call(

@@ -113,6 +113,48 @@ def bounded(llm: Any, what: str) -> Any:
         return llm
 
 
+# Where a model records that its server refused a JSON Schema (``metadata`` of the model
+# object itself): asked once per model, then called without one.
+NO_SCHEMA_KEY = "treerag_no_json_schema"
+_SCHEMA_FIELD = {"ChatOllama": "format"}  # Ollama takes the schema as its ``format``
+_RESPONSE_FORMAT = {"ChatOpenAI", "AzureChatOpenAI"}  # OpenAI-compatible: response_format
+
+
+def with_schema(llm: Any, schema: Mapping[str, Any] | None) -> Any:
+    """The model asked for replies that follow ``schema``, where its client can say so and
+    its server has not refused it; else the model as it is."""
+    name = type(llm).__name__
+    if schema is None or (getattr(llm, "metadata", None) or {}).get(NO_SCHEMA_KEY):
+        return llm
+    if name in _RESPONSE_FORMAT:
+        spec = {"name": "reply", "schema": dict(schema), "strict": True}
+        return llm.bind(response_format={"type": "json_schema", "json_schema": spec})
+    if name in _SCHEMA_FIELD:
+        return llm.model_copy(update={_SCHEMA_FIELD[name]: dict(schema)})
+    return llm
+
+
+def _refused_schema(exc: BaseException) -> bool:
+    """A server that does not take JSON Schemas answers 400 or 422 to one."""
+    status = getattr(exc, "status_code", None) or getattr(getattr(exc, "response", None),
+                                                          "status_code", None)  # fmt: skip
+    return status in (400, 422)
+
+
+def _remember_no_schema(llm: Any) -> None:
+    try:
+        llm.metadata = {**(getattr(llm, "metadata", None) or {}), NO_SCHEMA_KEY: True}
+    except (AttributeError, TypeError, ValueError):
+        pass  # a model that keeps no metadata is asked with the schema again, and refused
+
+
+def _prepared(llm: Any, what: str, schema: Mapping[str, Any] | None) -> tuple[Any, Any]:
+    """The model to call for this kind (capped, with the schema) and the one to call again
+    without the schema when its server refuses it."""
+    capped = bounded(llm, what)
+    return with_schema(capped, schema), capped
+
+
 def build_messages(system: str, user: str) -> list[BaseMessage]:
     return [SystemMessage(content=system), HumanMessage(content=user)]
 
@@ -235,47 +277,67 @@ def _call_plan(
     return reply
 
 
-def _drive_sync(plan: CallPlan, llm: Any, what: str) -> LLMReply:
-    """Run a call plan, blocking: every prompt it yields goes to ``llm.invoke``."""
+def _drive_sync(plan: CallPlan, llm: Any, what: str, schema: Mapping[str, Any] | None) -> LLMReply:
+    """Run a call plan, blocking: every prompt it yields goes to ``llm.invoke`` (once more
+    without the schema, remembered, when the server refuses it)."""
+    shaped, plain = _prepared(llm, what, schema)
     try:
         prompt = next(plan)
         while True:
             with _translated(what, llm):
-                message = bounded(llm, what).invoke(build_messages(*prompt))
+                try:
+                    message = shaped.invoke(build_messages(*prompt))
+                except Exception as exc:
+                    if shaped is plain or not _refused_schema(exc):
+                        raise
+                    _remember_no_schema(llm)
+                    shaped, message = plain, plain.invoke(build_messages(*prompt))
             prompt = plan.send(message)
     except StopIteration as done:
         return done.value
 
 
-async def _drive_async(plan: CallPlan, llm: Any, what: str) -> LLMReply:
+async def _drive_async(
+    plan: CallPlan, llm: Any, what: str, schema: Mapping[str, Any] | None
+) -> LLMReply:
     """Run a call plan, awaited: every prompt it yields goes to ``llm.ainvoke``."""
+    shaped, plain = _prepared(llm, what, schema)
     try:
         prompt = next(plan)
         while True:
             with _translated(what, llm):
-                message = await bounded(llm, what).ainvoke(build_messages(*prompt))
+                try:
+                    message = await shaped.ainvoke(build_messages(*prompt))
+                except Exception as exc:
+                    if shaped is plain or not _refused_schema(exc):
+                        raise
+                    _remember_no_schema(llm)
+                    shaped, message = plain, await plain.ainvoke(build_messages(*prompt))
             prompt = plan.send(message)
     except StopIteration as done:
         return done.value
 
 
 def invoke(
-    llm: Any, system: str, user: str, *, what: str = "language",
-    cache: Cache | None = None, cacheable: Callable[[str], bool] | None = None,
+    llm: Any, system: str, user: str, *, what: str = "language", cache: Cache | None = None,
+    cacheable: Callable[[str], bool] | None = None, schema: Mapping[str, Any] | None = None,
 ) -> LLMReply:  # fmt: skip
     """One blocking call. Raises :class:`LLMError`; a cache hit costs nothing.
 
-    ``cacheable(text)`` decides whether a reply is worth keeping (a garbage reply is not).
+    ``cacheable(text)`` decides whether a reply is worth keeping (a garbage reply is not);
+    ``schema``: the JSON Schema the reply should follow, where the server can be told.
     """
-    return _drive_sync(_call_plan(llm, system, user, what, cache, cacheable), llm, what)
+    plan = _call_plan(llm, system, user, what, cache, cacheable)
+    return _drive_sync(plan, llm, what, schema)
 
 
 async def ainvoke(
-    llm: Any, system: str, user: str, *, what: str = "language",
-    cache: Cache | None = None, cacheable: Callable[[str], bool] | None = None,
+    llm: Any, system: str, user: str, *, what: str = "language", cache: Cache | None = None,
+    cacheable: Callable[[str], bool] | None = None, schema: Mapping[str, Any] | None = None,
 ) -> LLMReply:  # fmt: skip
     """The async twin of :func:`invoke` (``ainvoke`` on the model)."""
-    return await _drive_async(_call_plan(llm, system, user, what, cache, cacheable), llm, what)
+    plan = _call_plan(llm, system, user, what, cache, cacheable)
+    return await _drive_async(plan, llm, what, schema)
 
 
 # --- one stream: what each chunk does, and the blocking and awaited loops -----------------

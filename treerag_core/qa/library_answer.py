@@ -50,7 +50,8 @@ def ask_library(
                              extra_context)  # fmt: skip
     if call is not None:
         routing = _with_reply(routing, call, k, lambda: invoke(
-            retriever.search_llm, call.system, call.user, what="search", cache=retriever.cache
+            retriever.search_llm, call.system, call.user, what="search", cache=retriever.cache,
+            schema=call.schema,
         ))  # fmt: skip
     if not routing.picked:
         return _nothing(routing, stream, return_raw)
@@ -73,7 +74,7 @@ async def aask_library(
     if call is not None:
         try:
             reply = await ainvoke(retriever.search_llm, call.system, call.user, what="search",
-                                  cache=retriever.cache)  # fmt: skip
+                                  cache=retriever.cache, schema=call.schema)  # fmt: skip
         except LLMError as exc:
             reply = exc
         routing = _with_reply(routing, call, k, lambda: reply)

@@ -33,6 +33,7 @@ from ..llm.prompts import (
     format_extra_context,
 )
 from ..llm.replies import parse_navigation_step, parse_search_reply
+from ..llm.schemas import level_schema, search_schema
 from ..store.base import Cache
 from ..text.ranking import PASSAGE_CHARS, RankingMemory, rank_nodes
 from ..text.tokens import estimate_tokens
@@ -103,6 +104,7 @@ class NavigationResult:
 class _Request:
     system: str
     user: str
+    schema: dict[str, Any] | None = None  # the reply's JSON Schema (the allowed ids)
 
 
 Plan = Generator[_Request, "LLMReply | LLMError", NavigationResult]
@@ -220,7 +222,7 @@ def _plan_single_pass(search: _Search, outline: str) -> Plan:
     user = search.prompts.user.format(
         query=search.query, extra_context=search.extra, outline=outline, history=search.history
     )
-    reply = yield _Request(system, user)
+    reply = yield _Request(system, user, search_schema(search.flat))
     step: dict[str, Any] = {"step": 1, "mode": "single_pass", "candidates": len(search.flat)}
     if isinstance(reply, LLMError):
         ids, failure = [], f"search call failed ({reply})"
@@ -320,7 +322,7 @@ class _LevelWalk:
             beam_width=search.config.beam_width,
             max_sections=search.k - len(self.read),
         )
-        return _Request(search.prompts.level_system, user)
+        return _Request(search.prompts.level_system, user, level_schema(shown))
 
     def _record(self, step_no: int, shown: list[str], prefiltered: bool) -> dict[str, Any]:
         """The step's trace entry, as far as it is known before the call."""
@@ -497,7 +499,8 @@ class _Steps:
 def _search(search_llm: Any, request: _Request, cache: Cache | None) -> LLMReply | LLMError:
     """One blocking search call; a failure is the reply the plan falls back on."""
     try:
-        return invoke(search_llm, request.system, request.user, **_search_options(cache))
+        return invoke(search_llm, request.system, request.user, schema=request.schema,
+                      **_search_options(cache))  # fmt: skip
     except LLMError as exc:
         return exc
 
@@ -505,7 +508,8 @@ def _search(search_llm: Any, request: _Request, cache: Cache | None) -> LLMReply
 async def _asearch(search_llm: Any, request: _Request, cache: Cache | None) -> LLMReply | LLMError:
     """The awaited twin of :func:`_search`."""
     try:
-        return await ainvoke(search_llm, request.system, request.user, **_search_options(cache))
+        return await ainvoke(search_llm, request.system, request.user, schema=request.schema,
+                             **_search_options(cache))  # fmt: skip
     except LLMError as exc:
         return exc
 

@@ -41,6 +41,7 @@ LISTED_FIELDS = (
     "source_chars",
     "engine",
     "collection",
+    "summary_fallbacks",
 )
 
 

@@ -20,6 +20,7 @@ from ...errors import LLMError
 from ...llm.call import invoke
 from ...llm.prompts import HEADING_CHECK_SYSTEM_PROMPT, HEADING_CHECK_USER_PROMPT, quote_section
 from ...llm.replies import json_candidates
+from ...llm.schemas import heading_schema
 from ...store.base import Cache
 from .headings import Heading
 from .layout import Layout
@@ -62,6 +63,7 @@ def make_heading_judge(
         reply = invoke(
             llm, system_prompt, user, what="heading check", cache=cache,
             cacheable=lambda text: parse_rejected(text, len(doubts)) is not None,
+            schema=heading_schema(range(1, len(doubts) + 1)),
         )  # fmt: skip
         rejected = parse_rejected(reply.text, len(doubts))
         if rejected is None:
