@@ -48,12 +48,13 @@ PASSAGE_POOL = 400
 FURTHER_PASSAGES = 2
 FURTHER_WEIGHT = 0.25
 # A question that names a year prefers the documents whose own period it is (a card's first
-# period: the file name's, or the "fiscal year ended"), over those that only mention it
+# period: the file name's, or the "fiscal year ended") over those that only mention it
 # (last year's filing quotes this year's outlook; a quarterly release compares with the year
-# before): among the best-ranked, those get this much more, the others of a known period
-# this share of their score. FinanceBench dev, 37 filings alone: right filing 92.3% → see
-# bench/results/library.md.
-PERIOD_BONUS = 0.15
+# before): among the best-ranked, their scores are multiplied by the first factor, those of
+# another known period by the second. A factor, not a bonus: documents of the asked year
+# keep their distances to each other (every 2022 filing must not crowd in beside the one a
+# 2022 question is about).
+PERIOD_FACTOR = 1.15
 OTHER_PERIOD_FACTOR = 0.85
 PERIOD_CHECKED = 40  # the best-ranked documents whose period is compared (their cards read)
 TRACE_DOCUMENTS = 12  # documents listed in the trace (the kept ones and the nearest misses)
@@ -184,7 +185,7 @@ def own_year(card: dict[str, Any]) -> str | None:
 def _by_period(
     considered: list[Considered], years: set[str], index: LibraryIndex
 ) -> list[Considered]:
-    """The best-ranked documents re-weighed by their own period (see ``PERIOD_BONUS``)."""
+    """The best-ranked documents re-weighed by their own period (see ``PERIOD_FACTOR``)."""
     if not years or not considered:
         return considered
     head = considered[:PERIOD_CHECKED]
@@ -192,7 +193,7 @@ def _by_period(
     for c in head:
         year = own_year(cards.get(c.doc_id) or {})
         if year in years:
-            c.score += PERIOD_BONUS
+            c.score *= PERIOD_FACTOR
             c.period = f"its own period, {year}, is the one asked"
         elif year is not None:
             c.score *= OTHER_PERIOD_FACTOR
