@@ -141,11 +141,16 @@ def _refused_schema(exc: BaseException) -> bool:
     return status in (400, 422)
 
 
-def _remember_no_schema(llm: Any) -> None:
+def _without_schema(exc: Exception, shaped: Any, plain: Any, llm: Any) -> Any:
+    """The model to call again when its server refused the schema (remembered on the
+    model); any other failure is raised again."""
+    if shaped is plain or not _refused_schema(exc):
+        raise exc
     try:
         llm.metadata = {**(getattr(llm, "metadata", None) or {}), NO_SCHEMA_KEY: True}
     except (AttributeError, TypeError, ValueError):
         pass  # a model that keeps no metadata is asked with the schema again, and refused
+    return plain
 
 
 def _prepared(llm: Any, what: str, schema: Mapping[str, Any] | None) -> tuple[Any, Any]:
@@ -288,10 +293,8 @@ def _drive_sync(plan: CallPlan, llm: Any, what: str, schema: Mapping[str, Any] |
                 try:
                     message = shaped.invoke(build_messages(*prompt))
                 except Exception as exc:
-                    if shaped is plain or not _refused_schema(exc):
-                        raise
-                    _remember_no_schema(llm)
-                    shaped, message = plain, plain.invoke(build_messages(*prompt))
+                    shaped = _without_schema(exc, shaped, plain, llm)
+                    message = shaped.invoke(build_messages(*prompt))
             prompt = plan.send(message)
     except StopIteration as done:
         return done.value
@@ -309,10 +312,8 @@ async def _drive_async(
                 try:
                     message = await shaped.ainvoke(build_messages(*prompt))
                 except Exception as exc:
-                    if shaped is plain or not _refused_schema(exc):
-                        raise
-                    _remember_no_schema(llm)
-                    shaped, message = plain, await plain.ainvoke(build_messages(*prompt))
+                    shaped = _without_schema(exc, shaped, plain, llm)
+                    message = await shaped.ainvoke(build_messages(*prompt))
             prompt = plan.send(message)
     except StopIteration as done:
         return done.value
