@@ -99,7 +99,7 @@ def start_server(python: Path, gguf: Path, log: Any = print) -> tuple[subprocess
 def _retriever(llm: Any, context_chars: int) -> Any:
     from treerag_core import NavigationConfig, make_retriever
 
-    navigation = NavigationConfig(single_pass_max_chars=12_000, timeout_s=120.0)
+    navigation = NavigationConfig(single_pass_max_chars=12_000, timeout_s=600.0)
     return make_retriever(llm, search_llm=llm, navigation=navigation,
                           max_context_chars=context_chars)  # fmt: skip
 
@@ -128,11 +128,11 @@ def _row(item: dict[str, Any], result: dict[str, Any], seconds: float) -> dict[s
 
 def run_way(way: str, questions: list[dict], registry: str, llm: Any, context: int) -> list[dict]:
     from treerag_core import ask, get_document_by_id, list_documents, make_retriever
-    from treerag_core.llm.call import NO_SCHEMA_KEY
+    from treerag_core.llm.call import SCHEMA_KEY
 
     by_name = {r["file_name"]: r["doc_id"] for r in list_documents(registry)}
     if llm is not None:
-        llm.metadata = {NO_SCHEMA_KEY: way == "model, no schemas"}
+        llm.metadata = {SCHEMA_KEY: "none"} if way == "model, no schemas" else {}
     retriever = make_retriever() if llm is None else _retriever(llm, context)
     rows = []
     for item in questions:
@@ -167,6 +167,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gguf", type=Path, help="a GGUF to serve (default: SmolLM2-135M)")
     parser.add_argument("--limit", type=int, default=10, help="questions asked (first N)")
     parser.add_argument("--context", type=int, default=16_000, help="answer context, chars")
+    parser.add_argument("--timeout", type=float, default=180.0, help="seconds a call may take")
+    parser.add_argument("--max-tokens", type=int, default=300,
+                        help="the model's own cap on every call (a small model on a CPU "
+                             "writes ~10 tokens a second)")  # fmt: skip
     parser.add_argument("--registry", default=str(FINANCEBENCH_OUT / "registry.json"),
                         help="the filings, indexed (python -m bench.financebench --index-only)")  # fmt: skip
     args = parser.parse_args(argv)
@@ -177,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for way in ("offline engine", "model, JSON Schema replies", "model, no schemas"):
             llm = None if way == "offline engine" else ChatOpenAI(
-                model="local", base_url=url, api_key="not-needed", max_retries=0, timeout=120)  # fmt: skip
+                model="local", base_url=url, api_key="not-needed", max_retries=0,
+                timeout=args.timeout, max_tokens=args.max_tokens)  # fmt: skip
             rows = run_way(way, questions, args.registry, llm, args.context)
             report["ways"][way] = {"summary": summary(rows), "per_question": rows}
     finally:

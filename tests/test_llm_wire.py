@@ -380,9 +380,11 @@ def test_every_call_is_capped_and_a_capped_answer_says_it_was_cut(server, stream
 
 def _schema_of(request: dict) -> dict | None:
     """The JSON Schema a request asks its reply to follow (OpenAI or Ollama wire)."""
-    if "response_format" in request:
-        assert request["response_format"]["type"] == "json_schema"
-        return request["response_format"]["json_schema"]["schema"]
+    wanted = request.get("response_format") or {}
+    if wanted.get("type") == "json_schema":  # OpenAI's way
+        return wanted["json_schema"]["schema"]
+    if wanted.get("type") == "json_object":  # llama-cpp-python's server's way
+        return wanted["schema"]
     return request.get("format") if isinstance(request.get("format"), dict) else None
 
 
@@ -411,8 +413,9 @@ def test_summaries_are_asked_as_json_with_summary_and_tags(server, tmp_path) -> 
 
 
 def test_a_server_that_refuses_schemas_is_asked_without_one_from_then_on(server) -> None:
-    """A server without JSON Schema support answers 400: the call is made again without it,
-    and the model is not asked with one again (the second question sends none)."""
+    """A server without JSON Schema support answers 400: the call is made again in the next
+    way (OpenAI-compatible: llama-cpp-python's json_object with a schema, then none; Ollama:
+    none), and the model is not asked the refused ways again (the second question)."""
 
     def reply(request):
         if _schema_of(request) is not None:
@@ -427,7 +430,31 @@ def test_a_server_that_refuses_schemas_is_asked_without_one_from_then_on(server)
         assert [r["node_id"] for r in result.references] == ["0001"]
         assert result.response_metadata["trace"]["documents"][0]["fallback"] is None
     with_schema = [_schema_of(r) is not None for r in server.chat_requests()]
-    assert with_schema == [True, False, False, False, False]  # refused once, then never sent
+    tried = [True, True] if server.protocol == "openai" else [True]  # each way refused once
+    assert with_schema == [*tried, False, False, False, False]  # then never sent again
+
+
+def test_a_server_that_takes_only_its_own_schema_way_is_asked_that_way() -> None:
+    """llama-cpp-python's server refuses OpenAI's json_schema (a 500 naming response_format)
+    and takes json_object with a schema: the second way is remembered for the model."""
+    server = FakeLLMServer("openai").start()
+
+    def reply(request):
+        if (request.get("response_format") or {}).get("type") == "json_schema":
+            return Status(500, "1 validation error: body.response_format.type: Input should be "
+                          "'text' or 'json_object'")  # fmt: skip
+        return pick("0001")(request)
+
+    server.reply = reply
+    try:
+        retriever = make_retriever(chat(server))
+        for _ in range(2):
+            result = ask("Pro plan price?", make_doc(), retriever)
+            assert result.response_metadata["trace"]["documents"][0]["fallback"] is None
+        kinds = [(r.get("response_format") or {}).get("type") for r in server.chat_requests()]
+    finally:
+        server.stop()
+    assert kinds == ["json_schema", "json_object", None, "json_object", None]
 
 
 def test_failed_summaries_are_counted_and_shown(server, tmp_path) -> None:

@@ -113,51 +113,71 @@ def bounded(llm: Any, what: str) -> Any:
         return llm
 
 
-# Where a model records that its server refused a JSON Schema (``metadata`` of the model
-# object itself): asked once per model, then called without one.
-NO_SCHEMA_KEY = "treerag_no_json_schema"
-_SCHEMA_FIELD = {"ChatOllama": "format"}  # Ollama takes the schema as its ``format``
+# How a reply's JSON Schema is sent, tried in this order until the server takes one:
+# "json_schema" is OpenAI's response_format (vLLM, LM Studio and llama.cpp's own server
+# take it too); "json_object" with a "schema" is llama-cpp-python's server's; "none" sends
+# no schema. Ollama takes its ``format`` or nothing. The one a server took is remembered in
+# the model object's ``metadata`` under SCHEMA_KEY: asked once per model, not per call.
+SCHEMA_DIALECTS = ("json_schema", "json_object", "none")
+SCHEMA_KEY = "treerag_schema_dialect"
 _RESPONSE_FORMAT = {"ChatOpenAI", "AzureChatOpenAI"}  # OpenAI-compatible: response_format
 
 
-def with_schema(llm: Any, schema: Mapping[str, Any] | None) -> Any:
-    """The model asked for replies that follow ``schema``, where its client can say so and
-    its server has not refused it; else the model as it is."""
+def _dialects(llm: Any) -> tuple[str, ...]:
+    """The dialects this model's client can send, from the one it was last taken in."""
     name = type(llm).__name__
-    if schema is None or (getattr(llm, "metadata", None) or {}).get(NO_SCHEMA_KEY):
-        return llm
     if name in _RESPONSE_FORMAT:
+        kinds = SCHEMA_DIALECTS
+    elif name == "ChatOllama":
+        kinds = ("json_schema", "none")
+    else:
+        return ("none",)
+    known = (getattr(llm, "metadata", None) or {}).get(SCHEMA_KEY)
+    return kinds[kinds.index(known) :] if known in kinds else kinds
+
+
+def with_schema(llm: Any, schema: Mapping[str, Any] | None, dialect: str) -> Any:
+    """The model asked for replies that follow ``schema`` in ``dialect``."""
+    if schema is None or dialect == "none":
+        return llm
+    if type(llm).__name__ == "ChatOllama":
+        return llm.model_copy(update={"format": dict(schema)})
+    if dialect == "json_schema":
         spec = {"name": "reply", "schema": dict(schema), "strict": True}
         return llm.bind(response_format={"type": "json_schema", "json_schema": spec})
-    if name in _SCHEMA_FIELD:
-        return llm.model_copy(update={_SCHEMA_FIELD[name]: dict(schema)})
-    return llm
+    return llm.bind(response_format={"type": "json_object", "schema": dict(schema)})
 
 
 def _refused_schema(exc: BaseException) -> bool:
-    """A server that does not take JSON Schemas answers 400 or 422 to one."""
+    """A server that does not take a schema this way answers 400 or 422 (llama-cpp-python:
+    500 naming the response_format)."""
     status = getattr(exc, "status_code", None) or getattr(getattr(exc, "response", None),
                                                           "status_code", None)  # fmt: skip
-    return status in (400, 422)
+    return status in (400, 422) or status == 500 and "response_format" in str(exc)
 
 
-def _without_schema(exc: Exception, shaped: Any, plain: Any, llm: Any) -> Any:
-    """The model to call again when its server refused the schema (remembered on the
-    model); any other failure is raised again."""
-    if shaped is plain or not _refused_schema(exc):
-        raise exc
-    try:
-        llm.metadata = {**(getattr(llm, "metadata", None) or {}), NO_SCHEMA_KEY: True}
-    except (AttributeError, TypeError, ValueError):
-        pass  # a model that keeps no metadata is asked with the schema again, and refused
-    return plain
+class _Shapes:
+    """One call's way through the dialects: the model to call now, and the next one when
+    the server refuses it (remembered on the model); any other failure is raised again."""
 
+    def __init__(self, llm: Any, what: str, schema: Mapping[str, Any] | None) -> None:
+        self.llm, self.schema, self.capped = llm, schema, bounded(llm, what)
+        self.left = list(_dialects(llm) if schema is not None else ("none",))
 
-def _prepared(llm: Any, what: str, schema: Mapping[str, Any] | None) -> tuple[Any, Any]:
-    """The model to call for this kind (capped, with the schema) and the one to call again
-    without the schema when its server refuses it."""
-    capped = bounded(llm, what)
-    return with_schema(capped, schema), capped
+    @property
+    def model(self) -> Any:
+        return with_schema(self.capped, self.schema, self.left[0])
+
+    def refused(self, exc: Exception) -> Any:
+        if len(self.left) == 1 or not _refused_schema(exc):
+            raise exc
+        self.left.pop(0)
+        try:
+            self.llm.metadata = {**(getattr(self.llm, "metadata", None) or {}),
+                                 SCHEMA_KEY: self.left[0]}  # fmt: skip
+        except (AttributeError, TypeError, ValueError):
+            pass  # a model that keeps no metadata is asked the first way again, and refused
+        return self.model
 
 
 def build_messages(system: str, user: str) -> list[BaseMessage]:
@@ -283,18 +303,19 @@ def _call_plan(
 
 
 def _drive_sync(plan: CallPlan, llm: Any, what: str, schema: Mapping[str, Any] | None) -> LLMReply:
-    """Run a call plan, blocking: every prompt it yields goes to ``llm.invoke`` (once more
-    without the schema, remembered, when the server refuses it)."""
-    shaped, plain = _prepared(llm, what, schema)
+    """Run a call plan, blocking: every prompt it yields goes to ``llm.invoke`` (again in
+    the next schema dialect, remembered, when the server refuses one)."""
+    shapes = _Shapes(llm, what, schema)
     try:
         prompt = next(plan)
         while True:
             with _translated(what, llm):
-                try:
-                    message = shaped.invoke(build_messages(*prompt))
-                except Exception as exc:
-                    shaped = _without_schema(exc, shaped, plain, llm)
-                    message = shaped.invoke(build_messages(*prompt))
+                model, message = shapes.model, None
+                while message is None:
+                    try:
+                        message = model.invoke(build_messages(*prompt))
+                    except Exception as exc:
+                        model = shapes.refused(exc)
             prompt = plan.send(message)
     except StopIteration as done:
         return done.value
@@ -304,16 +325,17 @@ async def _drive_async(
     plan: CallPlan, llm: Any, what: str, schema: Mapping[str, Any] | None
 ) -> LLMReply:
     """Run a call plan, awaited: every prompt it yields goes to ``llm.ainvoke``."""
-    shaped, plain = _prepared(llm, what, schema)
+    shapes = _Shapes(llm, what, schema)
     try:
         prompt = next(plan)
         while True:
             with _translated(what, llm):
-                try:
-                    message = await shaped.ainvoke(build_messages(*prompt))
-                except Exception as exc:
-                    shaped = _without_schema(exc, shaped, plain, llm)
-                    message = await shaped.ainvoke(build_messages(*prompt))
+                model, message = shapes.model, None
+                while message is None:
+                    try:
+                        message = await model.ainvoke(build_messages(*prompt))
+                    except Exception as exc:
+                        model = shapes.refused(exc)
             prompt = plan.send(message)
     except StopIteration as done:
         return done.value

@@ -4,8 +4,9 @@ the same way, Ollama's ``format``), so the reply is valid by construction and na
 ids that exist (each list of ids is an ``enum``). The tolerant parsers of :mod:`.replies`
 still read every reply: a server that ignores the schema is understood as before.
 
-Every object lists all its properties as required and allows no others: OpenAI's strict
-mode asks for exactly that.
+Every object lists all its properties as required and allows no others, and no length
+keyword is used: OpenAI's strict mode asks for exactly that, and llama.cpp's grammars do
+not take lengths (the token caps bound the reply instead).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-_REASONING = {"type": "string", "maxLength": 300}
+_REASONING = {"type": "string"}
 
 
 def _object(**properties: dict[str, Any]) -> dict[str, Any]:
@@ -44,8 +45,7 @@ def routing_schema(numbers: Iterable[int]) -> dict[str, Any]:
 
 
 SUMMARY_SCHEMA = _object(
-    summary={"type": "string", "maxLength": 600},
-    tags={"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": 8},
+    summary={"type": "string"}, tags={"type": "array", "items": {"type": "string"}}
 )
 
 
