@@ -25,9 +25,6 @@ class CountingCache(dict):
 
     puts = 0
 
-    def get(self, key, default=None):  # noqa: ANN001, ANN201 - the Cache protocol's get
-        return super().get(key, default)
-
     def put(self, key: str, value: dict) -> None:
         self.puts += 1
         self[key] = value

@@ -52,6 +52,10 @@ class LLMError(TreeragError):
     """A model call failed (HTTP error, timeout, unusable reply) and no fallback applied."""
 
 
+class StreamBudgetError(LLMError):
+    """A streamed answer ran past its length or time budget: what streamed is kept."""
+
+
 class ConfigError(TreeragError):
     """Provider settings are incomplete or invalid."""
 
@@ -135,6 +139,7 @@ __all__ = [
     "InvalidThreadError",
     "JobsUnavailableError",
     "LLMError",
+    "StreamBudgetError",
     "NotSignedInError",
     "OcrUnavailableError",
     "RegistryError",

@@ -28,7 +28,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from ..errors import LLMError
+from ..errors import LLMError, StreamBudgetError
 from ..store.base import Cache
 from ..text.tokens import estimate_tokens
 from .clean import StreamCleaner, clean_answer
@@ -420,7 +420,7 @@ class _Streaming:
                 if size > self.max_chars
                 else f"{self.max_seconds:.0f} s"
             )
-            raise LLMError(
+            raise StreamBudgetError(
                 f"The {self.what} model ({model_name(self.llm)}) kept streaming past {limit}: "
                 "the answer was cut off."
             )

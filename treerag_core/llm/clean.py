@@ -72,7 +72,7 @@ class StreamCleaner:
         text = _TAGS.sub("", text)
         first, rest = ("", text) if self._at_line_start else _split_first_line(text)
         out = first + _HEADER.sub("", rest)
-        self._at_line_start = text.endswith("\n") or (self._at_line_start and not text)
+        self._at_line_start = text.endswith("\n")
         return out
 
     def _safe_end(self, text: str) -> int:

@@ -147,25 +147,23 @@ def card_line(document: Document) -> str:
     return f"{head}: {description}" if description else head
 
 
-def overview_text(document: Document, references: list[dict[str, Any]]) -> str:
-    """The offline overview of one document: its card, then its parts, each cited."""
-    flat = document["flat_nodes"]
-    lines = [card_line(document), "", f"It has {len(references)} main parts:"]
-    for ref in references[:OVERVIEW_PARTS]:
-        summary = part_summary(flat, ref["node_id"])
+def overview_text(line: str, references: list[dict[str, Any]], summaries: list[str]) -> str:
+    """The offline overview of one document: its card's line, then its parts, each cited."""
+    lines = [line, "", f"It has {len(references)} main parts:"]
+    for ref, summary in list(zip(references, summaries, strict=True))[:OVERVIEW_PARTS]:
         lines.append(f"- {ref['title']}" + (f": {summary}" if summary else "") + f" [{ref['ref']}]")
     if len(references) > OVERVIEW_PARTS:
         lines.append(f"- and {len(references) - OVERVIEW_PARTS} more.")
     return "\n".join(lines)
 
 
-def quoted_part(document: Document, ref: dict[str, Any], many_documents: bool) -> str:
-    """A part as the answer model reads it: its summary, quoted as data."""
-    text = part_summary(document["flat_nodes"], ref["node_id"]) or ref["title"]
+def quoted_part(ref: dict[str, Any], summary: str, document_line: str | None) -> str:
+    """A part as the answer model reads it: its summary, quoted as data (with its
+    document's line when several documents are asked)."""
     attributes = {"ref": ref["ref"], "file": ref["file_name"], "path": ref["path"]}
-    if many_documents:
-        attributes["document"] = card_line(document)[:200]
-    return quote_section(text, attributes)
+    if document_line:
+        attributes["document"] = document_line[:200]
+    return quote_section(summary or ref["title"], attributes)
 
 
 def prepare_overview(
@@ -178,17 +176,21 @@ def prepare_overview(
     """The answer call for an overview question (and, in ``overview``, the offline answer)."""
     many = len(documents) > 1
     navs = [overview_navigation(document) for document in documents]
-    references, quotes, sections, blocks = [], [], [], []
+    references, quotes, sections, blocks, lines = [], [], [], [], []
     for document, nav in zip(documents, navs, strict=True):
+        line = card_line(document)  # the card is built once per document
         refs = [overview_reference(document, nid, len(references) + i)
                 for i, nid in enumerate(nav.node_ids, 1)]  # fmt: skip
+        summaries = [part_summary(document["flat_nodes"], ref["node_id"]) for ref in refs]
         references += refs
-        quotes += [quoted_part(document, ref, many) for ref in refs]
+        quotes += [quoted_part(ref, text, line if many else None)
+                   for ref, text in zip(refs, summaries, strict=True)]  # fmt: skip
         sections += [{"label": f"{ref['ref']} · {ref['path']}", "ref": ref["ref"], "lead": "",
-                      "text": part_summary(document["flat_nodes"], ref["node_id"]),
-                      "page_start": ref["page_start"], "page_marks": []} for ref in refs]  # fmt: skip
-        blocks.append(overview_text(document, refs))
-    about = " | ".join(card_line(document) for document in documents)
+                      "text": text, "page_start": ref["page_start"], "page_marks": []}
+                     for ref, text in zip(refs, summaries, strict=True)]  # fmt: skip
+        blocks.append(overview_text(line, refs, summaries))
+        lines.append(line)
+    about = " | ".join(lines)
     user = retriever.answer_user_prompt_template.format(
         query=query,
         extra_context=format_extra_context(f"{extra_context} About the document: {about}"),

@@ -12,7 +12,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from ..errors import LLMError
+from ..errors import LLMError, StreamBudgetError
 from ..llm.call import LLMReply, model_name
 from ..text import ENGINE_NAME
 from ..text.extractive import extractive_answer
@@ -56,7 +56,7 @@ def degraded(query: str, prepared: Prepared, error: LLMError, shown: str = "") -
     sections; or, for a stream cut at its budget, what it streamed and the note alone."""
     reason = str(error).rstrip(".")
     prepared.trace["answer_error"] = str(error)
-    if shown.strip() and "kept streaming past" in reason:
+    if shown.strip() and isinstance(error, StreamBudgetError):
         return LLMReply(text=f"{shown}\n\n_({reason}.)_", model=ENGINE_NAME)
     offline = offline_reply(query, prepared).text
     note = f"_{reason}. The offline engine answered from the same sections instead:_"
