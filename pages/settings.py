@@ -11,13 +11,24 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import PROVIDERS, ConfigError, check_connection, resolve_provider
+from treerag_core import (
+    PROVIDERS,
+    SEARCH_MODES,
+    ConfigError,
+    check_connection,
+    resolve_provider,
+)
 from ui import chat_threads, state
 from ui.engine import PROVIDER_LABELS, default_models, effective_settings
 from ui.errors import message_for, shown_errors
 from ui.text import md_escape
 
 ss = st.session_state
+SEARCH_MODE_LABELS = {
+    "checked": "checked against the offline ranking",
+    "model": "as the model chose",
+    "offline": "offline ranking chooses, the model answers",
+}
 
 
 def _key_status(chosen: dict, merged: dict) -> str:
@@ -62,6 +73,15 @@ def _form(chosen: dict[str, Any], merged: dict[str, Any]) -> tuple[dict[str, str
             "Answer model", value=merged.get("answer_model") or "",
             placeholder=answer_default or "not used offline",
         )  # fmt: skip
+        mode = merged.get("search_mode") or SEARCH_MODES[0]
+        search_mode = st.radio(
+            "How the search model's choice is used", SEARCH_MODES,
+            index=SEARCH_MODES.index(mode) if mode in SEARCH_MODES else 0,
+            format_func=lambda m: SEARCH_MODE_LABELS[m], horizontal=True,
+            help="Checked: when none of the sections the model chose is near what the "
+            "question's words find, the offline ranking's best are read too. Offline: for a "
+            "model too weak to choose sections; it still writes the answer.",
+        )  # fmt: skip
         st.text_input(
             "OpenAI API key", type="password", key="settings_api_key",
             placeholder="leave empty to keep the current key", help=_key_status(chosen, merged),
@@ -75,7 +95,8 @@ def _form(chosen: dict[str, Any], merged: dict[str, Any]) -> tuple[dict[str, str
     if not saved:
         return None
     entered = {"provider": provider, "search_model": search_model, "answer_model": answer_model,
-               "openai_base_url": base_url, "ollama_host": ollama_host}  # fmt: skip
+               "openai_base_url": base_url, "ollama_host": ollama_host,
+               "search_mode": search_mode}  # fmt: skip
     return {k: v.strip() for k, v in entered.items()}, registry.strip()
 
 
@@ -119,7 +140,9 @@ def main() -> None:
     _connection_buttons(chosen)
     st.caption(
         "Deployments configure these with TREERAG_REGISTRY, OPENAI_API_KEY, OPENAI_BASE_URL, "
-        f"OLLAMA_HOST or a .env file (working directory: {md_escape(os.getcwd())})."
+        "OLLAMA_HOST, TREERAG_SEARCH_MODE, each kind of call's cap and timeout "
+        "(TREERAG_SEARCH_MAX_TOKENS, TREERAG_ANSWER_TIMEOUT, …) or a .env file "
+        f"(working directory: {md_escape(os.getcwd())})."
     )
 
 

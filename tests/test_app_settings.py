@@ -103,3 +103,23 @@ def test_switching_registry_closes_the_old_registrys_conversation(
     assert THREAD_PARAM not in at.query_params
     assert "Who wrote it?" not in _buttons(at) + texts(at)  # not in the list, not open
     assert "No documents yet" in texts(at)  # the chat reads the new, empty registry
+
+
+def test_search_mode_setting_reaches_the_retriever(make_app) -> None:  # noqa: ANN001
+    """The page's choice is a setting; the search model made from it carries it and the
+    retriever built over that model navigates that way."""
+    from treerag_core import make_llms, make_retriever
+
+    at = make_app(SETTINGS)
+    at.radio[0].set_value("openai")
+    next(w for w in at.text_input if w.label.startswith("OpenAI base URL")).input(
+        "http://127.0.0.1:9/v1"
+    )
+    mode = next(r for r in at.radio if r.label.startswith("How the search model"))
+    assert mode.value == "checked"
+    mode.set_value("offline")
+    at.button[0].click().run()
+    chosen = at.session_state[state.PROVIDER]
+    assert chosen["search_mode"] == "offline"
+    search, answer = make_llms(chosen, env={}, dotenv_path=None)
+    assert make_retriever(answer, search_llm=search).navigation.search_mode == "offline"

@@ -358,7 +358,7 @@ def test_references_say_which_sections_the_answer_cites(server) -> None:
 def test_every_call_is_capped_and_a_capped_answer_says_it_was_cut(server, stream) -> None:
     """Search and answer calls carry their kind's token cap (OpenAI max_tokens, Ollama
     num_predict); the server stops a long answer there and the answer ends with a note."""
-    from treerag_core.llm.call import MAX_TOKENS
+    from treerag_core.llm.budgets import CALL_BUDGETS
 
     long_answer = "The Pro plan costs twenty dollars [S1]. " + "More detail follows. " * 800
 
@@ -375,7 +375,7 @@ def test_every_call_is_capped_and_a_capped_answer_says_it_was_cut(server, stream
         r.get("max_completion_tokens") or r.get("max_tokens") or r["options"]["num_predict"]
         for r in (search, answer)
     ]
-    assert caps == [MAX_TOKENS["search"], MAX_TOKENS["answer"]]
+    assert caps == [CALL_BUDGETS["search"].max_tokens, CALL_BUDGETS["answer"].max_tokens]
 
 
 def _schema_of(request: dict) -> dict | None:

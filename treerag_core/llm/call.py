@@ -23,7 +23,6 @@ import time
 from collections.abc import AsyncIterator, Callable, Generator, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -31,6 +30,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from ..errors import LLMError, StreamBudgetError
 from ..store.base import Cache
 from ..text.tokens import estimate_tokens
+from .budgets import budget_of
 from .clean import StreamCleaner, clean_answer
 
 
@@ -87,14 +87,8 @@ def model_identity(llm: Any) -> str:
     return "|".join(parts)
 
 
-# The most a call of each kind may write (tokens), so a rambling model is stopped by the
-# server instead of by a timeout. A search reply is a JSON object with a short reasoning
-# and a few ids (~100 tokens; a small model rambled 1,122 before giving none); a summary a
-# few sentences and tags (~150); an answer about a page. A model the caller configured with
-# its own cap keeps it; clients other than OpenAI's and Ollama's are called as they are.
-MAX_TOKENS: Mapping[str, int] = MappingProxyType(
-    {"search": 600, "summary": 400, "heading check": 400, "answer": 1500, "connection test": 16}
-)
+# What a model's client calls its output cap; clients other than OpenAI's and Ollama's are
+# called as they are. The caps and timeouts themselves: :mod:`.budgets`.
 _CAP_FIELD = {
     "ChatOpenAI": "max_tokens",
     "AzureChatOpenAI": "max_tokens",
@@ -103,14 +97,26 @@ _CAP_FIELD = {
 
 
 def bounded(llm: Any, what: str) -> Any:
-    """The model with the cap of this kind of call (see :data:`MAX_TOKENS`)."""
-    field_name, cap = _CAP_FIELD.get(type(llm).__name__), MAX_TOKENS.get(what)
-    if field_name is None or cap is None or getattr(llm, field_name, None) is not None:
+    """The model with this kind of call's budget (:mod:`.budgets`): its output cap, unless
+    the caller set the model's own; its timeout, when the budget came with the model."""
+    field_name = _CAP_FIELD.get(type(llm).__name__)
+    budget, carried = budget_of(llm, what)
+    if field_name is None or budget is None:
         return llm
+    update: dict[str, Any] = {}
+    if getattr(llm, field_name, None) is None:
+        update[field_name] = budget.max_tokens
+    if carried and field_name == "num_predict":  # Ollama: the timeout is its client's
+        update["client_kwargs"] = {**(llm.client_kwargs or {}), "timeout": budget.timeout_s}
     try:
-        return llm.model_copy(update={field_name: cap})
+        capped = llm.model_copy(update=update) if update else llm
+        if "client_kwargs" in update:
+            capped._set_clients()  # the copy's own clients, with its timeout
     except Exception:  # noqa: BLE001 - a client that cannot be copied is called as it is
         return llm
+    if carried and field_name == "max_tokens":  # OpenAI: a per-request option
+        return capped.bind(timeout=budget.timeout_s)
+    return capped
 
 
 # How a reply's JSON Schema is sent, tried in this order until the server takes one:

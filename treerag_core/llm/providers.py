@@ -9,8 +9,12 @@ Recognised settings (dict keys, or the environment names in brackets):
 ``provider`` [TREERAG_PROVIDER] openai | ollama | offline;
 ``openai_api_key`` [OPENAI_API_KEY]; ``openai_base_url`` [OPENAI_BASE_URL];
 ``ollama_host`` [OLLAMA_HOST]; ``search_model`` [TREERAG_SEARCH_MODEL];
-``answer_model`` [TREERAG_ANSWER_MODEL]; ``timeout_s`` [TREERAG_LLM_TIMEOUT];
-``max_retries`` [TREERAG_LLM_MAX_RETRIES]; ``temperature`` [TREERAG_TEMPERATURE].
+``answer_model`` [TREERAG_ANSWER_MODEL]; ``search_mode`` [TREERAG_SEARCH_MODE] checked |
+model | offline (how navigation uses the search model's choice, carried by the search model:
+``treerag_core.qa.navigate.SEARCH_MODES``); ``timeout_s`` [TREERAG_LLM_TIMEOUT];
+``max_retries`` [TREERAG_LLM_MAX_RETRIES]; ``temperature`` [TREERAG_TEMPERATURE]; and
+each kind of call's output cap and timeout (``search_max_tokens`` [TREERAG_SEARCH_MAX_TOKENS],
+``answer_timeout_s`` [TREERAG_ANSWER_TIMEOUT], …: :mod:`.budgets`).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ConfigError
+from .budgets import BUDGET_KEY, SEARCH_MODE_KEY, budgets_from_settings, environment_names
 
 PROVIDERS = ("openai", "ollama", "offline")
 DEFAULT_MODELS = {
@@ -33,9 +38,11 @@ _ENV = {
     "ollama_host": "OLLAMA_HOST",
     "search_model": "TREERAG_SEARCH_MODEL",
     "answer_model": "TREERAG_ANSWER_MODEL",
+    "search_mode": "TREERAG_SEARCH_MODE",
     "timeout_s": "TREERAG_LLM_TIMEOUT",
     "max_retries": "TREERAG_LLM_MAX_RETRIES",
     "temperature": "TREERAG_TEMPERATURE",
+    **environment_names(),
 }
 
 
@@ -89,8 +96,10 @@ def _number(settings: Mapping[str, Any], key: str, default: float, kind: type = 
 
 
 def make_chat_model(provider: str, model: str, settings: Mapping[str, Any]) -> Any:
-    """One LangChain chat model with explicit timeout and retries."""
+    """One LangChain chat model with explicit timeout and retries; each kind of call's
+    budget rides in its ``metadata`` (:mod:`.budgets`)."""
     timeout = _number(settings, "timeout_s", 60.0)
+    metadata = {BUDGET_KEY: budgets_from_settings(settings)}
     retries = _number(settings, "max_retries", 1, int)
     temperature = _number(settings, "temperature", 0.0)
     if provider == "openai":
@@ -110,6 +119,7 @@ def make_chat_model(provider: str, model: str, settings: Mapping[str, Any]) -> A
             max_retries=retries,
             temperature=temperature,
             stream_usage=True,  # token usage in streams, also for non-OpenAI base URLs
+            metadata=metadata,
         )
     if provider == "ollama":
         from langchain_ollama import ChatOllama
@@ -119,6 +129,7 @@ def make_chat_model(provider: str, model: str, settings: Mapping[str, Any]) -> A
             base_url=settings.get("ollama_host") or "http://127.0.0.1:11434",
             temperature=temperature,
             client_kwargs={"timeout": timeout},  # the ollama client waits forever by default
+            metadata=metadata,
         )
     raise ConfigError(f"Provider {provider!r} has no chat model.")
 
@@ -140,6 +151,8 @@ def make_llms(
     answer = (
         search if answer_model == search_model else make_chat_model(provider, answer_model, merged)
     )
+    if merged.get("search_mode"):
+        search.metadata = {**search.metadata, SEARCH_MODE_KEY: str(merged["search_mode"]).lower()}
     return search, answer
 
 

@@ -5,7 +5,7 @@ result carries references and usage (``result``). ``tree_view`` slices the tree 
 from .answer import aask, aask_multi, ask, ask_multi
 from .evidence import sentence_offsets
 from .library_answer import aask_library, ask_library, lasting_ranking_memory
-from .navigate import NavigationConfig
+from .navigate import SEARCH_MODES, NavigationConfig
 from .render import EvidencePage, crop_to_evidence, locate_evidence, render_evidence
 from .result import AnswerMessage
 from .retriever import Retriever, make_retriever
@@ -37,6 +37,7 @@ __all__ = [
     "make_retriever",
     "MAX_DRAWN_NODES",
     "NavigationConfig",
+    "SEARCH_MODES",
     "node_pages",
     "outline_rows",
     "render_evidence",

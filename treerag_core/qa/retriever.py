@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..llm.budgets import SEARCH_MODE_KEY
 from ..llm.call import DEFAULT_STREAM_MAX_CHARS, DEFAULT_STREAM_MAX_SECONDS
 from ..llm.prompts import (
     ANSWER_SYSTEM_PROMPT,
@@ -128,12 +129,16 @@ def make_retriever(
     ``max_context_chars``, ``answer_user_prompt_template``, …).
     """
     prompts = SearchPrompts(system=search_system_prompt, user=search_user_prompt_template)
+    search_llm = search_llm if search_llm is not None else llm
     base = Retriever(
         llm=llm,
-        search_llm=search_llm if search_llm is not None else llm,
+        search_llm=search_llm,
         answer_system_prompt=answer_system_prompt,
         search_prompts=prompts,
     )
+    mode = (getattr(search_llm, "metadata", None) or {}).get(SEARCH_MODE_KEY)
+    if mode and "navigation" not in options:  # the setting the search model was made with
+        options["navigation"] = NavigationConfig(search_mode=mode)
     return replace(base, **options)
 
 
