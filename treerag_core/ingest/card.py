@@ -19,11 +19,12 @@ from typing import Any, TypedDict
 
 from ..text.keyterms import extract_tags, leading_summary
 from ..text.labels import heading_label
+from ..text.language import detect_language, sample_of
 from ..text.tokens import STOPWORDS
 from ..types import Document, FlatNode
 
 # Card fields an editor may correct on the Registry page (kept across re-indexing).
-EDITABLE_FIELDS = ("kind", "periods", "description")
+EDITABLE_FIELDS = ("kind", "periods", "description", "language")
 # How much of the document's start the kind, periods and names are read from: a filing's
 # cover page and first items, a manual's title page and preface.
 OPENING_CHARS = 6000
@@ -83,6 +84,7 @@ class Card(TypedDict, total=False):
     outline: list[str]
     sections: int
     pages: int | None
+    language: str  # ISO 639-1: what its words are cut and stemmed as ("" unknown)
     edited: list[str]  # which of EDITABLE_FIELDS an editor set
 
 
@@ -183,6 +185,7 @@ def build_card(document: Document) -> Card:
         "outline": [heading_label(node) for node in roots[:MAX_OUTLINE]],
         "sections": len(flat),
         "pages": document.get("total_pages"),
+        "language": detected_language(document),
         "edited": [],
     }
     edits = document.get("card_edits") or {}
@@ -191,6 +194,15 @@ def build_card(document: Document) -> Card:
             card[field] = edits[field]  # type: ignore[literal-required]
             card["edited"].append(field)
     return card
+
+
+def detected_language(document: Document) -> str:
+    """The language found at indexing (told from the sections for a document indexed
+    before languages were recorded); an editor's correction replaces it on the card."""
+    recorded = document.get("language")
+    if isinstance(recorded, str):
+        return recorded
+    return detect_language(sample_of((document.get("flat_nodes") or {}).values()))
 
 
 def card_text(card: Mapping[str, Any]) -> dict[str, str]:

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import DocumentTooLargeError, EmptyDocumentError
 from ..limits import Limits
+from ..text.language import detect_language, sample_of
 from ..types import Document, FlatNode, ProgressFn, SummarizerFn
 from .outline import build_tree_outline
 from .sections import parse_sections
@@ -54,6 +55,7 @@ class Build:
         _apply_summaries(flat, result.get("summaries", {}), signature)
         summarize_s = time.perf_counter() - self.started - read_s - parse_s
         document = _document(source, flat, previous, collection, signature)
+        document["language"] = detect_language(sample_of(flat.values()))
         document["summary_fallbacks"] = sum(
             1 for node in flat.values() if str(node.get("summary_by") or "").endswith("#fallback")
         )

@@ -31,6 +31,7 @@ from ..store.base import (
     collection_of,
 )
 from ..text.labels import heading_label
+from ..text.language import LANGUAGE_NAMES
 from ..text.ranking import PASSAGE_CHARS
 from ..types import Document, LibraryEntry
 from .documents import load_document
@@ -159,6 +160,14 @@ def _checked(changes: dict[str, Any]) -> dict[str, Any]:
     for field, value in changes.items():
         if value is None:
             out[field] = None
+        elif field == "language":
+            code = str(value).strip().lower()
+            if code and code not in LANGUAGE_NAMES:
+                raise InvalidCardError(
+                    f"Unknown language {value!r}: give an ISO 639-1 code such as "
+                    "en, de, fr, ja or zh."
+                )
+            out[field] = code or None  # none given: the detected language again
         elif field == "periods":
             items = value.split(",") if isinstance(value, str) else list(value)
             out[field] = [str(p).strip()[:40] for p in items if str(p).strip()][:12]

@@ -35,6 +35,7 @@ from ..llm.prompts import (
 from ..llm.replies import parse_navigation_step, parse_search_reply
 from ..llm.schemas import level_schema, search_schema
 from ..store.base import Cache
+from ..text.language import document_language
 from ..text.ranking import PASSAGE_CHARS, RankingMemory, rank_nodes
 from ..text.tokens import estimate_tokens
 from ..types import Document, FlatNode
@@ -138,12 +139,13 @@ def _offline_pick(
     candidates: list[str] | None = None,
     carried: list[str] | None = None,
     memory: RankingMemory | None = None,
+    language: str = "",
 ) -> tuple[list[str], str]:
     """The ``k`` best-ranked sections; ``carried`` ones (the previous answer's, for a
     follow-up on the same topic) are read too, taking the places of the last-ranked."""
     pool = candidates if candidates is not None else list(flat)
     carried = [nid for nid in carried or [] if nid in flat and nid in set(pool)][:k]
-    scored = rank_nodes(query, flat, k=k, candidates=candidates, memory=memory)
+    scored = rank_nodes(query, flat, k=k, candidates=candidates, memory=memory, language=language)
     # Keep only sections scoring near the best: a common word must not drag in noise.
     ranked = [nid for nid, score in scored if score >= RELATIVE_CUTOFF * scored[0][1]]
     how = "offline BM25 ranking"
@@ -185,9 +187,10 @@ def plan_navigation(
         return NavigationResult([], "empty", [{"step": 1, "mode": "empty", "note": "no sections"}])
     doc_id = str(document.get("doc_id") or "")
     searched, carried = conversation.searched_as, conversation.carried_sections(doc_id)
+    language = document_language(document)
 
     def offline(k: int, pool: list[str] | None = None) -> tuple[list[str], str]:
-        return _offline_pick(searched, flat, k, pool, carried, memory)
+        return _offline_pick(searched, flat, k, pool, carried, memory, language)
 
     if not has_model or config.search_mode == "offline":
         return _offline_result(query, searched, offline(max(1, config.offline_sections)))

@@ -42,6 +42,7 @@ LISTED_FIELDS = (
     "engine",
     "collection",
     "summary_fallbacks",
+    "language",
 )
 
 

@@ -12,13 +12,39 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-CURRENCY_SIGNS = "$€£¥"
+CURRENCY_SIGNS = "$€£¥₽₹₩"
 DASHES = frozenset({"—", "–", "-", "−", "n/a", "N/A", "nm", "NM", "*"})  # an empty cell
-_CELL = re.compile(
-    r"^(?P<open>\()?(?P<minus>[-−])?(?P<cur>[$€£¥])?(?P<open2>\()?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?P<close>\))?(?P<pct>%)?(?P<close2>\))?$"
+# A number as printed in any locale: 1,234.56 (English), 1.234,56 (German, Spanish…),
+# 1 234,56 with a no-break or thin space (French, Russian), 1'234.56 (Swiss), 12,5 (a
+# decimal comma). A lone "1.234" stays English (one and a bit), as does "12,500".
+_NUMBER = (
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"
+    r"|\d{1,3}(?:\.\d{3})+,\d+|\d{1,3}(?:\.\d{3}){2,}"
+    r"|\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+(?:,\d+)?"
+    r"|\d{1,3}(?:['’]\d{3})+(?:\.\d+)?"
+    r"|\d+,\d{1,2}(?!\d)|\d+(?:\.\d+)?"
 )
+# Chinese and Japanese count in ten-thousands and hundred-millions: 5万 = 50,000.
+CJK_MULTIPLIERS = {"万": 1e4, "萬": 1e4, "億": 1e8, "亿": 1e8, "兆": 1e12}
+_CELL = re.compile(
+    r"^(?P<open>\()?(?P<minus>[-−])?(?P<cur>[$€£¥₽₹₩])?(?P<open2>\()?"
+    rf"(?P<num>{_NUMBER})(?P<mult>[万萬億亿兆])?"
+    r"(?P<close>\))?(?P<pct>\s?%)?(?P<cur2>\s?[€$£¥₽₹₩円元])?(?P<close2>\))?$"
+)
+
+
+def number_value(printed: str) -> float:
+    """The value of a number printed in any of :data:`_NUMBER`'s notations."""
+    digits = printed.replace("\u00a0", "").replace("\u202f", "").replace("\u2009", "")
+    digits = digits.replace("'", "").replace("’", "")
+    if "," in digits and ("." in digits or not re.search(r",\d{3}(?!\d)", digits)):
+        if digits.rfind(",") > digits.rfind("."):  # the comma is the decimal point
+            digits = digits.replace(".", "").replace(",", ".")
+    if digits.count(".") > 1:  # 1.234.567: dots group thousands
+        digits = digits.replace(".", "")
+    return float(digits.replace(",", ""))
+
+
 YEAR = re.compile(r"(?<![\d,.$])(?:FY|fiscal\s*(?:year\s*)?)?'?((?:19|20)\d\d)(?!\d|,\d)", re.I)
 _ANY_YEAR = re.compile(r"(?:19|20)\d\d")
 _FOOTNOTE = re.compile(r"\(\d\)|\(\w\)")
@@ -69,7 +95,7 @@ class Cell:
         """The cell as an answer prints it: ``$1,577 million``, ``-$370 million``, ``24.6%``."""
         if self.value is None:
             return self.text
-        number = self.text.strip("()$€£¥%-−")
+        number = self.text.strip("()$€£¥₽₹₩円元%-− ")
         sign = "-" if self.negative else ""
         if self.percent:
             return f"{sign}{number}%"
@@ -87,11 +113,10 @@ def parse_cell(token: str) -> Cell | None:
         return None
     if bool(m.group("open") or m.group("open2")) != bool(m.group("close") or m.group("close2")):
         return None  # "(1" or "3)" is a footnote or a list marker, not a cell
-    value = float(m.group("num").replace(",", ""))
+    value = number_value(m.group("num")) * CJK_MULTIPLIERS.get(m.group("mult") or "", 1)
     negative = bool(m.group("open") or m.group("open2") or m.group("minus"))
-    return Cell(
-        token, -value if negative else value, negative, m.group("cur") or "", bool(m.group("pct"))
-    )
+    currency = m.group("cur") or (m.group("cur2") or "").strip()
+    return Cell(token, -value if negative else value, negative, currency, bool(m.group("pct")))
 
 
 def years_in(text: str) -> list[int]:

@@ -15,17 +15,36 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .numbers import years_in
-from .tokens import STOPWORDS, WORD
+from .tokens import STOPWORDS, WORD, tokenize
 
-# What the question asks for, by its opening words (first match wins).
+# What the question asks for, by its opening words (first match wins): English, then the
+# same asks in German, French, Spanish, Italian, Portuguese, Dutch, Russian, Arabic,
+# Chinese, Japanese and Korean (the last four written without spaces: no word boundaries).
 QUESTION_KINDS: tuple[tuple[str, str], ...] = (
-    ("count", r"\bhow many\b|\bnumber of\b|\bheadcount\b"),
-    ("date", r"^\s*when\b|\bwhat (?:date|day|month|year)\b|\bwhich (?:date|day|month|year)\b"),
+    (
+        "count",
+        r"\bhow many\b|\bnumber of\b|\bheadcount\b|\bwie ?viele\b|\banzahl\b|\bcombien de\b"
+        r"|\bnombre de\b|\bcu[aá]nt[oa]s\b|\bn[uú]mero de\b|\bquant[ie]\b|\bquant[oa]s\b"
+        r"|\bhoeveel\b|\bсколько\b|\bчисло\b|كم|多少|几个|幾個|何人|何個|何件|いくつ|몇",
+    ),
+    (
+        "date",
+        r"^\s*when\b|\bwhat (?:date|day|month|year)\b|\bwhich (?:date|day|month|year)\b"
+        r"|\bwann\b|\bquand\b|\bcu[aá]ndo\b|\bquando\b|\bwanneer\b|\bкогда\b|متى"
+        r"|什么时候|何时|何時|哪一年|いつ|何年|何日|언제",
+    ),
     (
         "name",
-        r"^\s*who\b|\bwho (?:is|was|are|were)\b|\bname of\b|\bwhich (?:company|person|firm)\b",
+        r"^\s*who\b|\bwho (?:is|was|are|were)\b|\bname of\b|\bwhich (?:company|person|firm)\b"
+        r"|^\s*wer\b|^\s*qui\b|\bqui (?:est|a|sont)\b|\bqui[eé]n(?:es)?\b|^\s*chi\b|\bquem\b"
+        r"|\bкто\b|^\s*من\b|谁|誰|だれ|누구",
     ),
-    ("amount", r"\bhow much\b|\bwhat (?:is|was|were|are)\b|\bamount\b|\btotal\b|\bvalue\b"),
+    (
+        "amount",
+        r"\bhow much\b|\bwhat (?:is|was|were|are)\b|\bamount\b|\btotal\b|\bvalue\b"
+        r"|\bwie ?viel\b|\bcombien\b|\bcu[aá]nto\b|\bquanto\b|\bсколько стоит\b"
+        r"|いくら|多少钱|얼마",
+    ),
     ("yesno", r"^\s*(?:is|was|are|were|did|does|do|has|have|had|can|will|would)\b"),
 )
 COMPARE = re.compile(
@@ -161,7 +180,11 @@ def stem(token: str) -> str:
 
 
 def stems(text: str) -> list[str]:
-    """The stems of a text's words (stopwords dropped), in order."""
+    """The stems of a text's words (stopwords dropped), in order. Text in other scripts is
+    cut as the offline ranking cuts it (words without accents; bigrams where words have no
+    spaces between them), the same for a question and the sentences it is matched with."""
+    if not text.isascii():
+        return [stem(w) if w.isascii() else w for w in tokenize(text)]
     words = (w.strip("'’-") for w in WORD.findall(text.lower()))
     return [stem(w) for w in words if w and w not in STOPWORDS]
 
@@ -210,14 +233,15 @@ def read_question(
     adverbs ("explicitly") and names: "Pepsico" names the company, not the row to read.
     """
     flat = " ".join(text.split())
-    parts = re.split(r"(?<=\?)\s+", flat)
+    parts = re.split(r"(?<=[?？؟])\s*", flat)
     # A last fragment without an end mark belongs to the ask: a follow-up searched as "And in
     # 2018? total net sales" carries its metric there (qa/followup.py).
     asked = (
         " ".join(
             p
             for n, p in enumerate(parts)
-            if p.endswith("?") or (n == len(parts) - 1 and n > 0 and not p.endswith((".", "!")))
+            if p.endswith(("?", "？", "؟"))
+            or (n == len(parts) - 1 and n > 0 and not p.endswith((".", "!", "。", "！")))
         )
         or flat
     )

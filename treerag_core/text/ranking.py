@@ -12,6 +12,7 @@ from ..store.base import Cache
 from ..types import FlatNode
 from .bm25 import BM25, STORED_VERSION
 from .labels import heading_label
+from .language import detect_language, sample_of
 from .tokens import TOKENS_VERSION, tokenize
 
 # How many section sets (a document, or a level's candidates) a RankingMemory keeps: the
@@ -34,7 +35,9 @@ T = TypeVar("T")
 PASSAGE_CHARS = 2000
 
 
-def node_passages(node: Mapping[str, Any], size: int = PASSAGE_CHARS) -> list[list[str]]:
+def node_passages(
+    node: Mapping[str, Any], size: int = PASSAGE_CHARS, language: str = ""
+) -> list[list[str]]:
     """Overlapping windows of a section's text, each headed by its title, summary and tags.
 
     A section is as relevant as its best passage: a long section with one matching table is
@@ -45,9 +48,9 @@ def node_passages(node: Mapping[str, Any], size: int = PASSAGE_CHARS) -> list[li
     head = f"{heading_label(node)} " * 2 + f"{node.get('summary') or ''} {tags} "
     text = str(node.get("text") or "")
     if len(text) <= size:
-        return [tokenize(head + text)]
+        return [tokenize(head + text, language)]
     step = size // 2
-    return [tokenize(head + text[i : i + size]) for i in range(0, len(text) - step, step)]
+    return [tokenize(head + text[i : i + size], language) for i in range(0, len(text) - step, step)]
 
 
 # Query phrases and the words documents use for them: financial filings call the "income
@@ -179,28 +182,34 @@ def rank_nodes(
     k: int = 5,
     candidates: Iterable[str] | None = None,
     memory: RankingMemory | None = None,
+    language: str | None = None,
 ) -> list[tuple[str, float]]:
     """The ``k`` best nodes for ``query`` by their best passage's BM25 score, best first
-    (ties in document order). ``memory`` keeps the passages' statistics between questions."""
+    (ties in document order). ``memory`` keeps the passages' statistics between questions.
+    ``language``: the document's (:func:`~.language.document_language`), in which the
+    passages and the question are both cut and stemmed; ``None``: told from the sections."""
     ids = [
         nid for nid in (candidates if candidates is not None else flat_nodes) if nid in flat_nodes
     ]
+    if language is None:
+        language = detect_language(sample_of(flat_nodes[nid] for nid in ids))
 
     def build() -> BM25:
         return BM25(
             {
                 (nid, j): tokens
                 for nid in ids
-                for j, tokens in enumerate(node_passages(flat_nodes[nid]))
+                for j, tokens in enumerate(node_passages(flat_nodes[nid], language=language))
             }
         )
 
     if memory is None:
         bm25 = build()
     else:
-        bm25 = memory.get(tuple(_content_key(nid, flat_nodes[nid]) for nid in ids), build)
+        key = (language, *(_content_key(nid, flat_nodes[nid]) for nid in ids))
+        bm25 = memory.get(key, build)
     best: dict[str, float] = {}
-    for (nid, _), score in bm25.scores(tokenize(expand_query(query))).items():
+    for (nid, _), score in bm25.scores(tokenize(expand_query(query), language)).items():
         best[nid] = max(best.get(nid, 0.0), score)
     order = {nid: i for i, nid in enumerate(ids)}
     ranked = sorted(best.items(), key=lambda kv: (-kv[1], order[kv[0]]))

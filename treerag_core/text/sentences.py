@@ -15,8 +15,13 @@ from statistics import median
 
 from .tables import split_row
 
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])[\"'”’)]?\s+(?=[\"'“‘(\[]?[^\W_a-z])")
-_TERMINAL = ".!?:;。！？"
+# A sentence ends at its stop and a space before a capital (or a digit, or an opening
+# quote, or Spanish ¿ ¡); in Chinese and Japanese, at 。！？ whether a space follows or not.
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?؟।])[\"'”’)»]?\s+(?=[\"'“‘(\[«¿¡]?[^\W_a-z])"
+    r"|(?<=[。！？])[」』\"'”’)]?\s*(?=\S)"
+)
+_TERMINAL = ".!?:;。！？؟।"
 # A line at least this share of the text's usual line width, without closing punctuation,
 # was wrapped by the page: the sentence goes on in the next line.
 WRAPPED_WIDTH = 0.75

@@ -1,11 +1,33 @@
-"""Words as the offline engine counts them: lower-case tokens without stopwords."""
+"""Words as the offline engine counts them, in any script: lower-case tokens without
+stopwords, stemmed in the document's language.
+
+A word is a run of letters, marks and digits in any script (``zusätzliches``, ``récupérer``,
+``Benutzerkonto``, ``хранилище``, ``हिन्दी``), normalised (NFKC: full-width letters and digits
+become plain ones; case folded) and, once stemmed, without the accents of Latin, Greek and
+Cyrillic letters, so ``résumé`` and ``resume`` meet. Scripts written without spaces
+(Chinese, Japanese kana and kanji, Korean Hangul, Thai, Lao, Khmer, Myanmar) give
+overlapping character bigrams, the way Lucene's CJK analyser and paperless-ngx match them:
+``練習用`` → ``練習``, ``習用``; a lone character is its own token.
+
+Stemming and stopwords come from maintained lists (``snowballstemmer``, 30-odd languages;
+``stop-words``), chosen by the language code a caller passes (:mod:`.language` finds it).
+English is what it always was, and the default: its own stopword list (which also drops
+the words of document structure: section, chapter, page) and a light plural strip; plain
+ASCII text of an English document takes the old, faster path, so English rankings do not
+move.
+"""
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Callable
+from functools import cache
+
+import regex
 
 # The tokenizer's version: kept statistics made by another one are made again.
-TOKENS_VERSION = 1
+TOKENS_VERSION = 2
 CHARS_PER_TOKEN = 4  # about four characters a token: budgets checked before a call
 
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
@@ -25,14 +47,127 @@ STOPWORDS = frozenset(
 # A word of lower-case text without its trailing apostrophes and hyphens (WORD, stripped).
 _LOWER_WORD = re.compile(r"[a-z0-9]+(?:['’\-]+[a-z0-9]+)*")
 
+# Scripts written without spaces between words: their runs become character bigrams.
+UNSPACED = (
+    r"\u0e00-\u0eff"  # Thai, Lao
+    r"\u1000-\u109f"  # Myanmar
+    r"\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"  # Hangul jamo, compatibility jamo, syllables
+    r"\u1780-\u17ff"  # Khmer
+    r"\u3040-\u30ff\u31f0-\u31ff"  # Hiragana, Katakana (with the prolonged sound mark)
+    r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs, extension A, compatibility
+    r"\U00020000-\U0003134f"  # CJK extensions B-G
+)
+# A word in any script, by the standard library's fast matcher (letters and digits)...
+_WORD_ANY = re.compile(r"[^\W_]+(?:['’\-]+[^\W_]+)*")
+_RUN = re.compile(f"([{UNSPACED}]+)")
+# ...which cuts words at combining marks (Devanagari and Tamil vowel signs, Hebrew and
+# Arabic points, Thai): text with one of those is matched by ``regex``'s marks-aware class.
+_MARKS = re.compile(
+    "[\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670"
+    "\u06d6-\u06ed\u0900-\u0eff\u1000-\u109f\u1780-\u17ff\u1ab0-\u1aff\u1dc0-\u1dff"
+    "\u20d0-\u20ff\ufe20-\ufe2f]"
+)
+_WORD_MARKED = regex.compile(r"[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’\-]+[\p{L}\p{M}\p{N}]+)*")
+# Letters whose accents are dropped once a word is stemmed: Latin, Greek, Cyrillic.
+_FOLDED_BASES = regex.compile(r"[\p{Latin}\p{Greek}\p{Cyrillic}]\p{Mn}+")
 
-def tokenize(text: str) -> list[str]:
-    """Lower-case word tokens without stopwords, with a light plural strip."""
-    return [
-        w[:-1] if len(w) > 4 and w[-1] == "s" and w[-2] != "s" else w
-        for w in _LOWER_WORD.findall(text.lower())
-        if w not in STOPWORDS
-    ]
+# A language code (ISO 639-1, as :mod:`.language` gives it) → snowballstemmer's name.
+SNOWBALL_NAMES = {
+    "ar": "arabic", "ca": "catalan", "cs": "czech", "da": "danish", "de": "german",
+    "el": "greek", "es": "spanish", "eu": "basque", "fi": "finnish", "fr": "french",
+    "ga": "irish", "hi": "hindi", "hu": "hungarian", "hy": "armenian", "id": "indonesian",
+    "it": "italian", "lt": "lithuanian", "ne": "nepali", "nl": "dutch", "no": "norwegian",
+    "pl": "polish", "pt": "portuguese", "ro": "romanian", "ru": "russian", "sr": "serbian",
+    "sv": "swedish", "ta": "tamil", "tr": "turkish", "yi": "yiddish", "fa": "persian",
+}  # fmt: skip
+
+
+def fold_accents(word: str) -> str:
+    """The word without the combining accents of Latin, Greek and Cyrillic letters."""
+    decomposed = unicodedata.normalize("NFD", word)
+    if decomposed == word and word.isascii():
+        return word
+    return unicodedata.normalize("NFC", _FOLDED_BASES.sub(lambda m: m.group()[0], decomposed))
+
+
+@cache
+def stopwords(language: str) -> frozenset[str]:
+    """The language's stopwords (English's own list for English and unknown languages),
+    as written and without accents."""
+    if language in ("", "en"):
+        return STOPWORDS
+    from stop_words import LANGUAGE_MAPPING, get_stop_words
+
+    name = LANGUAGE_MAPPING.get({"no": "nb"}.get(language, language))  # its Norwegian
+    words = get_stop_words(name) if name else []
+    lowered = {unicodedata.normalize("NFKC", w).casefold() for w in words}
+    return frozenset(lowered | {fold_accents(w) for w in lowered})
+
+
+@cache
+def stemmer(language: str) -> Callable[[str], str] | None:
+    """The language's Snowball stemmer, if it has one (English keeps its plural strip)."""
+    name = SNOWBALL_NAMES.get(language)
+    if name is None:
+        return None
+    import snowballstemmer
+
+    return snowballstemmer.stemmer(name).stemWord
+
+
+def _plural(word: str) -> str:
+    return word[:-1] if len(word) > 4 and word[-1] == "s" and word[-2] != "s" else word
+
+
+# Japanese writes content words in kanji and katakana and most grammar in hiragana: a run is
+# cut where hiragana meets another script, and a hiragana piece of one or two characters (a
+# particle: に, の, を, には) is no token. Chinese and Korean runs are one script: unchanged.
+_KANA_EDGE = regex.compile(r"[\u3040-\u309f]+|[^\u3040-\u309f]+")
+PARTICLE_CHARS = 2
+
+
+def _bigrams(run: str) -> list[str]:
+    out: list[str] = []
+    for piece in _KANA_EDGE.findall(run):
+        if "\u3040" <= piece[0] <= "\u309f" and len(piece) <= PARTICLE_CHARS and piece != run:
+            continue
+        out.extend(
+            [piece] if len(piece) == 1 else [piece[i : i + 2] for i in range(len(piece) - 1)]
+        )
+    return out
+
+
+def tokenize(text: str, language: str = "") -> list[str]:
+    """Word tokens without stopwords, stemmed in ``language`` (an ISO 639-1 code; ``""``
+    and ``"en"``: English's plural strip); bigrams for scripts without spaces."""
+    if language in ("", "en") and text.isascii():
+        return [_plural(w) for w in _LOWER_WORD.findall(text.lower()) if w not in STOPWORDS]
+    stop = stopwords(language)
+    stem = _plural if language in ("", "en") else stemmer(language)
+    lowered = unicodedata.normalize("NFKC", text).casefold()
+    matcher = _WORD_MARKED if _MARKS.search(lowered) else _WORD_ANY
+    out: list[str] = []
+    for word in matcher.findall(lowered):
+        if word.isascii():
+            _add_word(word, stop, stem, out)
+            continue
+        for i, part in enumerate(_RUN.split(word)):  # odd parts are unspaced runs
+            if i % 2:
+                out.extend(g for g in _bigrams(part) if g not in stop)
+            elif part:
+                _add_word(part.strip("'’-"), stop, stem, out)
+    return out
+
+
+def _add_word(word: str, stop: frozenset[str], stem: Callable[[str], str] | None,
+              out: list[str]) -> None:  # fmt: skip
+    """A word's token, stemmed then without accents, unless it is a stopword."""
+    if not word or word in stop:
+        return
+    word = stem(word) if stem is not None else word
+    folded = fold_accents(word)
+    if folded == word or folded not in stop:  # "supprimés" → "supprim": still no stopword
+        out.append(folded)
 
 
 def estimate_tokens(text: str) -> int:

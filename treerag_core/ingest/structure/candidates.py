@@ -62,22 +62,76 @@ RANK = {
 NUMBER_RANK = 30.0  # a numbered heading of depth d ranks 30 + d: "1" with Items, "1.2" below
 UNRANKED = {Kind.CAPS, Kind.STATEMENT}  # one level below the latest ranked heading
 
-_KEYWORDS = {
-    "part": Kind.PART,
-    "chapter": Kind.CHAPTER,
-    "article": Kind.ARTICLE,
-    "subpart": Kind.SUBPART,
-    "section": Kind.SECTION,
-    "item": Kind.ITEM,
-    "note": Kind.NOTE,
-    "§": Kind.SECTION,
-}
+# The words that label a document's parts, in English and the major languages of Europe
+# (the words as they head a line: "Kapitel 3", "Chapitre IV", "Глава 2", "§ 5").
+KEYWORDS: dict[Kind, tuple[str, ...]] = {
+    Kind.PART: ("Part", "Teil", "Partie", "Parte", "Deel", "Część", "Часть", "Titre"),
+    Kind.CHAPTER: ("Chapter", "Kapitel", "Chapitre", "Capítulo", "Capitolo", "Hoofdstuk",
+                   "Rozdział", "Kapittel", "Глава"),
+    Kind.ARTICLE: ("Article", "Artikel", "Artículo", "Articolo", "Artigo", "Artykuł", "Статья"),
+    Kind.SUBPART: ("Subpart",),
+    Kind.SECTION: ("Section", "Abschnitt", "Sección", "Sezione", "Secção", "Seção", "Afdeling",
+                   "Раздел", "§"),
+    Kind.ITEM: ("Item",),
+    Kind.NOTE: ("Note",),
+}  # fmt: skip
+_KEYWORDS = {word.lower(): kind for kind, words in KEYWORDS.items() for word in words}
 _KEYWORD_RE = re.compile(
-    r"^(?P<kw>PART|Part|CHAPTER|Chapter|ARTICLE|Article|SUBPART|Subpart|SECTION|Section"
-    r"|ITEM|Item|NOTE|Note|§)"
-    r"\s*(?P<num>\d{1,4}(?:\.\d{1,4})*[A-Z]?|[IVXLC]{1,7})"
+    "^(?P<kw>"
+    + "|".join(
+        re.escape(form)
+        for word in sorted(_KEYWORDS, key=len, reverse=True)
+        for form in dict.fromkeys((word.capitalize(), word.upper()))
+    )
+    + r")\s*(?P<num>\d{1,4}(?:\.\d{1,4})*[A-Z]?|[IVXLC]{1,7})"
     r"(?P<sep>\s*[.:\-–—]+\s*|\s+|$)(?P<title>.*)$"
 )
+# What a table of contents is titled, in English and the major languages (a regex).
+CONTENTS_WORDS = (
+    r"(?:table\s+of\s+)?contents|index|inhaltsverzeichnis|inhalt|table\s+des\s+mati[eè]res"
+    r"|sommaire|[ií]ndice(?:\s+general)?|sommario|inhoudsopgave|inhoud|spis\s+treści"
+    r"|содержание|оглавление|目次|目录|目錄|차례|목차"
+)
+# Chinese, Japanese and Korean number their parts around the word: 第1章, 第二節, 第3条,
+# 제1장, 제2절, 제3조 (chapter, section, article, part).
+CJK_KINDS = {
+    "章": Kind.CHAPTER, "장": Kind.CHAPTER, "節": Kind.SECTION, "节": Kind.SECTION,
+    "절": Kind.SECTION, "条": Kind.ARTICLE, "條": Kind.ARTICLE, "조": Kind.ARTICLE,
+    "部": Kind.PART, "編": Kind.PART, "编": Kind.PART, "편": Kind.PART, "부": Kind.PART,
+}  # fmt: skip
+_CJK_NUMERALS = "〇一二三四五六七八九"
+_CJK_KEYWORD_RE = re.compile(
+    r"^(?:第|제)\s*(?P<num>\d{1,4}|[〇一二三四五六七八九十百]{1,6})\s*"
+    rf"(?P<kw>[{''.join(CJK_KINDS)}])(?P<sep>[\s.:：、]*)(?P<title>.*)$"
+)
+
+
+def cjk_number(num: str) -> int | None:
+    """``12`` or ``十二`` → 12 (up to 999), else None."""
+    if num.isdigit():
+        return int(num)
+    total, digit = 0, 0
+    for ch in num:
+        if ch in _CJK_NUMERALS:
+            digit = _CJK_NUMERALS.index(ch)
+        elif ch in "十百":
+            total += (digit or 1) * (10 if ch == "十" else 100)
+            digit = 0
+        else:
+            return None
+    return total + digit
+
+
+def _cjk_keyword_candidate(m: re.Match[str]) -> Candidate | None:
+    number = cjk_number(m.group("num"))
+    title = m.group("title").strip()
+    if number is None or (title and len(title) > MAX_TITLE_CHARS):
+        return None
+    kind = CJK_KINDS[m.group("kw")]
+    full = m.string.strip()
+    return Candidate(kind, full, f"{kind} {number}", None, is_toc_title(title, full))
+
+
 _NUMBER_RE = re.compile(r"^(?P<num>\d{1,3}(?:\.\d{1,4}){0,5})(?P<dot>\.?)\s+(?P<title>\S.*)$")
 _CLAUSE_RE = re.compile(r"^(?P<num>\d{1,3}\.\d{1,4}-\d{1,4})\.?\s+(?P<title>\S.*)$")
 _ROMAN_RE = re.compile(r"^[IVXLC]{1,7}$")
@@ -109,6 +163,9 @@ def classify_line(line: str, profile: Profile = GENERIC) -> Candidate | None:
     m = _KEYWORD_RE.match(text)
     if m:
         return _keyword_candidate(m)
+    m = _CJK_KEYWORD_RE.match(text)
+    if m:
+        return _cjk_keyword_candidate(m)
     if text.endswith((",", ";")):
         return None
     m = _CLAUSE_RE.match(text)
@@ -138,6 +195,8 @@ def _keyword_candidate(m: re.Match[str]) -> Candidate | None:
     num = m.group("num")
     sep = m.group("sep")
     title = m.group("title").strip()
+    if sep.strip() == "." and title[:1].isdigit():
+        return None  # "Section 16.2, “Feedback”": the number went on; a cross-reference
     if _ROMAN_RE.match(num) and kind not in {Kind.PART, Kind.CHAPTER, Kind.ARTICLE}:
         return None  # "Item IV" is not a thing; "Section I" is too ambiguous with words
     if kind in {Kind.ITEM, Kind.NOTE} and not re.fullmatch(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from .candidates import CONTENTS_WORDS
 from .headings import Heading, Position
 from .layout import Layout, Line
 from .profiles import GENERIC, Profile
@@ -34,7 +35,7 @@ from .thresholds import (
 
 _LEADERS = re.compile(r"^(?P<title>.*?\S)\s*(?:[.·•…_]\s*){3,}(?P<num>\d{1,4}|[ivxlc]{1,7})$")
 _FLUSH = re.compile(r"^(?P<title>.*\S)\s+(?P<num>\d{1,4})$")
-_CONTENTS_TITLE = re.compile(r"^(?:(?:table\s+of\s+)?contents|index)$", re.IGNORECASE)
+_CONTENTS_TITLE = re.compile(rf"^(?:{CONTENTS_WORDS})$", re.IGNORECASE)
 _LABEL_ONLY = re.compile(r"(?i)(?:part|chapter|book|section|appendix)\s+[\divxlc]{1,6}[a-z]?\.?")
 _BARE_NUMBER = re.compile(r"\d{1,4}|[ivxlc]{1,7}")
 _LEADER_CHARS = " .·•…_"  # dotted leaders, stripped from an entry whose number is lost

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .candidates import Found, Kind, ends_with_page_reference
+from .candidates import CONTENTS_WORDS, Found, Kind, ends_with_page_reference
 from .furniture import Position
 from .thresholds import (
     MIN_TOC_ENTRIES,
@@ -22,7 +22,7 @@ from .thresholds import (
     TOC_TITLE_LINES,
 )
 
-_TOC_WORD = re.compile(r"\b(table of contents|contents|index)\b", re.IGNORECASE)
+_TOC_WORD = re.compile(rf"\b(?:{CONTENTS_WORDS})\b", re.IGNORECASE)
 
 
 def _blocks(page_lines: list[list[str]], paged: bool) -> dict[Position, int]:

@@ -1,0 +1,118 @@
+"""Which language a text is written in, from its letters and its commonest words.
+
+The script decides first (kana: Japanese; Hangul: Korean; Han alone: Chinese; Greek,
+Hebrew, Thai, Devanagari…); within Latin, Cyrillic and Arabic script the language whose
+stopwords (the ``stop-words`` lists) make up the largest share of the words wins. That
+needs no model and no data beyond the lists the tokenizer already uses, and on a page of
+text it is right for every language those lists cover; on a few words (a question) it may
+be unsure, and then says ``""`` so the caller keeps the document's language.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .tokens import stopwords
+
+# Enough text to be sure of a language (a few pages), spread over a document's sections.
+SAMPLE_CHARS = 20_000
+# A language is named only when its stopwords are at least this share of the sample's
+# words (a page of running text: 25-50%; a list of names or figures: a few percent)...
+MIN_STOPWORD_SHARE = 0.08
+# ...and at least this many of them were seen (a short question has two or three).
+MIN_STOPWORD_HITS = 2
+
+_SCRIPTS = {
+    "kana": "[\u3040-\u30ff]",
+    "hangul": "[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]",
+    "han": "[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]",
+    "latin": "[A-Za-z\u00c0-\u024f]",
+    "cyrillic": "[\u0400-\u04ff]",
+    "greek": "[\u0370-\u03ff]",
+    "arabic": "[\u0600-\u06ff]",
+    "hebrew": "[\u0590-\u05ff]",
+    "devanagari": "[\u0900-\u097f]",
+    "thai": "[\u0e00-\u0e7f]",
+}
+_SCRIPT_RES = {name: re.compile(pattern) for name, pattern in _SCRIPTS.items()}
+# Scripts that name one language here; the others are told apart by their stopwords.
+_ONE_LANGUAGE = {"hangul": "ko", "greek": "el", "hebrew": "he", "thai": "th"}
+CANDIDATES = {
+    "latin": ("en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "pl", "cs",
+              "sk", "ro", "hu", "tr", "ca", "id", "vi"),
+    "cyrillic": ("ru", "uk", "bg"),
+    "arabic": ("ar", "fa"),
+    "devanagari": ("hi",),
+}  # fmt: skip
+_WORDS = re.compile(r"[^\W\d_]+")
+LANGUAGE_NAMES = {
+    "en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian",
+    "pt": "Portuguese", "nl": "Dutch", "sv": "Swedish", "da": "Danish", "no": "Norwegian",
+    "fi": "Finnish", "pl": "Polish", "cs": "Czech", "sk": "Slovak", "ro": "Romanian",
+    "hu": "Hungarian", "tr": "Turkish", "ca": "Catalan", "id": "Indonesian",
+    "vi": "Vietnamese", "ru": "Russian", "uk": "Ukrainian", "bg": "Bulgarian", "ar": "Arabic",
+    "fa": "Persian", "hi": "Hindi", "ja": "Japanese", "zh": "Chinese", "ko": "Korean",
+    "el": "Greek", "he": "Hebrew", "th": "Thai",
+}  # fmt: skip
+
+
+def _script(sample: str) -> str:
+    """The script most of the letters are in (kana counts for Japanese even beside kanji)."""
+    counts = {name: len(rx.findall(sample)) for name, rx in _SCRIPT_RES.items()}
+    if counts["kana"] and counts["kana"] >= 0.05 * (counts["kana"] + counts["han"]):
+        counts["kana"] += counts.pop("han")
+    best = max(counts, key=lambda name: counts[name])
+    return best if counts[best] else ""
+
+
+def detect_language(text: str) -> str:
+    """The text's language as an ISO 639-1 code, or ``""`` when it cannot be told."""
+    sample = text[:SAMPLE_CHARS]
+    script = _script(sample)
+    if script in ("kana", "han"):
+        return "ja" if script == "kana" else "zh"
+    if script in _ONE_LANGUAGE:
+        return _ONE_LANGUAGE[script]
+    candidates = CANDIDATES.get(script)
+    if not candidates:
+        return ""
+    words = [w.casefold() for w in _WORDS.findall(sample)]
+    if not words:
+        return ""
+    counts = Counter(words)
+    hits = {lang: sum(n for w, n in counts.items() if w in stopwords(lang)) for lang in candidates}
+    best = max(candidates, key=lambda lang: hits[lang])
+    if hits[best] < MIN_STOPWORD_HITS or hits[best] < MIN_STOPWORD_SHARE * len(words):
+        return ""
+    return best
+
+
+def sample_of(nodes: Iterable[Mapping[str, Any]], limit: int = SAMPLE_CHARS) -> str:
+    """Text from across a document's sections (each one's opening), up to ``limit``."""
+    nodes = list(nodes)
+    share = max(200, limit // max(1, len(nodes)))
+    parts, size = [], 0
+    for node in nodes:
+        piece = f"{node.get('title') or ''}\n{str(node.get('text') or '')[:share]}"
+        parts.append(piece)
+        size += len(piece)
+        if size >= limit:
+            break
+    return "\n".join(parts)
+
+
+def document_language(document: Mapping[str, Any]) -> str:
+    """The language an editor set on the document's card, else the one detected at indexing;
+    for a document indexed before languages were recorded, detected from its sections."""
+    for recorded in ((document.get("card_edits") or {}).get("language"), document.get("language")):
+        if isinstance(recorded, str) and recorded:
+            return recorded
+    return detect_language(sample_of((document.get("flat_nodes") or {}).values()))
+
+
+def language_name(code: str) -> str:
+    """``de`` → ``German``; an unknown code is shown as it is, none as ``unknown``."""
+    return LANGUAGE_NAMES.get(code, code) if code else "unknown"
