@@ -6,13 +6,18 @@ cd "$(dirname "$0")/.."
 
 # System programs the tests exercise for real: Chromium (browser tests), Tesseract (OCR),
 # PostgreSQL (the database store: the tests start their own server with initdb + pg_ctl),
-# nginx (the sign-in proxy in front of the app: the tests start their own on loopback).
+# nginx (the sign-in proxy in front of the app: the tests start their own on loopback),
+# the Debian FAQ in its translations (real documents in ten languages: test_languages_real).
 missing=""
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
 command -v tesseract >/dev/null || missing="$missing tesseract-ocr"
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null \
   || missing="$missing postgresql"
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
+for lang in de fr ja zh-cn; do
+  [ -e "/usr/share/doc/debian/FAQ/debian-faq.$lang.txt.gz" ] || missing="$missing debian-faq-$lang"
+done
+[ -e /usr/share/doc/debian/FAQ/debian-faq.en.pdf.gz ] || missing="$missing debian-faq"
 if [ -n "$missing" ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

@@ -33,6 +33,7 @@ from ..store.base import (
 from ..text.labels import heading_label
 from ..text.language import LANGUAGE_NAMES
 from ..text.ranking import PASSAGE_CHARS
+from ..text.tokens import spaced
 from ..types import Document, LibraryEntry
 from .documents import load_document
 
@@ -59,7 +60,7 @@ def library_entry(document: Document) -> LibraryEntry:
         "stamp": stamp_of(document),
         "collection": collection_of(document),
         "card": dict(card),
-        "card_fields": card_text(card),
+        "card_fields": {field: spaced(text) for field, text in card_text(card).items()},
         "passages": passages,
     }
 
@@ -70,7 +71,7 @@ def passage_texts(node: dict[str, Any], size: int = PASSAGE_CHARS) -> list[str]:
     head = f"{heading_label(node)} {node.get('summary') or ''} {' '.join(map(str, node.get('tags') or []))}"
     text = str(node.get("text") or "")
     windows = [text[i : i + size] for i in range(0, len(text), size)] or [""]
-    return [f"{head}\n{window}" for window in windows if (head + window).strip()]
+    return [spaced(f"{head}\n{window}") for window in windows if (head + window).strip()]
 
 
 def index_entry(store: DocumentStore, document: Document) -> None:

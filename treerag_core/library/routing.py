@@ -27,7 +27,7 @@ from ..llm.replies import parse_search_reply
 from ..llm.schemas import routing_schema
 from ..store.base import DocumentStore, LibraryIndex, WithLibraryIndex, collection_of
 from ..text.ranking import expand_query
-from ..text.tokens import STOPWORDS
+from ..text.tokens import STOPWORDS, spaced
 from .catalog import sync_index
 
 DEFAULT_K = 5  # documents opened for one question at most: a comparison names two or three
@@ -75,7 +75,8 @@ def routing_tokens(query: str) -> list[str]:
     documents), stopwords left out, with what names are often written as in file names and
     headings: periods split out ("fy2022" → "2022") and each pair of neighbouring words
     joined ("best buy" → "bestbuy", "coca-cola" → "cocacola")."""
-    words = [w.lower() for w in _WORD.findall(_POSSESSIVE.sub("", expand_query(query)))]
+    asked = spaced(_POSSESSIVE.sub("", expand_query(query)))  # CJK: its bigrams, as indexed
+    words = [w.lower() for w in _WORD.findall(asked)]
     kept = [w for w in words if w not in STOPWORDS]
     extra = [m.group(1) for w in kept if (m := _PERIOD.match(w)) and m.group(1) != w]
     extra += [a + b for a, b in itertools.pairwise(words)

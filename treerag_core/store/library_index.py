@@ -42,7 +42,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS passages USING fts5(
 """
 # The layout's version (SQLite's user_version): an index of another version is derived data
 # of an older treerag, dropped and built again from the documents by the next question.
-INDEX_VERSION = 3
+INDEX_VERSION = 4  # 4: scripts without spaces indexed as bigrams
 # How much a match in each card field counts (name, about, summary): a question names the
 # company or product and the period far more often than words of a description.
 CARD_WEIGHTS = (6.0, 3.0, 0.5)

@@ -16,6 +16,7 @@ from .candidates import Candidate, Vocabulary
 from .numbers import MONTHS, years_in
 from .question import Question
 from .tables import split_row
+from .tokens import UNSPACED
 
 # Sentences that never answer anything: legal and navigation boilerplate. Lower case;
 # extend for other languages.
@@ -54,7 +55,7 @@ BRIEF_WORDS = 25
 PER_EXTRA_WORD = 0.003
 OTHER_YEAR = 0.1  # names only other years
 ONE_PERIOD = 0.25  # names one of two compared periods
-_END = re.compile(r"[.!?。！？][\"'”’)]*$")
+_END = re.compile(r"[.!?。！？؟।][\"'”’)」』]*$")
 _NUMBER = re.compile(
     r"(?<![\w$€£¥.,(\-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(million|billion|thousand))?"
     r"(?![\d%)])(?:\s+(?:[\w\-]+\s+){0,2}?)?"
@@ -78,12 +79,25 @@ _PLAIN_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _AMOUNT = re.compile(r"[$€£¥]\s?\d|\d\s?(?:%|percent|million|billion)", re.I)
 
 
+# Characters of scripts written without spaces: about two make a word.
+_UNSPACED_CHAR = re.compile(f"[{UNSPACED}]")
+CHARS_PER_UNSPACED_WORD = 2
+
+
+def word_count(sentence: str) -> int:
+    """Words as a reader counts them, also where words have no spaces between them."""
+    unspaced = len(_UNSPACED_CHAR.findall(sentence))
+    if not unspaced:
+        return len(sentence.split())
+    return len(_UNSPACED_CHAR.sub(" ", sentence).split()) + unspaced // CHARS_PER_UNSPACED_WORD
+
+
 def is_whole(sentence: str) -> bool:
     """Starts like a sentence (not mid-word, not lower case) and ends with closing
     punctuation; a table row or a run of figures is not a sentence."""
     words = sentence.split()
     shortest = MIN_FIGURE_SENTENCE_WORDS if _PLAIN_NUMBER.search(sentence) else MIN_SENTENCE_WORDS
-    if len(words) < shortest or sentence[:1].islower() or not _END.search(sentence):
+    if word_count(sentence) < shortest or sentence[:1].islower() or not _END.search(sentence):
         return False
     if split_row(sentence) is not None and len(words) >= MIN_SENTENCE_WORDS:
         return False
@@ -176,7 +190,7 @@ def score_sentence(sentence: str, question: Question, vocab: Vocabulary) -> floa
         keep -= OTHER_YEAR
     if question.compare and len(question.years) > 1 and len(matched) < 2:
         keep -= ONE_PERIOD  # cannot compare what it does not say
-    length = len(sentence.split())
+    length = word_count(sentence)
     keep -= PER_EXTRA_WORD * max(0, length - BRIEF_WORDS)
     if length > LONG_SENTENCE_WORDS:
         keep -= LONG_PENALTY

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .question import WEAK_WORDS, Question, stem
+from .question import WEAK_WORDS, Question, stem, stems
 from .tokens import STOPWORDS, WORD
 
 # A weak word ("total", "net") weighs this share of its inverse document frequency.
@@ -58,6 +58,8 @@ class Vocabulary:
     def stems(self, text: str) -> list[str]:
         """The stems of a text's words, stopwords dropped (see :func:`.question.stems`)."""
         found = self._texts.get(text)
+        if found is None and not text.isascii():
+            found = self._texts[text] = stems(text)  # other scripts: cut as questions are
         if found is None:
             found = []
             for raw in WORD.findall(text.lower()):

@@ -170,6 +170,15 @@ def _add_word(word: str, stop: frozenset[str], stem: Callable[[str], str] | None
         out.append(folded)
 
 
+def spaced(text: str) -> str:
+    """The text with each run of a script written without spaces replaced by its bigrams,
+    space-separated: how a full-text engine that cuts words at spaces (SQLite's FTS5,
+    PostgreSQL's parser) is given Chinese, Japanese, Korean or Thai to index and to search."""
+    if text.isascii():
+        return text
+    return _RUN.sub(lambda m: f" {' '.join(_bigrams(m.group()))} ", text)
+
+
 def estimate_tokens(text: str) -> int:
     """Characters / 4: the one token estimate for budgets and for evaluation."""
     return len(text) // CHARS_PER_TOKEN

@@ -145,6 +145,14 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX library_passages_body ON library_passages USING gin (body);
         """,
     ),
+    (
+        "the library index again: scripts without spaces indexed as bigrams (the next "
+        "question over the library indexes every document anew)",
+        """
+        DELETE FROM library_passages;
+        DELETE FROM library_entries;
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
