@@ -177,3 +177,25 @@ def test_text_in_legacy_encodings_is_read_as_its_text(encoding, text) -> None:
 def test_html_declared_charset_is_honoured() -> None:
     page = '<html><head><meta charset="shift_jis"></head><body>練習</body></html>'
     assert decode_bytes(page.encode("shift_jis")).endswith("練習</body></html>")
+
+
+def test_a_plain_text_manual_keeps_its_numbered_questions_under_its_chapters(tmp_path) -> None:
+    """ "Chapter 3." then "3.1." (the chapter's own numbers go on from its number) and a
+    heading ending in "?" followed by an indented paragraph (its body, not its title)."""
+    from treerag_core import index_document
+
+    source = tmp_path / "faq.txt"
+    source.write_text(
+        "Chapter 1. Definitions\n\n1.1.\u00a0What is this FAQ?\n\n    It answers questions"
+        " about the system.\n\nChapter 3. Choosing\n\n3.1.\u00a0Which release is better"
+        "\nfor me?\n\n    The answer depends on what you do with it.\n\n3.2.\u00a0Can I change"
+        " later?\n\n    Yes, you can move to another release.\n",
+        encoding="utf-8",
+    )
+    document = index_document(str(source), persist=False, verbose=False)
+    titles = [(n["level"], n["title"]) for n in document["flat_nodes"].values()]
+    assert (2, "What is this FAQ?") in titles
+    assert any(
+        level == 2 and title.startswith("Which release is better") for level, title in titles
+    )
+    assert (2, "Can I change later?") in titles

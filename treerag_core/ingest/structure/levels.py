@@ -41,12 +41,14 @@ def _keyword_number(title: str) -> int | None:
 def check_sequence(found: list[Found]) -> list[Found]:
     """Keep numbered headings that continue the running numbering; a higher keyword resets it.
 
-    ``1 Intro``, ``1.1 Scope``, ``2 Methods`` pass. In a numbered PART (``PART 52``),
+    ``1 Intro``, ``1.1 Scope``, ``2 Methods`` pass; after ``Chapter 3``, ``3.1`` does too.
+    In a numbered PART (``PART 52``),
     numbers starting with that part are its clauses.
     """
     kept: list[Found] = []
     last: tuple[int, ...] | None = None
     part_number: int | None = None
+    chapter: int | None = None
     last_note = 0
     for f in found:
         c = f.cand
@@ -55,6 +57,8 @@ def check_sequence(found: list[Found]) -> list[Found]:
         if c.kind in _RESETS_NUMBERING:
             last = None
             last_note = 0
+            # "Chapter 3" then "3.1": the chapter's own numbers go on from its number
+            chapter = _keyword_number(c.title) if c.kind == Kind.CHAPTER else None
         if c.kind == Kind.NOTE:
             note = _keyword_number(c.title) or 0
             if note <= last_note or note - last_note > MAX_NOTE_JUMP:
@@ -68,10 +72,20 @@ def check_sequence(found: list[Found]) -> list[Found]:
             f.cand = replace(c, kind=Kind.CLAUSE)
             kept.append(f)
             continue
-        if _continues(last, num):
+        if _continues(last, num) or (last is None and _opens_chapter(chapter, num)):
             last = num
             kept.append(f)
     return kept
+
+
+def _opens_chapter(chapter: int | None, num: tuple[int, ...]) -> bool:
+    """``3.1`` (or ``3.1.1``) right after "Chapter 3": the chapter's first numbered part."""
+    return (
+        chapter is not None
+        and len(num) > 1
+        and num[0] == chapter
+        and all(n <= FIRST_NUMBER_MAX for n in num[1:])
+    )
 
 
 def _continues(last: tuple[int, ...] | None, num: tuple[int, ...]) -> bool:

@@ -138,6 +138,11 @@ def _heading_at(
     return Found(page, i, end, cand)
 
 
+# A line ending so is complete: no fragment of it follows ("1.1. What is this FAQ?" is a
+# whole heading, and the indented paragraph after it is its body).
+_ENDS = ".:;,)?!。？！"
+
+
 def _glued(lines: list[str], i: int) -> tuple[str, int]:
     """Line ``i`` with word fragments that PDF extraction split off re-attached.
 
@@ -149,7 +154,7 @@ def _glued(lines: list[str], i: int) -> tuple[str, int]:
     text = " ".join(lines[i].split())
     end = i + 1
     for _ in range(MAX_GLUED_FRAGMENTS):
-        if len(text) > MAX_GLUE_CHARS or not text or text[-1] in ".:;,)" or end + 1 >= len(lines):
+        if len(text) > MAX_GLUE_CHARS or not text or text[-1] in _ENDS or end + 1 >= len(lines):
             break
         if lines[end].strip() or not lines[end + 1].strip():
             break  # a fragment sits after exactly one blank line
