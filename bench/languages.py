@@ -170,7 +170,8 @@ def _write(report: dict[str, Any], stem: str) -> None:
     lines = [f"# One manual in ten languages {report['label']}".rstrip(), "",
              f"`python -m bench.languages`: the Debian FAQ, {report['questions']} questions "
              "written in each language, the offline engine; answered from the right section "
-             "(and, in brackets, points below English's on the same edition).", "",
+             "(and, in brackets, points against English on the same edition: -8 is 8 below).",
+             "",
              "| language | detected | " + " | ".join(kinds) + " | sections (text) |",
              "|---|---|" + "---:|" * len(kinds) + "---:|"]  # fmt: skip
     from treerag_core import language_name
@@ -182,12 +183,18 @@ def _write(report: dict[str, Any], stem: str) -> None:
             if row is None:
                 cells.append("–")
                 continue
-            gap = (english[kind] - row["right_section"]) * 100 if english[kind] is not None else 0
+            gap = (row["right_section"] - english[kind]) * 100 if english[kind] is not None else 0
             cells.append(f"{row['right_section']:.1%}" + (f" ({gap:+.0f})" if lang != "en" else ""))
         text = cell.get((lang, "text"), {})
         lines.append(f"| {language_name(lang)} | {text.get('detected') or '–'} | "
                      + " | ".join(cells) + f" | {text.get('sections', '')} |")  # fmt: skip
     (RESULTS / f"{stem}.md").write_text("\n".join(lines) + "\n")
+
+
+def rewrite(stem: str) -> None:
+    """The table again from a run's JSON (``python -c 'import bench.languages as b;
+    b.rewrite("languages")'``)."""
+    _write(json.loads((RESULTS / f"{stem}.json").read_text()), stem)
 
 
 if __name__ == "__main__":
