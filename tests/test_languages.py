@@ -199,3 +199,22 @@ def test_a_plain_text_manual_keeps_its_numbered_questions_under_its_chapters(tmp
         level == 2 and title.startswith("Which release is better") for level, title in titles
     )
     assert (2, "Can I change later?") in titles
+
+
+def test_a_japanese_manual_has_its_chapters_and_numbered_questions(tmp_path) -> None:
+    """第1章 and 1장 chapters, their 1.1 … questions under them, and body lines (which have no
+    capitals, so are no ALL-CAPS headings) left as body."""
+    from treerag_core import index_document
+
+    source = tmp_path / "faq-ja.txt"
+    source.write_text(
+        "第1章定義と概要\n\n1.1. この FAQ は何?\n\n    この文書はよくある質問に答えます。\n"
+        "してください。\n\n第3章 ディストリビューションの選択\n\n3.1. どの版がよいですか?\n\n"
+        "    答えは用途によって変わります。\n",
+        encoding="utf-8",
+    )
+    flat = index_document(str(source), persist=False, verbose=False)["flat_nodes"]
+    titles = [(n["level"], n["title"]) for n in flat.values()]
+    assert titles == [
+        (1, "第1章定義と概要"), (2, "この FAQ は何?"), (1, "第3章 ディストリビューションの選択"),
+        (2, "どの版がよいですか?")]  # fmt: skip

@@ -93,7 +93,7 @@ CONTENTS_WORDS = (
     r"|содержание|оглавление|目次|目录|目錄|차례|목차"
 )
 # Chinese, Japanese and Korean number their parts around the word: 第1章, 第二節, 第3条,
-# 제1장, 제2절, 제3조 (chapter, section, article, part).
+# 제1장, 제2절, 제3조 (chapter, section, article, part), or only after it: 1章, 1장.
 CJK_KINDS = {
     "章": Kind.CHAPTER, "장": Kind.CHAPTER, "節": Kind.SECTION, "节": Kind.SECTION,
     "절": Kind.SECTION, "条": Kind.ARTICLE, "條": Kind.ARTICLE, "조": Kind.ARTICLE,
@@ -101,7 +101,7 @@ CJK_KINDS = {
 }  # fmt: skip
 _CJK_NUMERALS = "〇一二三四五六七八九"
 _CJK_KEYWORD_RE = re.compile(
-    r"^(?:第|제)\s*(?P<num>\d{1,4}|[〇一二三四五六七八九十百]{1,6})\s*"
+    r"^(?:(?:第|제)\s*(?P<num>\d{1,4}|[〇一二三四五六七八九十百]{1,6})|(?P<bare>\d{1,3}))\s*"
     rf"(?P<kw>[{''.join(CJK_KINDS)}])(?P<sep>[\s.:：、]*)(?P<title>.*)$"
 )
 
@@ -123,7 +123,7 @@ def cjk_number(num: str) -> int | None:
 
 
 def _cjk_keyword_candidate(m: re.Match[str]) -> Candidate | None:
-    number = cjk_number(m.group("num"))
+    number = cjk_number(m.group("num") or m.group("bare"))
     title = m.group("title").strip()
     if number is None or (title and len(title) > MAX_TITLE_CHARS):
         return None
@@ -280,7 +280,7 @@ def is_caps_heading(text: str) -> bool:
     """Short line of capitals and few digits: a heading in most reports and statutes."""
     if len(text) < MIN_CAPS_CHARS or len(text) > MAX_CAPS_CHARS or any(c.islower() for c in text):
         return False
-    letters = sum(c.isalpha() for c in text)
+    letters = sum(c.isupper() for c in text)  # capitals: a script without case has none
     visible = len(text.replace(" ", ""))
     if letters < MIN_CAPS_LETTERS or letters / visible < MIN_CAPS_LETTER_SHARE:
         return False

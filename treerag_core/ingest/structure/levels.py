@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .candidates import NUMBER_RANK, RANK, UNRANKED, Found, Kind
+from .candidates import NUMBER_RANK, RANK, UNRANKED, Found, Kind, cjk_number
 from .thresholds import FIRST_NUMBER_MAX, MAX_LEVEL, MAX_NOTE_JUMP, MAX_NUMBER_JUMP
 
 # A keyword heading of these kinds starts a new numbering (and note) sequence.
@@ -34,8 +34,12 @@ def drop_repeats(found: list[Found]) -> list[Found]:
 
 
 def _keyword_number(title: str) -> int | None:
+    """The number a keyword heading carries: "Chapter 3", "Kapitel 3", "第3章", "제3장"."""
     m = re.match(r"\S+\s+(\d+)", title)
-    return int(m.group(1)) if m else None
+    if m:
+        return int(m.group(1))
+    m = re.match(r"(?:第|제)?\s*(\d+|[〇一二三四五六七八九十百]+)\s*[章장]", title)
+    return cjk_number(m.group(1)) if m else None
 
 
 def check_sequence(found: list[Found]) -> list[Found]:
