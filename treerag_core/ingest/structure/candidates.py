@@ -125,8 +125,8 @@ def cjk_number(num: str) -> int | None:
 def _cjk_keyword_candidate(m: re.Match[str]) -> Candidate | None:
     number = cjk_number(m.group("num") or m.group("bare"))
     title = m.group("title").strip()
-    if number is None or (title and len(title) > MAX_TITLE_CHARS):
-        return None
+    if number is None or (title and len(title) > MAX_TITLE_CHARS) or "。" in title:
+        return None  # "第 9 章使您的 Debian 系统保持最新状态。": a sentence citing the chapter
     kind = CJK_KINDS[m.group("kw")]
     full = m.string.strip()
     return Candidate(kind, full, f"{kind} {number}", None, is_toc_title(title, full))

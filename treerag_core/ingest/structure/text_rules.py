@@ -141,6 +141,7 @@ def _heading_at(
 # A line ending so is complete: no fragment of it follows ("1.1. What is this FAQ?" is a
 # whole heading, and the indented paragraph after it is its body).
 _ENDS = ".:;,)?!。？！"
+PARAGRAPH_INDENT = "    "  # a plain-text paragraph's indent, never a split-off fragment's
 
 
 def _glued(lines: list[str], i: int) -> tuple[str, int]:
@@ -164,7 +165,12 @@ def _glued(lines: list[str], i: int) -> tuple[str, int]:
             text = text + word
         elif text[-1].isupper() and re.fullmatch(r"[A-Z]{1,3}[.:]?", word):
             text = text + word
-        elif len(text) <= MAX_SPACE_GLUE_CHARS and nxt[0] == " " and word[0].isalpha():
+        elif (
+            len(text) <= MAX_SPACE_GLUE_CHARS
+            and nxt[0] == " "
+            and not nxt.startswith(PARAGRAPH_INDENT)  # an indented paragraph: the body
+            and word[0].isalpha()
+        ):
             text = f"{text} {word}"
         else:
             break
