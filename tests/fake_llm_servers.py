@@ -480,3 +480,20 @@ def ollama_chat(server: FakeLLMServer, model: str = "fake-llama", timeout: float
     from langchain_ollama import ChatOllama
 
     return ChatOllama(model=model, base_url=server.url, client_kwargs={"timeout": timeout})
+
+
+@pytest.fixture(params=["openai", "ollama"])
+def either_server(request):
+    """The fake server of each protocol in turn: a test runs against both clients."""
+    server = FakeLLMServer(request.param).start()
+    yield server
+    server.stop()
+
+
+def models_from_settings(server: FakeLLMServer, **settings: Any) -> tuple[Any, Any]:
+    """``make_llms`` pointed at the fake server, as a person's settings would make them."""
+    from treerag_core import make_llms
+
+    where = {"openai_base_url": server.url} if server.protocol == "openai" else {
+        "ollama_host": server.url}  # fmt: skip
+    return make_llms({**where, "max_retries": 0, **settings}, env={}, dotenv_path=None)

@@ -6,24 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from fake_llm_servers import FakeLLMServer, Hang, kind_of
+from fake_llm_servers import Hang, either_server, kind_of, models_from_settings
 from llm_test_docs import make_doc
 
 from treerag_core import ConfigError, ask, make_llms, make_retriever
 from treerag_core.llm.budgets import CALL_BUDGETS, budgets_from_settings, environment_names
 
-
-@pytest.fixture(params=["openai", "ollama"])
-def server(request):
-    fake = FakeLLMServer(request.param).start()
-    yield fake
-    fake.stop()
-
-
-def _models(server: FakeLLMServer, **settings):
-    where = {"openai_base_url": server.url} if server.protocol == "openai" else {
-        "ollama_host": server.url}  # fmt: skip
-    return make_llms({**where, "max_retries": 0, **settings}, env={}, dotenv_path=None)
+server = either_server
+_models = models_from_settings
 
 
 def _cap(request: dict) -> int:
