@@ -19,7 +19,7 @@ from typing import Any, TypedDict
 
 from ..text.keyterms import extract_tags, leading_summary
 from ..text.labels import heading_label
-from ..text.language import detect_language, sample_of
+from ..text.language import indexed_language
 from ..text.tokens import STOPWORDS
 from ..types import Document, FlatNode
 
@@ -185,7 +185,7 @@ def build_card(document: Document) -> Card:
         "outline": [heading_label(node) for node in roots[:MAX_OUTLINE]],
         "sections": len(flat),
         "pages": document.get("total_pages"),
-        "language": detected_language(document),
+        "language": indexed_language(document),
         "edited": [],
     }
     edits = document.get("card_edits") or {}
@@ -194,15 +194,6 @@ def build_card(document: Document) -> Card:
             card[field] = edits[field]  # type: ignore[literal-required]
             card["edited"].append(field)
     return card
-
-
-def detected_language(document: Document) -> str:
-    """The language found at indexing (told from the sections for a document indexed
-    before languages were recorded); an editor's correction replaces it on the card."""
-    recorded = document.get("language")
-    if isinstance(recorded, str):
-        return recorded
-    return detect_language(sample_of((document.get("flat_nodes") or {}).values()))
 
 
 def card_text(card: Mapping[str, Any]) -> dict[str, str]:

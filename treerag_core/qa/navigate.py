@@ -197,8 +197,9 @@ def plan_navigation(
     outline = document.get("tree_outline") or build_tree_outline(flat)
     extra = format_extra_context(extra_context)
     search = _Search(
-        query, flat, config, prompts or SearchPrompts(), extra, conversation.block(doc_id), offline
-    )
+        query, flat, config, prompts or SearchPrompts(), extra, conversation.block(doc_id), offline,
+        language,
+    )  # fmt: skip
     if len(outline) <= config.single_pass_max_chars:
         result = yield from _plan_single_pass(search, outline)
     else:
@@ -217,6 +218,7 @@ class _Search:
     extra: str  # the extra context, as a prompt block
     history: str  # the conversation's recent turns, as a prompt block
     offline: OfflinePick
+    language: str = ""  # the document's: what the prefilter ranks candidates in
 
     @property
     def k(self) -> int:
@@ -341,8 +343,9 @@ class _LevelWalk:
         """One level: show its candidates and follow the model's choice; False ends the walk."""
         search = self.search
         shown, prefiltered = _fit_candidates(
-            search.query, search.flat, self.candidates, search.config.single_pass_max_chars
-        )
+            search.query, search.flat, self.candidates, search.config.single_pass_max_chars,
+            search.language,
+        )  # fmt: skip
         request = self._prompt(shown)
         step = self._record(step_no, shown, prefiltered)
         refused = _budget_refusal(
@@ -470,13 +473,15 @@ def _budget_refusal(
 
 
 def _fit_candidates(
-    query: str, flat: dict[str, FlatNode], candidates: list[str], max_chars: int
-) -> tuple[list[str], bool]:
+    query: str, flat: dict[str, FlatNode], candidates: list[str], max_chars: int,
+    language: str = "",
+) -> tuple[list[str], bool]:  # fmt: skip
     """All candidates if their lines fit; else the best-ranked ones that fit, in order."""
     sizes = {nid: len(outline_line(flat[nid])) + CANDIDATE_LINE_EXTRA_CHARS for nid in candidates}
     if sum(sizes.values()) <= max_chars:
         return candidates, False
-    ranked = [nid for nid, _ in rank_nodes(query, flat, k=len(candidates), candidates=candidates)]
+    ranked = [nid for nid, _ in rank_nodes(
+        query, flat, k=len(candidates), candidates=candidates, language=language)]  # fmt: skip
     rest = [nid for nid in candidates if nid not in set(ranked)]
     keep: set[str] = set()
     used = 0

@@ -104,13 +104,19 @@ def sample_of(nodes: Iterable[Mapping[str, Any]], limit: int = SAMPLE_CHARS) -> 
     return "\n".join(parts)
 
 
-def document_language(document: Mapping[str, Any]) -> str:
-    """The language an editor set on the document's card, else the one detected at indexing;
-    for a document indexed before languages were recorded, detected from its sections."""
-    for recorded in ((document.get("card_edits") or {}).get("language"), document.get("language")):
-        if isinstance(recorded, str) and recorded:
-            return recorded
+def indexed_language(document: Mapping[str, Any]) -> str:
+    """The language found at indexing; for a document indexed before languages were
+    recorded, told from its sections."""
+    recorded = document.get("language")
+    if isinstance(recorded, str):
+        return recorded
     return detect_language(sample_of((document.get("flat_nodes") or {}).values()))
+
+
+def document_language(document: Mapping[str, Any]) -> str:
+    """The language an editor set on the document's card, else :func:`indexed_language`."""
+    edited = (document.get("card_edits") or {}).get("language")
+    return edited if isinstance(edited, str) and edited else indexed_language(document)
 
 
 def language_name(code: str) -> str:

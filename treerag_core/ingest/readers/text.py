@@ -81,8 +81,6 @@ WESTERN_MAX_ACCENTED = 0.3
 
 def _western(data: bytes) -> str | None:
     """The bytes as cp1252, when that reads as Western European text."""
-    if declared_encoding(data):
-        return None
     try:
         text = data.decode("cp1252")
     except UnicodeDecodeError:
@@ -104,10 +102,11 @@ def decode_bytes(data: bytes) -> str:
         return data.decode("utf-8").replace("\x00", "")
     except UnicodeDecodeError:
         pass
-    western = _western(data)
+    declared = declared_encoding(data)
+    western = None if declared else _western(data)
     if western is not None:
         return western
-    for encoding in (declared_encoding(data), guessed_encoding(data)):
+    for encoding in (declared, guessed_encoding(data)):
         if encoding and encoding != "utf-8":
             try:
                 return data.decode(encoding).replace("\x00", "")
