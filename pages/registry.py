@@ -97,6 +97,10 @@ def _card(row: dict[str, Any], editor: bool) -> None:
             f"**{md_escape(card['title'], 200)}** · {md_escape(card['kind'])} · "
             f"{md_escape(', '.join(card['periods']) or 'no period found', 200)} · "
             f"{md_escape(language_name(card.get('language', '')))}"
+            + "".join(
+                f" · {n} section{'s' * (n > 1)} in {md_escape(language_name(code))}"
+                for code, n in (card.get("other_languages") or {}).items()
+            )
         )
         st.caption(md_escape(card["description"], 600))
         if card["names"]:

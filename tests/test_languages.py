@@ -218,3 +218,13 @@ def test_a_japanese_manual_has_its_chapters_and_numbered_questions(tmp_path) -> 
     assert titles == [
         (1, "第1章定義と概要"), (2, "この FAQ は何?"), (1, "第3章 ディストリビューションの選択"),
         (2, "どの版がよいですか?")]  # fmt: skip
+
+
+def test_compounds_and_elisions_meet_their_parts() -> None:
+    """``Standard-Papiergröße`` finds ``Papiergröße`` and ``Standardpapiergröße``; French
+    ``l'ordinateur`` is ``ordinateur``; English keeps its words as they were."""
+    german = tokenize("Standard-Papiergröße", "de")
+    assert {"standard", "papiergross", "standardpapiergross"} <= set(german)
+    assert set(tokenize("Papiergröße", "de")) <= set(german)
+    assert tokenize("l'ordinateur d’un e-mail", "fr") == ["ordin", "e", "mail", "email"]
+    assert tokenize("long-term e-mail", "en") == ["long-term", "e-mail"]

@@ -69,6 +69,9 @@ class Document(TypedDict, total=False):
     # The language its text is in (ISO 639-1, "" when it could not be told), detected at
     # indexing; an editor's correction is the card's "language" (card_edits)
     language: str
+    # The sections written in another language than ``language`` (a bilingual contract's
+    # other half): node id → ISO 639-1; each is cut and stemmed in its own
+    section_languages: dict[str, str]
     content_hash: str
     indexed_at: str
     total_sections: int

@@ -85,6 +85,8 @@ class Card(TypedDict, total=False):
     sections: int
     pages: int | None
     language: str  # ISO 639-1: what its words are cut and stemmed as ("" unknown)
+    # Sections in other languages, counted by language: {"en": 12} (each ranks in its own)
+    other_languages: dict[str, int]
     edited: list[str]  # which of EDITABLE_FIELDS an editor set
 
 
@@ -186,6 +188,7 @@ def build_card(document: Document) -> Card:
         "sections": len(flat),
         "pages": document.get("total_pages"),
         "language": indexed_language(document),
+        "other_languages": dict(Counter((document.get("section_languages") or {}).values())),
         "edited": [],
     }
     edits = document.get("card_edits") or {}

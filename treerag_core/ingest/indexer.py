@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import DocumentTooLargeError, EmptyDocumentError
 from ..limits import Limits
-from ..text.language import detect_language, sample_of
+from ..text.language import detect_language, sample_of, section_languages
 from ..types import Document, FlatNode, ProgressFn, SummarizerFn
 from .outline import build_tree_outline
 from .sections import parse_sections
@@ -56,6 +56,7 @@ class Build:
         summarize_s = time.perf_counter() - self.started - read_s - parse_s
         document = _document(source, flat, previous, collection, signature)
         document["language"] = detect_language(sample_of(flat.values()))
+        document["section_languages"] = section_languages(flat, document["language"])
         document["summary_fallbacks"] = sum(
             1 for node in flat.values() if str(node.get("summary_by") or "").endswith("#fallback")
         )

@@ -35,10 +35,11 @@ from ..llm.prompts import (
 from ..llm.replies import parse_navigation_step, parse_search_reply
 from ..llm.schemas import level_schema, search_schema
 from ..store.base import Cache
-from ..text.language import document_language
+from ..text.language import Languages, document_languages
 from ..text.ranking import PASSAGE_CHARS, RankingMemory, rank_nodes
 from ..text.tokens import estimate_tokens
 from ..types import Document, FlatNode
+from .crosslanguage import cannot_match
 from .history import Conversation
 
 RELATIVE_CUTOFF = 0.4  # offline picks must score at least this share of the best one
@@ -104,6 +105,7 @@ class NavigationResult:
     trace: list[dict[str, Any]] = field(default_factory=list)
     replies: list[LLMReply] = field(default_factory=list)
     fallback: str | None = None  # why the offline ranking chose, when it did
+    note: str = ""  # for the person, when no section could be chosen (see crosslanguage)
 
     def usage(self) -> dict[str, Any]:
         tin = sum(r.input_tokens for r in self.replies if not r.cached)
@@ -139,7 +141,7 @@ def _offline_pick(
     candidates: list[str] | None = None,
     carried: list[str] | None = None,
     memory: RankingMemory | None = None,
-    language: str = "",
+    language: Languages | None = None,
 ) -> tuple[list[str], str]:
     """The ``k`` best-ranked sections; ``carried`` ones (the previous answer's, for a
     follow-up on the same topic) are read too, taking the places of the last-ranked."""
@@ -187,12 +189,16 @@ def plan_navigation(
         return NavigationResult([], "empty", [{"step": 1, "mode": "empty", "note": "no sections"}])
     doc_id = str(document.get("doc_id") or "")
     searched, carried = conversation.searched_as, conversation.carried_sections(doc_id)
-    language = document_language(document)
+    language = document_languages(document)
 
     def offline(k: int, pool: list[str] | None = None) -> tuple[list[str], str]:
         return _offline_pick(searched, flat, k, pool, carried, memory, language)
 
     if not has_model or config.search_mode == "offline":
+        note = "" if carried else cannot_match(searched, flat, language, memory)
+        if note:
+            step = {"step": 1, "mode": "offline", "chosen": [], "reasoning": note}
+            return NavigationResult([], "offline", [step], note=note)
         return _offline_result(query, searched, offline(max(1, config.offline_sections)))
     outline = document.get("tree_outline") or build_tree_outline(flat)
     extra = format_extra_context(extra_context)
@@ -218,7 +224,7 @@ class _Search:
     extra: str  # the extra context, as a prompt block
     history: str  # the conversation's recent turns, as a prompt block
     offline: OfflinePick
-    language: str = ""  # the document's: what the prefilter ranks candidates in
+    language: Languages = field(default_factory=Languages)  # what the prefilter ranks in
 
     @property
     def k(self) -> int:
@@ -249,6 +255,13 @@ def _checked(result: NavigationResult, search: _Search) -> NavigationResult:
     """The model's choice, with the offline ranking's best between its sections when none
     of them is near what the question's words find (see SEARCH_MODES)."""
     if result.fallback or not result.node_ids:
+        return result
+    if search.language.foreign(search.query):
+        result.trace.append({
+            "step": len(result.trace) + 1, "mode": "offline check",
+            "note": "not made: the question is in another language than the document, "
+            "whose words the offline ranking cannot compare",
+        })  # fmt: skip
         return result
     picks, how = search.offline_instead()
     if not picks or not how.startswith("offline"):
@@ -474,7 +487,7 @@ def _budget_refusal(
 
 def _fit_candidates(
     query: str, flat: dict[str, FlatNode], candidates: list[str], max_chars: int,
-    language: str = "",
+    language: Languages | None = None,
 ) -> tuple[list[str], bool]:  # fmt: skip
     """All candidates if their lines fit; else the best-ranked ones that fit, in order."""
     sizes = {nid: len(outline_line(flat[nid])) + CANDIDATE_LINE_EXTRA_CHARS for nid in candidates}

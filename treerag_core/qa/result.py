@@ -43,7 +43,8 @@ def offline_reply(query: str, prepared: Prepared) -> LLMReply:
     if prepared.overview:
         return LLMReply(text=prepared.overview, model=ENGINE_NAME)
     if not prepared.sections:
-        return LLMReply(text=EMPTY_ANSWER, model=ENGINE_NAME)
+        notes = [nav.note for nav in prepared.navs if nav.note]
+        return LLMReply(text="\n\n".join(dict.fromkeys(notes)) or EMPTY_ANSWER, model=ENGINE_NAME)
     text, _used = extractive_answer(
         prepared.searched_as or query, prepared.sections, memory=prepared.memory
     )

@@ -58,6 +58,10 @@ class BM25:
             return None
         return [(p >> _COUNT_BITS, p & _COUNT_MASK) for p in packed[span[0] : span[1]]]
 
+    def holds(self, term: str) -> bool:
+        """Whether any passage has the term."""
+        return bool(self._hits(term))
+
     def scores(self, query_tokens: list[str]) -> dict[Hashable, float]:
         """Each passage holding a query term, with its score (terms counted once)."""
         out: dict[int, float] = {}

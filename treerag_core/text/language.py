@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .tokens import stopwords
@@ -24,6 +25,14 @@ SAMPLE_CHARS = 20_000
 MIN_STOPWORD_SHARE = 0.08
 # ...and at least this many of them were seen (a short question has two or three).
 MIN_STOPWORD_HITS = 2
+# A section is told to be in another language than its document only on this much text
+# (a short paragraph; a heading or a table row says too little), read up to
+# SECTION_SAMPLE_CHARS...
+SECTION_SAMPLE_MIN_CHARS = 200
+SECTION_SAMPLE_CHARS = 2_000
+# ...and only when that language's stopwords are at least this many times the main
+# language's in it (a Spanish exhibit: dozens to none; an English note quoting "de la").
+OTHER_LANGUAGE_MARGIN = 2.0
 
 _SCRIPTS = {
     "kana": "[\u3040-\u30ff]",
@@ -70,24 +79,77 @@ def _script(sample: str) -> str:
 
 def detect_language(text: str) -> str:
     """The text's language as an ISO 639-1 code, or ``""`` when it cannot be told."""
-    sample = text[:SAMPLE_CHARS]
+    return _detect(text[:SAMPLE_CHARS])[0]
+
+
+def _detect(sample: str) -> tuple[str, dict[str, int]]:
+    """The sample's language (or ``""``) and each candidate language's stopword count."""
     script = _script(sample)
     if script in ("kana", "han"):
-        return "ja" if script == "kana" else "zh"
+        return ("ja" if script == "kana" else "zh"), {}
     if script in _ONE_LANGUAGE:
-        return _ONE_LANGUAGE[script]
+        return _ONE_LANGUAGE[script], {}
     candidates = CANDIDATES.get(script)
-    if not candidates:
-        return ""
-    words = [w.casefold() for w in _WORDS.findall(sample)]
-    if not words:
-        return ""
+    words = [w.casefold() for w in _WORDS.findall(sample)] if candidates else []
+    if not candidates or not words:
+        return "", {}
     counts = Counter(words)
     hits = {lang: sum(n for w, n in counts.items() if w in stopwords(lang)) for lang in candidates}
     best = max(candidates, key=lambda lang: hits[lang])
     if hits[best] < MIN_STOPWORD_HITS or hits[best] < MIN_STOPWORD_SHARE * len(words):
-        return ""
-    return best
+        return "", hits
+    return best, hits
+
+
+def section_languages(nodes: Mapping[str, Mapping[str, Any]], main: str) -> dict[str, str]:
+    """The sections written in another language than the document's ``main`` one (a
+    bilingual contract's other half, a filing's exhibit in Spanish): node id → language.
+
+    A section is told apart only on enough text of its own, and only when its language's
+    stopwords clearly outnumber the main language's in it: a short English section quoting
+    a French name stays English."""
+    found: dict[str, str] = {}
+    for nid, node in nodes.items():
+        text = str(node.get("text") or "")
+        if len(text) < SECTION_SAMPLE_MIN_CHARS:
+            continue
+        language, hits = _detect(f"{node.get('title') or ''}\n{text[:SECTION_SAMPLE_CHARS]}")
+        if (
+            language
+            and language != main
+            and (not hits or hits[language] >= OTHER_LANGUAGE_MARGIN * hits.get(main, 0))
+        ):
+            found[nid] = language
+    return found
+
+
+@dataclass(frozen=True)
+class Languages:
+    """What a document's words are cut and stemmed as: its main language, and the
+    sections written in another (:func:`section_languages`)."""
+
+    main: str = ""
+    sections: Mapping[str, str] = field(default_factory=dict)
+
+    def of(self, node_id: str) -> str:
+        return self.sections.get(node_id, self.main)
+
+    def all(self) -> set[str]:
+        return {self.main, *self.sections.values()}
+
+    def for_question(self, query: str) -> str:
+        """The language to cut a question in: its own when the document has sections in
+        it (each half of a bilingual document is found in its own words), else the main."""
+        if not self.sections:
+            return self.main
+        asked = detect_language(query)
+        return asked if asked in self.all() else self.main
+
+    def foreign(self, query: str) -> str:
+        """The question's language when it is surely none of the document's, else ``""``:
+        an English question about a German manual."""
+        asked = detect_language(query)
+        return asked if asked and self.main and asked not in self.all() else ""
 
 
 def sample_of(nodes: Iterable[Mapping[str, Any]], limit: int = SAMPLE_CHARS) -> str:
@@ -117,6 +179,13 @@ def document_language(document: Mapping[str, Any]) -> str:
     """The language an editor set on the document's card, else :func:`indexed_language`."""
     edited = (document.get("card_edits") or {}).get("language")
     return edited if isinstance(edited, str) and edited else indexed_language(document)
+
+
+def document_languages(document: Mapping[str, Any]) -> Languages:
+    """The document's main language (:func:`document_language`) and its sections in others."""
+    main = document_language(document)
+    others = document.get("section_languages") or {}
+    return Languages(main, {nid: lang for nid, lang in others.items() if lang != main})
 
 
 def language_name(code: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from threading import Lock
@@ -12,8 +13,8 @@ from ..store.base import Cache
 from ..types import FlatNode
 from .bm25 import BM25, STORED_VERSION
 from .labels import heading_label
-from .language import detect_language, sample_of
-from .tokens import TOKENS_VERSION, tokenize
+from .language import Languages, detect_language, sample_of
+from .tokens import TOKENS_VERSION, stopwords, tokenize
 
 # How many section sets (a document, or a level's candidates) a RankingMemory keeps: the
 # documents a server is asked about at once, and their levels, without growing unbounded.
@@ -29,6 +30,8 @@ LASTING_MIN_PASSAGES = 64
 LASTING_VERSION = f"bm25-{STORED_VERSION}-tokens-{TOKENS_VERSION}"
 
 T = TypeVar("T")
+# A question's words as a person wrote them (a run of a script without spaces is one).
+QUESTION_WORDS = re.compile(r"[^\W_]+")
 
 # A section is ranked by a passage of the size the answer context gives each offline pick
 # (qa.navigate.ANSWER_CONTEXT_CHARS is OFFLINE_SECTIONS of these).
@@ -182,35 +185,81 @@ def rank_nodes(
     k: int = 5,
     candidates: Iterable[str] | None = None,
     memory: RankingMemory | None = None,
-    language: str | None = None,
+    language: str | Languages | None = None,
 ) -> list[tuple[str, float]]:
     """The ``k`` best nodes for ``query`` by their best passage's BM25 score, best first
     (ties in document order). ``memory`` keeps the passages' statistics between questions.
-    ``language``: the document's (:func:`~.language.document_language`), in which the
-    passages and the question are both cut and stemmed; ``None``: told from the sections."""
+    ``language``: the document's (:func:`~.language.document_languages`, or its main
+    language's code), in which the passages and the question are cut and stemmed; ``None``:
+    told from the sections."""
+    ids, languages = _ranked_set(flat_nodes, candidates, language)
+    bm25 = _statistics(flat_nodes, ids, languages, memory)
+    asked = tokenize(expand_query(query), languages.for_question(query))
+    best: dict[str, float] = {}
+    for (nid, _), score in bm25.scores(asked).items():
+        best[nid] = max(best.get(nid, 0.0), score)
+    order = {nid: i for i, nid in enumerate(ids)}
+    ranked = sorted(best.items(), key=lambda kv: (-kv[1], order[kv[0]]))
+    return ranked[:k]
+
+
+def known_share(
+    query: str,
+    asked_language: str,
+    flat_nodes: Mapping[str, FlatNode],
+    language: Languages,
+    memory: RankingMemory | None = None,
+) -> float:
+    """The share of the question's words (all but its language's stopwords) that the
+    document's text holds, cut as the question's language or as the document's would cut
+    them: how much of a question in another language the offline ranking can match."""
+    stop = stopwords(asked_language)
+    words = {w for w in QUESTION_WORDS.findall(query.casefold()) if w not in stop}
+    if not words:
+        return 1.0
+    ids, languages = _ranked_set(flat_nodes, None, language)
+    bm25 = _statistics(flat_nodes, ids, languages, memory)
+    cuts = (asked_language, *sorted(languages.all()))
+    known = [w for w in words if any(bm25.holds(t) for c in cuts for t in tokenize(w, c))]
+    return len(known) / len(words)
+
+
+def _ranked_set(
+    flat_nodes: Mapping[str, FlatNode],
+    candidates: Iterable[str] | None,
+    language: str | Languages | None,
+) -> tuple[list[str], Languages]:
     ids = [
         nid for nid in (candidates if candidates is not None else flat_nodes) if nid in flat_nodes
     ]
+    if isinstance(language, Languages):
+        return ids, language
     if language is None:
         language = detect_language(sample_of(flat_nodes[nid] for nid in ids))
+    return ids, Languages(language)
+
+
+def _statistics(
+    flat_nodes: Mapping[str, FlatNode],
+    ids: list[str],
+    languages: Languages,
+    memory: RankingMemory | None,
+) -> BM25:
+    """The passages' BM25 statistics, each section cut in its own language."""
 
     def build() -> BM25:
         return BM25(
             {
                 (nid, j): tokens
                 for nid in ids
-                for j, tokens in enumerate(node_passages(flat_nodes[nid], language=language))
+                for j, tokens in enumerate(
+                    node_passages(flat_nodes[nid], language=languages.of(nid))
+                )
             }
         )
 
     if memory is None:
-        bm25 = build()
-    else:
-        key = (language, *(_content_key(nid, flat_nodes[nid]) for nid in ids))
-        bm25 = memory.get(key, build)
-    best: dict[str, float] = {}
-    for (nid, _), score in bm25.scores(tokenize(expand_query(query), language)).items():
-        best[nid] = max(best.get(nid, 0.0), score)
-    order = {nid: i for i, nid in enumerate(ids)}
-    ranked = sorted(best.items(), key=lambda kv: (-kv[1], order[kv[0]]))
-    return ranked[:k]
+        return build()
+    others = tuple(sorted((nid, languages.of(nid)) for nid in ids if nid in languages.sections))
+    key = (languages.main, others, *(_content_key(nid, flat_nodes[nid]) for nid in ids))
+    return memory.get(key, build)

@@ -27,7 +27,7 @@ from functools import cache
 import regex
 
 # The tokenizer's version: kept statistics made by another one are made again.
-TOKENS_VERSION = 2
+TOKENS_VERSION = 3
 CHARS_PER_TOKEN = 4  # about four characters a token: budgets checked before a call
 
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
@@ -146,17 +146,39 @@ def tokenize(text: str, language: str = "") -> list[str]:
     stem = _plural if language in ("", "en") else stemmer(language)
     lowered = unicodedata.normalize("NFKC", text).casefold()
     matcher = _WORD_MARKED if _MARKS.search(lowered) else _WORD_ANY
+    split_forms = language not in ("", "en")  # English keeps the fast path's words
     out: list[str] = []
     for word in matcher.findall(lowered):
-        if word.isascii():
-            _add_word(word, stop, stem, out)
-            continue
-        for i, part in enumerate(_RUN.split(word)):  # odd parts are unspaced runs
-            if i % 2:
-                out.extend(g for g in _bigrams(part) if g not in stop)
-            elif part:
-                _add_word(part.strip("'’-"), stop, stem, out)
+        for one in _word_forms(word) if split_forms else (word,):
+            _add_any(one, stop, stem, out)
     return out
+
+
+_APOSTROPHES = re.compile(r"['’]+")
+
+
+def _word_forms(word: str) -> list[str]:
+    """An elided word at its apostrophes (``l'ordinateur``: ``l``, ``ordinateur``); a
+    compound's parts and the parts written as one word (``Standard-Papiergröße``:
+    ``standard``, ``papiergröße``, ``standardpapiergröße``), so each form finds the others."""
+    forms: list[str] = []
+    for piece in _APOSTROPHES.split(word) if "'" in word or "’" in word else [word]:
+        parts = [p for p in piece.split("-") if p]
+        forms.extend([*parts, "".join(parts)] if len(parts) > 1 else parts)
+    return forms
+
+
+def _add_any(word: str, stop: frozenset[str], stem: Callable[[str], str] | None,
+             out: list[str]) -> None:  # fmt: skip
+    """A word's tokens: itself, or the bigrams of its runs in scripts without spaces."""
+    if word.isascii():
+        _add_word(word, stop, stem, out)
+        return
+    for i, part in enumerate(_RUN.split(word)):  # odd parts are unspaced runs
+        if i % 2:
+            out.extend(g for g in _bigrams(part) if g not in stop)
+        elif part:
+            _add_word(part.strip("'’-"), stop, stem, out)
 
 
 def _add_word(word: str, stop: frozenset[str], stem: Callable[[str], str] | None,
