@@ -174,6 +174,8 @@ class SyncRun:
             log.info("sync %s: %s failed: %s", self.source["source_id"], step.path, exc)
             self.counts["failed"] += 1
             self.errors[step.path] = _message(exc)
+            if step.action == INDEX:  # nothing was kept for it: no empty folder stays either
+                self.store.sources.discard(self._location(step.path))
 
     def index(self, step: Step) -> dict[str, Any] | None:
         """Read a new or changed file and index it at its kept place (None: it is gone)."""
