@@ -31,6 +31,8 @@ COUNTED = ("added", "updated", "moved", "removed", "unchanged", "failed")
 # How often a source that another session or process is syncing redraws its progress.
 RUNNING_REFRESH_S = 2.0
 KIND_LABELS = {"folder": "Folder", "s3": "S3 bucket"}
+# Failed or skipped files listed per source: a screenful; the command line lists every one.
+FILES_SHOWN = 50
 ss = st.session_state
 
 
@@ -62,8 +64,9 @@ def source_card(source: dict[str, Any]) -> None:
     sid = source["source_id"]
     s_state = source.get("state") or {}
     with st.container(border=True, key=f"src_card_{sid}"):
+        where = str(source["where"]).replace("`", "'")  # shown as code: no escapes inside
         st.markdown(
-            f"**{KIND_LABELS.get(source['kind'], source['kind'])}** `{md_escape(source['where'])}`"
+            f"**{KIND_LABELS.get(source['kind'], source['kind'])}** `{where}`"
             f" → collection **{md_escape(source['collection'])}**"
         )
         patterns = ", ".join(source.get("include") or []) or "every readable file"
@@ -88,11 +91,20 @@ def _files(s_state: dict[str, Any]) -> None:
     errors = s_state.get("errors") or {}
     if errors:
         with st.expander(f"Failed files ({len(errors)}): retried on the next sync", expanded=True):
-            st.dataframe([{"file": p, "error": m} for p, m in errors.items()], hide_index=True)
+            _file_lines(errors)
     skipped = s_state.get("skipped") or {}
     if skipped:
         with st.expander(f"Not synced ({len(skipped)})"):
-            st.dataframe([{"file": p, "why": m} for p, m in skipped.items()], hide_index=True)
+            _file_lines(skipped)
+
+
+def _file_lines(messages: dict[str, str]) -> None:
+    """One line a file with its message (the first ``FILES_SHOWN``; the CLI lists all)."""
+    lines = [f"- **{md_escape(path, 120)}**: {md_escape(message, 300)}"
+             for path, message in list(messages.items())[:FILES_SHOWN]]  # fmt: skip
+    if len(messages) > FILES_SHOWN:
+        lines.append(f"- … and {len(messages) - FILES_SHOWN} more (`source list` shows all)")
+    st.markdown("\n".join(lines))
 
 
 def _progress_of_another_run(sid: str) -> None:
@@ -249,6 +261,7 @@ def last_report() -> None:
     """What the last Sync now here did, once, above the cards."""
     report = ss.pop("src_last_report", None)
     if report:
-        failed = report["counts"].get("failed")
-        text = md_escape(counts_line(report))
-        (st.warning if failed else st.success)(f"Synced {report['source_id']}. {text}")
+        counts = report["counts"]
+        done = ", ".join(f"{counts[k]} {k}" for k in COUNTED if counts.get(k)) or "nothing to do"
+        text = f"Synced {report['source_id']}: {done} in {float(report['seconds']):.1f} s."
+        (st.warning if counts.get("failed") else st.success)(md_escape(text))
