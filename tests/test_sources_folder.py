@@ -281,3 +281,18 @@ def test_bad_sources_are_refused_with_a_message(tmp_path: Path, share: Path) -> 
     with pytest.raises(InvalidSourceError, match="not both"):
         add_source("s3", "s3://b/p", credentials_env="X", credentials_file="/y", registry_path=reg)
     assert list_sources(reg) == []
+
+
+def test_a_migrated_registry_keeps_following_its_folder(
+    share: Path, tmp_path: Path, pg_url: str
+) -> None:
+    from treerag_core import migrate_registry
+
+    reg = str(tmp_path / "reg.json")
+    sid = add_source("folder", str(share), "team", registry_path=reg)["source_id"]
+    sync_source(sid, reg)
+    counts = migrate_registry(reg, pg_url)
+    assert counts["synced_sources"] == 1 and counts["documents"] == 3
+    report = sync_source(sid, pg_url)
+    assert report["counts"]["unchanged"] == 3 and report["counts"]["added"] == 0
+    assert set(synced_docs(pg_url, sid)) == set(synced_docs(reg, sid))
