@@ -89,3 +89,32 @@ def test_only_admins_see_the_page(
     at = make_app("pages/sources.py")
     assert not at.exception
     assert "Add a source" in [s.value for s in at.subheader]
+
+
+def test_a_sync_running_elsewhere_shows_its_progress(
+    make_app, app_registry: Path, share: Path
+) -> None:  # noqa: ANN001
+    import threading
+
+    from sources_helpers import GatedSummarizer
+
+    from treerag_core import sync_source
+
+    registry = str(app_registry)
+    sid = add_source("folder", str(share), registry_path=registry)["source_id"]
+    gate = GatedSummarizer()
+    thread = threading.Thread(target=sync_source, args=(sid, registry),
+                              kwargs={"summarizer": gate})  # fmt: skip
+    thread.start()
+    try:
+        assert gate.entered.wait(60)
+        at = make_app("pages/sources.py")
+        assert not at.exception
+        bars = [p for p in at.get("progress")]
+        assert bars and "Syncing: index" in str(bars[0].proto.text)
+        assert _button(at, f"src_sync_{sid}").disabled
+    finally:
+        gate.release.set()
+        thread.join(120)
+    at = make_app("pages/sources.py")
+    assert "2 added" in texts(at) and not _button(at, f"src_sync_{sid}").disabled
