@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import platform
 import shutil
@@ -107,6 +108,7 @@ def run_bucket(summarizer: Any) -> dict[str, Any]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto logs every request
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
     os.environ["BENCH_S3_KEYS"] = KEYS
