@@ -296,3 +296,19 @@ def test_a_migrated_registry_keeps_following_its_folder(
     report = sync_source(sid, pg_url)
     assert report["counts"]["unchanged"] == 3 and report["counts"]["added"] == 0
     assert set(synced_docs(pg_url, sid)) == set(synced_docs(reg, sid))
+
+
+def test_a_synced_document_reindexed_by_hand_stays_the_sources(
+    any_registry: RegistryUnderTest, share: Path
+) -> None:
+    from treerag_core import index_upload
+
+    reg = any_registry.url
+    sid = add_source("folder", str(share), include="*.md", registry_path=reg)["source_id"]
+    sync_source(sid, reg)
+    row = next(r for r in list_documents(reg) if r["file_name"] == "leave.md")
+    data = open_store(reg).sources.read(row["file_path"])
+    again = index_upload("leave.md", data, registry_path=reg, overwrite=True,
+                         location=row["file_path"])  # fmt: skip
+    assert again["doc_id"] == row["doc_id"] and again["origin"] == row["origin"]
+    assert sync_source(sid, reg)["counts"]["unchanged"] == 2
