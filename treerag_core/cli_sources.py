@@ -21,9 +21,8 @@ from . import (
     queue_sync,
     remove_source,
     sync_source,
+    sync_summary,
 )
-
-COUNTED = ("added", "updated", "moved", "removed", "unchanged", "failed")
 
 
 def run_source(args: argparse.Namespace) -> int:
@@ -87,11 +86,7 @@ def run_sync(args: argparse.Namespace) -> int:
 
 
 def _print_report(source_id: str, report: dict[str, Any]) -> None:
-    counts = report["counts"]
-    line = ", ".join(f"{counts[k]} {k}" for k in COUNTED if counts.get(k)) or "nothing to do"
-    if report.get("queued"):
-        line = f"{report['queued']} queued for the workers, {line}"
-    print(f"{source_id}: {line} in {report['seconds']:.1f} s "
+    print(f"{source_id}: {sync_summary(report)} in {report['seconds']:.1f} s "
           f"({report['bytes_read']:,} bytes read)", flush=True)  # fmt: skip
     for path, message in (report.get("errors") or {}).items():
         print(f"  failed {path}: {message}", flush=True)

@@ -11,6 +11,7 @@ from typing import Any
 import streamlit as st
 
 from treerag_core import (
+    SYNC_COUNTS,
     SyncBusyError,
     TreeragError,
     add_source,
@@ -20,6 +21,7 @@ from treerag_core import (
     queue_sync,
     remove_source,
     sync_source,
+    sync_summary,
 )
 
 from . import jobs_view, state
@@ -27,7 +29,6 @@ from .engine import current_summarizer
 from .errors import message_for
 from .text import md_escape
 
-COUNTED = ("added", "updated", "moved", "removed", "unchanged", "failed")
 # How often a source that another session or process is syncing redraws its progress.
 RUNNING_REFRESH_S = 2.0
 KIND_LABELS = {"folder": "Folder", "s3": "S3 bucket"}
@@ -45,7 +46,7 @@ def counts_line(report: dict[str, Any] | None) -> str:
     if not report:
         return "Never synced."
     counts = report.get("counts") or {}
-    parts = [f"{counts.get(k, 0)} {k}" for k in COUNTED]
+    parts = [f"{counts.get(k, 0)} {k}" for k in SYNC_COUNTS]
     if report.get("queued"):
         parts.insert(0, f"{report['queued']} queued for the workers")
     return (
@@ -261,7 +262,5 @@ def last_report() -> None:
     """What the last Sync now here did, once, above the cards."""
     report = ss.pop("src_last_report", None)
     if report:
-        counts = report["counts"]
-        done = ", ".join(f"{counts[k]} {k}" for k in COUNTED if counts.get(k)) or "nothing to do"
-        text = f"Synced {report['source_id']}: {done} in {float(report['seconds']):.1f} s."
-        (st.warning if counts.get("failed") else st.success)(md_escape(text))
+        text = f"Synced {report['source_id']}: {sync_summary(report)} in {report['seconds']:.1f} s."
+        (st.warning if report["counts"].get("failed") else st.success)(md_escape(text))

@@ -17,7 +17,7 @@ from ..access.principal import Principal
 from ..access.rules import require_admin
 from ..ingest.summarize import null_summarizer
 from ..library.sources import MANAGING, stored_source, sync_store
-from ..library.syncing import SyncRun, summary_line
+from ..library.syncing import SyncRun, sync_summary
 from ..limits import Limits
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from ..sync.plan import INDEX, REINDEX
@@ -56,5 +56,5 @@ def queue_sync(
                     )  # fmt: skip
                     queued += 1
             report = run.finish(queued=queued)
-        audit.note(detail=f"{source_id}: {summary_line(report)}")
+        audit.note(detail=f"{source_id}: {sync_summary(report)}")
     return report

@@ -22,10 +22,11 @@ from .documents import (
 from .indexing import index_document, index_upload
 from .migrate import migrate_registry
 from .sources import add_source, edit_source, list_sources, remove_source
-from .syncing import sync_source
+from .syncing import SYNC_COUNTS, sync_source, sync_summary
 from .transfer import export_registry, import_documents
 
 __all__ = [
+    "SYNC_COUNTS",
     "add_source",
     "check_library_index",
     "delete_document",
@@ -48,4 +49,5 @@ __all__ = [
     "save_document",
     "save_registry",
     "sync_source",
+    "sync_summary",
 ]

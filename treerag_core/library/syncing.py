@@ -60,7 +60,8 @@ log = logging.getLogger("treerag.sync")
 PROGRESS_EVERY_S = 1.0
 # A failed file's message as kept in the state and shown on the page.
 MAX_ERROR_CHARS = 300
-COUNTED = ("added", "updated", "moved", "removed", "unchanged", "failed")
+# What a sync's report counts, in the order people read it (the CLI, the Sources page).
+SYNC_COUNTS = ("added", "updated", "moved", "removed", "unchanged", "failed")
 
 
 def sync_source(
@@ -82,13 +83,14 @@ def sync_source(
         with sources.lock(source["source_id"]):
             run = SyncRun(store, sources, source, principal, summarizer, limits, progress)
             report = run.run()
-        audit.note(detail=f"{source_id}: {summary_line(report)}")
+        audit.note(detail=f"{source_id}: {sync_summary(report)}")
     return report
 
 
-def summary_line(report: dict[str, Any]) -> str:
+def sync_summary(report: dict[str, Any]) -> str:
+    """``3 added, 1 failed`` (``2 queued, …`` through the workers): a report in a line."""
     counts = report.get("counts") or {}
-    line = ", ".join(f"{counts.get(k, 0)} {k}" for k in COUNTED if counts.get(k))
+    line = ", ".join(f"{counts.get(k, 0)} {k}" for k in SYNC_COUNTS if counts.get(k))
     if report.get("queued"):
         line = ", ".join(filter(None, [f"{report['queued']} queued", line]))
     return line or "nothing to do"
@@ -113,7 +115,7 @@ class SyncRun:
         self.progress = progress or (lambda done, total, message: None)
         self.started, self.last_write = time.monotonic(), 0.0
         self.started_at = now_stamp()
-        self.counts = dict.fromkeys(COUNTED, 0)
+        self.counts = dict.fromkeys(SYNC_COUNTS, 0)
         self.errors: dict[str, str] = {}
         self.entries: dict[str, Listed] = {}
         self.hashes: dict[str, str] = {}  # held doc_id → content hash before this sync
