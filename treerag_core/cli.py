@@ -1,6 +1,7 @@
 """Command line on the same core as the app: index, list, show, ask (some documents, or the
-whole library), delete, eval, mcp, library (rebuild or check the library index), and for a
-PostgreSQL registry: worker, enqueue, migrate.
+whole library), delete, eval, mcp, library (rebuild or check the library index), source and
+sync (folders and buckets the library follows), and for a PostgreSQL registry: worker,
+enqueue, migrate.
 
 Models come from the environment / ``.env`` exactly as in the app (OPENAI_API_KEY,
 OPENAI_BASE_URL, OLLAMA_HOST, TREERAG_PROVIDER); with none set, the offline engine. The
@@ -94,7 +95,35 @@ def _parser() -> argparse.ArgumentParser:
     migrate.add_argument("--to", dest="target", required=True, help="registry file or URL")
     library = commands.add_parser("library", help="the library index questions are routed by")
     library.add_argument("action", choices=["rebuild", "check"])
+    worker.add_argument("--sync-every", type=float, help="seconds between syncs of every source")
+    _source_parsers(commands)
     return parser
+
+
+def _source_parsers(commands: argparse._SubParsersAction) -> None:
+    source = commands.add_parser("source", help="folders and buckets the library follows")
+    actions = source.add_subparsers(dest="source_command", required=True)
+    add = actions.add_parser("add", help="follow a folder or an S3 bucket")
+    add.add_argument("kind", choices=["folder", "s3"])
+    add.add_argument("location", help="a folder path, or s3://bucket/prefix")
+    add.add_argument("--collection", default="default", help="where its documents go")
+    add.add_argument("--include", action="append", default=[], help="e.g. '*.pdf' (repeat)")
+    add.add_argument("--exclude", action="append", default=[], help="e.g. 'archive/*'")
+    add.add_argument("--endpoint", help="S3: the endpoint URL (MinIO, Ceph, R2, …)")
+    add.add_argument("--region", help="S3: the region (default us-east-1)")
+    add.add_argument("--credentials-env", help="S3: variable holding KEY_ID:SECRET")
+    add.add_argument("--credentials-file", help="S3: an AWS credentials file")
+    actions.add_parser("list", help="every source and its last sync")
+    remove = actions.add_parser("remove", help="stop following a source")
+    remove.add_argument("source_id")
+    remove.add_argument("--keep-documents", action="store_true", help="keep its documents")
+    sync = commands.add_parser("sync", help="bring the library in step with its sources")
+    sync.add_argument("source_id", nargs="?", help="one source (default: every one)")
+    sync.add_argument("--watch", action="store_true", help="then sync again on every change")
+    sync.add_argument("--quiet", type=float, default=2.0, help="--watch: seconds of calm first")
+    sync.add_argument("--poll", type=float, default=300.0, help="--watch: S3 every N seconds")
+    sync.add_argument("--queue", action="store_true", help="queue the files for the workers")
+    sync.add_argument("--no-summaries", action="store_true", help="titles only, no summarizer")
 
 
 def _worker(args: argparse.Namespace) -> int:
@@ -104,8 +133,9 @@ def _worker(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     worker = Worker(
-        open_store(args.registry), name=args.name, lease_s=args.lease or DEFAULT_LEASE_S
-    )
+        open_store(args.registry), name=args.name, lease_s=args.lease or DEFAULT_LEASE_S,
+        sync_every_s=args.sync_every,
+    )  # fmt: skip
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: worker.stop())
     done = worker.run(drain=args.drain)
@@ -234,8 +264,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_cli(args.questions, args.registry, args.pdf_root, args.baseline, args.json)
         elif args.command == "mcp":
             return _mcp(args)
-        elif args.command in ("worker", "enqueue", "migrate", "library"):
-            run = {"worker": _worker, "enqueue": _enqueue, "migrate": _migrate, "library": _library}
+        elif args.command in ("worker", "enqueue", "migrate", "library", "source", "sync"):
+            from .cli_sources import run_source, run_sync
+
+            run = {"worker": _worker, "enqueue": _enqueue, "migrate": _migrate, "library": _library,
+                   "source": run_source, "sync": run_sync}  # fmt: skip
             return run[args.command](args)
     except OSError as exc:
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}", file=sys.stderr)

@@ -116,6 +116,21 @@ class ToolArgumentError(TreeragError):
     offset past the end, a value out of bounds); the message says what to pass instead."""
 
 
+class InvalidSourceError(TreeragError):
+    """A synced source that cannot be added or synced: a folder that is not there, a bucket
+    URL that is not ``s3://bucket/prefix``, an endpoint the network guard refuses, both kinds
+    of credentials named, a pattern that is not text."""
+
+
+class SourceNotFoundError(TreeragError):
+    """No synced source with that id in the registry."""
+
+
+class SyncBusyError(TreeragError):
+    """A sync of the same source is already running (in this or another process): the
+    second one is refused rather than indexing a file twice."""
+
+
 class InvalidCardError(TreeragError):
     """A correction to a document's card that cannot be made: a field that is not one of
     kind, periods and description."""
@@ -136,6 +151,7 @@ __all__ = [
     "InvalidHistoryError",
     "InvalidImportError",
     "InvalidQuestionsError",
+    "InvalidSourceError",
     "InvalidThreadError",
     "JobsUnavailableError",
     "LLMError",
@@ -143,7 +159,9 @@ __all__ = [
     "NotSignedInError",
     "OcrUnavailableError",
     "RegistryError",
+    "SourceNotFoundError",
     "StoreUnavailableError",
+    "SyncBusyError",
     "ThreadNotFoundError",
     "ToolArgumentError",
     "TreeragError",

@@ -46,6 +46,11 @@ class Limits:
     url_max_redirects: int = 5
     # Off by default: a team-hosted server must not fetch its own network on a user's behalf.
     allow_private_urls: bool = False
+    # A synced folder or bucket: files listed per sync (a share of 10,000 documents is a big
+    # team's whole drive; past it the sync says so and deletes nothing) and folder levels
+    # walked below the root (deeper trees are rare, and a bound stops a runaway walk).
+    sync_max_files: int = 10_000
+    sync_max_depth: int = 16
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Limits:
@@ -65,6 +70,8 @@ class Limits:
             ("ocr_workers", int),
             ("max_image_pixels", int),
             ("url_max_bytes", int),
+            ("sync_max_files", int),
+            ("sync_max_depth", int),
         ):
             raw = env.get(f"TREERAG_{name.upper()}")
             if raw:

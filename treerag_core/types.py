@@ -53,6 +53,19 @@ class FlatNode(TypedDict, total=False):
     generated: bool  # made by treerag (a size split), not a heading of the source
 
 
+class Origin(TypedDict, total=False):
+    """Where a synced document came from (``library/syncing.py``): its source, the file's
+    path inside it and what the file was when indexed (its fingerprint: the content's
+    sha256 for a folder, ``etag:…`` for a bucket; a folder's size and modification time, so
+    a re-sync reads only files whose size or time changed)."""
+
+    source_id: str
+    path: str
+    fingerprint: str
+    size: int
+    mtime_ns: int | None
+
+
 class Document(TypedDict, total=False):
     doc_id: str
     file_name: str
@@ -85,6 +98,8 @@ class Document(TypedDict, total=False):
     # An editor's corrections to the document's card (kind, periods, description): kept
     # across re-indexing of the same file (see ingest/card.py)
     card_edits: dict[str, Any]
+    # Set on documents a synced folder or bucket keeps in step (see Origin)
+    origin: Origin
 
 
 class SummaryResult(TypedDict):
@@ -114,6 +129,7 @@ __all__ = [
     "Document",
     "FlatNode",
     "LibraryEntry",
+    "Origin",
     "ProgressFn",
     "Section",
     "SummarizerFn",

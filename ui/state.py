@@ -49,6 +49,7 @@ PAGE_REGISTRY = "pages/registry.py"
 PAGE_SETTINGS = "pages/settings.py"
 PAGE_EVALUATE = "pages/evaluate.py"
 PAGE_ACCESS = "pages/access.py"
+PAGE_SOURCES = "pages/sources.py"
 
 
 def init_state(env: dict[str, str] | None = None) -> None:
@@ -110,7 +111,8 @@ def page_config() -> None:
 
 def app_pages(settings: bool = True, access: bool = True) -> list[Any]:
     """The app's pages, for ``st.navigation``; the first is served at ``/``. In a team
-    deployment only admins see Settings (the engine, the registry file) and Access."""
+    deployment only admins see Settings (the engine, the registry file), Sources (the
+    folders and buckets the library follows) and Access."""
     pages = [
         st.Page(PAGE_UPLOAD, title="Upload & index", icon=":material/upload_file:", default=True),
         st.Page(PAGE_TREE, title="Tree browser", icon=":material/account_tree:", url_path="tree"),
@@ -121,6 +123,9 @@ def app_pages(settings: bool = True, access: bool = True) -> list[Any]:
         st.Page(PAGE_EVALUATE, title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),
     ]
     if settings:
+        pages.append(
+            st.Page(PAGE_SOURCES, title="Sources", icon=":material/sync:", url_path="sources")
+        )
         pages.append(
             st.Page(
                 PAGE_SETTINGS, title="Settings", icon=":material/settings:", url_path="settings"

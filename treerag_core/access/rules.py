@@ -104,6 +104,8 @@ def require_collection(
     )
 
 
-def require_admin(principal: Principal | None) -> None:
+def require_admin(
+    principal: Principal | None, what: str = "manage collections and read the audit log"
+) -> None:
     if principal is not None and not principal.admin:
-        raise AccessDeniedError("Only admins may manage collections and read the audit log.")
+        raise AccessDeniedError(f"Only admins may {what}.")

@@ -1,8 +1,10 @@
 """Indexing jobs: the app queues uploads in the database, workers on any machine index them.
 
 ``api`` queues and lists jobs (under the access rules); ``worker`` claims and runs them
-(``python -m treerag_core worker``). The queue itself is the PostgreSQL store's
-(``store/postgres/jobs.py``); a registry file has none and indexes in process.
+(``python -m treerag_core worker``, ``--sync-every`` for periodic syncs); ``sync`` plans a
+sync of a folder or bucket and queues its files for the workers. The queue itself is the
+PostgreSQL store's (``store/postgres/jobs.py``); a registry file has none and indexes in
+process.
 """
 
 from .api import (
@@ -13,6 +15,7 @@ from .api import (
     has_job_queue,
     list_jobs,
 )
+from .sync import queue_sync
 from .worker import DEFAULT_LEASE_S, Worker
 
 __all__ = [
@@ -24,4 +27,5 @@ __all__ = [
     "get_job",
     "has_job_queue",
     "list_jobs",
+    "queue_sync",
 ]

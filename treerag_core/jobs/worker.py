@@ -16,15 +16,18 @@ import logging
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import StoreUnavailableError, TreeragError
+from ..errors import StoreUnavailableError, SyncBusyError, TreeragError
 from ..ingest.summarize import make_summarizer
 from ..library.indexing import index_document, index_upload
+from ..library.syncing import sync_file
 from ..llm.providers import make_llms
 from ..store.base import DocumentStore
 from .api import job_queue, principal_of
+from .sync import queue_sync
 
 log = logging.getLogger("treerag.jobs")
 
@@ -53,6 +56,7 @@ class Worker:
         poll_s: float = DEFAULT_POLL_S,
         retry_delay_s: float = RETRY_DELAY_S,
         summarizer_for: SummarizerFactory | None = None,
+        sync_every_s: float | None = None,
     ) -> None:
         self.store = store
         self.queue = job_queue(store)
@@ -61,6 +65,8 @@ class Worker:
         self.poll_s = poll_s
         self.retry_delay_s = retry_delay_s
         self.summarizer_for = summarizer_for or environment_summarizers(store)
+        self.sync_every_s = sync_every_s
+        self._next_sync = 0.0
         self._stopping = threading.Event()
 
     def stop(self) -> None:
@@ -72,6 +78,7 @@ class Worker:
         done = 0
         while not self._stopping.is_set() and (max_jobs is None or done < max_jobs):
             try:
+                self.sync_if_due()
                 ran = self.run_one()
             except StoreUnavailableError as exc:  # the database is away: wait, then ask again
                 log.warning("%s: %s", self.name, exc)
@@ -83,6 +90,23 @@ class Worker:
             else:
                 self._stopping.wait(self.poll_s)
         return done
+
+    def sync_if_due(self) -> int:
+        """Every ``sync_every_s`` seconds, plan a sync of every source and queue its files
+        (``jobs/sync.py``); a source another worker is planning is left to it. Returns the
+        files queued."""
+        if self.sync_every_s is None or time.monotonic() < self._next_sync:
+            return 0
+        self._next_sync = time.monotonic() + self.sync_every_s
+        queued = 0
+        for source in self.store.sync_sources.all():  # type: ignore[attr-defined]
+            try:
+                queued += queue_sync(source["source_id"], self.store)["queued"]
+            except SyncBusyError:
+                continue
+            except TreeragError as exc:
+                log.warning("%s: sync of %s: %s", self.name, source["source_id"], exc)
+        return queued
 
     def run_one(self) -> bool:
         """Claim and run one job; False when none is waiting."""
@@ -122,6 +146,13 @@ class Worker:
         }
         if options.get("url"):
             return index_document(options["url"], verbose=False, **common)
+        if options.get("sync"):  # a synced file: read from its source now (jobs/sync.py)
+            sync = options["sync"]
+            document = sync_file(
+                sync["source_id"], sync["path"], self.store, common["principal"],
+                common["summarizer"], progress,
+            )  # fmt: skip
+            return document or {"doc_id": "", "total_sections": 0}
         payload = job.get("payload")
         if payload is None:
             raise TreeragError("The job's upload is gone (it was finished or failed before).")

@@ -35,7 +35,7 @@ from ..store.base import (
     collection_of,
 )
 from ..store.sources import safe_file_name
-from ..types import Document, ProgressFn, SummarizerFn
+from ..types import Document, Origin, ProgressFn, SummarizerFn
 from .catalog import index_entry
 from .documents import load_document
 
@@ -83,6 +83,7 @@ def index_upload(
     collection: str | None = None,
     principal: Principal | None = None,
     location: str | None = None,
+    origin: Origin | None = None,
 ) -> Document:
     """Keep an uploaded file in the store's sources and index it.
 
@@ -92,10 +93,13 @@ def index_upload(
     to different collections are kept apart (see :mod:`treerag_core.store.sources`).
     ``location``: re-index a source the store already keeps there (the Registry page's
     Re-index of an upload, whose bytes may live in a database rather than on this disk).
+    ``origin``: the synced source and file it came from (``library/syncing.py``), recorded
+    on the document with the same save (an unchanged file gets its new origin too).
     """
     limits = limits or Limits.from_env()
     store = open_store(registry_path)
     job = _Indexing(summarizer, store, overwrite, progress, False, limits, collection, principal)
+    job.origin = origin
 
     def work() -> Document:
         check_upload(name, len(data), limits)
@@ -128,6 +132,7 @@ class _Indexing:
     ) -> None:
         self.store, self.principal, self.collection = store, principal, collection
         self.overwrite, self.verbose = overwrite, verbose
+        self.origin: Origin | None = None
         self.build = Build(summarizer, limits, progress or no_progress)
         self.audit = Audit({"action": "index"})
         self.build.report(0, 1, "Reading the document")
@@ -179,6 +184,9 @@ class _Indexing:
             and stored.get("content_hash") == source.content_hash
         ):
             document["card_edits"] = stored["card_edits"]  # the same file: corrections hold
+        origin = self.origin or (stored or {}).get("origin")
+        if origin:
+            document["origin"] = origin
         if self.store is not None:
             self.build.report(1, 1, "Saving to the registry")
             document = self.store.save(document)
@@ -197,6 +205,8 @@ class _Indexing:
         """The stored version, moved when the indexing names another collection."""
         self._say(f"{name}: unchanged, using the stored index ({stored['doc_id']})")
         self.build.report(1, 1, "Unchanged: loaded from the registry")
+        if self.store is not None and self.origin and stored.get("origin") != self.origin:
+            stored = self.store.save({**stored, "origin": self.origin})  # e.g. a new mtime
         if self.store is not None and collection != collection_of(stored):
             self.audit.note(action="move", detail=f"from {collection_of(stored)}")
             self.store.set_document_collection(stored["doc_id"], collection)

@@ -3,9 +3,11 @@
 ``python -m treerag_core migrate --from indexed_docs.json --to postgresql://…`` copies the
 collections and their members, every document (same ``doc_id``, oldest first) with its
 uploaded source, the audit log (only into a target whose log is empty, so a second run
-adds nothing twice), everyone's conversation threads and the saved evaluation questions. An upload keeps its identity: its location is re-derived from the same
-upload key in the target's uploads, so uploading ``report.pdf`` again later updates the
-migrated document. A document indexed from a local path keeps that path; a database target
+adds nothing twice), everyone's conversation threads, the saved evaluation questions and
+the synced folders and buckets (their settings and last state; their documents keep their
+origin, so the next sync in the target finds them). An upload keeps its identity: its
+location is re-derived from the same upload key in the target's uploads, so uploading
+``report.pdf`` again later updates the migrated document. A document indexed from a local path keeps that path; a database target
 also keeps the file's bytes, so every replica can show its pages. Caches are not copied
 (they refill), nor are indexing jobs. Each document is saved with its source in one step
 (a failed save puts the target's previous source back), so an interrupted migration is
@@ -20,7 +22,7 @@ from typing import Any
 from ..access.audit import record
 from ..errors import ConfigError
 from ..store import open_store
-from ..store.base import RegistryLike
+from ..store.base import RegistryLike, WithSyncSources
 
 
 def migrate_registry(
@@ -56,8 +58,21 @@ def migrate_registry(
             dst.append_audit(entry)
             counts["audit_entries"] += 1
     counts.update(_copy_conversations(src, dst))
+    counts["synced_sources"] = _copy_synced_sources(src, dst)
     record(dst, None, "migrate", detail=f"from {src.location}: {counts}")
     return counts
+
+
+def _copy_synced_sources(src: Any, dst: Any) -> int:
+    """Every synced source's settings and state (replaced by id: a second run adds nothing
+    twice). Stores of a caller's own without synced sources have none to give or keep."""
+    if not isinstance(src, WithSyncSources) or not isinstance(dst, WithSyncSources):
+        return 0
+    copied = 0
+    for source in src.sync_sources.all():
+        dst.sync_sources.put(source)
+        copied += 1
+    return copied
 
 
 def _copy_conversations(src: Any, dst: Any) -> dict[str, int]:

@@ -43,6 +43,7 @@ LISTED_FIELDS = (
     "collection",
     "summary_fallbacks",
     "language",
+    "origin",  # a synced document's source, path and fingerprint: a sync plans from the list
 )
 
 
@@ -71,6 +72,46 @@ class SourceFiles(Protocol):
 
     def read(self, location: str) -> bytes | None:
         """The stored bytes, or ``None`` when the source is gone."""
+        ...
+
+    def discard(self, location: str) -> None:
+        """Forget the bytes kept at ``location`` (a synced file removed or moved); nothing
+        when there are none."""
+        ...
+
+
+class SyncSources(Protocol):
+    """The folders and buckets the library follows (``treerag_core.library.syncing``): each
+    source's settings and the state of its syncs, and the lock that lets one sync of a
+    source run at a time. Credentials are never stored here, only a reference to them."""
+
+    def all(self) -> list[dict[str, Any]]:
+        """Every source, oldest first (``source_id``, ``kind``, ``location``, …, ``state``)."""
+        ...
+
+    def get(self, source_id: str) -> dict[str, Any] | None: ...
+
+    def put(self, source: dict[str, Any]) -> None:
+        """Insert or replace a source's settings; its ``state`` is kept as it is."""
+        ...
+
+    def remove(self, source_id: str) -> bool: ...
+
+    def update_state(
+        self, source_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        """Read, ``change`` and write a source's state as one step (workers recording
+        their files' outcomes at once lose none); the new state, or None if the source is
+        gone."""
+        ...
+
+    def lock(self, source_id: str) -> AbstractContextManager[None]:
+        """Hold the source's sync lock for the block, or raise ``SyncBusyError`` at once
+        when another sync (thread, process, machine) holds it. A holder that dies frees it."""
+        ...
+
+    def held(self, source_id: str) -> list[dict[str, Any]]:
+        """The listed rows of the documents that came from this source."""
         ...
 
 
@@ -114,6 +155,14 @@ class WithLibraryIndex(Protocol):
     store of a caller's own may leave it out; its documents are then asked by id."""
 
     def library_index(self) -> LibraryIndex: ...
+
+
+@runtime_checkable
+class WithSyncSources(Protocol):
+    """A store that can follow folders and buckets (both of ours). A store of a caller's
+    own may leave it out; adding a source to it is then refused with a message."""
+
+    sync_sources: SyncSources
 
 
 @runtime_checkable

@@ -12,6 +12,7 @@ so it becomes its own document. Uploads to a collection other than ``default`` l
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -19,12 +20,18 @@ import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ..errors import InvalidCollectionError
-from .base import COLLECTION_NAME, DEFAULT_COLLECTION
+from ..errors import InvalidCollectionError, InvalidSourceError
+from .base import COLLECTION_NAME, DEFAULT_COLLECTION, DOC_ID
 
 _UNSAFE = re.compile(r"[^\w .()+,-]")  # \w keeps letters of every script
 # Hash characters that tell two same-named uploads apart (40 bits: no accidental clash).
 SEPARATE_SUFFIX_CHARS = 10
+# Copies of synced files live under this folder: an upload's folder is a safe file name
+# (never starting with ``_``) or ``_<collection>`` (a collection starts with a letter or a
+# digit), so ``__synced`` is nobody else's.
+SYNCED_FOLDER = "__synced"
+# Hash characters naming a synced file's folder (64 bits: no accidental clash in a share).
+SYNCED_PATH_CHARS = 16
 
 
 def safe_file_name(name: str) -> str:
@@ -52,6 +59,17 @@ def upload_key(
             raise InvalidCollectionError(f"{collection[:80]!r} is not a collection name.")
         folder = f"_{collection}/{folder}"
     return f"{folder}/{safe}"
+
+
+def synced_key(source_id: str, path: str) -> str:
+    """Where the copy of a synced file is kept, relative to any store's uploads:
+    ``__synced/<source id>/<hash of its path>/<safe name>``. The path itself never becomes
+    folders, so a bucket key like ``../../etc/passwd`` or ``/etc/passwd`` cannot name a
+    place outside the store, and two paths that clean up alike stay two files."""
+    if not DOC_ID.match(source_id or ""):
+        raise InvalidSourceError(f"{str(source_id)[:80]!r} is not a source id.")
+    digest = hashlib.sha256(path.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{SYNCED_FOLDER}/{source_id}/{digest[:SYNCED_PATH_CHARS]}/{safe_file_name(path)}"
 
 
 class SourceFolder:
@@ -109,3 +127,13 @@ class SourceFolder:
                 return fh.read()
         except OSError:
             return None
+
+    def discard(self, location: str) -> None:
+        """Remove a kept file of this folder and its folder when that is left empty (a
+        location outside the folder, e.g. a document indexed in place, is never touched)."""
+        if self.key_of(location) is None:
+            return
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(location)
+        with contextlib.suppress(OSError):  # not empty, or gone: either is fine
+            os.rmdir(os.path.dirname(location))

@@ -13,7 +13,8 @@ the previous registry intact. A registry file that fails to parse raises ``Regis
 and is never overwritten. Beside the registry file the store keeps what belongs to it:
 ``<stem>.docs/`` (documents), ``<stem>.uploads/`` (sources), ``<stem>.cache/<name>/`` and
 ``<stem>.audit.jsonl`` (the append-only audit log), ``<stem>.threads/`` (conversations, see
-:mod:`.thread_files`). Collection members and saved evaluation questions are TinyDB tables.
+:mod:`.thread_files`), ``<stem>.sync/`` (synced folders and buckets, see
+:mod:`.sync_sources`). Collection members and saved evaluation questions are TinyDB tables.
 
 Schema 2 added collections: a schema-1 registry is migrated on first open, under the lock,
 by giving every row the collection ``default`` (its TinyDB file is copied to
@@ -47,6 +48,7 @@ from .caches import DirectoryCache
 from .file_lock import atomic_write_bytes, locked
 from .library_index import SqliteLibraryIndex
 from .sources import SourceFolder
+from .sync_sources import SyncSourceFiles
 from .thread_files import ThreadFiles
 from .thread_methods import ThreadMethods
 
@@ -101,6 +103,7 @@ class TinyDBStore(ThreadMethods):
         self.audit = AppendOnlyLog(base + ".audit.jsonl", self.lock_path)
         self.thread_backend = ThreadFiles(base + ".threads", self.lock_path)
         self.library = SqliteLibraryIndex(base + ".library.sqlite")
+        self.sync_sources = SyncSourceFiles(base + ".sync", self.lock_path, self.list)
 
     def cache(self, name: str) -> DirectoryCache:
         return DirectoryCache(os.path.join(self.cache_dir, name))

@@ -54,8 +54,7 @@ class DatabaseSources:
             yield location
         except BaseException:
             if previous is None:
-                with self._tx() as conn:
-                    conn.execute("DELETE FROM sources WHERE location = %s", (location,))
+                self.discard(location)
             else:
                 self.write(location, previous)
             raise
@@ -74,6 +73,10 @@ class DatabaseSources:
                 "SELECT data FROM sources WHERE location = %s", (location,), binary=True
             ).fetchone()
         return bytes(row["data"]) if row else None
+
+    def discard(self, location: str) -> None:
+        with self._tx() as conn:
+            conn.execute("DELETE FROM sources WHERE location = %s", (location,))
 
 
 class DatabaseCache:

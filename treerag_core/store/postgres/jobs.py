@@ -125,6 +125,16 @@ class JobQueue:
                 )
         return True
 
+    def pending_sync(self, source_id: str) -> set[str]:
+        """Paths of a synced source whose jobs wait or run (a second sync leaves them be)."""
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT options -> 'sync' ->> 'path' AS path FROM jobs "
+                "WHERE status IN ('queued', 'running') AND options -> 'sync' ->> 'source_id' = %s",
+                (source_id,),
+            ).fetchall()
+        return {str(r["path"]) for r in rows}
+
     def get(self, job_id: int) -> dict[str, Any] | None:
         with self._tx() as conn:
             return conn.execute(f"SELECT {SHOWN} FROM jobs WHERE id = %s", (job_id,)).fetchone()

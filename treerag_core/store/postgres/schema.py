@@ -153,6 +153,19 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         DELETE FROM library_entries;
         """,
     ),
+    (
+        "synced folders and buckets: their settings and sync state; documents by source",
+        """
+        CREATE TABLE sync_sources (
+            source_id   text PRIMARY KEY,
+            config      jsonb NOT NULL,
+            state       jsonb NOT NULL DEFAULT '{}',
+            created_at  timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE INDEX documents_origin ON documents ((meta -> 'origin' ->> 'source_id'))
+            WHERE meta -> 'origin' ->> 'source_id' IS NOT NULL;
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -27,6 +27,7 @@ from .files import DatabaseCache, DatabaseSources
 from .jobs import JobQueue
 from .library import PostgresLibraryIndex
 from .schema import SCHEMA_VERSION, ensure_schema
+from .sync_sources import DatabaseSyncSources
 from .threads import DatabaseThreads
 
 _UPSERT = """
@@ -49,6 +50,7 @@ class PostgresStore(ThreadMethods):
         self.jobs = JobQueue(self.transaction)
         self.thread_backend: DatabaseThreads = DatabaseThreads(self.transaction, self.location)
         self.library = PostgresLibraryIndex(self.transaction)
+        self.sync_sources = DatabaseSyncSources(self.transaction)
 
     def __enter__(self) -> PostgresStore:
         return self
