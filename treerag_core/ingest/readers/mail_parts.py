@@ -157,7 +157,9 @@ def _leaf(part: EmailMessage, parent_type: str, out: Parts) -> None:
     disposition = part.get_content_disposition()
     named = part.get_filename() is not None
     if kind in ("text/plain", "text/html") and disposition != "attachment" and not named:
-        if parent_type != "multipart/alternative":  # an alternative repeats the body
+        if out.body is None:  # a structure get_body could not read: the first text is it
+            out.body = part
+        elif parent_type != "multipart/alternative":  # an alternative repeats the body
             out.more_text.append(part)
         return
     if (

@@ -87,7 +87,7 @@ def render_message(
     lines += ["", nest_headings(own, level + 1)]
     for quote in quotes:
         if earlier and copied_from(quote, earlier):
-            lines += ["", f"[{quote.title}: the message above in this thread]"]
+            lines += ["", f"[{quote.title}, the message above in this thread]"]
         else:
             lines += ["", heading(quote.title, level + 1), nest_headings(quote.text, level + 2)]
     for name, part in parts.attachments:

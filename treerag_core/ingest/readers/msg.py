@@ -14,6 +14,7 @@ from ...errors import DocumentReadError
 from ...limits import Limits
 from ..pages import NO_OPTIONS, ReadOptions, ReadResult
 from .mail import message_result
+from .mail_parts import parse_message
 
 PACKAGE = "extract-msg"
 
@@ -37,12 +38,10 @@ def parse_msg(data: bytes, limits: Limits, name: str) -> EmailMessage:
                     f"{name} is an Outlook item of another kind ({type(item).__name__}), "
                     "not a message."
                 )
-            return item.asEmailMessage()
+            converted = item.asEmailMessage().as_bytes()
         finally:
             item.close()
-    except DocumentReadError:
-        raise
-    except (MemoryError, KeyboardInterrupt):
+    except (DocumentReadError, MemoryError):
         raise
     except RecursionError as exc:
         raise DocumentReadError(f"{name} nests its messages too deeply to read.") from exc
@@ -50,6 +49,9 @@ def parse_msg(data: bytes, limits: Limits, name: str) -> EmailMessage:
         raise DocumentReadError(
             f"{name} is damaged and cannot be read as an Outlook message ({type(exc).__name__})."
         ) from exc
+    # Parsed again from its bytes: extract-msg builds some parts with the legacy API, and
+    # the .eml reader's parser (with its depth guard) makes every part a modern one.
+    return parse_message(converted, limits, name)
 
 
 def read_msg(
