@@ -30,6 +30,7 @@ from treerag_core import (
 from treerag_core.ingest.formats import accepted_extensions, accepted_mime_types
 from treerag_core.ingest.source import read_bytes
 from treerag_core.limits import Limits
+from ui.tree_logic import structure_note
 
 ALICE = "Alice Martin <alice@example.com>"
 BOB = "Bob Stone <bob@example.com>"
@@ -141,6 +142,9 @@ def test_a_message_its_headers_body_and_attachments(tmp_path) -> None:
     }
     assert doc["source_type"] == "eml" and doc["structure_source"] == "e-mail message"
     assert get_card(doc["doc_id"], registry)["title"] == "Offsite logistics"
+    assert structure_note(doc).startswith(
+        f"From {ALICE} · to Team <team@example.com> · cc {CARLA} · sent 2024-03-04T09:00:00+01:00"
+    )
 
 
 @pytest.fixture(scope="module")

@@ -29,6 +29,7 @@ from treerag_core.ingest.readers.archive import member_path
 from treerag_core.ingest.sections import parse_sections
 from treerag_core.ingest.source import read_bytes
 from treerag_core.limits import Limits
+from ui.tree_logic import structure_note
 
 CHAPTERS = [
     Chapter(
@@ -84,6 +85,7 @@ def test_chapters_nested_as_in_the_contents_a_page_each(tmp_path, version, sourc
     }
     card = get_card(doc["doc_id"], registry)
     assert card["title"] == "The Voyage" and card["names"][:2] == ["Ann Writer", "Bo Coauthor"]
+    assert structure_note(doc).startswith("By Ann Writer, Bo Coauthor · Structure from e-book")
 
 
 @pytest.mark.parametrize(
