@@ -28,74 +28,74 @@ def _key(node: Node) -> tuple[int, str]:
 
 def compound_file(root_children: list[Node]) -> bytes:
     """The compound file of these storages and streams under its root."""
-    entries: list[Node] = [Node("Root Entry", None, root_children)]
-    index = {id(entries[0]): 0}
-    pending = [entries[0]]
-    while pending:  # number every node, breadth first
-        node = pending.pop(0)
-        for child in sorted(node.children, key=_key):
-            entries.append(child)
-            index[id(child)] = len(entries) - 1
-            pending.append(child)
-    mini, mini_fat, starts = bytearray(), [], {}
-    big: list[tuple[int, bytes]] = []
+    entries = _numbered(Node("Root Entry", None, root_children))
+    index = {id(node): number for number, node in enumerate(entries)}
+    mini, mini_fat, where = bytearray(), [], {}
     for node in entries[1:]:
-        if node.data is None or not node.data:
-            continue
-        if len(node.data) < CUTOFF:
-            first = len(mini) // MINI
-            count = -(-len(node.data) // MINI)
-            starts[id(node)] = first
+        if node.data and len(node.data) < CUTOFF:
+            first, count = len(mini) // MINI, -(-len(node.data) // MINI)
+            where[id(node)] = first
             mini_fat += [first + i + 1 for i in range(count - 1)] + [END]
             mini += node.data.ljust(count * MINI, b"\0")
-        else:
-            big.append((index[id(node)], node.data))
-    sectors: list[bytes] = []
-    fat: list[int] = []
-
-    def place(data: bytes) -> int:
-        if not data:
-            return END
-        first = len(sectors)
-        count = -(-len(data) // SECTOR)
-        for i in range(count):
-            sectors.append(data[i * SECTOR : (i + 1) * SECTOR].ljust(SECTOR, b"\0"))
-            fat.append(first + i + 1 if i < count - 1 else END)
-        return first
-
-    big_starts = {i: place(data) for i, data in big}
-    mini_start = place(bytes(mini))
-    mini_fat_start = place(b"".join(struct.pack("<I", n) for n in mini_fat))
+    out = _Sectors()
+    for node in entries[1:]:
+        if node.data and len(node.data) >= CUTOFF:
+            where[id(node)] = out.place(node.data)
+    where[id(entries[0])] = out.place(bytes(mini))
+    mini_fat_start = out.place(b"".join(struct.pack("<I", n) for n in mini_fat))
     directory = b""
     for number, node in enumerate(entries):
-        if number == 0:
-            start, size = mini_start, len(mini)
-        elif node.data is None:
-            start, size = 0, 0
-        elif not node.data:
-            start, size = END, 0
-        elif len(node.data) < CUTOFF:
-            start, size = starts[id(node)], len(node.data)
-        else:
-            start, size = big_starts[number], len(node.data)
+        size = len(mini) if number == 0 else len(node.data or b"")
+        start = where.get(id(node), 0 if node.data is None else END)
         directory += _entry(node, number, entries, index, start, size)
-    directory_start = place(directory.ljust(-(-len(directory) // SECTOR) * SECTOR, b"\0"))
-    fat_sectors = 1
-    while (len(sectors) + fat_sectors) > fat_sectors * (SECTOR // 4):
-        fat_sectors += 1
-    fat_first = len(sectors)
-    fat += [FAT_SECT] * fat_sectors
-    fat += [FREE] * (fat_sectors * (SECTOR // 4) - len(fat))
-    table = b"".join(struct.pack("<I", n) for n in fat)
-    sectors += [table[i * SECTOR : (i + 1) * SECTOR] for i in range(fat_sectors)]
-    difat = [fat_first + i for i in range(fat_sectors)] + [FREE] * (109 - fat_sectors)
-    header = struct.pack(
-        "<8s16sHHHHH6sIIIIIIIII",
-        bytes.fromhex("D0CF11E0A1B11AE1"), b"\0" * 16, 0x3E, 3, 0xFFFE, 9, 6, b"\0" * 6,
-        0, fat_sectors, directory_start, 0, CUTOFF,
-        mini_fat_start if mini_fat else END, -(-len(mini_fat) * 4 // SECTOR), END, 0,
-    ) + b"".join(struct.pack("<I", n) for n in difat)  # fmt: skip
-    return header + b"".join(sectors)
+    directory_start = out.place(directory)
+    return out.finish(directory_start, mini_fat_start if mini_fat else END, len(mini_fat))
+
+
+def _numbered(root: Node) -> list[Node]:
+    """Every node, breadth first, each storage's children in CFB's sort order."""
+    entries, pending = [root], [root]
+    while pending:
+        for child in sorted(pending.pop(0).children, key=_key):
+            entries.append(child)
+            pending.append(child)
+    return entries
+
+
+class _Sectors:
+    """The file's 512-byte sectors and their allocation table (FAT)."""
+
+    def __init__(self) -> None:
+        self.sectors: list[bytes] = []
+        self.fat: list[int] = []
+
+    def place(self, data: bytes) -> int:
+        """Store ``data`` in a chain of sectors; its first sector (END when empty)."""
+        if not data:
+            return END
+        first, count = len(self.sectors), -(-len(data) // SECTOR)
+        for i in range(count):
+            self.sectors.append(data[i * SECTOR : (i + 1) * SECTOR].ljust(SECTOR, b"\0"))
+            self.fat.append(first + i + 1 if i < count - 1 else END)
+        return first
+
+    def finish(self, directory_start: int, mini_fat_start: int, mini_fat_entries: int) -> bytes:
+        """The header, then every sector, the FAT's own sectors last."""
+        fat_sectors = 1
+        while len(self.sectors) + fat_sectors > fat_sectors * (SECTOR // 4):
+            fat_sectors += 1
+        first = len(self.sectors)
+        fat = self.fat + [FAT_SECT] * fat_sectors
+        fat += [FREE] * (fat_sectors * (SECTOR // 4) - len(fat))
+        table = b"".join(struct.pack("<I", n) for n in fat)
+        difat = [first + i for i in range(fat_sectors)] + [FREE] * (109 - fat_sectors)
+        header = struct.pack(
+            "<8s16sHHHHH6sIIIIIIIII",
+            bytes.fromhex("D0CF11E0A1B11AE1"), b"\0" * 16, 0x3E, 3, 0xFFFE, 9, 6, b"\0" * 6,
+            0, fat_sectors, directory_start, 0, CUTOFF,
+            mini_fat_start, -(-mini_fat_entries * 4 // SECTOR), END, 0,
+        ) + b"".join(struct.pack("<I", n) for n in difat)  # fmt: skip
+        return header + b"".join(self.sectors) + table
 
 
 def _entry(

@@ -105,12 +105,16 @@ def text_of(part: EmailMessage) -> str:
     return decode_bytes(payload)
 
 
+def _own_name(part: EmailMessage) -> str | None:
+    try:
+        return part.get_filename()
+    except Exception:  # noqa: BLE001 - a malformed parameter must not lose the part
+        return None
+
+
 def file_name(part: EmailMessage, number: int) -> str:
     """The attachment's own name, or one made from its type (``attachment-2.pdf``)."""
-    try:
-        named = part.get_filename()
-    except Exception:  # noqa: BLE001 - a malformed parameter must not lose the part
-        named = None
+    named = _own_name(part)
     if named:
         return " ".join(str(named).replace("/", "_").replace("\\", "_").split())
     return f"attachment-{number}{mimetypes.guess_extension(part.get_content_type()) or ''}"
@@ -155,7 +159,7 @@ def _is_message(part: EmailMessage) -> bool:
 def _leaf(part: EmailMessage, parent_type: str, out: Parts) -> None:
     kind = part.get_content_type()
     disposition = part.get_content_disposition()
-    named = part.get_filename() is not None
+    named = _own_name(part) is not None
     if kind in ("text/plain", "text/html") and disposition != "attachment" and not named:
         if out.body is None:  # a structure get_body could not read: the first text is it
             out.body = part
