@@ -60,6 +60,7 @@ def make_epub(
         manifest.append(
             '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>'
         )
+        spine.insert(1 if front_matter else 0, '<itemref idref="nav"/>')  # as e-book tools do
         spine_open = "<spine>"
     else:
         files["OEBPS/toc.ncx"] = _ncx(title, chapters)

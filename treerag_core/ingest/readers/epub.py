@@ -167,6 +167,8 @@ def _chapters(
     front = Chapter(FRONT_MATTER, 1, front=True)
     markup = 0
     for number, member in enumerate(package.spine):
+        if member == package.nav and entries:  # the contents page: its list is the tree
+            continue
         if member not in archive.NameToInfo:
             warnings.append(f"{member} is in the reading order but not in the file: skipped.")
             continue
