@@ -23,6 +23,7 @@ from treerag_core import (
     get_card,
     index_document,
     index_upload,
+    list_documents,
     make_retriever,
     make_summarizer,
     open_store,
@@ -396,3 +397,24 @@ def test_a_mailbox_past_the_section_limit_stops_at_a_whole_message() -> None:
     ]  # fmt: skip
     st = read_bytes(make_mbox(messages), "big.mbox", Limits(max_sections=9))
     assert st.page_count == 4 and "Only 4 of 20 messages were read" in st.warnings[0]
+
+
+def test_the_upload_page_indexes_mail_and_says_what_is_wrong_with_a_broken_book(
+    make_app, app_registry
+) -> None:
+    at = make_app()
+    at.file_uploader[0].set_value(
+        [
+            ("offsite.eml", _offsite().as_bytes(), "message/rfc822"),
+            ("broken.epub", b"PK\x03\x04 cut short", "application/epub+zip"),
+        ]
+    )
+    at.run()
+    next(b for b in at.button if b.label == "Index").click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [
+        "broken.epub is not a valid .epub file (it is not a readable zip archive). Save the "
+        "e-book as .epub (EPUB 2 or 3) without DRM."
+    ]
+    listed = list_documents(str(app_registry))
+    assert [(d["file_name"], d["source_type"]) for d in listed] == [("offsite.eml", "eml")]
