@@ -109,7 +109,8 @@ def _collection() -> tuple[str | None, bool]:
 def main() -> None:
     st.title("Upload & index")
     files = st.file_uploader(
-        "Documents (PDF, DOCX, HTML, Markdown, text; scans and images are read by OCR)",
+        # The drop zone lists the accepted types, from the one format table.
+        "Documents (scans and images are read by OCR; e-mail attachments are read too)",
         type=accepted_extensions(),
         accept_multiple_files=True,
         key="upload_files",

@@ -165,3 +165,15 @@ def test_turns_table_has_a_row_per_app_and_measure():
     lines = turns_table([row, {**row, "app": "before"}]).splitlines()
     assert lines[0] == "| app | measure | turn 1 | turn 2 |"
     assert "| now | browser CPU-s | 0.5 | 0.3 |" in lines and len(lines) == 8
+
+
+def test_formats_mail_cases_hold_their_authors_sections() -> None:
+    """Every e-book and e-mail case of ``bench.formats_mail`` reads into the sections it
+    expects, and its gold sections are among them (no indexing, no timing)."""
+    from bench.formats_mail import cases
+    from treerag_core.ingest.source import read_bytes
+
+    for case in cases():
+        titles = {s["title"] for s in parse_sections(read_bytes(case.data, case.name).text)}
+        assert set(case.sections) <= titles, case.name
+        assert {gold for _, gold, _ in case.questions} <= titles, case.name

@@ -18,8 +18,19 @@ class Limits:
     max_text_bytes: int = 20 * MB
     max_pages: int = 3000
     max_sections: int = 20000
-    # Total uncompressed size of a DOCX's zip members we agree to inflate.
+    # Total uncompressed size of a zip's members (Word, EPUB) we agree to inflate; an
+    # e-mail's attachments share one such budget, so many small bombs cost no more.
     max_decompressed_bytes: int = 200 * MB
+    # Attachments read per e-mail or mailbox (each is a whole read: a PDF, a Word file); the
+    # rest are listed by name. Real mail carries a handful; thousands are an attack or a dump.
+    max_attachments: int = 200
+    # Files inside files read this deep (a message forwarded as an attachment of a
+    # forwarded message is 2); deeper ones are listed by name, not read.
+    max_attachment_depth: int = 3
+    # MIME parts nested this deep (multipart inside multipart, message/rfc822): real mail
+    # nests 3-6 levels, and parsing cost grows with depth times size (a 100 MB message 900
+    # levels deep takes minutes to parse), so a deeper message is refused as it is parsed.
+    max_mime_depth: int = 30
     # A section whose own text is longer than this is split into child parts.
     max_section_chars: int = 12000
     # PDF page-group fallback: pages per group.
@@ -63,6 +74,7 @@ class Limits:
             ("max_text_bytes", int),
             ("max_pages", int),
             ("max_sections", int),
+            ("max_attachments", int),
             ("max_section_chars", int),
             ("url_timeout_s", float),
             ("ocr_max_pages", int),

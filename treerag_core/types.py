@@ -75,6 +75,9 @@ class Document(TypedDict, total=False):
     # With a model: {"asked": n, "set_aside": [titles]} (and "error" if the check failed)
     structure_check: dict[str, Any]
     warnings: list[str]  # parts of the source that could not be read, and why
+    # What the file says about itself: "title", "authors" (an e-book's OPF), "from", "to",
+    # "cc", "date" (an e-mail's headers), "messages" (a mailbox)
+    metadata: dict[str, Any]
     ocr_pages: int  # pages read by OCR
     # Sections whose summary is the offline lead because the summary model's reply failed
     # or was unusable (a later re-index asks again)

@@ -72,13 +72,28 @@ def breadcrumb(flat: Mapping[str, FlatNode], focus: str | None) -> list[tuple[st
     return crumbs
 
 
+def source_facts(doc: Mapping[str, Any]) -> list[str]:
+    """What the file says about itself: an e-book's authors, a message's sender, recipients
+    and date, a mailbox's size (the title is the page's own)."""
+    meta = doc.get("metadata") or {}
+    facts = []
+    if meta.get("authors"):
+        facts.append("By " + ", ".join(map(str, meta["authors"])))
+    for key, label in (("from", "From"), ("to", "to"), ("cc", "cc"), ("date", "sent")):
+        if meta.get(key):
+            facts.append(f"{label} {meta[key]}")
+    if meta.get("messages"):
+        facts.append(f"{meta['messages']:,} messages")
+    return facts
+
+
 def structure_note(doc: Mapping[str, Any]) -> str:
     """Where the tree came from, for the caption under the title: a tree from bookmarks is
     the author's, one read from a printed contents or from typography is the reader's."""
     source = str(doc.get("structure_source") or "unknown")
     pages = doc.get("total_pages")
     sections = doc.get("total_sections") or len(doc.get("flat_nodes") or {})
-    parts = [f"Structure from {source}", f"{sections:,} sections"]
+    parts = [*source_facts(doc), f"Structure from {source}", f"{sections:,} sections"]
     if pages:
         parts.append(f"{pages:,} pages")
     check = doc.get("structure_check") or {}

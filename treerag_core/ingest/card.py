@@ -155,7 +155,11 @@ def _generic(text: str) -> bool:
 
 
 def _title(document: Mapping[str, Any], roots: list[FlatNode]) -> str:
-    """The first top-level heading when it reads as a title, else the file's name."""
+    """The title the file gives itself (an e-book's, a message's subject), else the first
+    top-level heading when it reads as a title, else the file's name."""
+    declared = " ".join(str((document.get("metadata") or {}).get("title") or "").split())
+    if declared:
+        return declared
     stem = os.path.splitext(str(document.get("file_name") or ""))[0].replace("_", " ")
     first = heading_label(roots[0]) if roots else ""
     words = re.findall(r"[^\W\d_]{2,}", first)
@@ -163,10 +167,12 @@ def _title(document: Mapping[str, Any], roots: list[FlatNode]) -> str:
     return first if titled else stem
 
 
-def _names(opening: str) -> list[str]:
-    """The names the opening mentions most, without the words every such document has."""
+def _names(opening: str, authors: list[str]) -> list[str]:
+    """The document's authors, then the names the opening mentions most, without the words
+    every such document has."""
     tags = extract_tags(opening, max_tags=MAX_NAMES * 2)
-    return [t for t in tags if not _generic(t) and not t.isdigit()][:MAX_NAMES]
+    found = [str(a) for a in authors] + [t for t in tags if not _generic(t) and not t.isdigit()]
+    return list(dict.fromkeys(found))[:MAX_NAMES]
 
 
 def build_card(document: Document) -> Card:
@@ -182,7 +188,7 @@ def build_card(document: Document) -> Card:
         "collection": str(document.get("collection") or ""),
         "kind": document_kind(name, opening),
         "periods": document_periods(name, opening),
-        "names": _names(opening),
+        "names": _names(opening, (document.get("metadata") or {}).get("authors") or []),
         "description": _description(roots, flat),
         "outline": [heading_label(node) for node in roots[:MAX_OUTLINE]],
         "sections": len(flat),

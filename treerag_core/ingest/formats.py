@@ -14,8 +14,11 @@ from ..errors import DocumentTooLargeError, FetchError, UnsupportedFormatError
 from ..limits import Limits
 from .pages import ReadOptions, ReadResult
 from .readers.docx import read_docx
+from .readers.epub import read_epub
 from .readers.html import read_html
 from .readers.image import read_image
+from .readers.mail import read_eml, read_mbox
+from .readers.msg import read_msg
 from .readers.pdf import read_pdf
 from .readers.text import read_markdown, read_text
 from .structure import Strategy
@@ -82,6 +85,10 @@ FORMATS: tuple[Format, ...] = (
         text_like=True,
     ),
     Format("text", "text", (".txt",), ("text/plain",), read_text, RUNNING_TEXT_STRATEGIES, True),
+    Format("epub", "e-book", (".epub",), ("application/epub+zip",), read_epub),
+    Format("eml", "e-mail", (".eml",), ("message/rfc822",), read_eml),
+    Format("mbox", "mailbox", (".mbox",), ("application/mbox",), read_mbox),
+    Format("msg", "Outlook message", (".msg",), ("application/vnd.ms-outlook",), read_msg),
     Format(
         "image",
         "image (read by OCR)",

@@ -105,6 +105,7 @@ def _document(
         "source_type": source.source_type,
         "structure_source": source.structure_source,
         **({"structure_check": source.structure_check} if source.structure_check else {}),
+        **({"metadata": source.metadata} if source.metadata else {}),
         "warnings": source.warnings,
         "ocr_pages": source.ocr_pages,
         "content_hash": source.content_hash,

@@ -54,6 +54,40 @@ def heading(title: str, level: int) -> str:
     return f"{'#' * max(1, min(level, 6))} {clean}"
 
 
+def nest_headings(text: str, level: int) -> str:
+    """Structured text placed under a heading of ``level - 1``: its shallowest heading moves
+    to ``level`` and the rest keep their distance below it (at most 6); setext headings
+    become ATX and page breaks go, so a chapter, an e-mail body or an attachment read by
+    another reader nests inside its container instead of becoming its sibling."""
+    lines = text.replace(PAGE_BREAK, "\n").split("\n")
+    found: list[tuple[int, int, str]] = []  # (line index, level, title)
+    fence: str | None = None
+    for i, line in enumerate(lines):
+        if fence is not None:
+            closing = line.strip().startswith(fence) and not line.strip().strip(fence[0])
+            fence = None if closing else fence
+            continue
+        if m := _FENCE.match(line):
+            fence = m.group(1)
+        elif m := _ATX.match(line):
+            found.append((i, len(m.group(1)), m.group(2) or ""))
+        elif (
+            _SETEXT.match(line)
+            and i
+            and _single_line_paragraph([(0, ln) for ln in lines[max(0, i - 2) : i]])
+        ):
+            found.append((i, 1 if line.strip()[0] == "=" else 2, lines[i - 1]))
+    if not found:
+        return "\n".join(lines)
+    top = min(depth for _, depth, _ in found)
+    for i, depth, title in found:
+        if _ATX.match(lines[i]) is None:  # a setext underline: its title is the line above
+            lines[i - 1], lines[i] = "", ""
+            i -= 1
+        lines[i] = heading(title, level + depth - top)
+    return "\n".join(lines)
+
+
 def parse_sections(text: str, max_section_chars: int | None = None) -> list[Section]:
     """Split Markdown-style text into sections, each with its own text and page range.
 

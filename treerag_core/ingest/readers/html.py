@@ -15,7 +15,7 @@ from ..sections import escape_line, heading
 from .text import decode_bytes
 
 _DROP_ALWAYS = ("script", "style", "noscript", "template", "svg", "canvas", "iframe", "object")
-_CHROME = ("nav", "footer", "aside", "form", "header", "menu", "dialog", "button", "select")
+CHROME = ("nav", "footer", "aside", "form", "header", "menu", "dialog", "button", "select")
 _INLINE = {
     "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "img",
     "kbd", "label", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time",
@@ -32,10 +32,25 @@ def read_html(
     data: bytes | str, limits: Limits | None = None, name: str = "", options: object = None
 ) -> ReadResult:
     """Read an HTML page; title from ``<title>`` when the page has no ``<h1>``."""
+    soup = parse_html(data)
+    text, page_title = html_markdown(soup)
+    if page_title and soup.find("h1") is None:
+        text = f"{heading(page_title, 1)}\n\n{text}"
+    return ReadResult(text=text, title=page_title or None, structure_source="html headings")
+
+
+def parse_html(data: bytes | str) -> Any:
+    """The page as a BeautifulSoup tree (stdlib parser: tolerant, nothing fetched)."""
     from bs4 import BeautifulSoup
 
-    markup = decode_bytes(data) if isinstance(data, bytes) else data
-    soup = BeautifulSoup(markup, "html.parser")
+    return BeautifulSoup(decode_bytes(data) if isinstance(data, bytes) else data, "html.parser")
+
+
+def html_markdown(soup: Any) -> tuple[str, str]:
+    """(Markdown-style text, ``<title>``) of a parsed page; the tree loses its chrome.
+
+    Other readers with HTML inside (an e-book's chapters, an e-mail's HTML body) call this
+    on their own soup, so a page is read one way wherever it comes from."""
     title_tag = soup.find("title")
     page_title = " ".join(title_tag.get_text(" ").split()) if title_tag else ""
     for tag in soup.find_all(_DROP_ALWAYS):
@@ -43,7 +58,7 @@ def read_html(
     for tag in soup.find_all(["head"]):
         tag.decompose()
     # Chrome goes, but headings inside it are lifted out and kept in place.
-    for tag in soup.find_all(_CHROME):
+    for tag in soup.find_all(CHROME):
         if tag.parent is None:  # already removed with an enclosing chrome element
             continue
         kept = [h.extract() for h in tag.find_all(_HEADINGS)]
@@ -52,11 +67,7 @@ def read_html(
         tag.decompose()
     lines: list[str] = []
     _walk(soup, lines)
-    text = "\n".join(_squeeze(lines))
-    has_h1 = soup.find("h1") is not None
-    if page_title and not has_h1:
-        text = f"{heading(page_title, 1)}\n\n{text}"
-    return ReadResult(text=text, title=page_title or None, structure_source="html headings")
+    return "\n".join(_squeeze(lines)), page_title
 
 
 def _walk(node: Any, out: list[str]) -> None:

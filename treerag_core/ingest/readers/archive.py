@@ -1,0 +1,74 @@
+"""Zip-based formats (Word, EPUB): the checks made before anything is inflated.
+
+A small file can expand to gigabytes (a zip bomb), so before a reader opens a member we sum
+the members' declared sizes; Python's zipfile never inflates a member past its declared
+size (it stops there and checks the CRC), so the sum bounds the work. Names inside an
+archive come from the file itself: one that climbs out of its folder (``../``) or is
+absolute is refused rather than looked up.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import zipfile
+from urllib.parse import unquote, urlsplit
+
+from ...errors import DocumentReadError, DocumentTooLargeError
+from ...limits import Limits
+
+
+def open_zip(
+    data: bytes, limits: Limits, name: str, label: str, required: str, hint: str = ""
+) -> zipfile.ZipFile:
+    """The archive, once its declared sizes fit ``max_decompressed_bytes`` and it holds
+    ``required`` (the member that says what it is); typed errors otherwise."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise DocumentReadError(
+            f"{name} is not a valid {label} file (it is not a readable zip archive).{hint}"
+        ) from exc
+    total = sum(max(0, info.file_size) for info in archive.infolist())
+    if total > limits.max_decompressed_bytes:
+        archive.close()
+        raise DocumentTooLargeError(
+            f"{name} would expand to {total:,} bytes, over the "
+            f"{limits.max_decompressed_bytes:,}-byte limit."
+        )
+    if required not in archive.NameToInfo:
+        archive.close()
+        raise DocumentReadError(f"{name} is a zip file but not a {label} file.")
+    return archive
+
+
+def read_member(archive: zipfile.ZipFile, member: str, name: str) -> bytes:
+    """One member's bytes; a damaged member (bad CRC, truncated) is a typed error."""
+    try:
+        return archive.read(member)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
+        raise DocumentReadError(f"{name} is damaged: its part {member!r} cannot be read.") from exc
+
+
+def member_path(base: str, href: str) -> str | None:
+    """The archive name ``href`` points at from the member ``base`` (``#fragment`` dropped),
+    or None when it leaves the archive (absolute, ``../`` past the top, another scheme)."""
+    raw = href.split("#", 1)[0].strip()
+    if not raw or urlsplit(raw).scheme or raw.startswith(("/", "\\")):
+        return None
+    target = unquote(raw)
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(base), target))
+    if joined.startswith("../") or joined in {"..", "."}:
+        return None
+    return joined
+
+
+def expanded_size(data: bytes) -> int:
+    """What a file costs to inflate: a zip's declared member sizes, else its own size."""
+    if not data.startswith(b"PK\x03\x04"):
+        return len(data)
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return max(len(data), sum(max(0, i.file_size) for i in archive.infolist()))
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return len(data)
