@@ -166,6 +166,37 @@ def run_way(way: tuple[str, str | None, str], questions: list[dict], registry: s
     return rows
 
 
+# The library arm: each question asked of the whole registry (no filing named), routed by
+# the offline cards and passages alone, or by the model reading the cards too.
+LIBRARY_WAYS = (
+    ("offline engine", None, "checked"),
+    ("model, schemas, choice checked (defaults)", None, "checked"),
+)
+
+
+def run_library_way(way: tuple[str, str | None, str], questions: list[dict], registry: str,
+                    llm: Any, context: int) -> list[dict]:  # fmt: skip
+    """Each question over the whole library: which filing was cited, and its pages."""
+    from treerag_core import ask_library, make_retriever
+
+    label, _, mode = way
+    retriever = make_retriever() if llm is None else _retriever(llm, context, mode)
+    rows = []
+    for item in questions:
+        started = time.perf_counter()
+        result = ask_library(item["question"], retriever, registry_path=registry,
+                             return_raw=False)  # fmt: skip
+        row = _row(item, result, time.perf_counter() - started)
+        name = item["file"].split("/")[-1]
+        row["right_document"] = any(
+            r.get("file_name") == name for r in result.get("references") or [])  # fmt: skip
+        routing = (result.get("trace") or {}).get("library") or {}
+        row["routing"] = str(routing.get("mode") or routing.get("how") or "")[:80]
+        rows.append(row)
+        print("library", label, rows[-1], flush=True)
+    return rows
+
+
 def summary(rows: list[dict]) -> dict[str, Any]:
     n = len(rows) or 1
     return {
@@ -178,6 +209,11 @@ def summary(rows: list[dict]) -> dict[str, Any]:
         "answer_fallbacks": sum(r["answer_fallback"] for r in rows),
         "offline_checks": sum(r.get("offline_checks", 0) for r in rows),
         "median_s": statistics.median(r["seconds"] for r in rows) if rows else 0,
+        **(
+            {"right_document_rate": round(sum(r["right_document"] for r in rows) / n, 4)}
+            if rows and "right_document" in rows[0]
+            else {}
+        ),
     }
 
 
@@ -191,6 +227,7 @@ class CallLog:
         from treerag_core.llm import prompts
 
         starts = {"search": (prompts.SEARCH_SYSTEM_PROMPT, prompts.LEVEL_SEARCH_SYSTEM_PROMPT),
+                  "routing": (prompts.LIBRARY_ROUTING_SYSTEM_PROMPT,),
                   "answer": (prompts.ANSWER_SYSTEM_PROMPT,)}  # fmt: skip
         log = self
         self.calls: list[dict[str, Any]] = []
@@ -260,19 +297,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--answer-tokens", type=int, default=300,
                         help="the answer's cap (TREERAG_ANSWER_MAX_TOKENS; a small model on "
                              "a CPU writes ~10 tokens a second)")  # fmt: skip
+    parser.add_argument(
+        "--library-limit",
+        type=int,
+        default=0,
+        help="questions asked of the whole library (first N; 0: none)",
+    )
+    parser.add_argument("--ways", nargs="*", help="only the ways whose label starts so")
     parser.add_argument("--registry", default=str(FINANCEBENCH_OUT / "registry.json"),
                         help="the filings, indexed (python -m bench.financebench --index-only)")  # fmt: skip
     args = parser.parse_args(argv)
     gguf = args.gguf or small_model_gguf()
     proc, url = start_server(ensure_server_venv(), gguf)
     questions = [json.loads(line) for line in DEV_SET.open() if line.strip()][: args.limit]
-    report: dict[str, Any] = {"model": gguf.name, "questions": len(questions), "ways": {}}
+    report: dict[str, Any] = {"model": gguf.name, "questions": len(questions), "ways": {},
+                              "library": {}}  # fmt: skip
     log = CallLog()
+    chosen = [w for w in WAYS if not args.ways or any(w[0].startswith(p) for p in args.ways)]
     try:
-        for way in WAYS:
+        for way in chosen:
             llm = None if way[0] == "offline engine" else _model(url, args, log)
             rows = run_way(way, questions, args.registry, llm, args.context)
             report["ways"][way[0]] = {"summary": summary(rows), "per_question": rows}
+        asked = questions[: args.library_limit]
+        for way in LIBRARY_WAYS if asked else ():
+            llm = None if way[0] == "offline engine" else _model(url, args, log)
+            rows = run_library_way(way, asked, args.registry, llm, args.context)
+            report["library"][way[0]] = {"summary": summary(rows), "per_question": rows}
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -297,6 +348,20 @@ def _write(report: dict[str, Any]) -> None:
                      f"{s['median_calls']} | {s['median_tokens']:,.0f} | {s['search_fallbacks']} "
                      f"| {s.get('offline_checks', 0)} | {s['answer_fallbacks']} "
                      f"| {s['median_s']:.1f} |")  # fmt: skip
+    if report.get("library"):
+        first = next(iter(report["library"].values()))["summary"]["questions"]
+        lines += ["", f"The library: the first {first} questions asked of the whole registry "
+                  "(no filing named), routed, navigated and answered:", "",
+                  "| asked by | right filing cited | page hit | answer holds the figure | "
+                  "calls (median) | tokens (median) | search fallbacks | answer fallbacks | "
+                  "median s |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+        for way, row in report["library"].items():
+            s = row["summary"]
+            lines.append(f"| {way} | {s.get('right_document_rate', 0):.1%} | "
+                         f"{s['page_hit_rate']:.1%} | {s['figure_rate']:.1%} | "
+                         f"{s['median_calls']} | {s['median_tokens']:,.0f} | "
+                         f"{s['search_fallbacks']} | {s['answer_fallbacks']} | "
+                         f"{s['median_s']:.1f} |")  # fmt: skip
     lines += ["", "Per kind of call, over every way (the caps and timeouts of "
               "`treerag_core.llm.budgets`; the answer's cap here is `--answer-tokens`):", "",
               "| kind | calls (failed) | output tokens (median / largest) | cut at the cap | default cap "

@@ -87,9 +87,13 @@ def test_the_watch_loop_calls_back_once_per_burst(tmp_path: Path) -> None:
     calls: list[str] = []
     stop = threading.Event()
     folders = {"src-1": {"path": str(share), "include": ["*.md"], "exclude": []}}
-    thread = threading.Thread(target=watch_folders, args=(folders, calls.append, stop, 0.3))
+    ready = threading.Event()
+    thread = threading.Thread(
+        target=watch_folders, args=(folders, calls.append, stop, 1.0, ready.set)
+    )
     thread.start()
     try:
+        until(ready.is_set, "the folder watched")
         for i in range(20):
             (share / f"n{i}.md").write_text("x")
         until(lambda: calls, "a sync after the burst")

@@ -112,9 +112,13 @@ def _watch(sources: dict[str, dict[str, Any]], once: Any, quiet_s: float, poll_s
 
         threading.Thread(target=poll, name="sync-poll", daemon=True).start()
     folders = {sid: s for sid, s in sources.items() if s["kind"] == "folder"}
-    print(f"Watching {len(folders)} folder(s) and {len(buckets)} bucket(s); Ctrl-C stops.",
-          flush=True)  # fmt: skip
+
+    def ready() -> None:
+        print(f"Watching {len(folders)} folder(s) and {len(buckets)} bucket(s); Ctrl-C "
+              "stops.", flush=True)  # fmt: skip
+
     if folders:
-        watch_folders(folders, once, stop, quiet_s)
+        watch_folders(folders, once, stop, quiet_s, on_ready=ready)
     else:
+        ready()
         stop.wait()

@@ -51,9 +51,11 @@ def watch_folders(
     on_change: Callable[[str], None],
     stop: threading.Event,
     quiet_s: float = DEFAULT_QUIET_S,
+    on_ready: Callable[[], None] | None = None,
 ) -> None:
     """Call ``on_change(source_id)`` after each burst of changes in a folder source, until
-    ``stop`` is set. ``folders``: source id → stored settings (``path``, patterns)."""
+    ``stop`` is set. ``folders``: source id → stored settings (``path``, patterns).
+    ``on_ready`` is called once the folders are watched: a change before it may be missed."""
     from watchdog.events import FileSystemEventHandler
     from watchdog.observers import Observer
 
@@ -81,6 +83,8 @@ def watch_folders(
     for source_id, source in folders.items():
         observer.schedule(Handler(source_id, source), source["path"], recursive=True)
     observer.start()
+    if on_ready is not None:
+        on_ready()
     try:
         while not stop.wait(TICK_S):
             now = time.monotonic()
