@@ -228,3 +228,54 @@ def test_compounds_and_elisions_meet_their_parts() -> None:
     assert set(tokenize("Papiergröße", "de")) <= set(german)
     assert tokenize("l'ordinateur d’un e-mail", "fr") == ["ordin", "e", "mail", "email"]
     assert tokenize("long-term e-mail", "en") == ["long-term", "e-mail"]
+
+
+@pytest.mark.parametrize(
+    ("line", "unit", "currency"),
+    [
+        ("(in millions, except per share data)", "million", ""),
+        ("(Angaben in Mio. EUR)", "Mio.", "€"),
+        ("(en milliers d'euros)", "milliers", "€"),
+        ("(en miles de euros)", "miles de", "€"),
+        ("(в млн руб.)", "млн", "₽"),
+        ("（単位：百万円）", "百万円", ""),
+        ("单位：万元", "万元", ""),
+        ("(in thousands, except pounds)", "thousand", ""),
+    ],
+)
+def test_units_lines_in_other_languages(line, unit, currency) -> None:
+    from treerag_core.text.numbers import currency_of, unit_of
+
+    assert unit_of(line) == unit
+    assert currency_of(line) == currency
+
+
+def test_a_german_table_and_a_japanese_one_are_answered_with_their_own_units() -> None:
+    from llm_test_docs import make_doc
+
+    from treerag_core import ask, make_retriever
+
+    german = make_doc(
+        "# Geschäftsbericht\nDer Bericht des Vorstands.\n\n## Umsatz nach Regionen\n"
+        "Umsatz nach Regionen (in Mio. EUR)\nRegion 2023 2022\nNord 1.234,5 1.100,2\n"
+        "Süd 987,0 950,1\n",
+        "bericht.md",
+    )
+    german["language"] = "de"
+    answer = ask("Wie hoch war der Umsatz der Region Nord 2023?", german, make_retriever())
+    assert answer.content.startswith("Nord, 2023: 1.234,5 Mio. € [S1]")
+    japanese = make_doc(
+        "# 決算報告\n当社の決算概要です。\n\n## 地域別売上高\n地域別売上高（単位：百万円）\n"
+        "地域 2023 2022\n東日本 1,234 1,100\n西日本 987 950\n",
+        "kessan.md",
+    )
+    japanese["language"] = "ja"
+    answer = ask("2023年の東日本の売上高はいくらですか？", japanese, make_retriever())
+    assert answer.content.startswith("東日本, 2023: 1,234 百万円 [S1]")
+
+
+def test_abbreviations_of_other_languages_end_no_sentence() -> None:
+    assert split_sentences("Der Umsatz stieg auf 5 Mio. Euro im Jahr. Danach fiel er.") == [
+        "Der Umsatz stieg auf 5 Mio. Euro im Jahr.",
+        "Danach fiel er.",
+    ]

@@ -93,6 +93,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, "application/pdf", PDF_BYTES["doc"])
         elif path == "/notes.md":
             self._send(200, "text/markdown", b"# Notes\n\nBody\n")
+        elif path == "/sjis.html":  # the charset only in the header; a wrong one in the page
+            page = "<html><head><meta charset='iso-8859-1'></head><body><h1>経費精算</h1>"
+            page += "<p>経費は月末までに申請します。</p></body></html>"
+            self._send(200, "text/html; charset=Shift_JIS", page.encode("shift_jis"))
         else:
             self._send(404, "text/plain", b"no")
 
@@ -137,6 +141,12 @@ def test_html_page_by_url(server: str):
     sections = parse_sections(st.text)
     assert [s["title"] for s in sections] == ["Hello"] and sections[0]["text"] == "World text."
     assert "menu" not in st.text
+
+
+def test_a_pages_http_charset_outranks_its_own_declaration(server: str):
+    """A Shift-JIS page whose server says so in Content-Type, whatever its meta says."""
+    st = read_source(f"{server}/sjis.html", _limits(allow_private_urls=True))
+    assert "# 経費精算" in st.text and "経費は月末までに申請します。" in st.text
 
 
 def test_allowed_ips_admit_one_host_without_opening_private_ranges(server: str):

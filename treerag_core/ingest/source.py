@@ -21,6 +21,7 @@ from ..limits import DEFAULT_LIMITS, Limits
 from .formats import Format, content_format, format_for_name, format_of, size_limit
 from .pages import NO_OPTIONS, ReadOptions
 from .readers.netguard import Resolver
+from .readers.text import as_utf8
 from .structure import apply_strategies
 
 
@@ -137,6 +138,8 @@ def read_url(
 
     body, content_type, final_url = fetch_url(url, limits, resolver, allowed_ips)
     fmt = content_format(content_type)
+    if fmt.text_like:
+        body = as_utf8(body, content_type)
     parts = urlsplit(final_url)
     readable = f"{parts.hostname or ''}{parts.path.rstrip('/')}" or final_url
     st = read_bytes(body, readable, limits, source=url.strip(), kind=fmt.kind, options=options)

@@ -16,6 +16,7 @@ from ..errors import LLMError, StreamBudgetError
 from ..llm.call import LLMReply, model_name
 from ..text import ENGINE_NAME
 from ..text.extractive import extractive_answer
+from ..text.language import detect_language, document_language
 from .context import Prepared
 from .evidence import attach_evidence
 from .navigate import NavigationResult
@@ -46,9 +47,16 @@ def offline_reply(query: str, prepared: Prepared) -> LLMReply:
         notes = [nav.note for nav in prepared.navs if nav.note]
         return LLMReply(text="\n\n".join(dict.fromkeys(notes)) or EMPTY_ANSWER, model=ENGINE_NAME)
     text, _used = extractive_answer(
-        prepared.searched_as or query, prepared.sections, memory=prepared.memory
-    )
+        prepared.searched_as or query, prepared.sections, memory=prepared.memory,
+        language=_sections_language(query, prepared),
+    )  # fmt: skip
     return LLMReply(text=text, model=ENGINE_NAME)
+
+
+def _sections_language(query: str, prepared: Prepared) -> str:
+    """The documents' language when they share one, else the question's (if it can be told)."""
+    languages = {document_language(doc) for doc in prepared.documents.values()}
+    return languages.pop() if len(languages) == 1 else detect_language(query)
 
 
 def degraded(query: str, prepared: Prepared, error: LLMError, shown: str = "") -> LLMReply:

@@ -59,9 +59,8 @@ def score_row(row: Row, question: Question, vocab: Vocabulary, section_label: st
     words = vocab.stems(row.label)
     label = set(words)
     section_title = section_label.split(" · ")[-1]
-    caption = vocab.coverage(
-        set(vocab.stems(f"{row.caption} {row.header} {section_title}")), question.metric
-    )
+    around = vocab.stems(f"{row.caption} {row.header} {section_title}")
+    caption = vocab.coverage(set(around), question.metric)
     if words and all(w in WEAK_WORDS for w in words):
         # "Total 966 5 (2) 969" under "Stores Opened … Total Stores at End of Quarter":
         # a bare "Total" is the total of what the table's caption names
@@ -72,6 +71,10 @@ def score_row(row: Row, question: Question, vocab: Vocabulary, section_label: st
         match = caption if set(years_in(row.label)) & set(question.years) else 0.0
     else:
         named = vocab.names_metric(words, question)
+        if vocab.language and named:
+            # Other languages tell no names by capitals ("Umsatz … Region Nord"): the label
+            # names part of what is asked, its table's caption the rest ("Umsatz nach Regionen")
+            named = max(named, vocab.names_metric(words + around, question))
         extra = vocab.coverage(question.terms(), label)  # how much of the label is asked
         match = named * (0.6 + 0.4 * extra)
     if match < ROW_MIN_MATCH:

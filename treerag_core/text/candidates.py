@@ -44,7 +44,8 @@ class Vocabulary:
     words recur in every row and sentence) and their inverse document frequency, so "total"
     or "net" (in every other row) count less than "inventories" (in one)."""
 
-    def __init__(self, units: Iterable[str]):
+    def __init__(self, units: Iterable[str], language: str = ""):
+        self.language = "" if language == "en" else language
         self._words: dict[str, str] = {}
         self._texts: dict[str, list[str]] = {}
         df: Counter[str] = Counter()
@@ -58,8 +59,9 @@ class Vocabulary:
     def stems(self, text: str) -> list[str]:
         """The stems of a text's words, stopwords dropped (see :func:`.question.stems`)."""
         found = self._texts.get(text)
-        if found is None and not text.isascii():
-            found = self._texts[text] = stems(text)  # other scripts: cut as questions are
+        if found is None and (self.language or not text.isascii()):
+            # another language, or other scripts: cut as questions are
+            found = self._texts[text] = stems(text, self.language)
         if found is None:
             found = []
             for raw in WORD.findall(text.lower()):

@@ -55,13 +55,16 @@ def extractive_answer(
     sections: Sequence[Mapping[str, Any]],
     max_sentences: int = 4,
     memory: RankingMemory | None = None,
+    language: str = "",
 ) -> tuple[str, list[int]]:
     """The answer text and the indexes of the sections it quotes.
 
     ``max_sentences`` bounds the lines: the answer and up to ``max_sentences - 1`` supports.
     ``memory`` keeps each quoted section's parsed rows and sentences for the next question.
+    ``language``: the sections' (ISO 639-1), in which the question and what it is matched
+    with are cut and stemmed; English's own stems when none.
     """
-    question = read_question(query)
+    question = read_question(query, language=language)
     rows, spans = [], []
     for s in sections:
         text, lead = str(s.get("text") or ""), str(s.get("lead") or "")
@@ -71,7 +74,8 @@ def extractive_answer(
         spans.append(remembered(memory, ("sentences", text), lambda t=text: sentence_spans(t)))
     vocab = Vocabulary(
         [r.label for section in rows for r in section]
-        + [text for section in spans for text, _ in section]
+        + [text for section in spans for text, _ in section],
+        language,
     )
     labels = [str(s.get("label") or "") for s in sections]
     candidates = row_candidates(question, rows, labels, vocab) + sentence_candidates(

@@ -76,6 +76,37 @@ _UNIT_LINE = re.compile(
     r"(thousands|millions|billions)\b",
     re.I,
 )
+# The same words in the other languages tables are printed in (German, French, Spanish,
+# Italian, Dutch, Portuguese, Russian): an answer prints the document's own word after the
+# figure ("1.577 Mio. €"), as it prints "million" for an English table.
+FOREIGN_UNIT_WORDS = (
+    "tausend", "tsd.", "tsd", "mio.", "mio", "millionen", "mrd.", "mrd", "milliarden",
+    "milliers", "milliards", "miles de millones", "miles de", "millones", "migliaia", "milioni",
+    "miliardi", "duizenden", "miljoen", "miljard", "milhares", "milhões", "milhares de reais",
+    "тыс.", "тыс", "тысяч", "тысячах", "млн", "млн.", "миллионах", "млрд", "млрд.",
+    "миллиардах",
+)  # fmt: skip
+_FOREIGN_UNIT = re.compile(
+    r"(?<![^\W\d_])("
+    + "|".join(re.escape(w) for w in sorted(FOREIGN_UNIT_WORDS, key=len, reverse=True))
+    + r")(?![^\W\d_])",
+    re.I,
+)
+# Chinese and Japanese tables say their unit after 単位 / 单位: 百万円, 千元, 億円, 万元.
+_CJK_UNIT = re.compile(r"[単单]\s*位\s*[:：]?\s*([千万萬百億亿]+\s*[円元]?)")
+# Currency names a units line may give instead of a sign, in the languages above (whole
+# words: "eur" in "(in Tsd. EUR)", not in "Europe").
+CURRENCY_WORDS = {
+    "$": ("usd", "dólares", "dollari", "долларов", "долл"),
+    "€": ("eur", "евро"),
+    "£": ("gbp", "pfund", "livres", "libras", "sterline"),
+    "¥": ("yen", "jpy", "cny", "rmb"),
+    "₽": ("rub", "руб", "рублей", "рублях"),
+}
+_CURRENCY_WORD = re.compile(
+    r"(?<![^\W\d_])(" + "|".join(w for ws in CURRENCY_WORDS.values() for w in ws) + r")(?![^\W\d_])"
+)
+_SIGN_OF_WORD = {w: sign for sign, ws in CURRENCY_WORDS.items() for w in ws}
 # A units line is short ("(in millions, except per share data)"); a sentence mentioning
 # millions is not one.
 MAX_UNIT_LINE_CHARS = 90
@@ -100,6 +131,8 @@ class Cell:
         if self.percent:
             return f"{sign}{number}%"
         money = self.currency or currency
+        if unit and unit not in UNIT_WORDS.values():  # "1.234,5 Mio. €", "1,234 百万円"
+            return f"{sign}{number} {unit}" + (f" {money}" if money else "")
         tail = f" {unit}" if unit else ""
         return f"{sign}{money}{number}{tail}"
 
@@ -138,15 +171,26 @@ def is_bare_year(cell: Cell) -> bool:
 
 
 def unit_of(line: str) -> str | None:
-    """``"million"`` for a units line such as "(in millions, except per share data)"."""
+    """``"million"`` for a units line such as "(in millions, except per share data)"; in
+    another language the word as printed ("(in Mio. EUR)": ``Mio.``; "（単位：百万円）":
+    ``百万円``)."""
     if len(line) > MAX_UNIT_LINE_CHARS:
         return None
     m = _UNIT_LINE.search(line)
-    return UNIT_WORDS[m.group(1).lower()] if m else None
+    if m:
+        return UNIT_WORDS[m.group(1).lower()]
+    m = _FOREIGN_UNIT.search(line)
+    if m:
+        return m.group(1)
+    m = _CJK_UNIT.search(line)
+    return m.group(1).replace(" ", "") if m else None
 
 
 def currency_of(line: str) -> str:
-    """The currency sign a units line names ("$ in millions", "(dollars in millions)")."""
+    """The currency sign a units line names ("$ in millions", "(dollars in millions)",
+    "(en milliers d'euros)"); none when its unit carries it (百万円)."""
+    if _CJK_UNIT.search(line):
+        return ""
     for sign in CURRENCY_SIGNS:
         if sign in line:
             return sign
@@ -155,7 +199,8 @@ def currency_of(line: str) -> str:
         return "$"
     if "euro" in lowered:
         return "€"
-    return ""
+    m = _CURRENCY_WORD.search(lowered)
+    return _SIGN_OF_WORD[m.group(1)] if m else ""
 
 
 def header_cells(line: str) -> list[tuple[str, int | None]] | None:

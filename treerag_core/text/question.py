@@ -42,7 +42,8 @@ QUESTION_KINDS: tuple[tuple[str, str], ...] = (
     (
         "amount",
         r"\bhow much\b|\bwhat (?:is|was|were|are)\b|\bamount\b|\btotal\b|\bvalue\b"
-        r"|\bwie ?viel\b|\bcombien\b|\bcu[aá]nto\b|\bquanto\b|\bсколько стоит\b"
+        r"|\bwie ?viel\b|\bwie hoch\b|\bbetrag\b|\bcombien\b|\bmontant\b|\bcu[aá]nto\b"
+        r"|\bimporte\b|\bquanto\b|\bimporto\b|\bbedrag\b|\bсколько стоит\b|\bсумма\b"
         r"|いくら|多少钱|얼마",
     ),
     ("yesno", r"^\s*(?:is|was|are|were|did|does|do|has|have|had|can|will|would)\b"),
@@ -179,10 +180,13 @@ def stem(token: str) -> str:
     return word
 
 
-def stems(text: str) -> list[str]:
+def stems(text: str, language: str = "") -> list[str]:
     """The stems of a text's words (stopwords dropped), in order. Text in other scripts is
     cut as the offline ranking cuts it (words without accents; bigrams where words have no
-    spaces between them), the same for a question and the sentences it is matched with."""
+    spaces between them), the same for a question and the sentences it is matched with; a
+    ``language`` other than English cuts and stems every word in it."""
+    if language not in ("", "en"):
+        return tokenize(text, language)
     if not text.isascii():
         return [stem(w) if w.isascii() else w for w in tokenize(text)]
     words = (w.strip("'’-") for w in WORD.findall(text.lower()))
@@ -224,6 +228,7 @@ def read_question(
     text: str,
     synonyms: tuple[tuple[str, ...], ...] = METRIC_SYNONYMS,
     statements: dict[str, tuple[str, str]] = STATEMENT_HINTS,
+    language: str = "",
 ) -> Question:
     """The question's kind, periods, metric stems, synonym phrases and statement hints.
 
@@ -253,16 +258,24 @@ def read_question(
         if phrase in lowered:
             hinted.append(section_rx)
     metric_text = f" {asked.lower()} "
+    english = language in ("", "en")
+    if not english:  # the asking words ("wie hoch", "combien") name no metric
+        metric_text = (
+            " ".join(re.sub(rx, " ", metric_text) for k, rx in QUESTION_KINDS if k == kind)
+            or metric_text
+        )
     for _phrase, (removed, _rx) in statements.items():
         metric_text = re.sub(re.escape(removed) + r"\w*", " ", metric_text)
     phrases = []
     for group in synonyms:
         if any(re.search(rf"(?<![\w&]){re.escape(p)}(?![\w&])", metric_text) for p in group):
-            phrases.extend(stems(p) for p in group)
+            phrases.extend(stems(p, language) for p in group)
     instruction = INSTRUCTION_WORDS | {stem(w) for w in INSTRUCTION_WORDS}
-    words = stems(re.sub(r"\b(?:fy|fiscal\s*)?'?(?:19|20)\d\d\b", " ", metric_text))
+    words = stems(re.sub(r"\b(?:fy|fiscal\s*)?'?(?:19|20)\d\d\b", " ", metric_text), language)
     words = [w for w in words if w not in instruction and not w.isdigit() and not _adverb(w)]
-    names = set(stems(" ".join(_NAME_WORD.findall(asked[1:])))) - set(sum(phrases, []))
+    # English capitalises names only (German every noun): other languages' names are not told
+    named = _NAME_WORD.findall(asked[1:]) if english else []
+    names = set(stems(" ".join(named), language)) - set(sum(phrases, []))
     metric = [w for w in words if w not in names] or words
     return Question(
         text=text,

@@ -30,7 +30,10 @@ MIN_PROSE_LINE = 40
 _LIST_ITEM = re.compile(r"^(?:[•·▪◦*\-–—]|\(?[0-9a-z]{1,3}[.)])\s")
 _ABBREVIATION = re.compile(
     r"(?:\b[A-Z]\.){1,3}$|\b(?:Inc|Co|Corp|Ltd|No|Nos|Mr|Mrs|Ms|Dr|St|vs|approx|e\.g|i\.e|"
-    r"etc|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|U\.S|U\.K)\.$"
+    r"etc|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|U\.S|U\.K"
+    # the same kind in other languages: units (Mio. EUR), "z. B.", "Nr.", "S.", "Abs.", "art."
+    r"|Mio|Mrd|Tsd|Nr|Abs|bzw|ca|vgl|ggf|inkl|zzgl|z\.\s?B|d\.\s?h|u\.\s?a|Art|Mme|Mlle|"
+    r"art|env|cf|éd|Sr|Sra|Dña|núm|pág|Sig|dott|ecc|млн|млрд|тыс|руб|т\.\s?е|т\.\s?д|г)\.$"
 )
 # Words people hyphenate on purpose: "long-" + "term" stays "long-term"; any other
 # lower-case word cut at a line end ("manu-" + "facturing") is re-joined without the hyphen.

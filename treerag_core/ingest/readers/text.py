@@ -92,6 +92,22 @@ def _western(data: bytes) -> str | None:
     return text.replace("\x00", "")
 
 
+def as_utf8(data: bytes, content_type: str) -> bytes:
+    """Text a server sent with ``charset=`` in its Content-Type, as UTF-8: the header
+    outranks the page's own declaration (the HTML standard's order, after a BOM); without
+    one, or with one Python does not know, the bytes as they came."""
+    m = re.search(r"charset\s*=\s*[\"']?([\w.:-]+)", content_type, re.I)
+    if not m or any(data.startswith(bom) for bom, _ in _BOMS):
+        return data
+    try:
+        encoding = codecs.lookup(m.group(1)).name
+    except LookupError:
+        return data
+    if encoding == "utf-8":
+        return data
+    return data.decode(encoding, errors="replace").encode("utf-8")
+
+
 def decode_bytes(data: bytes) -> str:
     """Decode text bytes: BOM, strict UTF-8, the declared charset, cp1252 when the text
     reads as Western European, the detected encoding, cp1252, Latin-1; NULs removed."""
