@@ -20,6 +20,15 @@ class Limits:
     max_sections: int = 20000
     # Total uncompressed size of a DOCX's zip members we agree to inflate.
     max_decompressed_bytes: int = 200 * MB
+    # Spreadsheets (xlsx, ods, csv): rows read per sheet, and cells read from the whole
+    # workbook. A row prints as one line of about 60 characters, so 100,000 rows are ~6 MB
+    # of text; 2,000,000 cells are ~20 MB, the text-like sources' own limit. What is past
+    # either is cut, and the sheet says so in a section of its own.
+    max_sheet_rows: int = 100_000
+    max_sheet_cells: int = 2_000_000
+    # LibreOffice converting a legacy file (.doc, .xls, .ppt, .rtf): a stuck conversion is
+    # killed after this long (a 300-page .doc converts in about 10 s).
+    convert_timeout_s: float = 120.0
     # A section whose own text is longer than this is split into child parts.
     max_section_chars: int = 12000
     # PDF page-group fallback: pages per group.
@@ -64,6 +73,9 @@ class Limits:
             ("ocr_timeout_s", float),
             ("ocr_workers", int),
             ("max_image_pixels", int),
+            ("max_sheet_rows", int),
+            ("max_sheet_cells", int),
+            ("convert_timeout_s", float),
             ("url_max_bytes", int),
         ):
             raw = env.get(f"TREERAG_{name.upper()}")

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from ..errors import DocumentTooLargeError, FetchError, UnsupportedFormatError
 from ..limits import Limits
 from .pages import ReadOptions, ReadResult
+from .readers.delimited import read_delimited
 from .readers.docx import read_docx
 from .readers.html import read_html
 from .readers.image import read_image
 from .readers.pdf import read_pdf
 from .readers.text import read_markdown, read_text
+from .readers.xlsx import read_xlsx
 from .structure import Strategy
 from .structure.bookmarks import structure_from_bookmarks
 from .structure.page_groups import structure_by_page_groups
@@ -64,6 +66,24 @@ FORMATS: tuple[Format, ...] = (
         ("application/vnd.openxmlformats-officedocument.wordprocessingml.document",),
         read_docx,
         WORD_STRATEGIES,
+    ),
+    Format(
+        "xlsx",
+        "Excel",
+        (".xlsx", ".xlsm"),
+        (
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            "application/vnd.ms-excel.sheet.macroEnabled.12",
+        ),
+        read_xlsx,
+    ),
+    Format(
+        "csv",
+        "CSV",
+        (".csv", ".tsv"),
+        ("text/csv", "text/tab-separated-values"),
+        read_delimited,
+        text_like=True,
     ),
     Format(
         "html",

@@ -106,6 +106,9 @@ class ReadResult:
     structure_source: str = ""  # what gave ``text`` its headings, when the reader did
     warnings: list[str] = field(default_factory=list)  # what was read only in part, and why
     page_labels: list[str] = field(default_factory=list)  # a PDF's own page numbering
+    # What a page is in this format, as references name it: a slide of a deck, a sheet of a
+    # workbook (see ``outline.page_label``).
+    page_unit: str = "page"
     # What one structure strategy measured on these pages that the next may reuse (the
     # page layout), so trying sources in order does not measure twice.
     measured: dict[str, Any] = field(default_factory=dict)

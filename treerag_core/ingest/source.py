@@ -39,6 +39,7 @@ class SourceText:
     warnings: list[str] = field(default_factory=list)  # parts not read, and why
     ocr_pages: int = 0  # pages whose text was recognised from their image
     structure_check: dict[str, Any] | None = None  # what a model's heading check set aside
+    page_unit: str = "page"  # what a page is: "slide" in a deck, "sheet" in a workbook
 
 
 def is_url(path_or_url: str) -> bool:
@@ -111,6 +112,7 @@ def read_bytes(
         warnings=list(result.warnings),
         ocr_pages=sum(page.ocr for page in result.pages or []),
         structure_check=result.measured.get("heading_check"),
+        page_unit=result.page_unit,
     )
 
 

@@ -10,43 +10,23 @@ from __future__ import annotations
 
 import io
 import re
-import zipfile
 from typing import Any
 
-from ...errors import DocumentReadError, DocumentTooLargeError
+from ...errors import DocumentReadError
 from ...limits import Limits
 from ..pages import ReadResult, RichPage, TextLine
 from ..sections import escape_line, heading
+from .zipped import check_zip
 
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 DEFAULT_SIZE_PT = 11.0  # Word's body size when neither the run nor its style sets one
-
-
-def check_zip(data: bytes, limits: Limits, name: str) -> None:
-    """Refuse non-zips and zips whose members would inflate past max_decompressed_bytes."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            infos = zf.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        raise DocumentReadError(
-            f"{name} is not a valid .docx file (it is not a readable zip archive). If it is an "
-            "old Word .doc file, save it as .docx first."
-        ) from exc
-    total = sum(max(0, info.file_size) for info in infos)
-    if total > limits.max_decompressed_bytes:
-        raise DocumentTooLargeError(
-            f"{name} would expand to {total:,} bytes, over the "
-            f"{limits.max_decompressed_bytes:,}-byte limit."
-        )
-    if "word/document.xml" not in {info.filename for info in infos}:
-        raise DocumentReadError(f"{name} is a zip file but not a Word document.")
 
 
 def read_docx(
     data: bytes, limits: Limits, name: str = "the document", options: object = None
 ) -> ReadResult:
     """Headings from Title / Heading n styles; tables as ``a | b | c`` rows in place."""
-    check_zip(data, limits, name)
+    check_zip(data, limits, name, "Word (.docx)", "word/document.xml")
     try:
         import docx
         from docx.table import Table
