@@ -17,7 +17,11 @@ from .readers.delimited import read_delimited
 from .readers.docx import read_docx
 from .readers.html import read_html
 from .readers.image import read_image
+from .readers.libreoffice import Converted
+from .readers.odf import read_odp, read_odt
+from .readers.ods import read_ods
 from .readers.pdf import read_pdf
+from .readers.pptx import read_pptx
 from .readers.text import read_markdown, read_text
 from .readers.xlsx import read_xlsx
 from .structure import Strategy
@@ -68,6 +72,13 @@ FORMATS: tuple[Format, ...] = (
         WORD_STRATEGIES,
     ),
     Format(
+        "pptx",
+        "PowerPoint",
+        (".pptx",),
+        ("application/vnd.openxmlformats-officedocument.presentationml.presentation",),
+        read_pptx,
+    ),
+    Format(
         "xlsx",
         "Excel",
         (".xlsx", ".xlsm"),
@@ -84,6 +95,58 @@ FORMATS: tuple[Format, ...] = (
         ("text/csv", "text/tab-separated-values"),
         read_delimited,
         text_like=True,
+    ),
+    Format(
+        "odt",
+        "OpenDocument text",
+        (".odt",),
+        ("application/vnd.oasis.opendocument.text",),
+        read_odt,
+    ),
+    Format(
+        "ods",
+        "OpenDocument spreadsheet",
+        (".ods",),
+        ("application/vnd.oasis.opendocument.spreadsheet",),
+        read_ods,
+    ),
+    Format(
+        "odp",
+        "OpenDocument presentation",
+        (".odp",),
+        ("application/vnd.oasis.opendocument.presentation",),
+        read_odp,
+    ),
+    # Legacy binary Office files and RTF: converted by LibreOffice, then read as above.
+    Format(
+        "doc",
+        "Word 97-2003",
+        (".doc",),
+        ("application/msword",),
+        Converted(".doc", "docx", read_docx),
+        WORD_STRATEGIES,
+    ),
+    Format(
+        "rtf",
+        "RTF",
+        (".rtf",),
+        ("application/rtf", "text/rtf"),
+        Converted(".rtf", "docx", read_docx),
+        WORD_STRATEGIES,
+    ),
+    Format(
+        "xls",
+        "Excel 97-2003",
+        (".xls",),
+        ("application/vnd.ms-excel",),
+        Converted(".xls", "xlsx", read_xlsx),
+    ),
+    Format(
+        "ppt",
+        "PowerPoint 97-2003",
+        (".ppt",),
+        ("application/vnd.ms-powerpoint",),
+        Converted(".ppt", "pptx", read_pptx),
     ),
     Format(
         "html",

@@ -59,6 +59,14 @@ def check_zip(data: bytes, limits: Limits, name: str, label: str, member: str) -
     open_zip(data, limits, name, label, member).close()
 
 
+def xml_parser() -> object:
+    """An lxml parser for a document's own XML: no entities expanded (a billion-laughs
+    part), nothing fetched from the network (an external DTD), no huge trees."""
+    from lxml import etree
+
+    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
+
+
 def read_member(archive: zipfile.ZipFile, member: str, name: str) -> bytes:
     """One member's bytes; a member whose data is damaged is the document's damage."""
     try:
