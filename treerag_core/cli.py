@@ -33,6 +33,7 @@ from . import (  # the CLI is a client of the public API, like the app
     null_summarizer,
     page_label,
     rebuild_library_index,
+    supported_types,
 )
 
 
@@ -45,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     index = commands.add_parser("index", help="index a file or URL")
-    index.add_argument("source", help="path or http(s) URL")
+    index.add_argument("source", help=f"path or http(s) URL: {supported_types()}")
     index.add_argument("--overwrite", action="store_true", help="re-index even if unchanged")
     index.add_argument("--no-summaries", action="store_true", help="titles only, no summarizer")
     index.add_argument("--workers", type=int, default=10, help="parallel summary calls")

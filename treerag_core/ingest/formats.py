@@ -200,7 +200,7 @@ def format_for_name(file_name: str) -> Format:
     shown = ext or "(no extension)"
     raise UnsupportedFormatError(
         f"Unsupported file type {shown} for {os.path.basename(file_name)!r}. "
-        f"Supported: {supported_types()}, or an http(s) URL."
+        f"Supported: {', '.join(f.label for f in FORMATS)}, or an http(s) URL."
     )
 
 

@@ -67,7 +67,9 @@ def parse_sections(
     section longer than ``max_section_chars`` keeps its heading and gets its text as child
     parts, so no node's text is unbounded.
     """
-    parser = _SectionParser(page_unit if PAGE_BREAK in text else "", max_section_chars)
+    # a deck of one slide, a workbook of one sheet: still slide 1, sheet 1
+    paged = PAGE_BREAK in text or page_unit != "page"
+    parser = _SectionParser(page_unit if paged else "", max_section_chars)
     for page, page_text in enumerate(text.split(PAGE_BREAK), 1):
         for raw in page_text.split("\n"):
             parser.read(page, raw.rstrip("\r"))

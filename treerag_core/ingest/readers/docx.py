@@ -26,7 +26,7 @@ def read_docx(
     data: bytes, limits: Limits, name: str = "the document", options: object = None
 ) -> ReadResult:
     """Headings from Title / Heading n styles; tables as ``a | b | c`` rows in place."""
-    check_zip(data, limits, name, "Word (.docx)", "word/document.xml")
+    check_zip(data, limits, name, ".docx", "word/document.xml")
     try:
         import docx
         from docx.table import Table

@@ -104,9 +104,7 @@ def read_odt(
     data: bytes, limits: Limits, name: str = "the document", options: object = None
 ) -> ReadResult:
     """Headings from outline levels and Heading n styles (like Word's); tables as records."""
-    root = open_content(
-        data, limits, name, "OpenDocument text (.odt)", "application/vnd.oasis.opendocument.text"
-    )
+    root = open_content(data, limits, name, ".odt", "application/vnd.oasis.opendocument.text")
     levels = _heading_styles(root)
     body = root.find(f"{q('office:body')}/{q('office:text')}")
     if body is None:
@@ -171,7 +169,7 @@ def read_odp(
     """Each ``draw:page`` a slide: its title frame, its other frames in reading order, its
     tables and its speaker notes, as a .pptx deck is read."""
     root = open_content(
-        data, limits, name, "OpenDocument presentation (.odp)",
+        data, limits, name, ".odp",
         "application/vnd.oasis.opendocument.presentation",
     )  # fmt: skip
     pages = []

@@ -29,7 +29,7 @@ def read_ods(
     """Each visible sheet a page of record lines; hidden sheets said in the warnings."""
     from lxml import etree
 
-    archive = open_zip(data, limits, name, "OpenDocument spreadsheet (.ods)", "content.xml")
+    archive = open_zip(data, limits, name, ".ods", "content.xml")
     try:
         with archive, archive.open("content.xml") as stream:
             events = etree.iterparse(

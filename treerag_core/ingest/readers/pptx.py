@@ -33,7 +33,7 @@ def read_pptx(
     data: bytes, limits: Limits, name: str = "the deck", options: object = None
 ) -> ReadResult:
     """Slides as pages; the deck's sections as level-1 headings when it has them."""
-    check_zip(data, limits, name, "PowerPoint (.pptx)", "ppt/presentation.xml")
+    check_zip(data, limits, name, ".pptx", "ppt/presentation.xml")
     try:
         import pptx
 

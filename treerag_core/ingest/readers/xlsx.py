@@ -31,7 +31,7 @@ def read_xlsx(
     data: bytes, limits: Limits, name: str = "the workbook", options: object = None
 ) -> ReadResult:
     """Each visible sheet a page of record lines; hidden sheets said in the warnings."""
-    archive = open_zip(data, limits, name, "Excel (.xlsx)", "xl/workbook.xml")
+    archive = open_zip(data, limits, name, ".xlsx", "xl/workbook.xml")
     try:
         import openpyxl
 
