@@ -100,7 +100,7 @@ def test_deck_slides_are_sections_and_pages_under_the_decks_own_sections(tmp_pat
     ]
     by_title = {s["title"]: s["text"] for s in parse_sections(st.text)}
     revenue = by_title["Revenue by region"]
-    assert "North: Units 412, Revenue 48,200." in revenue  # the table, as records
+    assert "Region North: Units 412, Revenue 48,200." in revenue  # the table, as records
     assert "Speaker notes:\nRemind the board that North beat its target" in revenue
     assert "Left box\nRight box" in by_title["Hiring plan for next year"]  # the group
     assert "Plan the launch\nBuild the product\nShip it" in by_title["Launch process"]
@@ -126,7 +126,7 @@ def test_odp_slides_with_notes_and_tables(tmp_path: Path):
         "Hiring plan for next year",
         "Launch process",
     ]
-    assert "North: Units 412, Revenue 48,200." in st.text
+    assert "Region North: Units 412, Revenue 48,200." in st.text
     assert "Speaker notes:\nRemind the board" in st.text
 
 
@@ -141,8 +141,8 @@ def test_workbook_sheets_headers_dates_merges_and_hidden_sheets(tmp_path: Path):
     assert st.page_unit == "sheet" and st.page_count == 2
     assert _sections(st.text, "sheet") == [("Regions", 1, 1), ("Staff", 1, 2)]
     assert "Sales by region 2024\nColumns: Region | Units | Revenue" in st.text
-    assert "North: Units 412, Revenue 48,200." in st.text
-    assert "Bob Stone: Role Analyst, Start date 2022-07-11." in st.text
+    assert "Region North: Units 412, Revenue 48,200." in st.text
+    assert "Name Bob Stone: Role Analyst, Start date 2022-07-11." in st.text
     assert "Salary" not in st.text and st.warnings == ["Hidden sheets were not read: 'Secret'."]
 
 
@@ -152,7 +152,8 @@ def test_grouped_header_rows_name_each_column(tmp_path: Path):
     book = make_workbook(tmp_path / "q.xlsx", {"Years": rows}, merges={"Years": ["B1:C1", "D1:E1"]})
     text = read_source(str(book)).text
     assert (
-        "North: 2023 Units 400, 2023 Revenue 47,000, 2024 Units 412, 2024 Revenue 48,200." in text
+        "Region North: 2023 Units 400, 2023 Revenue 47,000, 2024 Units 412, 2024 Revenue 48,200."
+        in text
     )
 
 
@@ -168,20 +169,20 @@ def test_a_value_is_answered_from_its_row_and_column_cited_to_the_sheet(tmp_path
         path = make_csv(tmp_path / "sales.csv", rows)  # quoted: "48,200"
     _, answer = _ask(path, "What was the revenue of North?", tmp_path / "reg.json")
     first = answer.content.splitlines()[0]
-    assert first.startswith("North: Units 412, Revenue 48,200.") and "sheet 1]" in first
+    assert first.startswith("Region North: Units 412, Revenue 48,200.") and "sheet 1]" in first
     assert answer.references[0]["page_unit"] == "sheet"
     if kind != "csv":
         _, answer = _ask(path, "When did Bob Stone start?", tmp_path / "reg.json")
-        assert answer.content.startswith("Bob Stone: Role Analyst, Start date 2022-07-11.")
+        assert answer.content.startswith("Name Bob Stone: Role Analyst, Start date 2022-07-11.")
         assert "sheet 2]" in answer.content.splitlines()[0]
 
 
 def test_csv_dialect_and_encoding_are_detected(tmp_path: Path):
     rows = [["Stadt", "Einwohner"], ["Köln", "1.084.000"], ["Zürich", "421.000"]]
     semi = read_source(str(make_csv(tmp_path / "cities.csv", rows, ";", "cp1252"))).text
-    assert "Köln: Einwohner 1.084.000." in semi
+    assert "Stadt Köln: Einwohner 1.084.000." in semi
     tabs = read_source(str(make_csv(tmp_path / "cities.tsv", rows, "\t"))).text
-    assert "Zürich: Einwohner 421.000." in tabs
+    assert "Stadt Zürich: Einwohner 421.000." in tabs
 
 
 def test_odt_headings_from_outline_levels_and_heading_styles(tmp_path: Path):
@@ -194,7 +195,7 @@ def test_odt_headings_from_outline_levels_and_heading_styles(tmp_path: Path):
     assert [(t, lv) for t, lv, _ in _sections(st.text, "page")] == [
         ("Handbook", 1), ("Leave", 1), ("Sick leave", 2)
     ]  # fmt: skip
-    assert "Laptop: Cost 1,200." in st.text
+    assert "Item Laptop: Cost 1,200." in st.text
 
 
 # --- limits and bad inputs ------------------------------------------------------------------
@@ -208,7 +209,7 @@ def test_a_million_row_sheet_is_cut_with_a_section_saying_so(tmp_path: Path):
     assert "only its first 100,000 rows were read" in st.warnings[0]
     titles = [s["title"] for s in parse_sections(st.text, None, "sheet")]
     assert titles[-1] == "huge: rows not read"
-    assert "Item 99998:" in st.text and "Item 100000:" not in st.text
+    assert "Item Item 99998:" in st.text and "Item Item 100000:" not in st.text
 
 
 @pytest.mark.timeout(120)
@@ -230,7 +231,7 @@ def test_repeated_and_far_rows_are_bounded(tmp_path: Path):
             out.writestr(item, data)
     small = Limits(max_sheet_rows=500)
     st = read_source(str(rebuilt), small)
-    assert st.text.count("x: Value 1.") == 499 and "was cut" in st.warnings[0]
+    assert st.text.count("Name x: Value 1.") == 499 and "was cut" in st.warnings[0]
     import openpyxl
 
     book = openpyxl.Workbook()
@@ -307,7 +308,7 @@ def test_legacy_doc_xls_ppt_rtf_are_converted_and_read(tmp_path: Path):
         assert st.warnings[0] == f"Converted from .{suffix} by LibreOffice."
     book = make_workbook(tmp_path / "sales.xlsx", {"Regions": SALES["Regions"][2:]})
     st = read_source(str(make_legacy(book, "xls")))
-    assert st.page_unit == "sheet" and "North: Units 412, Revenue 48,200." in st.text
+    assert st.page_unit == "sheet" and "Region North: Units 412, Revenue 48,200." in st.text
     deck = make_deck(tmp_path / "review.pptx", SLIDES[:2])
     st = read_source(str(make_legacy(deck, "ppt")))
     assert st.page_unit == "slide" and st.page_count == 2

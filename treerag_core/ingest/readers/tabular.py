@@ -3,7 +3,7 @@ the tables of slides and OpenDocument text.
 
 A sheet is read as records: its header row is found (under any title rows above it, with a
 row of merged group headings joined to the row below), and each row below it is printed as
-one self-describing line, ``North: Units 412, Revenue 48,200.``: its first cell, then every
+one self-describing line, ``Region North: Units 412, Revenue 48,200.``: its first cell, then every
 other cell after its column's name. A question about a value then finds the row and the
 column in one line, which the extractive answer quotes as a sentence and a model reads
 without the header (a long sheet is cut into parts, and only the first part has it). A
@@ -129,10 +129,12 @@ def _grouped(top: list[str], below: list[str]) -> list[str] | None:
 
 
 def record_line(cells: list[str], columns: list[str]) -> str:
-    """``North: Units 412, Revenue 48,200.``: the first filled cell, then each other filled
-    cell after its column's name (its letter when the header left it blank)."""
+    """``Region North: Units 412, Revenue 48,200.``: the first filled cell after its
+    column's name (a question names the row by either: "order ORD-042", "North"), then each
+    other filled cell after its column's name (its letter when the header left it blank)."""
     at = [j for j, c in enumerate(cells) if c]
-    key = cells[at[0]]
+    key_column = columns[at[0]] if at[0] < len(columns) else ""
+    key = f"{key_column} {cells[at[0]]}" if key_column else cells[at[0]]
     parts = []
     for j in at[1:]:
         name = (columns[j] if j < len(columns) else "") or f"column {column_letter(j)}"
