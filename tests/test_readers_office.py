@@ -342,3 +342,21 @@ def test_every_new_format_is_one_row_the_upload_url_and_cli_take():
 
     index_help = _parser()._subparsers._group_actions[0].choices["index"].format_help()
     assert "PowerPoint (.pptx)" in index_help and "Excel 97-2003 (.xls)" in index_help
+
+
+@needs_libreoffice
+@pytest.mark.timeout(300)
+def test_the_cited_slide_is_drawn_with_its_passage_highlighted(tmp_path: Path):
+    from treerag_core import index_upload, render_evidence
+
+    registry = str(tmp_path / "reg.json")
+    data = make_deck(tmp_path / "review.pptx", SLIDES).read_bytes()
+    doc = index_upload("review.pptx", data, registry_path=registry)
+    answer = ask("What was the revenue of South?", doc, make_retriever(None))
+    ref = answer.references[0]
+    assert ref["page_start"] == 2 and "Region South: Units 380" in answer.content
+    pages = render_evidence(doc, ref, registry)  # the deck drawn by LibreOffice, cached
+    assert [p.page for p in pages] == [2] and pages[0].boxes
+    assert pages[0].png.startswith(b"\x89PNG")
+    again = render_evidence(doc, ref, registry)
+    assert again[0].png == pages[0].png
