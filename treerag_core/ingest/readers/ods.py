@@ -19,7 +19,6 @@ from .odf import q, text_of
 from .tabular import MAX_CELL_CHARS, Sheet, read_sheets
 from .zipped import open_zip
 
-MIME = "application/vnd.oasis.opendocument.spreadsheet"
 MAX_COLUMNS = 16384  # a sheet's widest row (LibreOffice's and Excel's last column)
 
 

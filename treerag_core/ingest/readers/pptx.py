@@ -41,7 +41,8 @@ def read_pptx(
         groups = _deck_sections(deck)
         pages = []
         for number, slide in enumerate(deck.slides, 1):
-            group = groups.get(slide.slide_id)
+            # python-pptx finds a slide's id by a search of the deck: asked only when needed
+            group = groups.get(slide.slide_id) if groups else None
             lines = [heading(group, 1)] if group else []
             level = 2 if groups else 1
             pages.append("\n".join([*lines, *_slide_lines(slide, number, level)]))
@@ -100,9 +101,11 @@ def _slide_lines(slide: Any, number: int, level: int) -> list[str]:
 
 
 def _reading_order(shapes: Any) -> list[Any]:
-    """Top to bottom, then left to right (shapes without a position keep their order)."""
+    """Top to bottom, then left to right, by each shape's own position; a placeholder that
+    inherits its place from the layout (the body, usually at the top) keeps its order at
+    the top: looking the layout up costs more than the rest of reading the slide."""
     indexed = list(enumerate(shapes))
-    indexed.sort(key=lambda item: (item[1].top or 0, item[1].left or 0, item[0]))
+    indexed.sort(key=lambda item: (item[1]._element.y or 0, item[1]._element.x or 0, item[0]))
     return [shape for _, shape in indexed]
 
 

@@ -30,8 +30,6 @@ from ..sections import escape_line, heading, join_pages
 _NUMERIC = re.compile(r"^[-+−(]?[$€£¥]?\s?\d[\d,.\s]*%?\)?$|^\d{4}-\d\d-\d\d(?:[ T][\d:]+)?$")
 _YEAR = re.compile(r"^(?:FY\s?)?(?:19|20)\d\d$")  # a year heads a column as a word does
 _TERMINAL = ".!?"
-# A header row is found among a sheet's first rows (titles and notes may come above it).
-HEADER_SCAN_ROWS = 20
 # A line names at most this many characters of one cell: a cell holding a whole report is
 # still read, in the sheet's own section, but a record line stays a line.
 MAX_CELL_CHARS = 2000
