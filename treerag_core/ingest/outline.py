@@ -2,25 +2,11 @@
 
 from __future__ import annotations
 
-from ..text.labels import heading_label
+from ..text.labels import heading_label, page_label
 from ..types import FlatNode
 
 MAX_SUMMARY_CHARS = 160
 MAX_TAGS = 8
-
-
-# How a format's pages are named (``ReadResult.page_unit``): a deck's slides and a
-# workbook's sheets are cited as such ("slide 4"), everything else by page.
-PAGE_WORDS = {"page": ("p.", "pp."), "slide": ("slide", "slides"), "sheet": ("sheet", "sheets")}
-
-
-def page_label(start: int | None, end: int | None, unit: str | None = "page") -> str:
-    """``p. 4`` / ``pp. 4–6`` / ``slide 4`` / ``""`` for sources without pages: one
-    spelling everywhere (``unit``: the document's ``page_unit``)."""
-    if start is None:
-        return ""
-    one, many = PAGE_WORDS.get(unit or "page", PAGE_WORDS["page"])
-    return f"{one} {start}" if end in (None, start) else f"{many} {start}–{end}"
 
 
 def outline_line(node: FlatNode, depth_offset: int = 0, unit: str | None = "page") -> str:

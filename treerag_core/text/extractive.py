@@ -20,6 +20,7 @@ from typing import Any
 from .answer_rows import row_candidates
 from .answer_sentences import sentence_candidates
 from .candidates import Candidate, Vocabulary
+from .labels import page_label
 from .question import Question, read_question
 from .ranking import RankingMemory, remembered
 from .sentences import sentence_spans
@@ -110,7 +111,7 @@ def _score(question: Question, candidate: Candidate) -> float:
 def choose(question: Question, candidates: list[Candidate], limit: int) -> list[Candidate]:
     """The best candidate, then supports that add something: the best of the other kind
     first (a sentence's figure from its table, or a row's sentence), no repeat of a line
-    already chosen, nor of its figures, none about another name than the one asked."""
+    already chosen, nor of its figures."""
     ranked = sorted(candidates, key=lambda c: _rank(question, c))
     if not ranked:
         return []
@@ -122,17 +123,12 @@ def choose(question: Question, candidates: list[Candidate], limit: int) -> list[
     if other is not None and _score(question, other) >= floor:
         ranked = [first, other, *(c for c in ranked[1:] if c is not other)]
     said = set(first.terms)
-    # the names asked about that the answer says ("North"): a support that says none of
-    # them is about something else (the South row of the same sheet)
-    named = first.terms.intersection(question.names)
     for candidate in ranked[1:]:
         if len(chosen) >= max(1, limit):
             break
         score = _score(question, candidate)
         adds = bool(candidate.terms - said) and score >= best * NEW_TERMS_SHARE
         if (score < floor and not adds) or candidate.key in keys:
-            continue
-        if named and not adds and not candidate.terms & named:
             continue
         if candidate.kind == "row" and any(candidate.figures == c.figures for c in chosen):
             continue  # the same figures from another table
@@ -152,5 +148,4 @@ def cite(section: Mapping[str, Any], offset: int) -> str:
             page = mark_page
     if page is None:
         return f"[{ref}]"
-    word = {"slide": "slide", "sheet": "sheet"}.get(str(section.get("page_unit")), "p.")
-    return f"[{ref}, {word} {page}]"
+    return f"[{ref}, {page_label(page, None, section.get('page_unit'))}]"
