@@ -77,9 +77,9 @@ def _pager(view) -> None:
         st.rerun()
 
 
-def _outline(flat: dict, view) -> None:
+def _outline(flat: dict, view, unit: str | None) -> None:
     """The drawn slice as an indented, left-aligned table of contents (one choice)."""
-    rows = outline_rows(flat, view)
+    rows = outline_rows(flat, view, unit)
     labels = {nid: "\u2003" * indent + plain_label(text, 90) for nid, indent, text in rows}
     ids = list(labels)
     selected = ss.get(state.TREE_SELECTED)
@@ -122,7 +122,7 @@ def main() -> None:
     left, right = st.columns([3, 2], gap="medium")
     with left:
         nodes, edges, config = graph_elements(
-            flat, view, selected, width=GRAPH_WIDTH, height=GRAPH_HEIGHT
+            flat, view, selected, width=GRAPH_WIDTH, height=GRAPH_HEIGHT, unit=doc.get("page_unit")
         )
         clicked = agraph(nodes=nodes, edges=edges, config=config)
         if apply_click(ss, clicked, flat, view):
@@ -131,7 +131,7 @@ def main() -> None:
         if view.truncated:
             note += f" (at most {MAX_DRAWN}, in readable widths: click a (+N) node to see more)"
         st.caption(note + ". Click a node to open it; (+N) marks hidden sub-sections.")
-        _outline(flat, view)
+        _outline(flat, view, doc.get("page_unit"))
     with right:
         if selected:
             with st.container(border=True):

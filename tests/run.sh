@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 # System programs the tests exercise for real: Chromium (browser tests), Tesseract (OCR),
 # PostgreSQL (the database store: the tests start their own server with initdb + pg_ctl),
 # nginx (the sign-in proxy in front of the app: the tests start their own on loopback),
-# the Debian FAQ in its translations (real documents in ten languages: test_languages_real).
+# the Debian FAQ in its translations (real documents in ten languages: test_languages_real),
+# LibreOffice (legacy Office files converted: test_readers_office).
 missing=""
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
 command -v tesseract >/dev/null || missing="$missing tesseract-ocr"
@@ -18,6 +19,10 @@ for lang in de fr ja zh-cn; do
   [ -e "/usr/share/doc/debian/FAQ/debian-faq.$lang.txt.gz" ] || missing="$missing debian-faq-$lang"
 done
 [ -e /usr/share/doc/debian/FAQ/debian-faq.en.pdf.gz ] || missing="$missing debian-faq"
+# LibreOffice converts legacy .doc/.xls/.ppt/.rtf (test_readers_office's legacy tests).
+if ! command -v soffice >/dev/null; then
+  missing="$missing libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui"
+fi
 if [ -n "$missing" ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

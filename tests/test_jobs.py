@@ -155,7 +155,7 @@ def test_access_rules_apply_when_queued_and_when_run(pg_url):
 def test_bad_uploads_are_refused_when_queued(pg_url):
     store = open_store(pg_url)
     with pytest.raises(UnsupportedFormatError):
-        enqueue_upload("sheet.xlsx", b"PK\x03\x04", store)
+        enqueue_upload("sheet.numbers", b"PK\x03\x04", store)
     assert list_jobs(store) == []
 
 

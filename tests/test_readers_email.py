@@ -413,8 +413,8 @@ def test_the_upload_page_indexes_mail_and_says_what_is_wrong_with_a_broken_book(
     next(b for b in at.button if b.label == "Index").click().run()
     assert not at.exception
     assert [e.value for e in at.error] == [
-        "broken.epub is not a valid .epub file (it is not a readable zip archive). Save the "
-        "e-book as .epub (EPUB 2 or 3) without DRM."
+        "broken.epub is not a valid .epub file (it is not a readable zip archive: it may be "
+        "damaged or cut short). Save the e-book as .epub (EPUB 2 or 3) without DRM."
     ]
     listed = list_documents(str(app_registry))
     assert [(d["file_name"], d["source_type"]) for d in listed] == [("offsite.eml", "eml")]

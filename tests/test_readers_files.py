@@ -281,7 +281,7 @@ def test_source_text_fields(tmp_path: Path):
     assert st.byte_size == 11 and len(st.content_hash) == 64 and st.source_type == "text"
 
 
-@pytest.mark.parametrize("name", ["old.doc", "sheet.xlsx", "noext"])
+@pytest.mark.parametrize("name", ["deck.key", "sheet.numbers", "noext"])
 def test_unsupported_types(tmp_path: Path, name: str):
     path = tmp_path / name
     path.write_bytes(b"data")

@@ -208,7 +208,7 @@ def test_one_format_table_drives_uploads_urls_and_messages() -> None:
     assert "application/pdf" in accepted_mime_types()
     assert format_for_name("Report.PDF").kind == "pdf"
     with pytest.raises(UnsupportedFormatError, match="Supported: PDF"):
-        format_for_name("x.xlsx")
+        format_for_name("x.numbers")
     small = Limits(max_file_bytes=100, max_text_bytes=10)
     check_upload("a.pdf", 50, small)
     with pytest.raises(DocumentTooLargeError):

@@ -71,7 +71,7 @@ def test_a_watched_folder_is_synced_after_its_changes_settle(tmp_path: Path) -> 
         until(lambda: len(list_documents(reg)) == 1, "the first sync")
         until(lambda: "Watching 1 folder" in (watcher.stdout.readline() or ""), "the watch")
         (share / "second.md").write_text("# Second\nThe second note.\n")
-        (share / "draft.xlsx").write_text("not a document")  # no event worth a sync
+        (share / "draft.numbers").write_text("not a document")  # no event worth a sync
         until(lambda: len(list_documents(reg)) == 2, "the new file synced")
         (share / "first.md").rename(share / "renamed.md")
         until(lambda: "renamed.md" in synced_docs(reg), "the rename followed")

@@ -117,7 +117,7 @@ def test_held_rows_come_from_the_documents_origins() -> None:
         ("notes.txt", ["*.pdf"], [], False),
         ("archive/old.pdf", [], ["archive/*"], False),
         ("policies/leave.md", ["policies/*.md"], [], True),
-        ("data.xlsx", [], [], False),  # not a format treerag reads
+        ("data.numbers", [], [], False),  # not a format treerag reads
         ("~$draft.docx", [], [], False),  # an office lock file
         (".hidden.md", [], [], False),
     ],

@@ -122,7 +122,7 @@ def test_a_bucket_is_followed_by_etag_through_changes(
         bucket, "budget.pdf", make_pdf(tmp_path / "b.pdf", ["Budget\n\nTotal 40,000."]).read_bytes()
     )
     put(bucket, "broken.pdf", b"not a pdf")
-    put(bucket, "notes.xlsx", b"not a format we read")
+    put(bucket, "notes.numbers", b"not a format we read")
     sid = add(bucket, reg)
     first = sync_source(sid, reg)
     assert first["counts"]["added"] == 3 and "broken.pdf" in first["errors"]

@@ -217,7 +217,7 @@ def _ask(args: argparse.Namespace) -> int:
                       f"{len(library['opened'])}.")  # fmt: skip
             print("\n\nReferences:")
             for ref in chunk["__references__"]:
-                pages = page_label(ref.get("page_start"), ref.get("page_end"))
+                pages = page_label(ref.get("page_start"), ref.get("page_end"), ref.get("page_unit"))
                 print(f"  [{ref['node_id']}] {ref['file_name']}: {ref['path']} {pages}")
         else:
             print(chunk, end="", flush=True)

@@ -25,6 +25,12 @@ class OcrUnavailableError(DocumentReadError):
     """Scanned pages need OCR, and Tesseract (Debian package tesseract-ocr) is not installed."""
 
 
+class ConverterUnavailableError(DocumentReadError):
+    """A legacy Office or RTF file needs LibreOffice to be converted, and it is not installed
+    (Debian packages libreoffice-writer-nogui, libreoffice-calc-nogui,
+    libreoffice-impress-nogui)."""
+
+
 class DocumentTooLargeError(DocumentReadError):
     """The document exceeds a configured limit (bytes, pages, sections, decompressed size)."""
 
@@ -140,6 +146,7 @@ __all__ = [
     "AccessDeniedError",
     "BlockedURLError",
     "ConfigError",
+    "ConverterUnavailableError",
     "DocumentNotFoundError",
     "DocumentReadError",
     "DocumentTooLargeError",

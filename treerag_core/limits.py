@@ -31,6 +31,15 @@ class Limits:
     # nests 3-6 levels, and parsing cost grows with depth times size (a 100 MB message 900
     # levels deep takes minutes to parse), so a deeper message is refused as it is parsed.
     max_mime_depth: int = 30
+    # Spreadsheets (xlsx, ods, csv): rows read per sheet, and cells read from the whole
+    # workbook. A row prints as one line of about 60 characters, so 100,000 rows are ~6 MB
+    # of text; 2,000,000 cells are ~20 MB, the text-like sources' own limit. What is past
+    # either is cut, and the sheet says so in a section of its own.
+    max_sheet_rows: int = 100_000
+    max_sheet_cells: int = 2_000_000
+    # LibreOffice converting a legacy file (.doc, .xls, .ppt, .rtf): a stuck conversion is
+    # killed after this long (a 300-page .doc converts in about 10 s).
+    convert_timeout_s: float = 120.0
     # A section whose own text is longer than this is split into child parts.
     max_section_chars: int = 12000
     # PDF page-group fallback: pages per group.
@@ -81,6 +90,9 @@ class Limits:
             ("ocr_timeout_s", float),
             ("ocr_workers", int),
             ("max_image_pixels", int),
+            ("max_sheet_rows", int),
+            ("max_sheet_cells", int),
+            ("convert_timeout_s", float),
             ("url_max_bytes", int),
             ("sync_max_files", int),
             ("sync_max_depth", int),

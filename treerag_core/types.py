@@ -92,6 +92,9 @@ class Document(TypedDict, total=False):
     indexed_at: str
     total_sections: int
     total_pages: int | None
+    # What its pages are, as references name them: "slide" (a deck), "sheet" (a workbook);
+    # "page" or absent for everything else
+    page_unit: str
     source_chars: int
     tree_outline: str
     flat_nodes: dict[str, FlatNode]

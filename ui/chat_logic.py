@@ -117,7 +117,7 @@ def sources_line(refs: list[dict[str, Any]], limit: int = 4) -> str:
     cited = [r for r in refs if r.get("cited", True)]
     parts = []
     for ref in cited[:limit]:
-        pages = page_label(ref.get("page_start"), ref.get("page_end"))
+        pages = page_label(ref.get("page_start"), ref.get("page_end"), ref.get("page_unit"))
         where = f" ({pages})" if pages else ""
         gone = " (document deleted)" if ref.get("gone") else ""
         parts.append(f"{ref.get('ref', '')} {ref.get('title') or ref.get('node_id')}{where}{gone}")

@@ -16,6 +16,7 @@ from treerag_core import (
     EvidencePage,
     EvidenceUnavailableError,
     crop_to_evidence,
+    page_label,
     render_evidence,
     sentence_offsets,
 )
@@ -84,8 +85,11 @@ def thumbnails(turn_index: int, refs: list[dict[str, Any]]) -> None:
             shown, _reason = pages(document, ref, THUMB_ZOOM)
             image = next((p for p in shown if p.page == page), shown[0] if shown else None)
             if image is not None:
-                st.image(crop_to_evidence(image).png, caption=f"{ref.get('ref')} · p. {image.page}")
-            label = f"View {ref.get('ref')}" + (f", p. {page}" if page else "")
+                where = page_label(image.page, None, ref.get("page_unit"))
+                st.image(crop_to_evidence(image).png, caption=f"{ref.get('ref')} · {where}")
+            label = f"View {ref.get('ref')}" + (
+                f", {page_label(page, None, ref.get('page_unit'))}" if page else ""
+            )
             if st.button(label, key=f"evidence_{turn_index}_{position}", icon=":material/zoom_in:"):
                 st.session_state[EVIDENCE_AT] = (turn_index, position)
                 evidence_dialog(refs)
@@ -111,7 +115,8 @@ def _dialog_body(refs: list[dict[str, Any]]) -> None:
         shown, reason = pages(document, ref, LARGE_ZOOM)
         image = next((p for p in shown if p.page == page), shown[0] if shown else None)
         if image is not None:
-            st.image(image.png, caption=f"{document.get('file_name')}, page {image.page}")
+            where = page_label(image.page, None, document.get("page_unit"))
+            st.image(image.png, caption=f"{document.get('file_name')}, {where}")
         elif reason and document.get("source_type") == "pdf":
             st.warning(reason)
     with text_col:

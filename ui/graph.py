@@ -34,9 +34,9 @@ def node_label(title: str, hidden: int = 0, width: int = 34) -> str:
     return f"{label}  (+{hidden})" if hidden else label
 
 
-def node_tooltip(node: Mapping[str, Any]) -> str:
+def node_tooltip(node: Mapping[str, Any], unit: str | None = "page") -> str:
     """Hover text; starts with the node id so a double-click can never open a URL scheme."""
-    pages = node_pages(node)
+    pages = node_pages(node, unit)
     text = f"{node.get('node_id')} · {tooltip_text(node.get('path') or heading_label(node))}"
     return f"{text} ({pages})" if pages else text
 
@@ -51,6 +51,7 @@ def graph_elements(
     selected: str | None,
     width: int = 640,
     height: int | None = None,
+    unit: str | None = "page",
 ) -> tuple[list[Node], list[Edge], Config]:
     """Nodes, edges and config for ``agraph``; depth is relative to the drawn slice.
 
@@ -71,7 +72,7 @@ def graph_elements(
             Node(
                 id=nid,
                 label=node_label(heading_label(node) or nid, view.hidden_children.get(nid, 0)),
-                title=node_tooltip(node),
+                title=node_tooltip(node, unit),
                 color=SELECTED_COLOR if is_selected else level_color(depth),
                 shape="box",
                 margin=6,

@@ -62,7 +62,7 @@ def render(doc: Document, node_id: str) -> None:
     node = flat[node_id]
     st.subheader(md_escape(heading_label(node) or node_id, 200))
     st.caption(md_escape(node.get("path") or "", 400))
-    pages = node_pages(node)
+    pages = node_pages(node, doc.get("page_unit"))
     if pages:
         st.markdown(f"**Pages:** {md_escape(pages)}")
     if node.get("summary"):

@@ -95,7 +95,7 @@ def structure_note(doc: Mapping[str, Any]) -> str:
     sections = doc.get("total_sections") or len(doc.get("flat_nodes") or {})
     parts = [*source_facts(doc), f"Structure from {source}", f"{sections:,} sections"]
     if pages:
-        parts.append(f"{pages:,} pages")
+        parts.append(f"{pages:,} {doc.get('page_unit') or 'page'}s")
     check = doc.get("structure_check") or {}
     if check.get("error"):
         parts.append("the model's heading check failed: headings as read")

@@ -13,7 +13,7 @@ def reference_line(ref: dict[str, Any]) -> str:
     path = str(ref.get("path") or "")
     if path and path != label:
         label += f" — {path}"
-    pages = page_label(ref.get("page_start"), ref.get("page_end"))
+    pages = page_label(ref.get("page_start"), ref.get("page_end"), ref.get("page_unit"))
     if pages:
         label += f" ({pages})"
     if ref.get("file_name"):

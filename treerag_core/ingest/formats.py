@@ -13,14 +13,20 @@ from dataclasses import dataclass
 from ..errors import DocumentTooLargeError, FetchError, UnsupportedFormatError
 from ..limits import Limits
 from .pages import ReadOptions, ReadResult
+from .readers.delimited import read_delimited
 from .readers.docx import read_docx
 from .readers.epub import read_epub
 from .readers.html import read_html
 from .readers.image import read_image
+from .readers.libreoffice import Converted
 from .readers.mail import read_eml, read_mbox
 from .readers.msg import read_msg
+from .readers.odf import read_odp, read_odt
+from .readers.ods import read_ods
 from .readers.pdf import read_pdf
+from .readers.pptx import read_pptx
 from .readers.text import read_markdown, read_text
+from .readers.xlsx import read_xlsx
 from .structure import Strategy
 from .structure.bookmarks import structure_from_bookmarks
 from .structure.page_groups import structure_by_page_groups
@@ -67,6 +73,83 @@ FORMATS: tuple[Format, ...] = (
         ("application/vnd.openxmlformats-officedocument.wordprocessingml.document",),
         read_docx,
         WORD_STRATEGIES,
+    ),
+    Format(
+        "pptx",
+        "PowerPoint",
+        (".pptx",),
+        ("application/vnd.openxmlformats-officedocument.presentationml.presentation",),
+        read_pptx,
+    ),
+    Format(
+        "xlsx",
+        "Excel",
+        (".xlsx", ".xlsm"),
+        (
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            "application/vnd.ms-excel.sheet.macroEnabled.12",
+        ),
+        read_xlsx,
+    ),
+    Format(
+        "csv",
+        "CSV",
+        (".csv", ".tsv"),
+        ("text/csv", "text/tab-separated-values"),
+        read_delimited,
+        text_like=True,
+    ),
+    Format(
+        "odt",
+        "OpenDocument text",
+        (".odt",),
+        ("application/vnd.oasis.opendocument.text",),
+        read_odt,
+    ),
+    Format(
+        "ods",
+        "OpenDocument spreadsheet",
+        (".ods",),
+        ("application/vnd.oasis.opendocument.spreadsheet",),
+        read_ods,
+    ),
+    Format(
+        "odp",
+        "OpenDocument presentation",
+        (".odp",),
+        ("application/vnd.oasis.opendocument.presentation",),
+        read_odp,
+    ),
+    # Legacy binary Office files and RTF: converted by LibreOffice, then read as above.
+    Format(
+        "doc",
+        "Word 97-2003",
+        (".doc",),
+        ("application/msword",),
+        Converted(".doc", "docx", read_docx),
+        WORD_STRATEGIES,
+    ),
+    Format(
+        "rtf",
+        "RTF",
+        (".rtf",),
+        ("application/rtf", "text/rtf"),
+        Converted(".rtf", "docx", read_docx),
+        WORD_STRATEGIES,
+    ),
+    Format(
+        "xls",
+        "Excel 97-2003",
+        (".xls",),
+        ("application/vnd.ms-excel",),
+        Converted(".xls", "xlsx", read_xlsx),
+    ),
+    Format(
+        "ppt",
+        "PowerPoint 97-2003",
+        (".ppt",),
+        ("application/vnd.ms-powerpoint",),
+        Converted(".ppt", "pptx", read_pptx),
     ),
     Format(
         "html",
@@ -124,7 +207,7 @@ def format_for_name(file_name: str) -> Format:
     shown = ext or "(no extension)"
     raise UnsupportedFormatError(
         f"Unsupported file type {shown} for {os.path.basename(file_name)!r}. "
-        f"Supported: {supported_types()}, or an http(s) URL."
+        f"Supported: {', '.join(f.label for f in FORMATS)}, or an http(s) URL."
     )
 
 

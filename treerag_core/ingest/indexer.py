@@ -80,7 +80,7 @@ def summarizer_signature(summarizer: SummarizerFn) -> str:
 
 def section_tree(source: SourceText, limits: Limits) -> dict[str, FlatNode]:
     """The flat tree of a source's sections, within the section limits."""
-    sections = parse_sections(source.text, max_section_chars=limits.max_section_chars)
+    sections = parse_sections(source.text, limits.max_section_chars, source.page_unit)
     if not sections or not any(s["text"].strip() or s["title"].strip() for s in sections):
         raise EmptyDocumentError(f"{source.file_name} holds no text to index.")
     if len(sections) > limits.max_sections:
@@ -116,7 +116,8 @@ def _document(
         "source_bytes": source.byte_size,
         "engine": signature,
         "collection": collection,
-        "tree_outline": build_tree_outline(flat),
+        "page_unit": source.page_unit,
+        "tree_outline": build_tree_outline(flat, unit=source.page_unit),
         "flat_nodes": flat,
         "tree": tree_skeleton(flat),
     }

@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-from ..text.labels import heading_label
+from ..text.labels import heading_label, page_label
 from ..types import FlatNode
 
 MAX_SUMMARY_CHARS = 160
 MAX_TAGS = 8
 
 
-def page_label(start: int | None, end: int | None) -> str:
-    """``p. 4`` / ``pp. 4–6`` / ``""`` for sources without pages: one spelling everywhere."""
-    if start is None:
-        return ""
-    return f"p. {start}" if end in (None, start) else f"pp. {start}–{end}"
-
-
-def outline_line(node: FlatNode, depth_offset: int = 0) -> str:
+def outline_line(node: FlatNode, depth_offset: int = 0, unit: str | None = "page") -> str:
     """``- [0003] Title (pp. 4–6) — summary | Tags: a, b``, indented by depth."""
     indent = "  " * max(0, node["level"] - 1 - depth_offset)
     line = f"{indent}- [{node['node_id']}] {heading_label(node)}"
-    pages = page_label(node.get("page_start"), node.get("page_end"))
+    pages = page_label(node.get("page_start"), node.get("page_end"), unit)
     if pages:
         line += f" ({pages})"
     summary = " ".join((node.get("summary") or "").split())
@@ -34,14 +27,16 @@ def outline_line(node: FlatNode, depth_offset: int = 0) -> str:
     return line
 
 
-def build_tree_outline(flat_nodes: dict[str, FlatNode], max_level: int | None = None) -> str:
+def build_tree_outline(
+    flat_nodes: dict[str, FlatNode], max_level: int | None = None, unit: str | None = "page"
+) -> str:
     """Every node (or those down to ``max_level``) as one line, in document order.
 
     Summaries are capped so the outline stays a small fraction of the document no matter
     what a summarizer returns.
     """
     return "\n".join(
-        outline_line(node)
+        outline_line(node, unit=unit)
         for node in flat_nodes.values()
         if max_level is None or node["level"] <= max_level
     )

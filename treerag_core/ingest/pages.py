@@ -109,6 +109,9 @@ class ReadResult:
     # What the file says about itself (an e-book's title and authors, a message's sender,
     # recipients and date), kept on the document as its ``metadata``.
     metadata: dict[str, Any] = field(default_factory=dict)
+    # What a page is in this format, as references name it: a slide of a deck, a sheet of a
+    # workbook (see ``outline.page_label``).
+    page_unit: str = "page"
     # What one structure strategy measured on these pages that the next may reuse (the
     # page layout), so trying sources in order does not measure twice.
     measured: dict[str, Any] = field(default_factory=dict)

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..types import Section
+from .outline import page_label
 
 PAGE_BREAK = "\f"
 
@@ -88,16 +89,21 @@ def nest_headings(text: str, level: int) -> str:
     return "\n".join(lines)
 
 
-def parse_sections(text: str, max_section_chars: int | None = None) -> list[Section]:
+def parse_sections(
+    text: str, max_section_chars: int | None = None, page_unit: str = "page"
+) -> list[Section]:
     """Split Markdown-style text into sections, each with its own text and page range.
 
     ATX and setext headings are structure; nothing inside fenced code is. Text before the
     first heading becomes a leading section of its own (titled by its first line) rather
-    than a root that swallows the tree. Pages come from form feeds when there are any. A
+    than a root that swallows the tree. Pages come from form feeds when there are any
+    (``page_unit`` names them in the titles of a long section's parts). A
     section longer than ``max_section_chars`` keeps its heading and gets its text as child
     parts, so no node's text is unbounded.
     """
-    parser = _SectionParser(PAGE_BREAK in text, max_section_chars)
+    # a deck of one slide, a workbook of one sheet: still slide 1, sheet 1
+    paged = PAGE_BREAK in text or page_unit != "page"
+    parser = _SectionParser(page_unit if paged else "", max_section_chars)
     for page, page_text in enumerate(text.split(PAGE_BREAK), 1):
         for raw in page_text.split("\n"):
             parser.read(page, raw.rstrip("\r"))
@@ -108,7 +114,7 @@ def parse_sections(text: str, max_section_chars: int | None = None) -> list[Sect
 class _SectionParser:
     """Lines read in order: the open section's heading and body, and an open code fence."""
 
-    has_pages: bool
+    page_unit: str
     max_section_chars: int | None
     sections: list[Section] = field(default_factory=list)
     title: str | None = None  # None: the text before the first heading
@@ -159,7 +165,7 @@ class _SectionParser:
 
     def _close(self) -> None:
         _emit(
-            self.sections, self.title, self.level, self.head_page, self.body, self.has_pages,
+            self.sections, self.title, self.level, self.head_page, self.body, self.page_unit,
             self.max_section_chars,
         )  # fmt: skip
         self.body = []
@@ -179,7 +185,7 @@ def _emit(
     level: int,
     head_page: int,
     body: list[tuple[int, str]],
-    has_pages: bool,
+    page_unit: str,
     max_chars: int | None,
 ) -> None:
     body = [(p, _ESCAPED.sub(r"\1", ln) if "\\" in ln else ln) for p, ln in body]
@@ -194,23 +200,23 @@ def _emit(
     if max_chars and size > max_chars:
         parts = _split_parts(body, max_chars)
         heading_title = title if title is not None else _first_line_title(parts[0])
-        out.append(_section(heading_title, level, head_page, [], has_pages))
+        out.append(_section(heading_title, level, head_page, [], page_unit))
         previous = ""
         for i, part in enumerate(parts, 1):
-            part_title = _part_title(heading_title, part, i, len(parts), has_pages, previous)
+            part_title = _part_title(heading_title, part, i, len(parts), page_unit, previous)
             previous = part_title
-            piece = _section(part_title, level + 1, part[0][0], part, has_pages)
+            piece = _section(part_title, level + 1, part[0][0], part, page_unit)
             piece["generated"] = True  # a size split, not a heading of the document
             out.append(piece)
         return
     sec_title = title if title is not None else _first_line_title(body)
     out.append(
-        _section(sec_title, level, head_page if title is not None else body[0][0], body, has_pages)
+        _section(sec_title, level, head_page if title is not None else body[0][0], body, page_unit)
     )
 
 
 def _section(
-    title: str, level: int, start: int, body: list[tuple[int, str]], has_pages: bool
+    title: str, level: int, start: int, body: list[tuple[int, str]], page_unit: str
 ) -> Section:
     pages = [p for p, ln in body if ln.strip()]
     end = max([start, *pages])
@@ -218,10 +224,10 @@ def _section(
         title=title,
         level=level,
         text="\n".join(ln for _, ln in body).rstrip(),
-        page_start=start if has_pages else None,
-        page_end=end if has_pages else None,
+        page_start=start if page_unit else None,
+        page_end=end if page_unit else None,
     )
-    if has_pages and end > start:
+    if page_unit and end > start:
         section["page_marks"] = _page_marks(start, body)
     return section
 
@@ -244,17 +250,17 @@ def _part_title(
     part: list[tuple[int, str]],
     index: int,
     count: int,
-    has_pages: bool,
+    page_unit: str,
     previous: str,
 ) -> str:
     """Where a size split sits, in its section's own words: ``Risk Factors (pp. 18–19)``,
     ``Risk Factors (p. 19, continued)``; ``Notes (part 2 of 3)`` without pages."""
     base = title if len(title) <= MAX_PART_BASE_CHARS else title[:MAX_PART_BASE_CHARS] + "…"
-    if not has_pages:
+    if not page_unit:
         return f"{base} (part {index} of {count})"
     pages = [p for p, ln in part if ln.strip()] or [part[0][0]]
     first, last = pages[0], pages[-1]
-    where = f"p. {first}" if first == last else f"pp. {first}–{last}"
+    where = page_label(first, last, page_unit)
     label = f"{base} ({where})"
     return f"{base} ({where}, continued)" if previous.startswith(label[:-1]) else label
 

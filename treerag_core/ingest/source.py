@@ -41,6 +41,7 @@ class SourceText:
     ocr_pages: int = 0  # pages whose text was recognised from their image
     structure_check: dict[str, Any] | None = None  # what a model's heading check set aside
     metadata: dict[str, Any] = field(default_factory=dict)  # title, authors, sender, …
+    page_unit: str = "page"  # what a page is: "slide" in a deck, "sheet" in a workbook
 
 
 def is_url(path_or_url: str) -> bool:
@@ -114,6 +115,7 @@ def read_bytes(
         ocr_pages=sum(page.ocr for page in result.pages or []),
         structure_check=result.measured.get("heading_check"),
         metadata=dict(result.metadata),
+        page_unit=result.page_unit,
     )
 
 

@@ -146,4 +146,5 @@ def subtree_page_range(flat: dict[str, FlatNode], node_id: str) -> tuple[int | N
 def with_derived_fields(document: Document) -> Document:
     """Rebuild the nested tree and the outline from flat_nodes (cheap, deterministic)."""
     flat = document.get("flat_nodes", {})
-    return {**document, "tree": tree_skeleton(flat), "tree_outline": build_tree_outline(flat)}
+    outline = build_tree_outline(flat, unit=document.get("page_unit"))
+    return {**document, "tree": tree_skeleton(flat), "tree_outline": outline}

@@ -64,6 +64,7 @@ def reference(document: Document, node_id: str) -> dict[str, Any]:
         "doc_id": document.get("doc_id", ""),
         "page_start": start,
         "page_end": end,
+        "page_unit": document.get("page_unit") or "page",
     }
 
 
@@ -191,7 +192,7 @@ def _quote(
     ref["page_start"], ref["page_end"] = quote.page_start, quote.page_end
     ref["spans"] = [{"node_id": n, "start": s, "end": e} for n, s, e in quote.spans]
     ref["ref"] = f"S{number}"
-    pages = page_label(ref.get("page_start"), ref.get("page_end"))
+    pages = page_label(ref.get("page_start"), ref.get("page_end"), ref["page_unit"])
     attributes = {"ref": ref["ref"], "file": ref["file_name"], "path": ref["path"]}
     if pages:
         attributes["pages"] = pages
@@ -203,6 +204,7 @@ def _quote(
         "lead": quote.lead,
         "page_start": quote.page_start,
         "page_marks": quote.page_marks,
+        "page_unit": ref["page_unit"],
     }
     return _Quote(ref, quote_section(quote.text, attributes), section)
 

@@ -92,7 +92,7 @@ def _turn_text(number: int, turn: dict[str, Any], doc_id: str | None, multi: boo
         lines.append(f"A{number}: {answer}")
     named = []
     for ref in _sections(turn["references"], doc_id):
-        pages = page_label(ref.get("page_start"), ref.get("page_end"))
+        pages = page_label(ref.get("page_start"), ref.get("page_end"), ref.get("page_unit"))
         if doc_id is not None:
             label = f"[{ref.get('node_id')}] {ref.get('title') or ''}"
         else:

@@ -20,6 +20,7 @@ from ..store import open_store
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from ..types import Document
 from .evidence import is_pdf, locate_all
+from .page_pdf import pages_pdf
 
 # RGBA tints: the excerpt sent to the model, and the sentence the answer cites from it.
 EXCERPT_TINT = (255, 214, 0, 80)
@@ -44,9 +45,8 @@ def locate_evidence(
 ) -> dict[str, Any]:
     """``{"highlights", "sentence_highlights"}`` for any reference (an uncited one was not
     located when the answer was made); the reference is updated too."""
-    data, store = None, open_store(registry_path)
-    if is_pdf(document):
-        data = store.sources.read(str(document.get("file_path") or ""))
+    store = open_store(registry_path)
+    data = pages_pdf(document, _reader(store), store.cache("evidence"))
     found = locate_all(document, [reference], data, store.cache("ocr"))[0]
     reference.update(found)
     return found
@@ -60,16 +60,21 @@ def render_evidence(
 ) -> list[EvidencePage]:
     """Each page of the reference's evidence as a PNG with the passage highlighted."""
     name = str(document.get("file_name") or "the source")
-    if not is_pdf(document):
-        raise EvidenceUnavailableError(f"{name} has no pages to draw: its passage is text.")
     store = open_store(registry_path)
-    data = store.sources.read(str(document.get("file_path") or ""))
+    data = pages_pdf(document, _reader(store), store.cache("evidence"))
+    if data is None and document.get("page_unit") == "slide":
+        raise EvidenceUnavailableError(
+            f"{name}'s slides cannot be drawn (LibreOffice is not installed, or the source is "
+            "gone): its passage is shown as text."
+        )
+    if data is None and not is_pdf(document):
+        raise EvidenceUnavailableError(f"{name} has no pages to draw: its passage is text.")
     if data is None:
         raise EvidenceUnavailableError(
             f"The source file {name} is no longer stored, so its pages cannot be shown; "
             "the quoted text is shown instead. Upload it again to see the pages."
         )
-    if reference.get("highlights") is None:
+    if not _on_pages(reference.get("highlights")):  # unlocated, or text offsets of a deck
         reference.update(locate_all(document, [reference], data, store.cache("ocr"))[0])
     excerpt = {h["page"]: h["rects"] for h in reference.get("highlights") or []}
     sentences = {h["page"]: h["rects"] for h in reference.get("sentence_highlights") or []}
@@ -93,6 +98,16 @@ def render_evidence(
             )
         )
     return out
+
+
+def _reader(store: object) -> object:
+    """The store's source bytes of a document (what ``pages_pdf`` renders or returns)."""
+    return lambda document: store.sources.read(str(document.get("file_path") or ""))  # type: ignore[attr-defined]
+
+
+def _on_pages(highlights: object) -> bool:
+    """Highlights already found on the PDF's pages (not offsets in the section text)."""
+    return isinstance(highlights, list) and all("page" in h for h in highlights)
 
 
 def _key(document: Document, page: int, rects: list, sentence_rects: list, zoom: float) -> str:

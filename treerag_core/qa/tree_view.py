@@ -157,12 +157,16 @@ def search_nodes(
     return (ranked["title"] + ranked["tag"] + ranked["text"])[:limit]
 
 
-def node_pages(node: Mapping[str, object]) -> str:
-    """The node's (or reference's) pages, spelled as everywhere else."""
-    return page_label(node.get("page_start"), node.get("page_end"))  # type: ignore[arg-type]
+def node_pages(node: Mapping[str, object], unit: str | None = "page") -> str:
+    """The node's (or reference's) pages, spelled as everywhere else (``unit``: the
+    document's ``page_unit``; a reference carries its own)."""
+    unit = str(node.get("page_unit") or unit)
+    return page_label(node.get("page_start"), node.get("page_end"), unit)  # type: ignore[arg-type]
 
 
-def outline_rows(flat: Mapping[str, FlatNode], view: TreeSlice) -> list[tuple[str, int, str]]:
+def outline_rows(
+    flat: Mapping[str, FlatNode], view: TreeSlice, unit: str | None = "page"
+) -> list[tuple[str, int, str]]:
     """``(node_id, indent, label)`` for the drawn nodes in document order (text outline)."""
     drawn = set(view.node_ids)
     base = min((int(flat[n].get("level", 1)) for n in drawn), default=1)
@@ -171,7 +175,7 @@ def outline_rows(flat: Mapping[str, FlatNode], view: TreeSlice) -> list[tuple[st
         if nid not in drawn:
             continue
         label = heading_label(node) or nid
-        pages = node_pages(node)
+        pages = node_pages(node, unit)
         if pages and not node.get("generated"):  # a split's title already says its pages
             label += f" ({pages})"
         if view.hidden_children.get(nid):

@@ -20,6 +20,7 @@ from typing import Any
 from .answer_rows import row_candidates
 from .answer_sentences import sentence_candidates
 from .candidates import Candidate, Vocabulary
+from .labels import page_label
 from .question import Question, read_question
 from .ranking import RankingMemory, remembered
 from .sentences import sentence_spans
@@ -90,12 +91,21 @@ def extractive_answer(
     return "\n".join(lines) + "\n\n" + OFFLINE_NOTE, used
 
 
-def _rank(question: Question, candidate: Candidate) -> tuple[float, float, int, int]:
-    """Best first; equal scores (to two decimals) go to the larger figure, since the same
-    row in a company table and in its segments' tables is largest in the company's (a total
-    is at least each of its parts), then to the earlier section and line."""
+def _rank(question: Question, candidate: Candidate) -> tuple[float, int, float, int, int]:
+    """Best first; equal scores (to two decimals) go to the line that says more of the
+    names the question asks about (a spreadsheet's rows all name the asked column: "What
+    was the revenue of North?" is the row that says North), then to the larger figure,
+    since the same row in a company table and in its segments' tables is largest in the
+    company's (a total is at least each of its parts), then to the earlier section and line."""
     bias = ROW_PREFERENCE.get(question.kind, 0.0) if candidate.kind == "row" else 0.0
-    return (-round(candidate.score + bias, 2), -candidate.size, candidate.section, candidate.offset)
+    named = len(candidate.terms.intersection(question.names))
+    return (
+        -round(candidate.score + bias, 2),
+        -named,
+        -candidate.size,
+        candidate.section,
+        candidate.offset,
+    )
 
 
 def _score(question: Question, candidate: Candidate) -> float:
@@ -133,10 +143,13 @@ def choose(question: Question, candidates: list[Candidate], limit: int) -> list[
 
 
 def cite(section: Mapping[str, Any], offset: int) -> str:
-    """``[S3, p. 55]``: the section's reference and the page the line starts on."""
+    """``[S3, p. 55]`` (``[S3, slide 4]`` in a deck): the section's reference and the page
+    the line starts on."""
     ref = str(section.get("ref") or str(section.get("label") or "").split(" · ")[0]).strip()
     page = section.get("page_start")
     for mark_offset, mark_page in section.get("page_marks") or []:
         if mark_offset <= offset:
             page = mark_page
-    return f"[{ref}, p. {page}]" if page is not None else f"[{ref}]"
+    if page is None:
+        return f"[{ref}]"
+    return f"[{ref}, {page_label(page, None, section.get('page_unit'))}]"

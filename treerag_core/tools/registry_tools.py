@@ -52,7 +52,7 @@ from .arguments import (
     ToolArgumentError,
     checked,
 )
-from .shapes import MAX_TITLE_CHARS, SNIPPET_CHARS, cited_node, clip, node_entry, pages
+from .shapes import MAX_TITLE_CHARS, SNIPPET_CHARS, cited_node, clip, node_entry, pages, unit_of
 
 # Documents per list_documents page: ~100 tokens each, a screenful for an agent.
 LIST_PAGE_SIZE = 50
@@ -375,6 +375,7 @@ def _reference(ref: dict[str, Any]) -> dict[str, Any]:
         "title": clip(ref.get("title"), MAX_TITLE_CHARS),
         "path": ref.get("path"),
         "pages": pages(ref.get("page_start"), ref.get("page_end")),
+        **unit_of(ref),
         "cited": bool(ref.get("cited")),
     }
     if ref.get("cited") and ref.get("sentences"):

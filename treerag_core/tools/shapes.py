@@ -72,7 +72,15 @@ def cited_node(document: Mapping[str, Any], node_id: str) -> dict[str, Any]:
         "title": clip(ref["title"] or node_id, MAX_TITLE_CHARS),
         "path": str(ref["path"]),
         "pages": pages(ref["page_start"], ref["page_end"]),
+        **unit_of(ref),
     }
+
+
+def unit_of(ref: Mapping[str, Any]) -> dict[str, str]:
+    """``{"page_unit": "slide"}`` where a deck's or workbook's pages are slides or sheets
+    (so an agent cites "slide 4"); nothing for paged documents."""
+    unit = ref.get("page_unit") or "page"
+    return {} if unit == "page" else {"page_unit": str(unit)}
 
 
 def to_json(result: Mapping[str, Any]) -> str:

@@ -1,10 +1,15 @@
-"""Zip-based formats (Word, EPUB): the checks made before anything is inflated.
+"""Zip-based formats (Word, PowerPoint, Excel, OpenDocument, EPUB): the checks made before
+anything is inflated.
 
 A small file can expand to gigabytes (a zip bomb), so before a reader opens a member we sum
 the members' declared sizes; Python's zipfile never inflates a member past its declared
 size (it stops there and checks the CRC), so the sum bounds the work. Names inside an
 archive come from the file itself: one that climbs out of its folder (``../``) or is
 absolute is refused rather than looked up.
+
+An encrypted Office file is not a zip at all but an OLE2 compound file (the same container
+as the old binary .doc/.xls/.ppt) holding an ``EncryptedPackage`` stream, so its first bytes
+tell it apart from a damaged file and the person can be told to remove the password.
 """
 
 from __future__ import annotations
@@ -12,10 +17,15 @@ from __future__ import annotations
 import io
 import posixpath
 import zipfile
+import zlib
 from urllib.parse import unquote, urlsplit
 
 from ...errors import DocumentReadError, DocumentTooLargeError
 from ...limits import Limits
+
+OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+# The directory entry of an encrypted OOXML package, as OLE2 stores names (UTF-16LE).
+_ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
 
 
 def open_zip(
@@ -23,11 +33,23 @@ def open_zip(
 ) -> zipfile.ZipFile:
     """The archive, once its declared sizes fit ``max_decompressed_bytes`` and it holds
     ``required`` (the member that says what it is); typed errors otherwise."""
+    if data.startswith(OLE2_MAGIC):
+        if _ENCRYPTED_PACKAGE in data:
+            raise DocumentReadError(
+                f"{name} is password-protected (encrypted). Open it in its application, "
+                "remove the password and upload it again."
+            )
+        raise DocumentReadError(
+            f"{name} is an old binary Office file with a new extension: rename it to .doc, "
+            ".xls or .ppt (whichever it is) so it is converted, or save it again as "
+            f"{label}."
+        )
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
         raise DocumentReadError(
-            f"{name} is not a valid {label} file (it is not a readable zip archive).{hint}"
+            f"{name} is not a valid {label} file (it is not a readable zip archive: it may "
+            f"be damaged or cut short).{hint}"
         ) from exc
     total = sum(max(0, info.file_size) for info in archive.infolist())
     if total > limits.max_decompressed_bytes:
@@ -42,12 +64,29 @@ def open_zip(
     return archive
 
 
+def check_zip(
+    data: bytes, limits: Limits, name: str, label: str, required: str, hint: str = ""
+) -> None:
+    """:func:`open_zip` for readers that hand the bytes to a library of their own."""
+    open_zip(data, limits, name, label, required, hint).close()
+
+
 def read_member(archive: zipfile.ZipFile, member: str, name: str) -> bytes:
     """One member's bytes; a damaged member (bad CRC, truncated) is a typed error."""
     try:
         return archive.read(member)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
+    except (
+        zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError, NotImplementedError
+    ) as exc:  # fmt: skip
         raise DocumentReadError(f"{name} is damaged: its part {member!r} cannot be read.") from exc
+
+
+def xml_parser() -> object:
+    """An lxml parser for a document's own XML: no entities expanded (a billion-laughs
+    part), nothing fetched from the network (an external DTD), no huge trees."""
+    from lxml import etree
+
+    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 
 
 def member_path(base: str, href: str) -> str | None:

@@ -1,6 +1,6 @@
 """DOCX → Markdown-style text (python-docx), paragraphs and tables in document order.
 
-A DOCX is a zip: before python-docx inflates anything, :func:`.archive.open_zip` sums the
+A DOCX is a zip: before python-docx inflates anything, :func:`.archive.check_zip` sums the
 members' declared sizes, so a small file that expands to gigabytes (a zip bomb) is refused
 cheaply. A document typed without heading styles comes back as lines carrying each
 paragraph's size and weight, so the typography rules find the headings its author made by
@@ -17,18 +17,17 @@ from ...errors import DocumentReadError
 from ...limits import Limits
 from ..pages import ReadResult, RichPage, TextLine
 from ..sections import escape_line, heading
-from .archive import open_zip
+from .archive import check_zip
 
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 DEFAULT_SIZE_PT = 11.0  # Word's body size when neither the run nor its style sets one
-_NOT_DOCX_HINT = " If it is an old Word .doc file, save it as .docx first."
 
 
 def read_docx(
     data: bytes, limits: Limits, name: str = "the document", options: object = None
 ) -> ReadResult:
     """Headings from Title / Heading n styles; tables as ``a | b | c`` rows in place."""
-    open_zip(data, limits, name, ".docx", "word/document.xml", _NOT_DOCX_HINT).close()
+    check_zip(data, limits, name, ".docx", "word/document.xml")
     try:
         import docx
         from docx.table import Table
