@@ -105,8 +105,20 @@ def _legacy_pages_mode() -> bool:
 ICON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "icon.png")
 
 
+# Documents' text in right-to-left scripts (Arabic, Hebrew): each paragraph, list item,
+# heading and table cell takes its direction from its own first letter, as dir="auto" would,
+# and starts on that side; left-to-right text is unchanged. Our CSS, never a document's.
+TEXT_DIRECTION_CSS = (
+    "<style>[data-testid='stMarkdownContainer'] :is(p, li, h1, h2, h3, h4, h5, h6, td, th),"
+    " [data-testid='stCaptionContainer'], [data-testid='stExpander'] summary, textarea,"
+    " [data-testid='stText'], [data-testid='stText'] *"
+    " {unicode-bidi: plaintext; text-align: start;}</style>"
+)
+
+
 def page_config() -> None:
     st.set_page_config(page_title="treerag", page_icon=ICON, layout="wide")
+    st.html(TEXT_DIRECTION_CSS)
 
 
 def app_pages(settings: bool = True, access: bool = True) -> list[Any]:
