@@ -18,6 +18,7 @@ from ...limits import Limits
 from ..pages import ReadResult, RichPage, TextLine
 from ..sections import escape_line, heading
 from .archive import check_zip
+from .tabular import table_lines
 
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 DEFAULT_SIZE_PT = 11.0  # Word's body size when neither the run nor its style sets one
@@ -26,7 +27,7 @@ DEFAULT_SIZE_PT = 11.0  # Word's body size when neither the run nor its style se
 def read_docx(
     data: bytes, limits: Limits, name: str = "the document", options: object = None
 ) -> ReadResult:
-    """Headings from Title / Heading n styles; tables as ``a | b | c`` rows in place."""
+    """Headings from Title / Heading n styles; tables as record lines in place."""
     check_zip(data, limits, name, ".docx", "word/document.xml")
     try:
         import docx
@@ -140,7 +141,9 @@ def _level(style_id: str | None, style_names: dict[str, str]) -> int | None:
 
 
 def _table_text(table: Any) -> str:
-    rows: list[str] = []
+    """The table as the offline answer reads one: its header row found, each row a record
+    line (``Item Anvil: Price 100.``), as sheets and OpenDocument tables are read."""
+    rows: list[list[str]] = []
     for row in table.rows:
         cells: list[str] = []
         last = None
@@ -149,6 +152,5 @@ def _table_text(table: Any) -> str:
                 continue
             last = cell._tc
             cells.append(" ".join(cell.text.split()))
-        if any(cells):
-            rows.append(" | ".join(cells))
-    return "\n".join(rows)
+        rows.append(cells)
+    return "\n".join(table_lines(rows))
