@@ -149,3 +149,15 @@ def test_with_a_model_an_english_question_about_a_german_document_is_answered(
     by_kind = {kind_of(r): messages_text(r)[0] for r in server.chat_requests()}
     assert "match by meaning" in by_kind["search"]
     assert "language the question is written in" in by_kind["answer"]
+
+
+def test_a_section_in_another_script_keeps_the_documents_stems_for_its_own_words() -> None:
+    """A Russian manual's untranslated section: its Russian title is stemmed as Russian,
+    its English text as English, so a question in either finds it."""
+    from treerag_core.text.tokens import tokenize
+
+    text = "Что такое конфигурационные файлы? Conffiles is a list of configuration files"
+    tokens = tokenize(text, "en", "ru")
+    assert set(tokenize("конфигурационных файлов", "ru")) <= set(tokens)
+    assert {"conffile", "configuration", "file"} <= set(tokens)
+    assert "что" not in tokens  # a Russian stopword

@@ -39,7 +39,7 @@ PASSAGE_CHARS = 2000
 
 
 def node_passages(
-    node: Mapping[str, Any], size: int = PASSAGE_CHARS, language: str = ""
+    node: Mapping[str, Any], size: int = PASSAGE_CHARS, language: str = "", other: str = ""
 ) -> list[list[str]]:
     """Overlapping windows of a section's text, each headed by its title, summary and tags.
 
@@ -51,9 +51,12 @@ def node_passages(
     head = f"{heading_label(node)} " * 2 + f"{node.get('summary') or ''} {tags} "
     text = str(node.get("text") or "")
     if len(text) <= size:
-        return [tokenize(head + text, language)]
+        return [tokenize(head + text, language, other)]
     step = size // 2
-    return [tokenize(head + text[i : i + size], language) for i in range(0, len(text) - step, step)]
+    return [
+        tokenize(head + text[i : i + size], language, other)
+        for i in range(0, len(text) - step, step)
+    ]
 
 
 # Query phrases and the words documents use for them: financial filings call the "income
@@ -253,7 +256,11 @@ def _statistics(
                 (nid, j): tokens
                 for nid in ids
                 for j, tokens in enumerate(
-                    node_passages(flat_nodes[nid], language=languages.of(nid))
+                    node_passages(
+                        flat_nodes[nid],
+                        language=languages.of(nid),
+                        other=languages.main if nid in languages.sections else "",
+                    )
                 )
             }
         )

@@ -27,7 +27,7 @@ from functools import cache
 import regex
 
 # The tokenizer's version: kept statistics made by another one are made again.
-TOKENS_VERSION = 3
+TOKENS_VERSION = 4
 CHARS_PER_TOKEN = 4  # about four characters a token: budgets checked before a call
 
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
@@ -137,21 +137,49 @@ def _bigrams(run: str) -> list[str]:
     return out
 
 
-def tokenize(text: str, language: str = "") -> list[str]:
+def tokenize(text: str, language: str = "", other: str = "") -> list[str]:
     """Word tokens without stopwords, stemmed in ``language`` (an ISO 639-1 code; ``""``
-    and ``"en"``: English's plural strip); bigrams for scripts without spaces."""
+    and ``"en"``: English's plural strip); bigrams for scripts without spaces. ``other``:
+    the document's own language, for a section in another: its words in the document's
+    script (a Russian title over an English text) are stemmed as the document's are."""
     if language in ("", "en") and text.isascii():
         return [_plural(w) for w in _LOWER_WORD.findall(text.lower()) if w not in STOPWORDS]
-    stop = stopwords(language)
-    stem = _plural if language in ("", "en") else stemmer(language)
+    rules = _rules(language)
+    script = SCRIPT_OF_LANGUAGE.get(other, "latin") if other else ""
+    alternate = (
+        _rules(other) if script and script != SCRIPT_OF_LANGUAGE.get(language, "latin") else None
+    )
     lowered = unicodedata.normalize("NFKC", text).casefold()
     matcher = _WORD_MARKED if _MARKS.search(lowered) else _WORD_ANY
     split_forms = language not in ("", "en")  # English keeps the fast path's words
     out: list[str] = []
     for word in matcher.findall(lowered):
+        stop, stem = alternate if alternate and _script(word) == script else rules
         for one in _word_forms(word) if split_forms else (word,):
             _add_any(one, stop, stem, out)
     return out
+
+
+# The script a language is written in, where it is not Latin (see ``tokenize``'s ``other``).
+SCRIPT_OF_LANGUAGE = {
+    "ru": "cyrillic", "uk": "cyrillic", "bg": "cyrillic", "sr": "cyrillic", "el": "greek",
+    "ar": "arabic", "fa": "arabic", "he": "hebrew", "yi": "hebrew", "hi": "devanagari",
+    "ne": "devanagari",
+}  # fmt: skip
+_SCRIPT_STARTS = (("\u0370", "\u0400", "greek"), ("\u0400", "\u0530", "cyrillic"),
+                  ("\u0590", "\u0600", "hebrew"), ("\u0600", "\u0700", "arabic"),
+                  ("\u0900", "\u0980", "devanagari"))  # fmt: skip
+
+
+def _script(word: str) -> str:
+    """The script of a word's first letter: ``latin`` for any not named above."""
+    first = word[0]
+    return next((name for low, high, name in _SCRIPT_STARTS if low <= first < high), "latin")
+
+
+def _rules(language: str) -> tuple[frozenset[str], Callable[[str], str] | None]:
+    """A language's stopwords and stemmer (English: its own list and plural strip)."""
+    return stopwords(language), _plural if language in ("", "en") else stemmer(language)
 
 
 _APOSTROPHES = re.compile(r"['’]+")
