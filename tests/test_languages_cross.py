@@ -111,7 +111,11 @@ def test_section_languages_leave_short_and_quoting_sections_alone() -> None:
     nodes = {
         "0001": {"title": "Intro", "text": "A short note in English about de la Rue."},
         "0002": {"title": "Notes", "text": "The supplier " * 40 + "de la Rue et Cie. " * 2},
-        "0003": {"title": "Anhang", "text": ("Der Vertrag gilt ab dem ersten Tag. " * 20)},
+        "0003": {
+            "title": "Anhang",
+            "text": "Der Vertrag gilt ab dem ersten Tag, und er wird von beiden Seiten "
+            "unterschrieben, bevor die Arbeit beginnt. " * 6,
+        },
     }
     assert section_languages(nodes, "en") == {"0003": "de"}
     languages = Languages("en", {"0003": "de"})
@@ -161,3 +165,31 @@ def test_a_section_in_another_script_keeps_the_documents_stems_for_its_own_words
     assert set(tokenize("конфигурационных файлов", "ru")) <= set(tokens)
     assert {"conffile", "configuration", "file"} <= set(tokens)
     assert "что" not in tokens  # a Russian stopword
+
+
+def test_a_list_of_foreign_names_is_no_section_in_another_language() -> None:
+    """A filing's list of subsidiaries is English, whatever initials its names carry."""
+    names = ("Noble Leasing LLC United States, Delaware Quadrant - Amroq Beverages S.R.L. "
+             "Romania Quaker Development B.V. Netherlands Sea Eagle International SRL Barbados "
+             "NIKE de Mexico, S. de R.L. de C.V. Mexico NIKE CR d.o.o Croatia ") * 4  # fmt: skip
+    nodes = {"0001": {"title": "Exhibit 21", "text": names}}
+    assert section_languages(nodes, "en") == {}
+
+
+def test_stemmers_are_safe_in_threads() -> None:
+    """A Snowball stemmer holds the word it works on: one shared by threads gave wrong
+    stems and IndexErrors (a filing's section stemmed as Romanian in ask_library)."""
+    import threading
+
+    from treerag_core.text.tokens import tokenize
+
+    text = "companiilor statelor americane dezvoltarea produselor calculatoarelor " * 300
+    expected = tokenize(text, "ro")
+    results: list[list[str]] = []
+    threads = [threading.Thread(target=lambda: results.append(tokenize(text, "ro")))
+               for _ in range(4)]  # fmt: skip
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [expected] * 4

@@ -33,6 +33,11 @@ SECTION_SAMPLE_CHARS = 2_000
 # ...and only when that language's stopwords are at least this many times the main
 # language's in it (a Spanish exhibit: dozens to none; an English note quoting "de la").
 OTHER_LANGUAGE_MARGIN = 2.0
+# ...and only on running text: at least this many different stopwords of three letters or
+# more (a list of subsidiaries, "Noble Leasing LLC … S.R.L. Romania", matched Romanian's
+# one-letter stopwords; in the Debian FAQ's untranslated sections 4-45 are seen, in the
+# filings' lists of names 0-1).
+MIN_SECTION_STOPWORDS = 4
 
 _SCRIPTS = {
     "kana": "[\u3040-\u30ff]",
@@ -113,14 +118,24 @@ def section_languages(nodes: Mapping[str, Mapping[str, Any]], main: str) -> dict
         text = str(node.get("text") or "")
         if len(text) < SECTION_SAMPLE_MIN_CHARS:
             continue
-        language, hits = _detect(f"{node.get('title') or ''}\n{text[:SECTION_SAMPLE_CHARS]}")
-        if (
-            language
-            and language != main
-            and (not hits or hits[language] >= OTHER_LANGUAGE_MARGIN * hits.get(main, 0))
+        sample = f"{node.get('title') or ''}\n{text[:SECTION_SAMPLE_CHARS]}"
+        language, hits = _detect(sample)
+        if not language or language == main:
+            continue
+        if hits and (
+            hits[language] < OTHER_LANGUAGE_MARGIN * hits.get(main, 0)
+            or _distinct_stopwords(sample, language) < MIN_SECTION_STOPWORDS
         ):
-            found[nid] = language
+            continue
+        found[nid] = language
     return found
+
+
+def _distinct_stopwords(sample: str, language: str) -> int:
+    """How many different stopwords of three letters or more the sample has: running text
+    uses many, a list of names a few initials and particles ("S.A. de C.V.", "v.")."""
+    words = {w.casefold() for w in _WORDS.findall(sample) if len(w) >= 3}
+    return len(words & stopwords(language))
 
 
 @dataclass(frozen=True)

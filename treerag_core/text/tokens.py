@@ -104,15 +104,23 @@ def stopwords(language: str) -> frozenset[str]:
     return frozenset(lowered | {fold_accents(w) for w in lowered})
 
 
-@cache
 def stemmer(language: str) -> Callable[[str], str] | None:
-    """The language's Snowball stemmer, if it has one (English keeps its plural strip)."""
+    """The language's Snowball stemmer, if it has one (English keeps its plural strip): a
+    new one each call, since a Snowball stemmer keeps the word it works on in itself and
+    one shared by threads (a server's requests, documents navigated at once) gives wrong
+    stems and IndexErrors."""
+    made = _stemmer_class(language)
+    return made().stemWord if made is not None else None
+
+
+@cache
+def _stemmer_class(language: str) -> type | None:
     name = SNOWBALL_NAMES.get(language)
     if name is None:
         return None
     import snowballstemmer
 
-    return snowballstemmer.stemmer(name).stemWord
+    return type(snowballstemmer.stemmer(name))
 
 
 def _plural(word: str) -> str:
