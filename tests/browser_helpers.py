@@ -97,3 +97,37 @@ def drawn_nodes(canvas: Locator, rgb: tuple[int, int, int], at_least: int) -> li
         return until(settled, f"{at_least} nodes drawn")  # type: ignore[return-value]
     except AssertionError as exc:
         raise AssertionError(f"{exc}: only {len(last[0])} drawn") from None
+
+
+LEVEL2 = (0x2F, 0x8F, 0x6E)  # ui.graph.LEVEL_COLORS[1]: a top-level section's node
+AGRAPH = 'iframe[title="streamlit_agraph.agraph"]'
+
+
+def upload_and_open_first_section(page: Page, url: str, source: Path) -> None:
+    """Upload ``source`` on the upload page, index it, open it in the tree browser and
+    click its first top-level section's node, until the section's text is shown."""
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto(url)
+    expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
+    page.locator('input[type="file"]').first.set_input_files(str(source))
+    page.get_by_role("button", name="Index", exact=True).click()
+    expect(page.get_by_role("button", name="Open in tree")).to_be_visible(timeout=120_000)
+    page.get_by_role("button", name="Open in tree").click()
+    expect(page.get_by_role("heading", name="Tree browser")).to_be_visible(timeout=30_000)
+    canvas = page.locator(AGRAPH).first
+    centres = drawn_nodes(canvas, LEVEL2, at_least=3)
+    box = canvas.bounding_box()
+    assert box
+    page.mouse.click(box["x"] + centres[0][0], box["y"] + centres[0][1])
+    expect(page.get_by_text("Full text")).to_be_visible(timeout=20_000)
+
+
+def ask_in_chat(page: Page, question: str, expected: str) -> None:
+    """Go to the chat page, ask ``question`` and wait for ``expected`` in the answer."""
+    page.get_by_role("link", name="Chat").click()
+    expect(page.get_by_role("heading", name="Chat")).to_be_visible(timeout=30_000)
+    box_input = page.get_by_test_id("stChatInputTextArea")
+    box_input.fill(question)
+    box_input.press("Enter")
+    expect(page.get_by_text(expected).first).to_be_visible(timeout=WAIT_MS)
+    wait_idle(page)

@@ -8,11 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_helpers import WAIT_MS, drawn_nodes, shot, wait_idle
-from playwright.sync_api import Page, expect
+from browser_helpers import ask_in_chat, shot, upload_and_open_first_section, wait_idle
+from playwright.sync_api import Page
 
-LEVEL2 = (0x2F, 0x8F, 0x6E)  # ui.graph.LEVEL_COLORS[1]
-AGRAPH = 'iframe[title="streamlit_agraph.agraph"]'
 HANDBOOK = """# دليل الموظفين
 
 يشرح هذا الدليل قواعد الشركة وإجراءاتها لجميع الموظفين.
@@ -56,21 +54,7 @@ def _direction(page: Page, text: str) -> dict:
 def test_an_arabic_document_reads_right_to_left(page: Page, live_server: dict, tmp_path) -> None:
     source = Path(tmp_path) / "dalil.md"
     source.write_text(HANDBOOK, encoding="utf-8")
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(live_server["url"])
-    expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
-    page.locator('input[type="file"]').first.set_input_files(str(source))
-    page.get_by_role("button", name="Index", exact=True).click()
-    expect(page.get_by_role("button", name="Open in tree")).to_be_visible(timeout=120_000)
-
-    page.get_by_role("button", name="Open in tree").click()
-    expect(page.get_by_role("heading", name="Tree browser")).to_be_visible(timeout=30_000)
-    canvas = page.locator(AGRAPH).first
-    centres = drawn_nodes(canvas, LEVEL2, at_least=3)
-    box = canvas.bounding_box()
-    assert box
-    page.mouse.click(box["x"] + centres[0][0], box["y"] + centres[0][1])
-    expect(page.get_by_text("Full text")).to_be_visible(timeout=20_000)
+    upload_and_open_first_section(page, live_server["url"], source)
     wait_idle(page)
     shot(page, "rtl-01-tree.png")
     full_text = page.evaluate(
@@ -80,13 +64,7 @@ def test_an_arabic_document_reads_right_to_left(page: Page, live_server: dict, t
     )
     assert full_text and set(full_text) == {"plaintext"}  # the section's text box too
 
-    page.get_by_role("link", name="Chat").click()
-    expect(page.get_by_role("heading", name="Chat")).to_be_visible(timeout=30_000)
-    box_input = page.get_by_test_id("stChatInputTextArea")
-    box_input.fill("كم يوما من الإجازة السنوية يحصل الموظف؟")
-    box_input.press("Enter")
-    expect(page.get_by_text(ANSWER).first).to_be_visible(timeout=WAIT_MS)
-    wait_idle(page)
+    ask_in_chat(page, "كم يوما من الإجازة السنوية يحصل الموظف؟", ANSWER)
     shot(page, "rtl-02-answer.png")
     arabic = _direction(page, ANSWER)
     assert arabic and arabic["bidi"] == "plaintext"
