@@ -274,7 +274,7 @@ def test_installed_languages_sees_a_pack_installed_while_running(only) -> None: 
 def test_the_language_table(
     language: str, script: str, have: set[str], code: str, missing: str
 ) -> None:
-    chosen = choose(language, script, frozenset(have), "probe")
+    chosen = choose(language, script, frozenset(have))
     assert (chosen.code, chosen.missing) == (code, missing)
     if missing:
         assert f"sudo apt-get install {package_of(missing)}" in chosen.warning
@@ -283,12 +283,12 @@ def test_the_language_table(
 
 
 def test_the_warnings_read_plainly() -> None:
-    german = choose("de", "", frozenset({"eng"}), "probe")
+    german = choose("de", "", frozenset({"eng"}))
     assert german.warning.startswith(
         "This scan looks German; install tesseract-ocr-deu for better recognition "
         "(sudo apt-get install tesseract-ocr-deu)"
     )
-    cyrillic = OcrLanguage("eng", "", "probe", "Cyrillic", missing="rus")
+    cyrillic = OcrLanguage("eng", "", "Cyrillic", missing="rus")
     assert "Cyrillic script" in cyrillic.warning and "tesseract-ocr-rus" in cyrillic.warning
     assert package_of("chi_tra") == "tesseract-ocr-chi-tra"
     assert tesseract_code("zh", "這個問題們來說") == "chi_tra"

@@ -60,11 +60,10 @@ SIMPLIFIED = "这个们来说为国会时对学后与发经开关体实动长还
 
 @dataclass(frozen=True)
 class OcrLanguage:
-    """What a document's scanned pages are read in, and why."""
+    """What a document's scanned pages are read in, and what would read them better."""
 
     code: str  # Tesseract's languages as given to ``-l`` ("deu", "eng+deu")
     language: str = ""  # the language the scan was found to be in (ISO 639-1), "" unknown
-    found_by: str = ""  # "setting", "text layer", "card", "probe"; "" nothing told
     script: str = ""  # the script OSD named, when the probe asked it
     missing: str = ""  # the data that would read it better but is not installed
 
@@ -113,17 +112,17 @@ def script_reader(script: str, installed: frozenset[str] | None) -> str:
 
 
 def choose(
-    language: str, script: str, installed: frozenset[str] | None, found_by: str, text: str = ""
+    language: str, script: str, installed: frozenset[str] | None, text: str = ""
 ) -> OcrLanguage:
     """The data to read a scan in ``language`` (or, not told, in ``script``) with, given the
     ``installed`` data: its own, else the script's commonest language's, else English."""
     wanted = tesseract_code(language, text) or SCRIPTS.get(script, ENGLISH)
     script = script or TESSERACT.get(language, ("", "Latin"))[1]
     if installed is None or wanted in installed:
-        return OcrLanguage(wanted, language, found_by, script)
+        return OcrLanguage(wanted, language, script)
     same_script = SCRIPTS.get(script, ENGLISH)
     fallback = same_script if same_script in installed else ENGLISH
-    return OcrLanguage(fallback, language, found_by, script, missing=wanted)
+    return OcrLanguage(fallback, language, script, missing=wanted)
 
 
 def is_auto(setting: str) -> bool:

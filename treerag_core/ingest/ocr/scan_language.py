@@ -33,19 +33,19 @@ def scan_language(
     """The language to read the scan in: the setting when it names one; else the language
     of the document's text layer, of its card as an editor corrected it, or of a probe."""
     if not is_auto(limits.ocr_language):
-        return OcrLanguage(limits.ocr_language, found_by="setting")
+        return OcrLanguage(limits.ocr_language)
     program = tesseract_path()
     installed = installed_languages(program) if program else None  # None: not known here
     language = detect_language(text)
     if language:
-        return choose(language, "", installed, "text layer", text)
+        return choose(language, "", installed, text)
     language = options.edited_language() if options.edited_language else ""
     if language:
-        return choose(language, "", installed, "card")
+        return choose(language, "", installed)
     if options.progress is not None:
         options.progress(0, len(jobs), "Finding the language of the scan")
     language, script, sample = _probe(jobs[:PROBE_PAGES], pages, installed, workers)
-    return choose(language, script, installed, "probe" if language or script else "", sample)
+    return choose(language, script, installed, sample)
 
 
 def _probe(
