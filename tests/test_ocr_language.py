@@ -142,9 +142,16 @@ needs_german = pytest.mark.skipif(
 @pytest.mark.slow
 @needs_german
 def test_a_german_scan_is_read_in_german(tmp_path: Path) -> None:
-    doc = index_upload("pruefung.png", scan_png(GERMAN), registry_path=str(tmp_path / "r.json"))
+    seen: list[str] = []
+    doc = index_upload(
+        "pruefung.png",
+        scan_png(GERMAN),
+        registry_path=str(tmp_path / "r.json"),
+        progress=lambda done, total, message: seen.append(message),
+    )
     assert doc["ocr_language"] == "deu" and doc["language"] == "de"
     assert not doc["warnings"]
+    assert "Reading the scan again in deu" in seen  # told by its English reading
     text = text_of(doc)
     for word in ("Größe", "Prüfung", "Qualität", "unabhängigen", "dreißig", "Mängel"):
         assert word in text, (word, text)
@@ -171,12 +178,8 @@ def test_an_explicit_language_setting_is_used_as_it_is(
 ) -> None:
     reg = str(tmp_path / "r.json")
     monkeypatch.setenv("TREERAG_OCR_LANGUAGE", "eng")
-    seen: list[str] = []
-    doc = index_upload(
-        "pruefung.png", scan_png(GERMAN), registry_path=reg, progress=lambda *a: seen.append(a[2])
-    )
+    doc = index_upload("pruefung.png", scan_png(GERMAN), registry_path=reg)
     assert doc["ocr_language"] == "eng" and not doc["warnings"]
-    assert "Finding the language of the scan" not in seen  # nothing probed
     cache, dpi = open_store(reg).cache("ocr"), Limits().ocr_dpi
     assert cache.get(page_key(doc["content_hash"], 1, dpi, "eng"))
     assert not cache.get(page_key(doc["content_hash"], 1, dpi, "deu"))
@@ -213,7 +216,7 @@ def test_a_language_pack_installed_later_reads_the_scan_again(
 @needs_german
 def test_the_text_layer_tells_the_scanned_pages_language(tmp_path: Path) -> None:
     """A PDF with a German text page and a scanned one: the scan is read in German, told
-    by the text page, without probing the scan."""
+    by the text page, without reading the scan in English first."""
     pdf = FPDF()
     pdf.add_font("DejaVu", fname=str(FONTS / "DejaVuSerif.ttf"))
     pdf.add_page()
@@ -221,20 +224,21 @@ def test_the_text_layer_tells_the_scanned_pages_language(tmp_path: Path) -> None
     pdf.multi_cell(0, 7, TEXT_PAGE)
     pdf.add_page()
     pdf.image(Image.open(io.BytesIO(scan_png(GERMAN))), x=0, y=0, w=210)
+    reg = str(tmp_path / "r.json")
     seen: list[str] = []
     doc = index_upload(
         "bericht.pdf",
         bytes(pdf.output()),
-        registry_path=str(tmp_path / "r.json"),
+        registry_path=reg,
         progress=lambda done, total, message: seen.append(message),
     )
     assert doc["ocr_pages"] == 1 and doc["ocr_language"] == "deu"
-    assert "Finding the language of the scan" not in seen
     assert "Größe" in text_of(doc) and "Mängel" in text_of(doc)  # only the scan says them
+    cache, dpi = open_store(reg).cache("ocr"), Limits().ocr_dpi
+    assert not cache.get(page_key(doc["content_hash"], 2, dpi, "eng"))  # nothing probed
+    assert not any(m.startswith("Reading the scan again") for m in seen)
 
 
-@pytest.mark.slow
-@needs_german
 def test_an_editors_language_on_the_card_is_followed_on_a_reindex(tmp_path: Path) -> None:
     """The card's language, as an editor corrected it, comes before the probe (not before
     the document's own text layer, which a scan has none of)."""

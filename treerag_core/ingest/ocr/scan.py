@@ -13,15 +13,24 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import closing
 from dataclasses import dataclass, field
 
 from ...errors import DocumentReadError, DocumentTooLargeError
 from ...limits import Limits
 from ..pages import ReadOptions, RichPage, TextLine
+from .languages import ENGLISH, OcrLanguage
 from .page_cache import PageCache
 from .rows import fix_bars, join_rows, line_size
-from .scan_language import scan_language
-from .tesseract import OcrLine, OcrPage, recognise, require_tesseract, tesseract_path
+from .scan_language import Probe, settled_language
+from .tesseract import (
+    OcrLine,
+    OcrPage,
+    installed_languages,
+    recognise,
+    require_tesseract,
+    tesseract_path,
+)
 
 # A page with less visible text than this, carrying an image, is a scan (a page number or
 # a running header alone does not make a text layer).
@@ -78,28 +87,61 @@ def ocr_pages(
         )
     started = time.perf_counter()
     pages = PageCache(options.ocr_cache, source_hash, limits)
-    probed = [(number, render) for number, render, _w, _h in jobs]
-    chosen = scan_language(probed, pages, limits, options, text, workers_for(limits))
-    code = chosen.code
+    program = tesseract_path()
+    installed = installed_languages(program) if program else None  # None: not known here
+    chosen = settled_language(limits, options, text, installed)
+    if chosen is not None:
+        out = _read_in(chosen.code, jobs, pages, limits, options, started)
+    else:  # read in English while the first pages tell the scan's language
+        with Probe([(n, render) for n, render, _w, _h in jobs], pages, installed) as probe:
+            out = _read_in(ENGLISH, jobs, pages, limits, options, started, probe)
+        chosen = probe.decided or OcrLanguage(ENGLISH)
+        if chosen.code != ENGLISH:
+            if options.progress is not None:
+                options.progress(0, len(jobs), f"Reading the scan again in {chosen.code}")
+            out = _read_in(chosen.code, jobs, pages, limits, options, started)
+    return Scan(out, chosen.code, [chosen.warning] if chosen.warning else [])
+
+
+def _read_in(
+    code: str,
+    jobs: list[PageJob],
+    pages: PageCache,
+    limits: Limits,
+    options: ReadOptions,
+    started: float,
+    probe: Probe | None = None,
+) -> dict[int, RichPage]:
+    """Every page of ``jobs`` read in ``code``: from the cache, else by Tesseract. With a
+    ``probe``, each first page is shown to it, and reading stops once it tells another
+    language (the pages read so far stay cached under ``code``)."""
     report = options.progress or (lambda done, total, message: None)
     out: dict[int, RichPage] = {}
+
+    def keep(number: int, page: OcrPage, width: float, height: float) -> bool:
+        out[number] = to_rich_page(number, page, width, height)
+        if probe is not None:
+            probe.tell(number, page)
+        return probe is None or probe.decided is None or probe.decided.code == code
+
     todo = []
-    for number, render, width, height in jobs:
-        hit = pages.get(number, code)
+    for job in jobs:
+        hit = pages.get(job[0], code)
         if hit is None:
-            todo.append((number, render, width, height))
-            continue
-        out[number] = to_rich_page(number, hit, width, height)
-        if (number, code) in pages.read:  # read just now, while finding the language
-            report(len(out), len(jobs), f"OCR page {len(out)} of {len(jobs)}")
+            todo.append(job)
+        elif not keep(job[0], hit, job[2], job[3]):
+            return out
     if todo:
         require_tesseract()
-    for number, page in _recognise_all(todo, limits, code, started):
-        pages.put(number, code, page)
-        _, _, width, height = next(job for job in todo if job[0] == number)
-        out[number] = to_rich_page(number, page, width, height)
-        report(len(out), len(jobs), f"OCR page {len(out)} of {len(jobs)}")
-    return Scan(out, code, [chosen.warning] if chosen.warning else [])
+    with closing(_recognise_all(todo, limits, code, started)) as results:
+        for number, page in results:
+            pages.put(number, code, page)
+            _, _, width, height = next(job for job in todo if job[0] == number)
+            going_on = keep(number, page, width, height)
+            report(len(out), len(jobs), f"OCR page {len(out)} of {len(jobs)}")
+            if not going_on:
+                break
+    return out
 
 
 def _recognise_all(

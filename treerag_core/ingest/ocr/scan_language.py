@@ -1,19 +1,18 @@
-"""Which language a scan is read in, found before its pages are read (see ``languages``):
-the setting when it names one, else the document's text layer, its card as an editor
-corrected it, or a probe of its first scanned pages."""
+"""Which language a scan is read in (see ``languages``): the setting when it names one, else
+the document's text layer, its card as an editor corrected it, or a probe of the scan's
+first pages as they are read."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from ...limits import Limits
 from ...text.language import detect_language
 from ..pages import ReadOptions
 from .languages import ENGLISH, OcrLanguage, choose, is_auto, script_reader
 from .page_cache import PageCache
-from .tesseract import installed_languages, tesseract_path
+from .tesseract import OcrPage
 
 # A scan's language is probed on its first pages: a cover or a blank page tells nothing,
 # and three pages get past a title page and a contents page's few words.
@@ -22,73 +21,64 @@ OSD = "osd"  # Tesseract's orientation and script data (Debian: tesseract-ocr-os
 Render = Callable[[], bytes]
 
 
-def scan_language(
-    jobs: list[tuple[int, Render]],
-    pages: PageCache,
-    limits: Limits,
-    options: ReadOptions,
-    text: str,
-    workers: int,
-) -> OcrLanguage:
-    """The language to read the scan in: the setting when it names one; else the language
-    of the document's text layer, of its card as an editor corrected it, or of a probe."""
+def settled_language(
+    limits: Limits, options: ReadOptions, text: str, installed: frozenset[str] | None
+) -> OcrLanguage | None:
+    """The language known before the scan is read: the setting when it names one; else
+    the language of the document's text layer (``text``), or of its card as an editor
+    corrected it. None: the scan itself must tell (:class:`Probe`)."""
     if not is_auto(limits.ocr_language):
         return OcrLanguage(limits.ocr_language)
-    program = tesseract_path()
-    installed = installed_languages(program) if program else None  # None: not known here
     language = detect_language(text)
     if language:
         return choose(language, "", installed, text)
     language = options.edited_language() if options.edited_language else ""
-    if language:
-        return choose(language, "", installed)
-    if options.progress is not None:
-        options.progress(0, len(jobs), "Finding the language of the scan")
-    language, script, sample = _probe(jobs[:PROBE_PAGES], pages, installed, workers)
-    return choose(language, script, installed, sample)
+    return choose(language, "", installed) if language else None
 
 
-def _probe(
-    jobs: list[tuple[int, Render]],
-    pages: PageCache,
-    installed: frozenset[str] | None,
-    workers: int,
-) -> tuple[str, str, str]:
-    """(language, script, text read) from the first scanned pages that tell them.
+class Probe:
+    """A scan's language told by its first pages as they are read in English.
 
-    OSD names a page's script while the page is read in English, both at once: an English
-    scan, the commonest, then costs only the OSD, as that reading is the page's own. A page
-    in another script is read again in that script's data (English reads Russian as letter
-    soup that looks Romanian to the stopwords); a page too bare to tell (a cover) passes
-    the question to the next one.
+    English first, as the commonest: an English scan's probe reading is its own, and costs
+    only OSD's look at the first page's script (about half a second, in the background,
+    beside the pages being read). The script decides what the reading means: a Latin page's
+    English text is told by its stopwords (German read as English still shows "der", "und");
+    a page in another script is read again in that script's data (English reads Russian as
+    letter soup that looks Romanian to the stopwords); a script nothing installed reads is
+    read in English, and said. A page too bare to tell (a cover) passes to the next one.
     """
-    first_script = ""
-    with ThreadPoolExecutor(max_workers=min(2, workers)) as pool:
-        for number, render in jobs:
-            png = _once(render)
-            osd = installed is None or OSD in installed
-            script_read = pool.submit(pages.script, number, png) if osd else None
-            english = pool.submit(pages.page, number, ENGLISH, png)
-            script = script_read.result() if script_read is not None else ""
-            first_script = first_script or script
-            reader = script_reader(script, installed)
-            if not reader:
-                return "", script, ""  # nothing installed reads it
-            read = english.result() if reader == ENGLISH else pages.page(number, reader, png)
-            language = detect_language(read.text)
-            if language:
-                return language, script, read.text
-    return "", first_script, ""
 
+    def __init__(
+        self, jobs: list[tuple[int, Render]], pages: PageCache, installed: frozenset[str] | None
+    ) -> None:
+        self.first = dict(jobs[:PROBE_PAGES])
+        self.pages, self.installed = pages, installed
+        self.seen: set[int] = set()
+        self.decided: OcrLanguage | None = None
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="treerag-osd")
+        number, render = jobs[0]
+        osd = installed is None or OSD in installed  # None: no Tesseract, cached pages only
+        self._script: Future[str] | None = (
+            self._pool.submit(pages.script, number, render) if osd else None
+        )
 
-def _once(render: Render) -> Render:
-    """``render`` run at most once, however many threads ask (OSD and the English read)."""
-    lock, made = threading.Lock(), []
+    def __enter__(self) -> Probe:
+        return self
 
-    def png() -> bytes:
-        with lock:
-            if not made:
-                made.append(render())
-        return made[0]
+    def __exit__(self, *exc: object) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
-    return png
+    def tell(self, number: int, english: OcrPage) -> None:
+        """Page ``number`` as read in English: sets ``decided`` once a first page tells."""
+        if self.decided is not None or number not in self.first or number in self.seen:
+            return
+        self.seen.add(number)
+        script = self._script.result() if self._script is not None else ""
+        reader = script_reader(script, self.installed)
+        if not reader:  # nothing installed reads the script: English it is, and said so
+            self.decided = choose("", script, self.installed)
+            return
+        read = english if reader == ENGLISH else self.pages.page(number, reader, self.first[number])
+        language = detect_language(read.text)
+        if language or len(self.seen) == len(self.first):
+            self.decided = choose(language, script, self.installed, read.text)
