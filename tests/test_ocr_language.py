@@ -29,7 +29,8 @@ from treerag_core.ingest.ocr.languages import (
     tesseract_code,
 )
 from treerag_core.ingest.ocr.page_cache import page_key
-from treerag_core.ingest.ocr.tesseract import installed_languages
+from treerag_core.ingest.ocr.scan_language import Probe
+from treerag_core.ingest.ocr.tesseract import OcrLine, OcrPage, installed_languages
 from treerag_core.limits import Limits
 
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
@@ -301,3 +302,58 @@ def test_the_warnings_read_plainly() -> None:
     assert script_reader("Cyrillic", frozenset({"eng", "rus"})) == "rus"
     assert Limits().ocr_language == "auto"
     assert Limits.from_env({"TREERAG_OCR_LANGUAGE": "deu"}).ocr_language == "deu"
+
+
+class _Pages:
+    """A PageCache stand-in: OSD's script and the pages read in other data, without Tesseract."""
+
+    def __init__(self, script: str, texts: dict[str, str]) -> None:
+        self.osd, self.texts, self.asked = script, texts, []
+
+    def script(self, number: int, png) -> str:  # noqa: ANN001
+        self.asked.append(("osd", number))
+        return self.osd
+
+    def page(self, number: int, code: str, png) -> OcrPage:  # noqa: ANN001
+        self.asked.append((code, number))
+        return _page(self.texts[code], 90.0)
+
+
+def _page(text: str, confidence: float) -> OcrPage:
+    return OcrPage(100, 100, [OcrLine(text.split(), (0, 0, 1, 1))], confidence)
+
+
+def _probe(pages: _Pages, installed: set[str], count: int = 3) -> Probe:
+    return Probe([(n, lambda: b"") for n in range(1, count + 1)], pages, frozenset(installed))  # type: ignore[arg-type]
+
+
+def test_the_probe_tells_a_latin_page_by_its_english_reading_without_osd() -> None:
+    pages = _Pages("Latin", {})
+    probe = _probe(pages, {"eng", "deu", "osd"})
+    probe.tell(1, _page(" ".join(GERMAN).replace("ö", "o").replace("ü", "u"), 88.0))
+    assert probe.decided is not None and probe.decided.code == "deu"
+    assert pages.asked == []  # read confidently in English: Latin script, no OSD asked
+
+
+def test_the_probe_reads_another_script_in_its_own_data() -> None:
+    russian = "Проверка машин проводится ежегодно и по результатам составляется отчёт для оператора"
+    pages = _Pages("Cyrillic", {"rus": russian})
+    probe = _probe(pages, {"eng", "rus", "osd"})
+    probe.tell(1, _page("IIpopepka MallIMH IIPOBORUTCA u no", 30.0))  # English letter soup
+    assert probe.decided is not None and (probe.decided.code, probe.decided.missing) == ("rus", "")
+    assert pages.asked == [("osd", 1), ("rus", 1)]
+    bare = _probe(_Pages("Cyrillic", {}), {"eng", "osd"})  # no Cyrillic data at all
+    bare.tell(1, _page("IIpopepka", 30.0))
+    assert bare.decided is not None and bare.decided.missing == "rus"
+    assert "Cyrillic script" in bare.decided.warning
+
+
+def test_a_bare_first_page_passes_the_question_to_the_next() -> None:
+    probe = _probe(_Pages("", {}), {"eng", "deu", "osd"})
+    probe.tell(1, _page("Jahresbericht 2023", 91.0))  # a cover: too few words to tell
+    assert probe.decided is None
+    probe.tell(2, _page(" ".join(GERMAN), 90.0))
+    assert probe.decided is not None and probe.decided.code == "deu"
+    last = _probe(_Pages("", {}), {"eng", "osd"}, count=1)
+    last.tell(1, _page("2023", 91.0))  # the only page tells nothing: English
+    assert last.decided is not None and (last.decided.code, last.decided.missing) == ("eng", "")

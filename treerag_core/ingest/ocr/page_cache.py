@@ -108,7 +108,8 @@ def _cached(cache: Cache | None, key: str) -> OcrPage | None:
             )
             for row in hit["lines"]
         ]
-        return OcrPage(int(hit["width"]), int(hit["height"]), lines)
+        confidence = float(hit.get("confidence", -1))  # -1: cached before it was kept
+        return OcrPage(int(hit["width"]), int(hit["height"]), lines, confidence)
     except (KeyError, TypeError, ValueError):
         return None  # a damaged entry is a miss
 
@@ -117,6 +118,7 @@ def _to_json(page: OcrPage) -> dict[str, Any]:
     return {
         "width": page.width,
         "height": page.height,
+        "confidence": page.confidence,
         "lines": [
             [
                 line.words,

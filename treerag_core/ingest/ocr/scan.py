@@ -93,8 +93,8 @@ def ocr_pages(
     if chosen is not None:
         out = _read_in(chosen.code, jobs, pages, limits, options, started)
     else:  # read in English while the first pages tell the scan's language
-        with Probe([(n, render) for n, render, _w, _h in jobs], pages, installed) as probe:
-            out = _read_in(ENGLISH, jobs, pages, limits, options, started, probe)
+        probe = Probe([(n, render) for n, render, _w, _h in jobs], pages, installed)
+        out = _read_in(ENGLISH, jobs, pages, limits, options, started, probe)
         chosen = probe.decided or OcrLanguage(ENGLISH)
         if chosen.code != ENGLISH:
             if options.progress is not None:

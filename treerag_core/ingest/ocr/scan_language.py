@@ -5,7 +5,6 @@ first pages as they are read."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 
 from ...limits import Limits
 from ...text.language import detect_language
@@ -18,6 +17,12 @@ from .tesseract import OcrPage
 # and three pages get past a title page and a contents page's few words.
 PROBE_PAGES = 3
 OSD = "osd"  # Tesseract's orientation and script data (Debian: tesseract-ocr-osd)
+# A page English's data reads with at least this mean word confidence is in Latin script:
+# Latin pages read at 89-96 (English, German and French test pages, three filings, the
+# German Debian FAQ), Cyrillic and Greek ones at 30-43. Only a page below it has OSD name
+# its script (half a second a page; OSD alone is unsafe on a Latin page: at 100 dpi it
+# took a filing's page for Cyrillic).
+LATIN_CONFIDENCE = 70.0
 Render = Callable[[], bytes]
 
 
@@ -39,13 +44,13 @@ def settled_language(
 class Probe:
     """A scan's language told by its first pages as they are read in English.
 
-    English first, as the commonest: an English scan's probe reading is its own, and costs
-    only OSD's look at the first page's script (about half a second, in the background,
-    beside the pages being read). The script decides what the reading means: a Latin page's
-    English text is told by its stopwords (German read as English still shows "der", "und");
-    a page in another script is read again in that script's data (English reads Russian as
-    letter soup that looks Romanian to the stopwords); a script nothing installed reads is
-    read in English, and said. A page too bare to tell (a cover) passes to the next one.
+    English first, as the commonest: an English scan's probe reading is its own and costs
+    nothing more. A page English's data reads confidently is in Latin script, and its text
+    is told by its stopwords (German read as English still shows "der", "und"). Any other
+    page has OSD name its script; a page in another script is read again in that script's
+    data (English reads Russian as letter soup that looks Romanian to the stopwords), and a
+    script nothing installed reads is read in English, and said. A page too bare to tell
+    (a cover) passes to the next one.
     """
 
     def __init__(
@@ -55,25 +60,13 @@ class Probe:
         self.pages, self.installed = pages, installed
         self.seen: set[int] = set()
         self.decided: OcrLanguage | None = None
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="treerag-osd")
-        number, render = jobs[0]
-        osd = installed is None or OSD in installed  # None: no Tesseract, cached pages only
-        self._script: Future[str] | None = (
-            self._pool.submit(pages.script, number, render) if osd else None
-        )
-
-    def __enter__(self) -> Probe:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
 
     def tell(self, number: int, english: OcrPage) -> None:
         """Page ``number`` as read in English: sets ``decided`` once a first page tells."""
         if self.decided is not None or number not in self.first or number in self.seen:
             return
         self.seen.add(number)
-        script = self._script.result() if self._script is not None else ""
+        script = "Latin" if english.confidence >= LATIN_CONFIDENCE else self._script(number)
         reader = script_reader(script, self.installed)
         if not reader:  # nothing installed reads the script: English it is, and said so
             self.decided = choose("", script, self.installed)
@@ -82,3 +75,9 @@ class Probe:
         language = detect_language(read.text)
         if language or len(self.seen) == len(self.first):
             self.decided = choose(language, script, self.installed, read.text)
+
+    def _script(self, number: int) -> str:
+        """The script OSD names on page ``number`` ("" when it cannot tell, or has no data)."""
+        if self.installed is not None and OSD not in self.installed:
+            return ""
+        return self.pages.script(number, self.first[number])

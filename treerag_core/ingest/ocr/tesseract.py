@@ -79,6 +79,9 @@ class OcrPage:
     width: int  # image pixels
     height: int
     lines: list[OcrLine] = field(default_factory=list)
+    # The mean of Tesseract's confidence in every word it read (0-100; -1 unknown): how well
+    # the language's data fits the page's script (see ``scan_language.LATIN_CONFIDENCE``).
+    confidence: float = -1.0
 
     @property
     def text(self) -> str:
@@ -304,7 +307,7 @@ def parse_tsv(
     before a heading among them), and only an unsure line as a whole (specks) is dropped.
     Without ``keep_unsure`` every unsure word is dropped.
     """
-    page = OcrPage(0, 0)
+    page = OcrPage(0, 0, confidence=0.0)
     rows: dict[tuple[int, int, int], list[tuple[str, Box, float]]] = {}
     for row in csv.DictReader(io.StringIO(tsv), delimiter="\t", quoting=csv.QUOTE_NONE):
         try:
@@ -325,6 +328,8 @@ def parse_tsv(
             seen.append(box)
         key = (int(row["block_num"]), int(row["par_num"]), int(row["line_num"]))
         rows.setdefault(key, []).append((text, box, confidence))
+    sure = [c for words in rows.values() for _, _, c in words if c >= 0]
+    page.confidence = round(sum(sure) / len(sure), 1) if sure else 0.0
     for key, words in rows.items():
         if max(c for _, _, c in words) < min_confidence:
             continue
