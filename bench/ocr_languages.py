@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import json
 import re
 import statistics
@@ -53,11 +54,10 @@ def sample(edition: str) -> tuple[Path, Path]:
     OUT.mkdir(parents=True, exist_ok=True)
     original = OUT / f"{edition}.pdf"
     if not original.exists():
-        with gzip.open(FAQ / EDITIONS[edition]) as packed:
-            reader = PdfReader(packed)
-            writer = PdfWriter()
-            for number in PAGES:
-                writer.add_page(reader.pages[number - 1])
+        reader = PdfReader(io.BytesIO(gzip.decompress((FAQ / EDITIONS[edition]).read_bytes())))
+        writer = PdfWriter()
+        for number in PAGES:
+            writer.add_page(reader.pages[number - 1])
         with original.open("wb") as fh:
             writer.write(fh)
     return original, scan_copy(original, OUT / f"scan-{edition}.pdf")

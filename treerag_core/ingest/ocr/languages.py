@@ -20,11 +20,11 @@ from ...text.language import language_name
 AUTO = "auto"
 # The language every Tesseract install carries (Debian's tesseract-ocr depends on it).
 ENGLISH = "eng"
-# A Latin-script language is read with its own data alone, not "+eng": on eight pages of
-# the German Debian FAQ rendered at 200 dpi (3,498 words, many of them English commands),
-# deu read 96.3% of the words (precision 97.6%) in 11.6 s, deu+eng 96.8% (98.2%) in 14.4 s
-# (+24%), gaining digits and "dpkg" but losing umlaut words ("händisch", "geführt"); eng
-# alone read 90.7% (92.3%).
+# A Latin-script language is read with its own data alone, not "+eng": on ten pages of the
+# German Debian FAQ rendered at 200 dpi (many English commands among the words; python -m
+# bench.ocr_languages), deu read 96.7% of the words (precision 98.1%), deu+eng 97.0%
+# (98.7%) in 26% more time, gaining digits and "dpkg" but losing umlaut words ("händisch",
+# "geführt"); eng alone read 91.1% (92.5%).
 
 # ISO 639-1 (the codes of text/language.py) → (Tesseract's data, the script it is written
 # in). Debian's package is tesseract-ocr-<data> with "_" as "-" (see ``package_of``).
