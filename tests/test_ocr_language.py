@@ -173,6 +173,20 @@ def test_a_scan_whose_language_is_not_installed_names_the_package(tmp_path: Path
 
 
 @pytest.mark.slow
+def test_the_upload_page_names_the_missing_package(make_app) -> None:  # noqa: ANN001
+    code = next((c for c in OTHERS if c not in INSTALLED), None)
+    if code is None:
+        pytest.skip(f"{', '.join(OTHERS)} are all installed")
+    at = make_app()
+    at.file_uploader[0].set_value([(f"{code}.png", scan_png(OTHERS[code]), "image/png")])
+    at.run()
+    next(b for b in at.button if b.label == "Index").click().run(timeout=120)
+    assert not at.exception and not at.error
+    shown = [w.value.replace("\\", "") for w in at.warning]  # Markdown escapes out
+    assert any(f"install tesseract-ocr-{code}" in w for w in shown), shown
+
+
+@pytest.mark.slow
 @needs_german
 def test_an_explicit_language_setting_is_used_as_it_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -19,19 +19,19 @@ CACHE_VERSION = 7  # part of the cache key: bump when recognition or parsing cha
 
 
 class PageCache:
-    """One source's recognised pages: the registry's OCR cache, and the pages read while
-    its language was being found (taken as they are when that is the language chosen)."""
+    """One source's recognised pages: the registry's OCR cache, and the pages read in
+    another script's data while the scan's language was being found (taken as they are
+    when that is the language chosen, even without a registry)."""
 
     def __init__(self, cache: Cache | None, source_hash: str, limits: Limits) -> None:
         self.cache, self.source_hash, self.limits = cache, source_hash, limits
-        self.read: dict[tuple[int, str], OcrPage] = {}
+        self.probed: dict[tuple[int, str], OcrPage] = {}
 
     def get(self, number: int, code: str) -> OcrPage | None:
         key = page_key(self.source_hash, number, self.limits.ocr_dpi, code)
-        return self.read.get((number, code)) or _cached(self.cache, key)
+        return self.probed.pop((number, code), None) or _cached(self.cache, key)
 
     def put(self, number: int, code: str, page: OcrPage) -> None:
-        self.read[(number, code)] = page
         if self.cache is not None:
             self.cache.put(
                 page_key(self.source_hash, number, self.limits.ocr_dpi, code), _to_json(page)
@@ -43,6 +43,7 @@ class PageCache:
         if page is None:
             page = recognise(png(), code, self.limits.ocr_page_timeout_s)
             self.put(number, code, page)
+        self.probed[(number, code)] = page
         return page
 
     def script(self, number: int, png: Callable[[], bytes]) -> str:
