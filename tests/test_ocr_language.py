@@ -172,6 +172,30 @@ def test_a_scan_whose_language_is_not_installed_names_the_package(tmp_path: Path
     assert "registr" in text_of(doc).lower()  # the text is read all the same
 
 
+RUSSIAN = [
+    "Проверка размера и качества",
+    "Проверка машин проводится ежегодно независимым экспертом. При этом проверяются",
+    "размер установки, давление в трубопроводах и безопасность электрических цепей.",
+    "По результатам составляется отчёт, который передаётся оператору в течение двух",
+    "недель. Для устранения недостатков даётся срок в тридцать дней.",
+]
+
+
+@pytest.mark.slow
+def test_a_scan_in_another_script_is_told_by_osd(tmp_path: Path) -> None:
+    """Russian read with English's data is letter soup (its stopwords look Romanian): OSD
+    names the script, and the scan is read in Russian, or the package is named."""
+    doc = index_upload("otchet.png", scan_png(RUSSIAN), registry_path=str(tmp_path / "r"))
+    if "rus" in INSTALLED:
+        assert doc["ocr_language"] == "rus" and "Проверка" in text_of(doc)
+    else:
+        assert doc["ocr_language"] == "eng"
+        assert any(
+            "Cyrillic script" in w and "sudo apt-get install tesseract-ocr-rus" in w
+            for w in doc["warnings"]
+        ), doc["warnings"]
+
+
 @pytest.mark.slow
 def test_the_upload_page_names_the_missing_package(make_app) -> None:  # noqa: ANN001
     code = next((c for c in OTHERS if c not in INSTALLED), None)
