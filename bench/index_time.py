@@ -5,8 +5,10 @@ The base commit's ``treerag_core`` is exported with ``git archive`` under ``benc
 each measurement is a fresh process (imports done before the clock starts) indexing one
 PDF offline and not storing it, runs interleaved base/ours, median of ``--runs``. Inputs:
 the generated 300-page PDFs of ``python -m bench`` (with and without bookmarks) and, when
-present, real PDFs of about 300 pages from the shared bench. Prints a table and writes
-``bench/results/index_time.{json,md}``.
+present, real PDFs of about 300 pages from the shared bench; or the files given with
+``--file`` (a scan: its OCR, nothing cached, as each run is a fresh process without a
+registry) and ``--name`` for the results. Prints a table and writes
+``bench/results/index_time.{json,md}`` (or ``<name>.{json,md}``).
 """
 
 from __future__ import annotations
@@ -40,8 +42,9 @@ from treerag_core.ingest.summarize import make_summarizer
 summarizer = make_summarizer(None)
 started = time.perf_counter()
 doc = index_document(sys.argv[2], summarizer=summarizer, persist=False, verbose=False)
+ocr = f", OCR in {doc['ocr_language']}" if doc.get("ocr_language") else ""
 print(json.dumps({"seconds": time.perf_counter() - started,
-                  "sections": len(doc["flat_nodes"]), "source": doc["structure_source"]}))
+                  "sections": len(doc["flat_nodes"]), "source": doc["structure_source"] + ocr}))
 """
 
 
@@ -68,12 +71,23 @@ def measure(code: Path, pdf: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _default_inputs() -> dict[str, Path]:
+    inputs = ensure_inputs()
+    return {
+        "generated, 300 pages, no bookmarks": inputs.pdf_plain,
+        "generated, 300 pages, bookmarks": inputs.pdf_outline,
+        **{f"{p.stem} (real)": p for p in REAL if p.exists()},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.index_time", description=__doc__)
     parser.add_argument(
         "--base", default="", help="commit to compare with (default: where HEAD left main)"
     )
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--file", action="append", default=[], help="index these instead")
+    parser.add_argument("--name", default="index_time", help="results file stem")
     args = parser.parse_args(argv)
     base_ref = (
         args.base
@@ -90,12 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
     ).stdout.strip()
     base = export_base(base_commit)
-    inputs = ensure_inputs()
-    pdfs = {
-        "generated, 300 pages, no bookmarks": inputs.pdf_plain,
-        "generated, 300 pages, bookmarks": inputs.pdf_outline,
-        **{f"{p.stem} (real)": p for p in REAL if p.exists()},
-    }
+    pdfs = {Path(f).name: Path(f).resolve() for f in args.file} or _default_inputs()
     rows = []
     for label, pdf in pdfs.items():
         runs: dict[str, list[dict]] = {"base": [], "ours": []}
@@ -117,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"[index_time] {label}: {med['base']:.2f} s → {med['ours']:.2f} s", file=sys.stderr)
     lines = [
-        "# Index time, 300-page PDFs",
+        "# Index time" + ("" if args.file else ", 300-page PDFs"),
         "",
         f"Generated {time.strftime('%Y-%m-%d %H:%M:%S %Z')} by `python -m bench.index_time`: "
         f"base {base_commit} vs ours {ours_commit}, offline engine, not stored, fresh process "
@@ -133,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     report = {"base": base_commit, "ours": ours_commit, "runs": args.runs, "rows": rows}
-    save_results("index_time", report, lines)
+    save_results(args.name, report, lines)
     print("\n".join(lines))
     return 0
 

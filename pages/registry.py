@@ -43,6 +43,8 @@ def _actions(row: dict[str, Any], editor: bool) -> None:
             st.error(outcome.error)
         else:
             st.success(f"Re-indexed: {outcome.sections} sections in {outcome.seconds:.2f} s.")
+            for warning in outcome.warnings:  # what was read only in part, and why
+                st.warning(md_escape(warning, 600))
     cols[3].download_button(
         "Export JSON",
         lambda: export_bytes([doc_id], registry, principal),  # made (and logged) on click

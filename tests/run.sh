@@ -4,14 +4,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# System programs the tests exercise for real: Chromium (browser tests), Tesseract (OCR),
-# PostgreSQL (the database store: the tests start their own server with initdb + pg_ctl),
-# nginx (the sign-in proxy in front of the app: the tests start their own on loopback),
-# the Debian FAQ in its translations (real documents in ten languages: test_languages_real),
-# LibreOffice (legacy Office files converted: test_readers_office).
+# System programs the tests exercise for real: Chromium (browser tests), Tesseract (OCR,
+# with German's data), PostgreSQL (the database store: the tests start their own server with
+# initdb + pg_ctl), nginx (the sign-in proxy in front of the app: the tests start their own
+# on loopback), the Debian FAQ in its translations (real documents in ten languages:
+# test_languages_real), LibreOffice (legacy Office files converted: test_readers_office).
 missing=""
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
 command -v tesseract >/dev/null || missing="$missing tesseract-ocr"
+# German's OCR data (1.5 MB: a scan read in its own language) and the font the OCR
+# language tests print their scans in.
+compgen -G "/usr/share/tesseract-ocr/*/tessdata/deu.traineddata" >/dev/null \
+  || missing="$missing tesseract-ocr-deu"
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf ] || missing="$missing fonts-dejavu-core"
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null \
   || missing="$missing postgresql"
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing="$missing nginx"

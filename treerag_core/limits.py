@@ -52,7 +52,9 @@ class Limits:
     # or negligible and that carry an image, and image files; "force" reads every PDF page
     # (for a garbage text layer); "off" never runs it.
     ocr: str = "auto"
-    ocr_language: str = "eng"  # Tesseract language codes, "eng+deu" for several
+    # Tesseract's languages: "auto" reads a scan in its own language when its data is
+    # installed (see ingest/ocr/languages.py); codes ("deu", "eng+deu") are used as they are.
+    ocr_language: str = "auto"
     ocr_dpi: int = 300  # Tesseract reads small print reliably from about 300 dpi
     ocr_max_pages: int = 500  # pages OCR'd per document: about 4 minutes on 2 cores
     ocr_timeout_s: float = 1800.0  # OCR time for a whole document

@@ -79,6 +79,8 @@ class Document(TypedDict, total=False):
     # "cc", "date" (an e-mail's headers), "messages" (a mailbox)
     metadata: dict[str, Any]
     ocr_pages: int  # pages read by OCR
+    # The Tesseract languages they were read in ("deu"; their OCR cache entries' key)
+    ocr_language: str
     # Sections whose summary is the offline lead because the summary model's reply failed
     # or was unusable (a later re-index asks again)
     summary_fallbacks: int

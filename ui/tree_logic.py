@@ -96,6 +96,9 @@ def structure_note(doc: Mapping[str, Any]) -> str:
     parts = [*source_facts(doc), f"Structure from {source}", f"{sections:,} sections"]
     if pages:
         parts.append(f"{pages:,} {doc.get('page_unit') or 'page'}s")
+    if doc.get("ocr_pages"):
+        language = f" ({doc['ocr_language']})" if doc.get("ocr_language") else ""
+        parts.append(f"{doc['ocr_pages']:,} read by OCR{language}")
     check = doc.get("structure_check") or {}
     if check.get("error"):
         parts.append("the model's heading check failed: headings as read")

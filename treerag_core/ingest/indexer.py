@@ -108,6 +108,7 @@ def _document(
         **({"metadata": source.metadata} if source.metadata else {}),
         "warnings": source.warnings,
         "ocr_pages": source.ocr_pages,
+        **({"ocr_language": source.ocr_language} if source.ocr_language else {}),
         "content_hash": source.content_hash,
         "indexed_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
         "total_sections": len(flat),

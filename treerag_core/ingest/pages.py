@@ -80,6 +80,9 @@ class ReadOptions:
 
     progress: ProgressFn | None = None
     ocr_cache: Cache | None = None
+    # The language an editor set on the stored document's card (a re-index), asked only
+    # when a scan's own text does not tell which language to read it in; "" none set.
+    edited_language: Callable[[], str] | None = None
     # A model's check of the headings found only by their look: (document name, doubtful
     # headings) → the ones it sets aside (see ``structure.confirm``); None without a model.
     heading_judge: Callable[[str, list[Any]], set[int]] | None = None
@@ -105,6 +108,9 @@ class ReadResult:
     title: str | None = None
     structure_source: str = ""  # what gave ``text`` its headings, when the reader did
     warnings: list[str] = field(default_factory=list)  # what was read only in part, and why
+    # The Tesseract languages scanned pages were read in ("" none): their OCR cache entries
+    # are kept under it, where a scan's evidence is found again.
+    ocr_language: str = ""
     page_labels: list[str] = field(default_factory=list)  # a PDF's own page numbering
     # What the file says about itself (an e-book's title and authors, a message's sender,
     # recipients and date), kept on the document as its ``metadata``.

@@ -39,6 +39,7 @@ class SourceText:
     structure_source: str = ""  # bookmarks, heading styles, numbering and keywords, …
     warnings: list[str] = field(default_factory=list)  # parts not read, and why
     ocr_pages: int = 0  # pages whose text was recognised from their image
+    ocr_language: str = ""  # the Tesseract languages they were read in
     structure_check: dict[str, Any] | None = None  # what a model's heading check set aside
     metadata: dict[str, Any] = field(default_factory=dict)  # title, authors, sender, …
     page_unit: str = "page"  # what a page is: "slide" in a deck, "sheet" in a workbook
@@ -113,6 +114,7 @@ def read_bytes(
         structure_source=structured.source,
         warnings=list(result.warnings),
         ocr_pages=sum(page.ocr for page in result.pages or []),
+        ocr_language=result.ocr_language,
         structure_check=result.measured.get("heading_check"),
         metadata=dict(result.metadata),
         page_unit=result.page_unit,

@@ -12,7 +12,9 @@ Every stored indexing is logged (``index``, ``reindex``; refused and failed atte
 
 from __future__ import annotations
 
+import functools
 import logging
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -20,10 +22,11 @@ from ..access.audit import Audit, audited
 from ..access.collections import check_collection_name
 from ..access.principal import Principal
 from ..access.rules import EDITOR_ROLE, require_collection, require_document
+from ..errors import DocumentNotFoundError
 from ..ingest.formats import check_upload
 from ..ingest.indexer import Build, no_progress
 from ..ingest.pages import ReadOptions
-from ..ingest.source import SourceText, read_bytes, read_source
+from ..ingest.source import SourceText, is_url, read_bytes, read_source
 from ..ingest.summarize import null_summarizer
 from ..limits import Limits
 from ..store import open_store
@@ -66,7 +69,8 @@ def index_document(
     job = _Indexing(summarizer, store, overwrite, progress, verbose, limits, collection, principal)
 
     def work() -> Document:
-        return job.store_built(read_source(file_path, limits, options=job.read_options()))
+        where = None if is_url(file_path) else os.path.abspath(file_path)  # as read_source
+        return job.store_built(read_source(file_path, limits, options=job.read_options(where)))
 
     return job.run(str(file_path), work)
 
@@ -107,7 +111,7 @@ def index_upload(
         where = location or store.sources.location_for(name, data, separate, folder)
         job.authorize(store.find_by_source(where))  # before the file is written
         with store.sources.staged(where, data):
-            options = job.read_options()
+            options = job.read_options(where)
             source = read_bytes(data, safe_file_name(name), limits, source=where, options=options)
             return job.store_built(source)
 
@@ -137,12 +141,29 @@ class _Indexing:
         self.audit = Audit({"action": "index"})
         self.build.report(0, 1, "Reading the document")
 
-    def read_options(self) -> ReadOptions:
-        """Progress for long reads (OCR), the registry's OCR cache, and the summarizer's
-        model to check the headings found by their look (when it offers one)."""
+    def read_options(self, where: str | None = None) -> ReadOptions:
+        """Progress for long reads (OCR), the registry's OCR cache, the summarizer's model
+        to check the headings found by their look (when it offers one), and the language an
+        editor set on the document stored from ``where`` (a scan is read in it)."""
         cache = self.store.cache("ocr") if self.store is not None else None
         judge = getattr(self.build.summarizer, "heading_judge", None)
-        return ReadOptions(progress=self.build.report, ocr_cache=cache, heading_judge=judge)
+        return ReadOptions(
+            progress=self.build.report,
+            ocr_cache=cache,
+            heading_judge=judge,
+            edited_language=functools.partial(self._edited_language, where),
+        )
+
+    def _edited_language(self, where: str | None) -> str:
+        """The language on the card of the document stored from ``where``, as an editor
+        corrected it ("" none): asked only when a scan's own text does not tell."""
+        row = self.store.find_by_source(where) if self.store is not None and where else None
+        try:
+            stored = self.store.get(row["doc_id"]) if self.store is not None and row else None
+        except DocumentNotFoundError:  # deleted meanwhile: nothing was set
+            stored = None
+        language = ((stored or {}).get("card_edits") or {}).get("language")
+        return language if isinstance(language, str) else ""
 
     def run(self, name: str, work: Callable[[], Document]) -> Document:
         """Run ``work`` (read, build, save) under the audit log, when anything is stored."""

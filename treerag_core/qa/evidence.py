@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..ingest.ocr.scan import THIN_TEXT_CHARS, Box, cached_words
+from ..ingest.ocr.page_cache import Box, cached_words
+from ..ingest.ocr.scan import THIN_TEXT_CHARS
 from ..ingest.readers.pdfium_pages import PDFIUM_LOCK
 from ..limits import Limits
 from ..store.base import Cache
@@ -61,8 +62,9 @@ def ocr_words_of(document: Mapping[str, Any], ocr_cache: Cache | None) -> OcrWor
     if ocr_cache is None or not document.get("ocr_pages") or not document.get("content_hash"):
         return None
     source_hash, limits = str(document["content_hash"]), Limits.from_env()
+    language = str(document.get("ocr_language") or "")
     return lambda page, width, height: cached_words(
-        ocr_cache, source_hash, page, width, height, limits
+        ocr_cache, source_hash, page, width, height, limits, language
     )
 
 

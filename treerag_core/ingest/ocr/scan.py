@@ -1,9 +1,10 @@
 """Which pages need OCR, and running it: in parallel, within a budget, cached per page.
 
 Pages are rendered one at a time (PDFium is not thread-safe) and recognised by up to one
-Tesseract process per core; at most two images per worker wait in memory. Results are
-cached by (source hash, page, resolution, language), so re-indexing a scan — or changing
-a summary prompt — never repeats OCR.
+Tesseract process per core; at most two images per worker wait in memory, in the scan's
+own language (see ``languages``). Results are cached by (source hash, page, resolution,
+language), so re-indexing a scan — or changing a summary prompt — never repeats OCR, and a
+language pack installed since reads it again.
 """
 
 from __future__ import annotations
@@ -12,14 +13,24 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any
+from contextlib import closing
+from dataclasses import dataclass, field
 
 from ...errors import DocumentReadError, DocumentTooLargeError
 from ...limits import Limits
-from ...store.base import Cache
 from ..pages import ReadOptions, RichPage, TextLine
+from .languages import ENGLISH, OcrLanguage
+from .page_cache import PageCache
 from .rows import fix_bars, join_rows, line_size
-from .tesseract import OcrLine, OcrPage, recognise, require_tesseract
+from .scan_language import Probe, settled_language
+from .tesseract import (
+    OcrLine,
+    OcrPage,
+    installed_languages,
+    recognise,
+    require_tesseract,
+    tesseract_path,
+)
 
 # A page with less visible text than this, carrying an image, is a scan (a page number or
 # a running header alone does not make a text layer).
@@ -34,8 +45,6 @@ BOLD_INK_RATIO = 1.2
 ITALIC_SLANT = 1.0
 # Lines with at least this many words stand for the body when the page's usual ink is taken.
 BODY_LINE_WORDS = 6
-Box = tuple[float, float, float, float]
-CACHE_VERSION = 7  # part of the cache key: bump when recognition or parsing changes
 POINTS_PER_INCH = 72
 
 # (page number, a function that renders the page to PNG, page width and height in points)
@@ -54,42 +63,89 @@ def workers_for(limits: Limits) -> int:
     return max(1, limits.ocr_workers or os.cpu_count() or 1)
 
 
+@dataclass
+class Scan:
+    """Pages read by OCR (page number → RichPage), the Tesseract languages they were read
+    in (their cache entries are kept under it), and what the document should say."""
+
+    pages: dict[int, RichPage] = field(default_factory=dict)
+    language: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
 def ocr_pages(
-    jobs: list[PageJob], source_hash: str, limits: Limits, options: ReadOptions
-) -> dict[int, RichPage]:
-    """Recognise every page of ``jobs``: page number → its RichPage from OCR."""
+    jobs: list[PageJob], source_hash: str, limits: Limits, options: ReadOptions, text: str = ""
+) -> Scan:
+    """Recognise every page of ``jobs`` in the scan's language (see ``languages``);
+    ``text``: the document's own text on its other pages, the first witness of it."""
     if not jobs:
-        return {}
+        return Scan()
     if len(jobs) > limits.ocr_max_pages:
         raise DocumentTooLargeError(
             f"{len(jobs):,} pages need OCR, over the limit of {limits.ocr_max_pages:,} "
             "(TREERAG_OCR_MAX_PAGES)."
         )
-    out: dict[int, RichPage] = {}
-    todo = []
-    for number, render, width, height in jobs:
-        hit = _cached(options.ocr_cache, _key(source_hash, number, limits))
-        if hit is not None:
-            out[number] = to_rich_page(number, hit, width, height)
-        else:
-            todo.append((number, render, width, height))
+    started = time.perf_counter()
+    pages = PageCache(options.ocr_cache, source_hash, limits)
+    program = tesseract_path()
+    installed = installed_languages(program) if program else None  # None: not known here
+    chosen = settled_language(limits, options, text, installed)
+    if chosen is not None:
+        out = _read_in(chosen.code, jobs, pages, limits, options, started)
+    else:  # read in English while the first pages tell the scan's language
+        probe = Probe([(n, render) for n, render, _w, _h in jobs], pages, installed)
+        out = _read_in(ENGLISH, jobs, pages, limits, options, started, probe)
+        chosen = probe.decided or OcrLanguage(ENGLISH)
+        if chosen.code != ENGLISH:
+            if options.progress is not None:
+                options.progress(0, len(jobs), f"Reading the scan again in {chosen.code}")
+            out = _read_in(chosen.code, jobs, pages, limits, options, started)
+    return Scan(out, chosen.code, [chosen.warning] if chosen.warning else [])
+
+
+def _read_in(
+    code: str,
+    jobs: list[PageJob],
+    pages: PageCache,
+    limits: Limits,
+    options: ReadOptions,
+    started: float,
+    probe: Probe | None = None,
+) -> dict[int, RichPage]:
+    """Every page of ``jobs`` read in ``code``: from the cache, else by Tesseract. With a
+    ``probe``, each first page is shown to it, and reading stops once it tells another
+    language (the pages read so far stay cached under ``code``)."""
     report = options.progress or (lambda done, total, message: None)
-    total = len(jobs)
+    out: dict[int, RichPage] = {}
+
+    def keep(number: int, page: OcrPage, width: float, height: float) -> bool:
+        out[number] = to_rich_page(number, page, width, height)
+        if probe is not None:
+            probe.tell(number, page)
+        return probe is None or probe.decided is None or probe.decided.code == code
+
+    todo = []
+    for job in jobs:
+        hit = pages.get(job[0], code)
+        if hit is None:
+            todo.append(job)
+        elif not keep(job[0], hit, job[2], job[3]):
+            return out
     if todo:
         require_tesseract()
-    started = time.perf_counter()
-    for number, page in _recognise_all(todo, limits, started):
-        key = _key(source_hash, number, limits)
-        if options.ocr_cache is not None:
-            options.ocr_cache.put(key, _to_json(page))
-        _, _, width, height = next(job for job in todo if job[0] == number)
-        out[number] = to_rich_page(number, page, width, height)
-        report(len(out), total, f"OCR page {len(out)} of {total}")
+    with closing(_recognise_all(todo, limits, code, started)) as results:
+        for number, page in results:
+            pages.put(number, code, page)
+            _, _, width, height = next(job for job in todo if job[0] == number)
+            going_on = keep(number, page, width, height)
+            report(len(out), len(jobs), f"OCR page {len(out)} of {len(jobs)}")
+            if not going_on:
+                break
     return out
 
 
 def _recognise_all(
-    jobs: list[PageJob], limits: Limits, started: float
+    jobs: list[PageJob], limits: Limits, language: str, started: float
 ) -> Iterator[tuple[int, OcrPage]]:
     workers = workers_for(limits)
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="treerag-ocr")
@@ -100,7 +156,7 @@ def _recognise_all(
             while queue and len(pending) < workers * QUEUED_PER_WORKER:
                 number, render, _w, _h = queue.pop(0)
                 png = render()
-                future = pool.submit(recognise, png, limits.ocr_language, limits.ocr_page_timeout_s)
+                future = pool.submit(recognise, png, language, limits.ocr_page_timeout_s)
                 pending[future] = number
             done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
             for future in done:
@@ -157,97 +213,34 @@ def _body_ink(lines: list[OcrLine]) -> float:
     return inks[len(inks) // 2] if inks else 0.0
 
 
-def _key(source_hash: str, number: int, limits: Limits) -> str:
-    return (
-        f"ocr-v{CACHE_VERSION}-{source_hash[:32]}-{number}-{limits.ocr_dpi}-{limits.ocr_language}"
-    )
-
-
-def cached_words(
-    cache: Cache | None,
-    source_hash: str,
-    number: int,
-    width_pt: float,
-    height_pt: float,
-    limits: Limits,
-) -> list[tuple[str, Box]] | None:
-    """The words OCR read on page ``number`` (1-based) when it was indexed, each with its
-    box in PDF points (left, bottom, right, top): how a scan's evidence is highlighted, as
-    it has no text layer to search. None when the page was not read by OCR (or with other
-    settings)."""
-    page = _cached(cache, _key(source_hash, number, limits))
-    if page is None or not page.width or not page.height:
-        return None
-    sx, sy = width_pt / page.width, height_pt / page.height
-    return [
-        (fix_bars(word), (left * sx, height_pt - bottom * sy, right * sx, height_pt - top * sy))
-        for line in page.lines
-        for word, (left, top, right, bottom) in zip(line.words, line.word_boxes, strict=False)
-    ]
-
-
-def _cached(cache: Cache | None, key: str) -> OcrPage | None:
-    hit = cache.get(key) if cache is not None else None
-    if not hit:
-        return None
-    try:
-        lines = [
-            OcrLine(
-                list(row[0]),
-                tuple(row[1]),  # type: ignore[arg-type]
-                int(row[2]),
-                float(row[3]),
-                [tuple(b) for b in row[4]],  # type: ignore[misc]
-                slant=float(row[5]),
-            )
-            for row in hit["lines"]
-        ]
-        return OcrPage(int(hit["width"]), int(hit["height"]), lines)
-    except (KeyError, TypeError, ValueError):
-        return None  # a damaged entry is a miss
-
-
-def _to_json(page: OcrPage) -> dict[str, Any]:
-    return {
-        "width": page.width,
-        "height": page.height,
-        "lines": [
-            [
-                line.words,
-                list(line.box),
-                line.block,
-                line.ink,
-                [list(b) for b in line.word_boxes],
-                line.slant,
-            ]
-            for line in page.lines
-        ],
-    }
-
-
 def ocr_pdf_pages(
     data: bytes, pages: list[RichPage], limits: Limits, options: ReadOptions, source_hash: str
-) -> tuple[list[RichPage], list[str]]:
-    """The PDF's pages with every scanned one replaced by its OCR; and warnings.
+) -> tuple[list[RichPage], Scan]:
+    """The PDF's pages with every scanned one replaced by its OCR; and what OCR did.
 
-    A page with real text is never OCR'd (unless ``TREERAG_OCR=force``). Without Tesseract a
-    wholly scanned PDF is refused with the package to install; a PDF with some text keeps
-    its text pages and says how many scanned pages were left unread.
+    A page with real text is never OCR'd (unless ``TREERAG_OCR=force``), and tells the
+    scanned pages' language. Without Tesseract a wholly scanned PDF is refused with the
+    package to install; a PDF with some text keeps its text pages and says how many scanned
+    pages were left unread.
     """
-    from .tesseract import INSTALL_HINT, tesseract_path
+    from .tesseract import INSTALL_HINT
 
     scanned = [p for p in pages if needs_ocr(p, limits.ocr)]
     if not scanned:
-        return pages, []
+        return pages, Scan()
     if tesseract_path() is None and any(p.text_chars for p in pages):
-        return pages, [f"{len(scanned)} scanned page(s) were not read. {INSTALL_HINT}"]
+        return pages, Scan(
+            warnings=[f"{len(scanned)} scanned page(s) were not read. {INSTALL_HINT}"]
+        )
+    # With OCR forced the text layer is the one in doubt: it tells nothing.
+    text = "" if limits.ocr == "force" else "\n".join(p.text for p in pages if p not in scanned)
     with _PdfRenderer(data) as renderer:
         jobs = [
             (p.number, renderer.png_of(p.number, limits.ocr_dpi), p.width, p.height)
             for p in scanned
         ]
-        recognised = ocr_pages(jobs, source_hash, limits, options)
-    return [recognised.get(p.number, p) for p in pages], []
+        scan = ocr_pages(jobs, source_hash, limits, options, text)
+    return [scan.pages.get(p.number, p) for p in pages], scan
 
 
 class _PdfRenderer:

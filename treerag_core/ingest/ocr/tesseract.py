@@ -8,14 +8,17 @@ keeps one process on one core so pages can run side by side without oversubscrib
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import DocumentReadError, OcrUnavailableError
+from .languages import package_of
 
 INSTALL_HINT = (
     "Reading scanned pages needs Tesseract OCR: install the Debian/Ubuntu package "
@@ -25,6 +28,9 @@ INSTALL_HINT = (
 # A line none of whose words Tesseract is this sure of (0-100) is dropped: specks.
 MIN_WORD_CONFIDENCE = 30.0
 PAGE_SEGMENTATION = "3"  # fully automatic layout analysis: columns, blocks, lines
+LIST_TIMEOUT_S = 30.0  # ``--list-langs`` only reads a folder
+_DATA_FOLDER = re.compile(r'List of available languages in "([^"]*)"')
+_SCRIPT = re.compile(r"^Script: (\w+)", re.MULTILINE)
 
 
 # A pixel darker than this (0 black - 255 white) is ink when a word's weight is measured.
@@ -73,6 +79,9 @@ class OcrPage:
     width: int  # image pixels
     height: int
     lines: list[OcrLine] = field(default_factory=list)
+    # The mean of Tesseract's confidence in every word it read (0-100; -1 unknown): how well
+    # the language's data fits the page's script (see ``scan_language.LATIN_CONFIDENCE``).
+    confidence: float = -1.0
 
     @property
     def text(self) -> str:
@@ -96,6 +105,52 @@ def require_tesseract() -> str:
     if path is None:
         raise OcrUnavailableError(INSTALL_HINT)
     return path
+
+
+def installed_languages(program: str) -> frozenset[str]:
+    """The languages Tesseract has data for (``--list-langs``). Asked once per data folder
+    and per change to it: a language pack installed while the app runs is seen at the next
+    scan, without asking Tesseract for every document."""
+    prefix = os.environ.get("TESSDATA_PREFIX", "")
+    folder, _ = _listed(program, prefix, 0)
+    try:
+        stamp = os.stat(folder).st_mtime_ns if folder else 0
+    except OSError:
+        stamp = 0
+    return _listed(program, prefix, stamp)[1]
+
+
+@functools.lru_cache(maxsize=16)
+def _listed(program: str, prefix: str, stamp: int) -> tuple[str, frozenset[str]]:
+    """(data folder, languages) as ``--list-langs`` prints them; the arguments are the cache
+    key (the program, ``TESSDATA_PREFIX``, the folder's modification time)."""
+    try:
+        done = subprocess.run(
+            [program, "--list-langs"], capture_output=True, timeout=LIST_TIMEOUT_S, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return "", frozenset()
+    lines = (done.stdout + done.stderr).decode("utf-8", "replace").splitlines()
+    folder = next((m[1] for line in lines if (m := _DATA_FOLDER.search(line))), "")
+    names = [line.strip() for line in lines if line.strip() and not _DATA_FOLDER.search(line)]
+    return folder, frozenset(name for name in names if " " not in name)
+
+
+def script_of(png: bytes, timeout_s: float = 120.0) -> str:
+    """The script Tesseract's orientation and script detection (``--psm 0``, Debian's
+    tesseract-ocr-osd) sees on a page ("Latin", "Cyrillic", "Han", …); "" when it cannot
+    tell (too few characters) or fails."""
+    program = require_tesseract()
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    try:
+        done = subprocess.run(
+            [program, "stdin", "stdout", "--psm", "0"],
+            input=png, capture_output=True, timeout=timeout_s, env=env, check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    found = _SCRIPT.search(done.stdout.decode("utf-8", "replace"))
+    return found[1] if done.returncode == 0 and found else ""
 
 
 def recognise(png: bytes, language: str = "eng", timeout_s: float = 120.0) -> OcrPage:
@@ -128,9 +183,11 @@ def _tesseract(program: str, png: bytes, language: str, psm: str, timeout_s: flo
     if done.returncode != 0:
         detail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
         if "Failed loading language" in done.stderr.decode("utf-8", "replace"):
+            packages = " ".join(package_of(code) for code in language.split("+"))
             raise OcrUnavailableError(
-                f"Tesseract has no data for the language {language!r}: install "
-                f"tesseract-ocr-{language.split('+')[0]} or set TREERAG_OCR_LANGUAGE."
+                f"Tesseract has no data for the language {language!r}: install {packages} "
+                f"(sudo apt-get install {packages}) or change TREERAG_OCR_LANGUAGE (auto: the scan's "
+                "own language when installed)."
             )
         raise DocumentReadError(f"OCR failed on a page: {detail[0][:200]}")
     return done.stdout.decode("utf-8", "replace")
@@ -250,7 +307,7 @@ def parse_tsv(
     before a heading among them), and only an unsure line as a whole (specks) is dropped.
     Without ``keep_unsure`` every unsure word is dropped.
     """
-    page = OcrPage(0, 0)
+    page = OcrPage(0, 0, confidence=0.0)
     rows: dict[tuple[int, int, int], list[tuple[str, Box, float]]] = {}
     for row in csv.DictReader(io.StringIO(tsv), delimiter="\t", quoting=csv.QUOTE_NONE):
         try:
@@ -271,6 +328,8 @@ def parse_tsv(
             seen.append(box)
         key = (int(row["block_num"]), int(row["par_num"]), int(row["line_num"]))
         rows.setdefault(key, []).append((text, box, confidence))
+    sure = [c for words in rows.values() for _, _, c in words if c >= 0]
+    page.confidence = round(sum(sure) / len(sure), 1) if sure else 0.0
     for key, words in rows.items():
         if max(c for _, _, c in words) < min_confidence:
             continue

@@ -42,8 +42,13 @@ def read_image(
     if not jobs:
         raise EmptyDocumentError(f"{name} holds no image.")
     source_hash = hashlib.sha256(data).hexdigest()
-    pages = ocr_pages(jobs, source_hash, limits, options)
-    return ReadResult(pages=[pages[n] for n, *_ in jobs], page_count=len(jobs))
+    scan = ocr_pages(jobs, source_hash, limits, options)
+    return ReadResult(
+        pages=[scan.pages[n] for n, *_ in jobs],
+        page_count=len(jobs),
+        warnings=scan.warnings,
+        ocr_language=scan.language,
+    )
 
 
 def _too_large(name: str, limits: Limits, size: str = "larger") -> str:

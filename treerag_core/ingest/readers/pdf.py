@@ -39,7 +39,7 @@ def read_pdf(
         raise DocumentTooLargeError(
             f"{name} has {count:,} pages; the limit is {limits.max_pages:,} pages."
         )
-    pages, warnings = ocr_pdf_pages(
+    pages, scan = ocr_pdf_pages(
         data, extract_pages(data, reader, count), limits, options, hashlib.sha256(data).hexdigest()
     )
     return ReadResult(
@@ -47,8 +47,9 @@ def read_pdf(
         outline=_outline(reader, count),
         page_count=count,
         title=_title(reader),
-        warnings=warnings,
+        warnings=scan.warnings,
         page_labels=_page_labels(reader),
+        ocr_language=scan.language,
     )
 
 
