@@ -310,9 +310,9 @@ def make_odp(path: Path, slides: list[Slide]) -> Path:
 
 
 def make_legacy(source: Path, target_ext: str) -> Path:
-    """``source`` (.docx/.xlsx/.pptx) converted by LibreOffice to .doc, .xls, .ppt or .rtf."""
+    """``source`` (.docx/.xlsx/.pptx) converted by LibreOffice to .doc, .xls, .ppt, .rtf or .odt."""
     filters = {"doc": "doc:MS Word 97", "xls": "xls:MS Excel 97", "ppt": "ppt:MS PowerPoint 97",
-               "rtf": "rtf:Rich Text Format"}  # fmt: skip
+               "rtf": "rtf:Rich Text Format", "odt": "odt:writer8"}  # fmt: skip
     data = convert(source.read_bytes(), source.name, source.suffix, filters[target_ext], Limits())
     out = source.with_suffix(f".{target_ext}")
     out.write_bytes(data)

@@ -360,3 +360,20 @@ def test_the_cited_slide_is_drawn_with_its_passage_highlighted(tmp_path: Path):
     assert pages[0].png.startswith(b"\x89PNG")
     again = render_evidence(doc, ref, registry)
     assert again[0].png == pages[0].png
+
+
+@needs_libreoffice
+@pytest.mark.timeout(300)
+def test_a_value_in_a_legacy_doc_table_is_answered_from_its_row(tmp_path: Path):
+    from treerag_core import ask, index_document, make_retriever, make_summarizer
+
+    source = make_docx(
+        tmp_path / "rules.docx",
+        [("h1", "Expenses"), ("p", "Receipts are due within 30 days."),
+         ("table", [["Item", "Limit"], ["Hotel night", "180"], ["Dinner", "45"]])],
+    )  # fmt: skip
+    # a real Word 97 table: LibreOffice's .doc export keeps one made from its own ODT
+    doc = make_legacy(make_legacy(source, "odt"), "doc")
+    document = index_document(str(doc), make_summarizer(), persist=False, verbose=False)
+    answer = ask("What is the limit for a hotel night?", document, make_retriever())
+    assert answer.content.startswith("Item Hotel night: Limit 180.")
