@@ -226,6 +226,9 @@ def _ask(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    # pypdf logs what it repairs ("EOF marker not found") before the reader turns a file it
+    # cannot read into a typed error; the person reads that error, not pypdf's log.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     try:
         if args.command == "index":
             summarizer = null_summarizer
