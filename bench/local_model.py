@@ -319,20 +319,21 @@ def main(argv: list[str] | None = None) -> int:
             llm = None if way[0] == "offline engine" else _model(url, args, log)
             rows = run_way(way, questions, args.registry, llm, args.context)
             report["ways"][way[0]] = {"summary": summary(rows), "per_question": rows}
+            _write(report, log)  # after each way: a run stopped later keeps what it measured
         asked = questions[: args.library_limit]
         for way in LIBRARY_WAYS if asked else ():
             llm = None if way[0] == "offline engine" else _model(url, args, log)
             rows = run_library_way(way, asked, args.registry, llm, args.context)
             report["library"][way[0]] = {"summary": summary(rows), "per_question": rows}
+            _write(report, log)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    report["calls_by_kind"] = log.by_kind()
-    _write(report)
     return 0
 
 
-def _write(report: dict[str, Any]) -> None:
+def _write(report: dict[str, Any], log: CallLog) -> None:
+    report["calls_by_kind"] = log.by_kind()
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "local_model.json").write_text(json.dumps(report, indent=1))
     lines = [f"# A local model through llama.cpp's server: {report['model']}", "",
