@@ -276,6 +276,47 @@ def test_a_failed_routing_call_falls_back_on_the_offline_choice(tmp_path) -> Non
         server.stop()
 
 
+@pytest.mark.parametrize("mode", ["checked", "model", "offline"])
+def test_a_model_routing_to_the_wrong_document_is_checked(tmp_path, mode: str) -> None:
+    """A weak model names a document the question's words do not find: by default (checked)
+    the offline ranking's best is opened beside it, with a note; 'model' takes the model's
+    choice as it is; 'offline' makes no routing call. Through the real ChatOpenAI client."""
+    from fake_llm_servers import FakeLLMServer, kind_of, openai_chat
+
+    from treerag_core import NavigationConfig
+
+    registry = str(tmp_path / "lib.json")
+    planted = _index(registry, "zephyr_office.md", PLANTED)
+    wrong = _index(registry, *look_alike(1))
+    server = FakeLLMServer("openai").start()
+    try:
+
+        def reply(request: dict) -> str:
+            if kind_of(request) == "routing":
+                numbers = {name: n for n, name in _card_numbers(request).items()}
+                return json.dumps({"reasoning": "", "documents":
+                                   [int(numbers[wrong["file_name"]])]})  # fmt: skip
+            return "ok [S1]"
+
+        server.reply = reply
+        chat = openai_chat(server)
+        retriever = make_retriever(chat, search_llm=chat,
+                                   navigation=NavigationConfig(search_mode=mode))  # fmt: skip
+        result = ask_library("What is the guest wifi password?", retriever,
+                             registry_path=registry)  # fmt: skip
+        library = result.response_metadata["trace"]["library"]
+        if mode == "checked":
+            assert library["opened"] == [wrong["doc_id"], planted["doc_id"]]
+            assert library["note"].startswith("offline check")
+        elif mode == "model":
+            assert library["opened"] == [wrong["doc_id"]] and "note" not in library
+        else:
+            assert "routing" not in server.kinds()
+            assert library["engine"] == "offline" and library["opened"] == [planted["doc_id"]]
+    finally:
+        server.stop()
+
+
 def test_a_question_naming_a_year_goes_to_the_document_of_that_year(tmp_path) -> None:
     """Last year's report quotes this year's outlook and a quarterly release compares with
     the year before: the document whose own period is asked comes first, and the trace

@@ -17,7 +17,15 @@ from typing import Any
 
 from ..access.principal import Principal
 from ..errors import LLMError
-from ..library.routing import DEFAULT_K, Routing, RoutingCall, model_choice, route, routing_call
+from ..library.routing import (
+    DEFAULT_K,
+    Routing,
+    RoutingCall,
+    checked_choice,
+    model_choice,
+    route,
+    routing_call,
+)
 from ..llm.call import LLMReply, ainvoke, invoke
 from ..store import open_store
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
@@ -49,7 +57,7 @@ def ask_library(
     routing, call = _offline(query, store, principal, collection, k, retriever, history,
                              extra_context)  # fmt: skip
     if call is not None:
-        routing = _with_reply(routing, call, k, lambda: invoke(
+        routing = _with_reply(routing, call, k, retriever, lambda: invoke(
             retriever.search_llm, call.system, call.user, what="search", cache=retriever.cache,
             schema=call.schema,
         ))  # fmt: skip
@@ -77,7 +85,7 @@ async def aask_library(
                                   cache=retriever.cache, schema=call.schema)  # fmt: skip
         except LLMError as exc:
             reply = exc
-        routing = _with_reply(routing, call, k, lambda: reply)
+        routing = _with_reply(routing, call, k, retriever, lambda: reply)
     if not routing.picked:
         nothing = _nothing(routing, stream, return_raw)
         return _as_async(nothing) if stream else nothing  # type: ignore[arg-type]
@@ -117,16 +125,19 @@ def _offline(
     follow-up leaves out ("And in 2018?")."""
     earlier = " ".join(str(t.get("question") or "") for t in check_history(history)[-1:])
     routing = route(f"{earlier} {query}", store, principal, collection, k)
-    if retriever.search_llm is None:
+    if retriever.search_llm is None or retriever.navigation.search_mode == "offline":
         return routing, None
     index = store.library_index()
     return routing, routing_call(query, routing, index, k, earlier, extra_context)
 
 
 def _with_reply(
-    routing: Routing, call: RoutingCall, k: int, reply: Callable[[], LLMReply | LLMError]
-) -> Routing:
-    """The routing the search model's reply makes; its call's cost in ``usage``."""
+    routing: Routing, call: RoutingCall, k: int, retriever: Retriever,
+    reply: Callable[[], LLMReply | LLMError],
+) -> Routing:  # fmt: skip
+    """The routing the search model's reply makes, checked against the offline one as the
+    retriever's search mode says; its call's cost in ``usage``."""
+    offline_ids = routing.doc_ids  # before model_choice marks the documents its own way
     try:
         got = reply()
     except LLMError as exc:
@@ -134,6 +145,8 @@ def _with_reply(
     if isinstance(got, LLMError):
         return model_choice(routing, call, None, str(got), k)
     chosen = model_choice(routing, call, got.text, "", k)
+    if retriever.navigation.search_mode == "checked":
+        chosen = checked_choice(chosen, offline_ids, k)
     chosen.usage = {"calls": 1, **got.usage()}
     return chosen
 
