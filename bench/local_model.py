@@ -327,9 +327,19 @@ def main(argv: list[str] | None = None) -> int:
             report["library"][way[0]] = {"summary": summary(rows), "per_question": rows}
             _write(report, log)
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        _stop(proc)
     return 0
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """The server stopped, killed if it will not stop: it finishes a request its client gave
+    up on before it reads the signal, and a run's results must not wait on that."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=30)
 
 
 def _write(report: dict[str, Any], log: CallLog) -> None:
