@@ -297,25 +297,23 @@ def model_choice(
     return replace(routing, picked=picked, considered=considered, engine="model", note=note)
 
 
-def checked_choice(chosen: Routing, offline_ids: list[str], k: int) -> Routing:
-    """The model's documents, with the offline ranking's best opened too when the model
+def checked_choice(chosen: Routing, offline: Routing, k: int) -> Routing:
+    """The model's documents, with the offline routing's best opened too when the model
     picked none of those the question's words find: navigation's offline check, for the
     library. A model too weak to route (SmolLM2-135M named the wrong filing for every
     question bench.local_model asked of the library, where the offline routing named the
     right one) still reaches the document the question's words name."""
-    if chosen.engine != "model" or not chosen.picked or not offline_ids:
+    if chosen.engine != "model" or not chosen.picked or not offline.picked:
         return chosen
-    if set(offline_ids) & set(chosen.doc_ids):
+    if set(offline.doc_ids) & set(chosen.doc_ids):
         return chosen
-    best = next((c for c in chosen.considered if c.doc_id == offline_ids[0]), None)
-    if best is None:
-        return chosen
+    best = offline.picked[0]
     best.kept, best.why = True, "the offline ranking's best, opened too (offline check)"
-    picked = [chosen.picked[0], best, *chosen.picked[1:]][:k]
     for c in chosen.picked[k - 1 :]:
         c.kept, c.why = False, f"picked by the search model, but only {k} documents are opened"
     note = ("offline check: none of the documents the search model picked is among those the "
             "question's words find; the offline ranking's best is opened too")  # fmt: skip
+    picked = [chosen.picked[0], best, *chosen.picked[1:]][:k]
     return replace(chosen, picked=picked, note=note)
 
 

@@ -137,7 +137,6 @@ def _with_reply(
 ) -> Routing:  # fmt: skip
     """The routing the search model's reply makes, checked against the offline one as the
     retriever's search mode says; its call's cost in ``usage``."""
-    offline_ids = routing.doc_ids  # before model_choice marks the documents its own way
     try:
         got = reply()
     except LLMError as exc:
@@ -146,7 +145,7 @@ def _with_reply(
         return model_choice(routing, call, None, str(got), k)
     chosen = model_choice(routing, call, got.text, "", k)
     if retriever.navigation.search_mode == "checked":
-        chosen = checked_choice(chosen, offline_ids, k)
+        chosen = checked_choice(chosen, routing, k)
     chosen.usage = {"calls": 1, **got.usage()}
     return chosen
 
