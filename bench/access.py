@@ -25,7 +25,7 @@ from treerag_core import (
     set_collection_access,
 )
 from treerag_core.access.audit import record
-from treerag_core.qa.answer import ask
+from treerag_core.answer.ask import ask
 from treerag_core.store import open_store
 
 OUT = Path(__file__).resolve().parent / "out" / "access"

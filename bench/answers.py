@@ -27,8 +27,8 @@ def timings(questions: Sequence[dict[str, Any]], load: Callable[[dict], dict]) -
     extractive answer (what this engine adds), median and 90th percentile, for all filings
     and for the filings of ``LARGE_FILING_PAGES`` pages or more."""
     from treerag_core import make_retriever
-    from treerag_core.qa.context import prepare_answer
-    from treerag_core.text.extractive import extractive_answer
+    from treerag_core.answer.context import prepare_answer
+    from treerag_core.answer.offline.extractive import extractive_answer
 
     retriever = make_retriever()
     rows = []

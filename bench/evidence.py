@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from treerag_core import index_document, locate_evidence, make_retriever, render_evidence
-from treerag_core.qa.answer import ask
+from treerag_core.answer.ask import ask
 from treerag_core.store import open_store
 
 HERE = Path(__file__).resolve().parent

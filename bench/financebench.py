@@ -43,7 +43,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 def index_all(questions_path: Path, registry: Path, log=print, root: Path | None = None) -> None:
     """Index every filing the questions name that the registry does not hold yet."""
     from treerag_core import index_document, list_documents
-    from treerag_core.ingest.summarize import offline_summarizer
+    from treerag_core.summarize.summarizers import offline_summarizer
 
     root = root or questions_path.parent
     files = sorted({json.loads(line)["file"] for line in questions_path.open() if line.strip()})
@@ -131,7 +131,7 @@ def loss_analysis(evaluation, questions: dict, load) -> dict:  # noqa: ANN001
     heading of its own. ``statement`` says the question asks about a primary financial
     statement (income statement, cash flow statement, balance sheet).
     """
-    from treerag_core.text.ranking import rank_nodes
+    from treerag_core.navigate.ranking import rank_nodes
 
     base = {r.id: r for r in evaluation.baseline or []}
     rows = []
@@ -177,7 +177,7 @@ def loss_analysis(evaluation, questions: dict, load) -> dict:  # noqa: ANN001
 def loss_lines(rows: list[dict], k: int | None = None) -> list[str]:
     """The Markdown paragraph and table on where navigation loses."""
     if k is None:
-        from treerag_core.qa.navigate import NavigationConfig
+        from treerag_core.navigate.navigate import NavigationConfig
 
         k = NavigationConfig().offline_sections
     only_chunks = [r for r in rows if r["chunks_hit"]]

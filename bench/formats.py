@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from treerag_core import index_document, make_retriever
-from treerag_core.qa.answer import ask
+from treerag_core.answer.ask import ask
 
 from .format_cases import CASES, FormatCase, big_deck, big_sheet
 from .runner import save_results

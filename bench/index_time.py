@@ -38,7 +38,7 @@ WORKER = """
 import sys, time, json
 sys.path.insert(0, sys.argv[1])
 from treerag_core import index_document
-from treerag_core.ingest.summarize import make_summarizer
+from treerag_core.summarize.summarizers import make_summarizer
 summarizer = make_summarizer(None)
 started = time.perf_counter()
 doc = index_document(sys.argv[2], summarizer=summarizer, persist=False, verbose=False)

@@ -43,7 +43,7 @@ DOCS = [
 INDEX = """
 import json, sys
 from treerag_core import index_document
-from treerag_core.ingest.summarize import offline_summarizer
+from treerag_core.summarize.summarizers import offline_summarizer
 out = []
 for path in sys.argv[2:]:
     doc = index_document(path, summarizer=offline_summarizer, registry_path=sys.argv[1],

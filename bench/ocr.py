@@ -159,7 +159,7 @@ def evidence_coverage(questions: list[dict], registries: dict[str, Any]) -> dict
 
     from bench.evidence_score import coverage, read_back, words
     from treerag_core import ask, get_document_by_id, make_retriever
-    from treerag_core.qa.evidence import quoted_text
+    from treerag_core.evidence.locate import quoted_text
 
     originals = {name: pdfium.PdfDocument(str(SHARED / "pdfs" / name)) for name in FILINGS}
     out = {}
@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         load_questions,
         open_store,
     )
-    from treerag_core.ingest.source import read_source
+    from treerag_core.read.source import read_source
 
     parser = argparse.ArgumentParser(prog="python -m bench.ocr", description=__doc__)
     parser.add_argument("--runs", type=int, default=3, help="timing runs (median)")

@@ -65,8 +65,8 @@ def sample(edition: str) -> tuple[Path, Path]:
 
 def read(scan: Path, setting: str) -> tuple[str, str, float]:
     """(text, languages used, seconds) of the scan read with ``setting``, nothing cached."""
-    from treerag_core.ingest.source import read_source
     from treerag_core.limits import Limits
+    from treerag_core.read.source import read_source
 
     limits = replace(Limits.from_env(), ocr_language=setting)
     started = time.perf_counter()
@@ -75,7 +75,7 @@ def read(scan: Path, setting: str) -> tuple[str, str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from treerag_core.ingest.source import read_source
+    from treerag_core.read.source import read_source
 
     parser = argparse.ArgumentParser(prog="python -m bench.ocr_languages", description=__doc__)
     parser.add_argument("--runs", type=int, default=3, help="timing runs (median)")

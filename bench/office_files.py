@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from treerag_core.ingest.readers.libreoffice import convert
 from treerag_core.limits import Limits
+from treerag_core.read.readers.libreoffice import convert
 
 
 @dataclass

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from treerag_core import index_document, index_upload, make_summarizer, open_store
-from treerag_core.jobs import enqueue_upload
+from treerag_core.jobs.api import enqueue_upload
 
 from . import pg_ops
 from .__main__ import machine

@@ -75,7 +75,7 @@ def op_summarize(path: str, count: str, workers: str, url: str) -> dict[str, Any
     from langchain_openai import ChatOpenAI
 
     from treerag_core import index_document
-    from treerag_core.ingest.summarize import make_summarizer
+    from treerag_core.summarize.summarizers import make_summarizer
 
     doc = index_document(path, persist=False, verbose=False)
     nodes = list(doc["flat_nodes"].values())[: int(count)]
@@ -110,8 +110,8 @@ def op_tokens(path: str, question: str) -> dict[str, Any]:
     doc = index_document(path, persist=False, verbose=False)
     result = navigation_tokens(doc, question)
     # Worst case we expect: summaries on every outline line, the model opening the full beam.
-    from treerag_core.ingest.summarize import offline_summarizer
-    from treerag_core.qa.navigate import NavigationConfig
+    from treerag_core.navigate.navigate import NavigationConfig
+    from treerag_core.summarize.summarizers import offline_summarizer
 
     rich = index_document(path, summarizer=offline_summarizer, persist=False, verbose=False)
     wide = navigation_tokens(rich, question, open_per_level=NavigationConfig().beam_width)

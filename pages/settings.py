@@ -11,13 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import (
-    PROVIDERS,
-    SEARCH_MODES,
-    ConfigError,
-    check_connection,
-    resolve_provider,
-)
+from treerag_core import PROVIDERS, SEARCH_MODES, ConfigError, check_connection, resolve_provider
 from ui import chat_threads, state
 from ui.engine import PROVIDER_LABELS, default_models, effective_settings
 from ui.errors import message_for, shown_errors

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from treerag_core import index_document, set_collection_access
-from treerag_core.ingest.summarize import make_summarizer
+from treerag_core.summarize.summarizers import make_summarizer
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
 FILING = "BESTBUY_2024Q2_10Q.pdf"

@@ -211,7 +211,7 @@ The data came from SEC filings of 3M Company. Revenue was $32 billion.
 def sample_doc(app_registry: Path, tmp_path: Path) -> dict:
     """A small Markdown document indexed with the offline engine into the app registry."""
     from treerag_core import index_document
-    from treerag_core.ingest.summarize import make_summarizer
+    from treerag_core.summarize.summarizers import make_summarizer
 
     source = tmp_path / "sample.md"
     source.write_text(SAMPLE_MD)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from treerag_core.ingest.outline import build_tree_outline
-from treerag_core.ingest.sections import parse_sections
-from treerag_core.ingest.summarize import offline_summarizer
-from treerag_core.ingest.tree import build_hierarchy, flatten_tree, tree_skeleton
+from treerag_core.summarize.summarizers import offline_summarizer
+from treerag_core.tree.nodes import build_hierarchy, flatten_tree, tree_skeleton
+from treerag_core.tree.outline import build_tree_outline
+from treerag_core.tree.sections import parse_sections
 
 HANDBOOK = (
     "# Company Handbook\n"

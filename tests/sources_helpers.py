@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from treerag_core import list_documents, open_store
-from treerag_core.ingest.summarize import make_summarizer
+from treerag_core.summarize.summarizers import make_summarizer
 
 
 def synced_docs(registry: Any, source_id: str | None = None) -> dict[str, dict[str, Any]]:

@@ -12,7 +12,7 @@ from conftest import ask, texts
 from streamlit.testing.v1 import AppTest
 
 from treerag_core import get_thread, index_document, list_threads, regression_questions
-from treerag_core.ingest.summarize import make_summarizer
+from treerag_core.summarize.summarizers import make_summarizer
 from ui import state
 from ui.chat_logic import batched, sources_line, trace_rows
 from ui.chat_threads import THREAD_PARAM

@@ -11,7 +11,7 @@ from builders import make_pdf
 from conftest import texts as escaped_texts
 
 from treerag_core import InvalidQuestionsError, index_document, load_questions, parse_questions
-from treerag_core.ingest.summarize import make_summarizer
+from treerag_core.summarize.summarizers import make_summarizer
 from ui import state
 
 PAGE = "pages/evaluate.py"

@@ -10,8 +10,8 @@ import streamlit_agraph
 from conftest import texts
 
 from treerag_core import build_hierarchy, flatten_tree, index_document, parse_sections
-from treerag_core.ingest.summarize import make_summarizer
-from treerag_core.qa.tree_view import ancestors, search_nodes, section_document, tree_slice
+from treerag_core.summarize.summarizers import make_summarizer
+from treerag_core.views.tree_view import ancestors, search_nodes, section_document, tree_slice
 from ui import state
 from ui.tree_logic import PAGE_SIZE
 

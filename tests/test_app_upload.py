@@ -7,7 +7,7 @@ from pathlib import Path
 from conftest import SAMPLE_MD, texts
 
 from treerag_core import list_documents
-from treerag_core.store.sources import SourceFolder, safe_file_name
+from treerag_core.store.originals import SourceFolder, safe_file_name
 
 
 def _upload(at, *files):  # noqa: ANN001, ANN202

@@ -171,7 +171,7 @@ def test_formats_mail_cases_hold_their_authors_sections() -> None:
     """Every e-book and e-mail case of ``bench.formats_mail`` reads into the sections it
     expects, and its gold sections are among them (no indexing, no timing)."""
     from bench.formats_mail import cases
-    from treerag_core.ingest.source import read_bytes
+    from treerag_core.read.source import read_bytes
 
     for case in cases():
         titles = {s["title"] for s in parse_sections(read_bytes(case.data, case.name).text)}

@@ -3,8 +3,8 @@ lines, in any script, whatever their order in the outline."""
 
 from __future__ import annotations
 
-from treerag_core.ingest.pages import OutlineEntry
-from treerag_core.ingest.structure.bookmarks import with_outline
+from treerag_core.structure.bookmarks import with_outline
+from treerag_core.structure.pages import OutlineEntry
 
 
 def _headings(text: str) -> list[str]:

@@ -15,7 +15,7 @@ from conftest import server_env, start_streamlit, stop_streamlit
 from playwright.sync_api import Page, expect
 
 from treerag_core import get_thread, index_document, list_threads
-from treerag_core.ingest.summarize import make_summarizer
+from treerag_core.summarize.summarizers import make_summarizer
 
 STATEMENT = "Consolidated statements of operations"
 REPORT_MD = """# Letter to shareholders

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from treerag_core import evaluate, format_report, load_questions, registry_loader
-from treerag_core.cli import main
+from treerag_core.cli.main import main
 
 DOC = """# Revenue
 

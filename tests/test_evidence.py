@@ -22,7 +22,7 @@ from treerag_core import (
     open_store,
     render_evidence,
 )
-from treerag_core.qa.evidence import cited_sentences, quoted_text
+from treerag_core.evidence.locate import cited_sentences, quoted_text
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
 MIN_COVERAGE = 0.9  # the bar: the rectangles hold 90% of the excerpt's words

@@ -1,5 +1,5 @@
 from treerag_core import build_hierarchy, flatten_tree, parse_sections
-from treerag_core.qa.excerpt import best_window, section_excerpt
+from treerag_core.answer.excerpt import best_window, section_excerpt
 
 
 def _long_section():

@@ -4,8 +4,8 @@ never a fragment, a repeat or boilerplate."""
 
 from __future__ import annotations
 
-from treerag_core.text.extractive import NO_MATCH_NOTE, extractive_answer
-from treerag_core.text.question import read_question
+from treerag_core.answer.offline.extractive import NO_MATCH_NOTE, extractive_answer
+from treerag_core.answer.offline.question import read_question
 from treerag_core.text.sentences import sentence_spans, split_sentences
 
 WRAPPED = (

@@ -3,7 +3,7 @@ answered from (multi-year columns, units lines, negatives in parentheses, wrappe
 
 from __future__ import annotations
 
-from treerag_core.text.extractive import OFFLINE_NOTE, extractive_answer
+from treerag_core.answer.offline.extractive import OFFLINE_NOTE, extractive_answer
 from treerag_core.text.numbers import header_cells, parse_cell
 from treerag_core.text.tables import split_row, table_rows
 

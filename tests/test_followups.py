@@ -25,9 +25,9 @@ from treerag_core import (
     registry_loader,
 )
 from treerag_core.evaluation.followups import evaluate_followups, hit_in_first, variants
-from treerag_core.ingest.summarize import offline_summarizer
-from treerag_core.qa.followup import resolve, resolve_chain
-from treerag_core.qa.history import conversation
+from treerag_core.navigate.followup import resolve, resolve_chain
+from treerag_core.navigate.history import conversation
+from treerag_core.summarize.summarizers import offline_summarizer
 from treerag_core.text.tokens import estimate_tokens
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -21,7 +21,7 @@ from fake_llm_servers import (
 )
 
 from treerag_core import heading_label, index_document, make_summarizer
-from treerag_core.ingest.structure.confirm import parse_rejected
+from treerag_core.structure.confirm import parse_rejected
 from ui.tree_logic import structure_note
 
 BODY = (

@@ -18,7 +18,8 @@ from treerag_core import (
     read_audit_log,
     set_collection_access,
 )
-from treerag_core.jobs import Worker, enqueue_upload, enqueue_url, get_job, list_jobs
+from treerag_core.jobs.api import enqueue_upload, enqueue_url, get_job, list_jobs
+from treerag_core.worker import Worker
 
 DOC = b"# Revenue\nRevenue grew to $5 million.\n## Staff\nWe employ 40 people.\n"
 

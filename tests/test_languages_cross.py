@@ -16,7 +16,7 @@ from fake_llm_servers import models_from_settings as _models
 from llm_test_docs import make_doc
 
 from treerag_core import ask, index_document, make_retriever, make_summarizer
-from treerag_core.ingest.card import build_card
+from treerag_core.summarize.card import build_card
 from treerag_core.text.language import Languages, section_languages
 
 server = either_server

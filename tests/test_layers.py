@@ -1,8 +1,13 @@
-"""The layers of treerag_core, read from its imports: no package imports one that imports it
-back (directly or round a longer loop), and the store is storage only.
+"""The layers of treerag_core, read from its imports: every package imports only packages of
+lower layers (``LAYERS``), no package imports one that imports it back, and the store is
+storage only.
 
-Who may import whom (lower layers never import higher ones): types, errors, limits → text →
-store → llm → ingest → access → library → qa → evaluation, chat, jobs, tools → cli.
+The folders are the pipeline's stages (read → structure → tree → summarize → store → library
+→ route → navigate → answer); the layers are who may import whom, and differ from the flow
+in three places, each for a reason: ``tree`` (splitting text at headings) and ``structure``
+(the strategies, and the pages readers hand them) sit below ``read``, whose format table
+names each format's reader and strategies; ``navigate`` sits below ``route``, which ranks a
+library's documents with the offline ranking's tools.
 """
 
 from __future__ import annotations
@@ -15,6 +20,29 @@ from pathlib import Path
 CORE = Path(__file__).resolve().parents[1] / "treerag_core"
 # What the storage layer may use: it keeps documents and knows nothing above them.
 STORE_MAY_IMPORT = {"errors", "types"}
+# Lowest first; a package may import those of earlier layers only (one layer's packages
+# import none of each other).
+LAYERS = [
+    {"types", "errors", "limits"},
+    {"text"},
+    {"store"},
+    {"llm"},
+    {"tree"},
+    {"structure"},
+    {"read"},
+    {"summarize"},
+    {"access"},
+    {"library"},
+    {"navigate"},
+    {"route"},
+    {"evidence"},
+    {"answer"},
+    {"views", "jobs"},
+    {"chat", "evaluation", "tools"},
+    {"sync"},
+    {"worker"},
+    {"cli"},
+]
 
 
 def _module(path: Path) -> tuple[list[str], bool]:
@@ -78,6 +106,21 @@ def test_no_package_imports_itself_round_a_loop() -> None:
         for loop in loops
     ]
     assert not loops, "import loops between packages:\n" + "\n".join(described)
+
+
+def test_every_package_imports_only_lower_layers() -> None:
+    layer = {name: n for n, names in enumerate(LAYERS) for name in names}
+    packages = {path.parent.name for path in CORE.glob("*/__init__.py")}
+    packages |= {path.stem for path in CORE.glob("*.py") if not path.stem.startswith("__")}
+    assert packages == set(layer), f"not in LAYERS: {sorted(packages ^ set(layer))}"
+    upward = [
+        f"{a} → {b} ({where})"
+        for a, targets in package_imports().items()
+        if not a.startswith("__")
+        for b, where in targets.items()
+        if layer[b] >= layer[a]
+    ]
+    assert not upward, "imports of the same or a higher layer:\n" + "\n".join(upward)
 
 
 def test_the_store_imports_nothing_above_types_and_errors() -> None:

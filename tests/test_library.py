@@ -24,7 +24,7 @@ from treerag_core import (
     rebuild_library_index,
     set_collection_access,
 )
-from treerag_core.cli import main
+from treerag_core.cli.main import main
 from treerag_core.library.catalog import library_entry
 
 COMPANIES = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Vandelay", "Stark", "Wayne"]
@@ -201,7 +201,7 @@ def test_cli_checks_rebuilds_and_asks_the_library(tmp_path, capsys) -> None:
     ],
 )
 def test_a_card_says_what_kind_of_document_it_is(name: str, text: str, kind: str) -> None:
-    from treerag_core.ingest.card import document_kind
+    from treerag_core.summarize.card import document_kind
 
     assert document_kind(name, text) == kind
 

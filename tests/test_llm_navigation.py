@@ -10,7 +10,7 @@ from fake_llm_servers import FakeLLMServer, Hang, kind_of, messages_text, openai
 from llm_test_docs import big_doc, make_doc
 
 from treerag_core import DirectoryCache, NavigationConfig, ask, make_retriever
-from treerag_core.qa.navigate import navigate
+from treerag_core.navigate.navigate import navigate
 
 
 @pytest.fixture

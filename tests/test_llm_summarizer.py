@@ -9,7 +9,7 @@ from fake_llm_servers import FakeLLMServer, Status, messages_text, ollama_chat, 
 from llm_test_docs import hundred_sections
 
 from treerag_core import SummaryBudget, make_summarizer, open_store
-from treerag_core.ingest.summarize import offline_summarizer
+from treerag_core.summarize.summarizers import offline_summarizer
 
 
 @pytest.fixture

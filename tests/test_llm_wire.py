@@ -28,13 +28,7 @@ from fake_llm_servers import (
 from langchain_core.messages import AIMessage
 from llm_test_docs import HANDBOOK, make_doc
 
-from treerag_core import (
-    aask,
-    aask_multi,
-    ask,
-    ask_multi,
-    make_retriever,
-)
+from treerag_core import aask, aask_multi, ask, ask_multi, make_retriever
 
 
 @pytest.fixture(params=["openai", "ollama"])

@@ -23,7 +23,7 @@ from async_helpers import run_coroutine
 from conftest import ROOT, free_port, server_env, stop_streamlit
 
 from treerag_core import ConfigError
-from treerag_core.cli import main
+from treerag_core.cli.main import main
 from treerag_core.tools.mcp_auth import (
     TOKEN_ENV,
     check_exposure,

@@ -25,8 +25,8 @@ from treerag_core import (
     open_store,
     render_evidence,
 )
-from treerag_core.ingest.source import read_source
-from treerag_core.qa.evidence import quoted_text
+from treerag_core.evidence.locate import quoted_text
+from treerag_core.read.source import read_source
 
 pytestmark = pytest.mark.slow
 
@@ -193,8 +193,8 @@ def test_bold_sub_headings_of_body_size_are_read_from_the_scan(tmp_path: Path) -
     regular 11-point paragraphs still become sections (and regular lines do not)."""
     from fpdf import FPDF
 
-    from treerag_core.ingest.ocr.scan import to_rich_page
-    from treerag_core.ingest.ocr.tesseract import recognise
+    from treerag_core.read.ocr.scan import to_rich_page
+    from treerag_core.read.ocr.tesseract import recognise
 
     heads = ["Basis of Presentation", "Restructuring Charges", "Goodwill and Intangibles"]
     pdf = FPDF()

@@ -21,17 +21,17 @@ from fpdf import FPDF
 from PIL import Image, ImageDraw, ImageFont
 
 from treerag_core import edit_card, index_upload, open_store
-from treerag_core.ingest.ocr.languages import (
+from treerag_core.limits import Limits
+from treerag_core.read.ocr.languages import (
     OcrLanguage,
     choose,
     package_of,
     script_reader,
     tesseract_code,
 )
-from treerag_core.ingest.ocr.page_cache import page_key
-from treerag_core.ingest.ocr.scan_language import Probe
-from treerag_core.ingest.ocr.tesseract import OcrLine, OcrPage, installed_languages
-from treerag_core.limits import Limits
+from treerag_core.read.ocr.page_cache import page_key
+from treerag_core.read.ocr.scan_language import Probe
+from treerag_core.read.ocr.tesseract import OcrLine, OcrPage, installed_languages
 
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 DPI = 300

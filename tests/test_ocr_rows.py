@@ -4,9 +4,9 @@ line's size comes from its letters, not from whether they reach below the baseli
 
 from __future__ import annotations
 
-from treerag_core.ingest.ocr.rows import is_figures, join_rows, line_size
-from treerag_core.ingest.ocr.scan import to_rich_page
-from treerag_core.ingest.ocr.tesseract import OcrLine, OcrPage
+from treerag_core.read.ocr.rows import is_figures, join_rows, line_size
+from treerag_core.read.ocr.scan import to_rich_page
+from treerag_core.read.ocr.tesseract import OcrLine, OcrPage
 
 
 def line(text: str, left: int, top: int, block: int, height: int = 20) -> OcrLine:

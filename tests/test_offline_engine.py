@@ -16,9 +16,9 @@ from treerag_core import (
     make_retriever,
     make_summarizer,
 )
-from treerag_core.text.extractive import OFFLINE_NOTE
-from treerag_core.text.keyterms import extract_tags, leading_summary
-from treerag_core.text.ranking import rank_nodes
+from treerag_core.answer.offline.extractive import OFFLINE_NOTE
+from treerag_core.navigate.ranking import rank_nodes
+from treerag_core.summarize.keyterms import extract_tags, leading_summary
 
 GUIDE = """# Acme Widget Guide
 
@@ -192,7 +192,7 @@ def test_sentences_wrapped_by_a_pdf_are_rejoined_but_table_rows_are_not():
 
 
 def test_query_expansion_maps_question_words_to_filing_words():
-    from treerag_core.text.ranking import expand_query, rank_nodes
+    from treerag_core.navigate.ranking import expand_query, rank_nodes
 
     assert "operations" in expand_query("What does the income statement say?")
     assert expand_query("Who audits the company?") == "Who audits the company?"
@@ -209,7 +209,7 @@ def test_query_expansion_maps_question_words_to_filing_words():
 
 def test_ranking_memory_gives_the_same_ranking_and_builds_each_set_once() -> None:
     from treerag_core import RankingMemory
-    from treerag_core.text import ranking
+    from treerag_core.navigate import ranking
 
     flat = {
         "0000": {"title": "Revenue", "summary": "", "tags": [], "text": "Net sales rose to 9 billion."},
@@ -241,7 +241,7 @@ def test_ranking_memory_keeps_quoted_sections_pieces_and_answers_the_same(tmp_pa
     """The second question over the same sections reuses their windows, rows and sentences
     (the app's per-process memory) and answers exactly as without a memory."""
     from treerag_core import RankingMemory
-    from treerag_core.text import extractive
+    from treerag_core.answer.offline import extractive
 
     rows = "\n".join(f"Region {i} net sales {1000 + i:,} {900 + i:,}" for i in range(900))
     path = tmp_path / "report.md"

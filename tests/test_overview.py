@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from treerag_core import ask, ask_library, index_upload, make_retriever
-from treerag_core.qa.overview import asks_about_whole
+from treerag_core.answer.overview import asks_about_whole
 
 HANDBOOK = b"""# Acme Employee Handbook
 

@@ -24,7 +24,7 @@ from treerag_core import (
     list_documents,
     open_store,
 )
-from treerag_core.jobs import enqueue_upload, get_job
+from treerag_core.jobs.api import enqueue_upload, get_job
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTIONS = 40

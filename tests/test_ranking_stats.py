@@ -7,8 +7,8 @@ import pytest
 from conftest import RegistryUnderTest
 
 from treerag_core import ask_library, index_upload, make_retriever
+from treerag_core.navigate.ranking import LASTING_MIN_PASSAGES, RankingMemory, rank_nodes
 from treerag_core.text.bm25 import BM25
-from treerag_core.text.ranking import LASTING_MIN_PASSAGES, RankingMemory, rank_nodes
 
 
 def _long_document(sections: int = LASTING_MIN_PASSAGES + 6) -> bytes:

@@ -28,9 +28,9 @@ from treerag_core import (
     make_summarizer,
     open_store,
 )
-from treerag_core.ingest.formats import accepted_extensions, accepted_mime_types
-from treerag_core.ingest.source import read_bytes
 from treerag_core.limits import Limits
+from treerag_core.read.formats import accepted_extensions, accepted_mime_types
+from treerag_core.read.source import read_bytes
 from ui.tree_logic import structure_note
 
 ALICE = "Alice Martin <alice@example.com>"

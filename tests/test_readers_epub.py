@@ -25,10 +25,10 @@ from treerag_core import (
     make_summarizer,
     open_store,
 )
-from treerag_core.ingest.readers.archive import member_path
-from treerag_core.ingest.sections import parse_sections
-from treerag_core.ingest.source import read_bytes
 from treerag_core.limits import Limits
+from treerag_core.read.readers.archive import member_path
+from treerag_core.read.source import read_bytes
+from treerag_core.tree.sections import parse_sections
 from ui.tree_logic import structure_note
 
 CHAPTERS = [
@@ -250,11 +250,7 @@ def test_the_page_limit_bounds_a_book_of_many_chapters() -> None:
 
 
 def test_upload_widget_url_accept_and_messages_list_epub() -> None:
-    from treerag_core.ingest.formats import (
-        accepted_extensions,
-        accepted_mime_types,
-        supported_types,
-    )
+    from treerag_core.read.formats import accepted_extensions, accepted_mime_types, supported_types
 
     assert "epub" in accepted_extensions() and "application/epub+zip" in accepted_mime_types()
     assert "e-book (.epub)" in supported_types()

@@ -17,9 +17,9 @@ from treerag_core.errors import (
     TreeragError,
     UnsupportedFormatError,
 )
-from treerag_core.ingest.sections import parse_sections
-from treerag_core.ingest.source import read_bytes, read_file, read_source
 from treerag_core.limits import Limits
+from treerag_core.read.source import read_bytes, read_file, read_source
+from treerag_core.tree.sections import parse_sections
 
 # A read that is bounded ends in well under a second; one that is not never ends. The guard
 # turns such a hang into a failure instead of a stalled suite.
@@ -331,7 +331,7 @@ def test_pdf_text_comes_from_pdfium_with_pypdf_as_fallback(tmp_path: Path, monke
     import pypdfium2
     from pypdf import PdfReader
 
-    from treerag_core.ingest.readers.pdf import extract_pages
+    from treerag_core.read.readers.pdf import extract_pages
 
     pages = [f"{i} Heading {i}\nBody text of page {i} with value {i * 7}." for i in range(1, 6)]
     data = make_pdf(tmp_path / "five.pdf", pages).read_bytes()

@@ -29,12 +29,12 @@ from treerag_core import (
     index_document,
     make_retriever,
 )
-from treerag_core.ingest.formats import FORMATS, accepted_extensions, accepted_mime_types
-from treerag_core.ingest.readers import libreoffice
-from treerag_core.ingest.sections import parse_sections
-from treerag_core.ingest.source import read_source
+from treerag_core.answer.ask import ask
 from treerag_core.limits import Limits
-from treerag_core.qa.answer import ask
+from treerag_core.read.formats import FORMATS, accepted_extensions, accepted_mime_types
+from treerag_core.read.readers import libreoffice
+from treerag_core.read.source import read_source
+from treerag_core.tree.sections import parse_sections
 
 LIBREOFFICE = shutil.which("soffice") is not None
 needs_libreoffice = pytest.mark.skipif(
@@ -338,7 +338,7 @@ def test_every_new_format_is_one_row_the_upload_url_and_cli_take():
         assert ext in accepted_extensions()
     assert "application/vnd.oasis.opendocument.spreadsheet" in accepted_mime_types()
     assert "text/csv" in accepted_mime_types()
-    from treerag_core.cli import _parser
+    from treerag_core.cli.main import _parser
 
     index_help = _parser()._subparsers._group_actions[0].choices["index"].format_help()
     assert "PowerPoint (.pptx)" in index_help and "Excel 97-2003 (.xls)" in index_help

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from treerag_core.ingest.sections import parse_sections
-from treerag_core.ingest.source import read_source
+from treerag_core.read.source import read_source
+from treerag_core.tree.sections import parse_sections
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
 

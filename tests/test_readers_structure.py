@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from treerag_core.ingest.sections import parse_sections
-from treerag_core.ingest.structure.candidates import classify_line
-from treerag_core.ingest.structure.text_rules import structure_pages, structure_text
+from treerag_core.structure.candidates import classify_line
+from treerag_core.structure.text_rules import structure_pages, structure_text
+from treerag_core.tree.sections import parse_sections
 
 
 def _outline(text: str) -> list[tuple[str, int]]:
@@ -201,7 +201,7 @@ def test_run_in_heading_keeps_its_sentence_as_body():
 
 
 def test_financial_statement_titles_in_any_case_are_headings():
-    from treerag_core.ingest.structure.text_rules import structure_pages
+    from treerag_core.structure.text_rules import structure_pages
 
     pages = [
         "PART II\nItem 8. Financial Statements\nThe statements follow on the next pages.\n",

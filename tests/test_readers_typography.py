@@ -9,7 +9,7 @@ from pathlib import Path
 from builders import make_formatted_docx, make_typeset_pdf
 
 from treerag_core import heading_label, index_document
-from treerag_core.ingest.source import read_source
+from treerag_core.read.source import read_source
 
 BODY = (
     "The plant runs three shifts and every shift keeps a written log of what it did, "
@@ -205,9 +205,9 @@ def test_docx_typed_with_manual_formatting_gets_a_tree(tmp_path: Path) -> None:
 
 
 def test_a_failing_structure_strategy_falls_through_to_the_next(tmp_path: Path) -> None:
-    from treerag_core.ingest.pages import ReadResult, RichPage
-    from treerag_core.ingest.structure import Strategy, apply_strategies
     from treerag_core.limits import Limits
+    from treerag_core.structure import Strategy, apply_strategies
+    from treerag_core.structure.pages import ReadResult, RichPage
 
     def broken(result: ReadResult, limits: Limits) -> str:
         raise IndexError("a heuristic met a page it did not expect")
@@ -427,7 +427,7 @@ def test_a_heading_right_under_a_short_heading_is_not_its_second_line(tmp_path: 
 def test_a_section_number_is_kept_apart_from_the_title(tmp_path: Path) -> None:
     """The node's title is the heading's name (as bookmarks and people name a section), its
     number is kept beside it, and the two are shown together everywhere."""
-    from treerag_core.ingest.tree import split_number
+    from treerag_core.tree.nodes import split_number
 
     doc = index_document(str(_manual(tmp_path)), persist=False, verbose=False)
     pumps = next(n for n in doc["flat_nodes"].values() if n["title"] == "Pumps")

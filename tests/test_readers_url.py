@@ -16,11 +16,11 @@ import pytest
 from builders import make_pdf
 
 from treerag_core.errors import BlockedURLError, FetchError
-from treerag_core.ingest.readers.netguard import check_address, parse_host_ip, split_url
-from treerag_core.ingest.readers.url import fetch_url
-from treerag_core.ingest.sections import parse_sections
-from treerag_core.ingest.source import read_source
 from treerag_core.limits import Limits
+from treerag_core.read.readers.netguard import check_address, parse_host_ip, split_url
+from treerag_core.read.readers.url import fetch_url
+from treerag_core.read.source import read_source
+from treerag_core.tree.sections import parse_sections
 
 LOCAL = ("127.0.0.1",)
 PDF_BYTES: dict[str, bytes] = {}

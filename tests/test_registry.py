@@ -244,7 +244,7 @@ def test_the_database_store_needs_no_psycopg_until_a_database_is_opened(tmp_path
         "        raise ImportError('no psycopg here')\n"
         "    return real(name, *a, **k)\n"
         "builtins.__import__ = guard\n"
-        "from treerag_core.cli import main\n"
+        "from treerag_core.cli.main import main\n"
         f"assert main(['--registry', {str(tmp_path / 'r.json')!r}, 'list']) == 0\n"
         "assert main(['--registry', 'postgresql://x@127.0.0.1:1/db', 'list']) == 2\n"
     )

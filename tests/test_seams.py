@@ -30,10 +30,10 @@ from treerag_core import (
     make_summarizer,
     open_store,
 )
-from treerag_core.ingest.formats import FORMATS, accepted_mime_types, format_for_name
-from treerag_core.ingest.readers.pdf import read_pdf
-from treerag_core.ingest.structure.text_rules import structure_text
-from treerag_core.ingest.tree import with_derived_fields
+from treerag_core.read.formats import FORMATS, accepted_mime_types, format_for_name
+from treerag_core.read.readers.pdf import read_pdf
+from treerag_core.structure.text_rules import structure_text
+from treerag_core.tree.nodes import with_derived_fields
 from treerag_core.types import Document
 
 

@@ -1,5 +1,5 @@
 from treerag_core import build_hierarchy, build_tree_outline, flatten_tree, parse_sections
-from treerag_core.ingest.sections import escape_text
+from treerag_core.tree.sections import escape_text
 
 
 def titles(text, **kw):

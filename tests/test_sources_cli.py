@@ -22,7 +22,7 @@ from treerag_core import (
     open_store,
     queue_sync,
 )
-from treerag_core.cli import main
+from treerag_core.cli.main import main
 from treerag_core.sync.watch import watch_folders
 
 

@@ -120,7 +120,7 @@ def test_a_renamed_file_is_not_read_again_beyond_its_hash(
 KILLER = """
 import os, signal, sys
 from treerag_core import sync_source
-from treerag_core.ingest.summarize import make_summarizer
+from treerag_core.summarize.summarizers import make_summarizer
 offline, calls = make_summarizer(None), [0]
 def dying(nodes, progress=None):
     calls[0] += 1

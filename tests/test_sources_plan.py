@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from treerag_core.store.sources import synced_key
+from treerag_core.store.originals import synced_key
 from treerag_core.sync.patterns import wanted
 from treerag_core.sync.plan import (
     DELETE,

@@ -21,38 +21,52 @@ from typing import Any, NamedTuple
 
 from . import (
     access,
+    answer,
     chat,
     errors,
     evaluation,
-    ingest,
+    evidence,
     jobs,
     library,
     limits,
     llm,
-    qa,
+    navigate,
+    read,
     store,
+    summarize,
+    sync,
     text,
     tools,
+    tree,
     types,
+    views,
+    worker,
 )
 from .access import *  # noqa: F403 - each subpackage's own __all__ says what is public
+from .answer import *  # noqa: F403
 from .chat import *  # noqa: F403
 from .errors import *  # noqa: F403
 from .evaluation import *  # noqa: F403
-from .ingest import *  # noqa: F403
+from .evidence import *  # noqa: F403
 from .jobs import *  # noqa: F403
 from .library import *  # noqa: F403
 from .limits import *  # noqa: F403
 from .llm import *  # noqa: F403
-from .qa import *  # noqa: F403
+from .navigate import *  # noqa: F403
+from .read import *  # noqa: F403
 from .store import *  # noqa: F403
+from .summarize import *  # noqa: F403
+from .sync import *  # noqa: F403
 from .text import *  # noqa: F403
 from .tools import *  # noqa: F403
+from .tree import *  # noqa: F403
 from .types import *  # noqa: F403
+from .views import *  # noqa: F403
+from .worker import *  # noqa: F403
 
 PUBLIC_MODULES = (
-    errors, types, limits, ingest, store, library, llm, qa, text, evaluation, chat, access,
-    jobs, tools,
+    errors, types, limits, read, tree, summarize, store, library, sync, llm, navigate, answer,
+    evidence, views, text, evaluation, chat, access, jobs, tools, worker,
 )  # fmt: skip
 __all__ = [name for module in PUBLIC_MODULES for name in module.__all__]
 
@@ -68,16 +82,16 @@ class Renamed(NamedTuple):
 # Names kept for code written against an older release; each warns when used.
 DEPRECATED = {
     "make_async_retriever": Renamed(
-        "treerag_core.qa.retriever", "make_retriever",
+        "treerag_core.answer.retriever", "make_retriever",
         "make_retriever (the same object serves ask and aask)",
     ),
     "offline_summarizer": Renamed(
-        "treerag_core.ingest.summarize", "offline_summarizer",
+        "treerag_core.summarize.summarizers", "offline_summarizer",
         "make_summarizer() (no model: the offline engine)",
     ),
     "read_source": Renamed(
-        "treerag_core.ingest.source", "read_source",
-        "read_file for the text, or treerag_core.ingest.source.read_source",
+        "treerag_core.read.source", "read_source",
+        "read_file for the text, or treerag_core.read.source.read_source",
     ),
     "export_documents": Renamed(
         "treerag_core.store.export", "export_documents",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ingest.outline import page_label
+from ..tree.outline import page_label
 
 
 def reference_line(ref: dict[str, Any]) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 from ..access.principal import Principal, normalise_name
 from ..access.rules import readable_rows
 from ..errors import InvalidThreadError, ThreadNotFoundError
-from ..qa.history import HISTORY_TURNS
+from ..navigate.history import HISTORY_TURNS
 from ..store import open_store
 from ..store.base import DEFAULT_REGISTRY, DocumentStore, RegistryLike
 

@@ -16,9 +16,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..ingest.outline import heading_label
-from ..text.ranking import expand_query
+from ..navigate.ranking import expand_query
 from ..text.tokens import CHARS_PER_TOKEN, estimate_tokens, tokenize
+from ..tree.outline import heading_label
 
 
 @dataclass(frozen=True)

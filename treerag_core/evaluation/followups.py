@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..access.principal import Principal
-from ..qa.retriever import Retriever
+from ..answer.retriever import Retriever
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from .metrics import QuestionResult
 from .report import pct

@@ -8,11 +8,11 @@ from typing import Any
 from ..access.principal import Principal
 from ..access.rules import readable_rows, require_document
 from ..errors import DocumentNotFoundError, TreeragError
-from ..ingest.summarize import make_summarizer
 from ..library.documents import load_document
 from ..library.indexing import index_document
 from ..store import open_store
 from ..store.base import RegistryLike
+from ..summarize.summarizers import make_summarizer
 from ..types import Document
 from .run import DocumentLoader
 

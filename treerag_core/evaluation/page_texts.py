@@ -8,9 +8,9 @@ page, so texts are cached in the store, keyed by the source's content hash.
 
 from __future__ import annotations
 
-from ..ingest.pages import RichPage
 from ..store import open_store
 from ..store.base import RegistryLike
+from ..structure.pages import RichPage
 from ..types import Document
 from .run import PageTexts
 
@@ -45,7 +45,7 @@ def registry_page_texts(registry_path: RegistryLike, extractor: str = "reader") 
 
 
 def _extract(data: bytes, extractor: str) -> list[str]:
-    from ..ingest.readers.pdf import extract_pages, open_pdf
+    from ..read.readers.pdf import extract_pages, open_pdf
 
     reader = open_pdf(data, "the PDF")
     if extractor == "pypdf":

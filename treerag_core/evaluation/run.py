@@ -15,25 +15,19 @@ from decimal import Decimal
 from typing import Any
 
 from ..access.principal import Principal
+from ..answer.context import Prepared, prepare_answer
+from ..answer.offline.extractive import extractive_answer
+from ..answer.result import mark_cited, offline_reply
+from ..answer.retriever import Retriever, make_retriever
 from ..errors import TreeragError
-from ..ingest.outline import heading_label
 from ..library.asking import readable_loader
-from ..qa.context import Prepared, prepare_answer
-from ..qa.history import conversation
-from ..qa.result import mark_cited, offline_reply
-from ..qa.retriever import Retriever, make_retriever
+from ..navigate.history import conversation
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
-from ..text.extractive import extractive_answer
 from ..text.tokens import estimate_tokens
+from ..tree.outline import heading_label
 from ..types import Document
 from .answers import answer_hit, evidence_texts, first_line, printed_figures
-from .chunks import (
-    Chunk,
-    ChunkIndex,
-    make_chunks,
-    segments_from_nodes,
-    segments_from_pages,
-)
+from .chunks import Chunk, ChunkIndex, make_chunks, segments_from_nodes, segments_from_pages
 from .metrics import QuestionResult, Retrieved, page_hit, section_hit, summarize_results
 from .questions import document_key, gold_pages, gold_sections
 

@@ -16,11 +16,11 @@ from ..access.collections import check_collection_name
 from ..access.principal import Principal
 from ..access.rules import EDITOR_ROLE, can, require_collection, require_document
 from ..errors import AccessDeniedError, JobsUnavailableError
-from ..ingest.formats import check_upload
 from ..limits import Limits
+from ..read.formats import check_upload
 from ..store import open_store
 from ..store.base import DEFAULT_COLLECTION, DEFAULT_REGISTRY, DocumentStore, RegistryLike
-from ..store.sources import safe_file_name
+from ..store.originals import safe_file_name
 
 # Claims of one job before it fails for good: a worker that dies on the same job twice more
 # is likely killed by the job itself (memory), and a person should look at it.

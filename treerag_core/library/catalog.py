@@ -21,7 +21,6 @@ from ..access.audit import audited
 from ..access.principal import Principal
 from ..access.rules import EDITOR_ROLE, require_document
 from ..errors import DocumentNotFoundError, InvalidCardError
-from ..ingest.card import EDITABLE_FIELDS, build_card, card_text
 from ..store import open_store
 from ..store.base import (
     DEFAULT_REGISTRY,
@@ -30,10 +29,11 @@ from ..store.base import (
     WithLibraryIndex,
     collection_of,
 )
-from ..text.labels import heading_label
+from ..summarize.card import EDITABLE_FIELDS, build_card, card_text
+from ..text.bm25 import PASSAGE_CHARS
 from ..text.language import LANGUAGE_NAMES
-from ..text.ranking import PASSAGE_CHARS
 from ..text.tokens import spaced
+from ..tree.labels import heading_label
 from ..types import Document, LibraryEntry
 from .documents import load_document
 

@@ -24,9 +24,9 @@ from ..access.rules import (
     require_document,
 )
 from ..errors import DocumentNotFoundError
-from ..ingest.tree import with_derived_fields
 from ..store import open_store
 from ..store.base import DEFAULT_REGISTRY, DocumentStore, RegistryLike, collection_of
+from ..tree.nodes import with_derived_fields
 from ..types import Document
 
 

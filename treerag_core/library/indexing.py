@@ -1,6 +1,6 @@
 """``index_document`` and ``index_upload``: read → build → store, under the access rules.
 
-The ingest layer reads and builds (:mod:`treerag_core.ingest.indexer`); here is what
+The ingest layer reads and builds (:mod:`treerag_core.library.build`); here is what
 surrounds it once: who may index into which collection, the stored version of the same
 source (whose id and unchanged summaries the new one keeps), saving, and the audit log.
 An unchanged source costs one read and no model call.
@@ -23,12 +23,9 @@ from ..access.collections import check_collection_name
 from ..access.principal import Principal
 from ..access.rules import EDITOR_ROLE, require_collection, require_document
 from ..errors import DocumentNotFoundError
-from ..ingest.formats import check_upload
-from ..ingest.indexer import Build, no_progress
-from ..ingest.pages import ReadOptions
-from ..ingest.source import SourceText, is_url, read_bytes, read_source
-from ..ingest.summarize import null_summarizer
 from ..limits import Limits
+from ..read.formats import check_upload
+from ..read.source import SourceText, is_url, read_bytes, read_source
 from ..store import open_store
 from ..store.base import (
     DEFAULT_COLLECTION,
@@ -37,8 +34,11 @@ from ..store.base import (
     RegistryLike,
     collection_of,
 )
-from ..store.sources import safe_file_name
+from ..store.originals import safe_file_name
+from ..structure.pages import ReadOptions
+from ..summarize.summarizers import null_summarizer
 from ..types import Document, Origin, ProgressFn, SummarizerFn
+from .build import Build, no_progress
 from .catalog import index_entry
 from .documents import load_document
 
@@ -94,7 +94,7 @@ def index_upload(
     The source is what the tree browser shows and evidence is drawn from, so it is kept;
     a failed index puts back the file that was there before (the registry keeps the old
     index too). ``separate=True`` keeps a same-named upload as its own document. Uploads
-    to different collections are kept apart (see :mod:`treerag_core.store.sources`).
+    to different collections are kept apart (see :mod:`treerag_core.store.originals`).
     ``location``: re-index a source the store already keeps there (the Registry page's
     Re-index of an upload, whose bytes may live in a database rather than on this disk).
     ``origin``: the synced source and file it came from (``library/syncing.py``), recorded

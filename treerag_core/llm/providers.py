@@ -11,7 +11,7 @@ Recognised settings (dict keys, or the environment names in brackets):
 ``ollama_host`` [OLLAMA_HOST]; ``search_model`` [TREERAG_SEARCH_MODEL];
 ``answer_model`` [TREERAG_ANSWER_MODEL]; ``search_mode`` [TREERAG_SEARCH_MODE] checked |
 model | offline (how navigation uses the search model's choice, carried by the search model:
-``treerag_core.qa.navigate.SEARCH_MODES``); ``timeout_s`` [TREERAG_LLM_TIMEOUT];
+``treerag_core.navigate.navigate.SEARCH_MODES``); ``timeout_s`` [TREERAG_LLM_TIMEOUT];
 ``max_retries`` [TREERAG_LLM_MAX_RETRIES]; ``temperature`` [TREERAG_TEMPERATURE]; and
 each kind of call's output cap and timeout (``search_max_tokens`` [TREERAG_SEARCH_MAX_TOKENS],
 ``answer_timeout_s`` [TREERAG_ANSWER_TIMEOUT], …: :mod:`.budgets`).

@@ -28,7 +28,7 @@ def open_store(registry: RegistryLike | None = None) -> DocumentStore:
     opens it once and passes the object around."""
     if is_database_url(registry):
         try:
-            from .postgres import PostgresStore
+            from .postgres.store import PostgresStore
         except ImportError as exc:  # psycopg missing: say what to install
             from ..errors import ConfigError
 

@@ -81,7 +81,7 @@ class SourceFiles(Protocol):
 
 
 class SyncSources(Protocol):
-    """The folders and buckets the library follows (``treerag_core.library.syncing``): each
+    """The folders and buckets the library follows (``treerag_core.sync.run``): each
     source's settings and the state of its syncs, and the lock that lets one sync of a
     source run at a time. Credentials are never stored here, only a reference to them."""
 

@@ -47,7 +47,7 @@ from .base import (
 from .caches import DirectoryCache
 from .file_lock import atomic_write_bytes, locked
 from .library_index import SqliteLibraryIndex
-from .sources import SourceFolder
+from .originals import SourceFolder
 from .sync_sources import SyncSourceFiles
 from .thread_files import ThreadFiles
 from .thread_methods import ThreadMethods

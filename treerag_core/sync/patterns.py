@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from fnmatch import fnmatchcase
 
 from ..errors import InvalidSourceError
-from ..ingest.formats import accepted_extensions
+from ..read.formats import accepted_extensions
 
 # A source names at most this many patterns of at most this many characters: a form field,
 # not a file list.

@@ -21,8 +21,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import ConfigError, DocumentTooLargeError, InvalidSourceError
-from ..ingest.readers.netguard import Resolver, split_url, vet_host
 from ..limits import Limits
+from ..read.readers.netguard import Resolver, split_url, vet_host
 from .listing import Listing
 from .patterns import hidden, wanted
 from .plan import Listed

@@ -1,23 +1,20 @@
-"""The built-in, deterministic, model-free engine's text tools.
+"""The offline engine's text tools: words, languages, sentences, numbers, tables, BM25.
 
-It does the whole job with no network and no key: summaries from a section's leading
-sentences, tags from its named entities and key terms (:mod:`.keyterms`), navigation by BM25
-ranking (:mod:`.ranking`), and an extractive answer made of the best-matching sentences,
-each with its reference (:mod:`.extractive`), in any language (:mod:`.tokens`,
-:mod:`.language`). It is also the fallback whenever a model call
-fails or returns nothing usable.
+The built-in, deterministic, model-free engine does the whole job with no network and no
+key; every stage that has an offline version (summaries, navigation, the answer) builds on
+these: :mod:`.tokens` (words and stems in any script), :mod:`.language`,
+:mod:`.sentences`, :mod:`.numbers` and :mod:`.tables` (figures and rows as documents print
+them), :mod:`.bm25`. It is also the fallback whenever a model call fails or returns nothing
+usable.
 """
 
 ENGINE_NAME = "treerag-offline"
+# Said under every offline answer (and taken out again where an earlier answer is quoted).
+OFFLINE_NOTE = (
+    "(Extractive answer from the offline engine: the lines above are copied from the "
+    "document's own tables and sentences that best match the question, not a generated answer.)"
+)
 
-from .labels import heading_label  # noqa: E402 - after the name the engine's modules read
 from .language import LANGUAGE_NAMES, detect_language, language_name  # noqa: E402
-from .ranking import RankingMemory  # noqa: E402
 
-__all__ = [
-    "detect_language",
-    "heading_label",
-    "LANGUAGE_NAMES",
-    "language_name",
-    "RankingMemory",
-]
+__all__ = ["detect_language", "LANGUAGE_NAMES", "language_name"]

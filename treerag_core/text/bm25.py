@@ -23,6 +23,9 @@ from typing import Any
 BM25_K1 = 1.5  # term-frequency saturation: the usual Okapi value
 BM25_B = 0.75  # length normalisation: the usual Okapi value
 STORED_VERSION = 1  # the stored form's layout
+# A section is ranked, and the library index cut, by passages of the size the answer context
+# gives each offline pick (navigate.ANSWER_CONTEXT_CHARS is OFFLINE_SECTIONS of these).
+PASSAGE_CHARS = 2000
 _COUNT_BITS = 12  # a packed posting: passage number << 12 | count (capped at 4,095)
 _COUNT_MASK = (1 << _COUNT_BITS) - 1
 

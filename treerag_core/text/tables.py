@@ -14,15 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .numbers import (
-    MONTHS,
-    Cell,
-    currency_of,
-    header_cells,
-    is_bare_year,
-    parse_cell,
-    unit_of,
-)
+from .numbers import MONTHS, Cell, currency_of, header_cells, is_bare_year, parse_cell, unit_of
 
 # A line ending in numbers whose label is longer than this is prose that happens to end in
 # a number, not a table row (the longest statement labels run to about 15 words).

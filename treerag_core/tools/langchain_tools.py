@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..access.principal import Principal
+from ..answer.retriever import Retriever
 from ..errors import TreeragError
-from ..qa.retriever import Retriever
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from .arguments import problem
 from .descriptions import TOOL_DESCRIPTIONS, TOOL_NAMES

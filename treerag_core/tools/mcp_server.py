@@ -26,9 +26,9 @@ from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import Resource as MCPResource
 
+from ..answer.retriever import Retriever
 from ..errors import TreeragError
 from ..library.documents import list_documents
-from ..qa.retriever import Retriever
 from ..store import open_store
 from ..store.base import DEFAULT_REGISTRY, RegistryLike
 from .descriptions import TOOL_DESCRIPTIONS, TOOL_NAMES

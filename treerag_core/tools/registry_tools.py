@@ -18,23 +18,23 @@ the adapters build argument schemas from these signatures.
 from typing import Any
 
 from ..access.principal import Principal
+from ..answer.ask import ask_multi
+from ..answer.excerpt import best_window
+from ..answer.library import ask_library
+from ..answer.retriever import Retriever, make_retriever
 from ..errors import AccessDeniedError, DocumentNotFoundError
-from ..ingest.summarize import cut_point, truncate
-from ..ingest.tree import excerpt_pages
 from ..library.catalog import document_cards
 from ..library.documents import get_document_by_id, list_documents, load_document
 from ..llm.call import model_name
 from ..llm.providers import make_llms
-from ..qa.answer import ask_multi
-from ..qa.excerpt import best_window
-from ..qa.library_answer import ask_library
-from ..qa.retriever import Retriever, make_retriever
-from ..qa.tree_view import tree_slice
+from ..navigate.ranking import expand_query, rank_nodes
 from ..store import open_store
 from ..store.base import DEFAULT_REGISTRY, RegistryLike, collection_of
+from ..summarize.summarizers import cut_point, truncate
 from ..text import ENGINE_NAME
-from ..text.ranking import expand_query, rank_nodes
+from ..tree.nodes import excerpt_pages
 from ..types import Document
+from ..views.tree_view import tree_slice
 from .arguments import (
     DEFAULT_READ_CHARS,
     AskDocIds,

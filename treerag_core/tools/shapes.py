@@ -11,8 +11,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..ingest.outline import heading_label
-from ..qa.context import reference
+from ..answer.context import reference
+from ..tree.outline import heading_label
 from ..types import FlatNode
 
 # Titles are labels: a generated "Part 3/5: <first sentence>" title can run long.

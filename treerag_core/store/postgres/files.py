@@ -1,7 +1,7 @@
 """Uploaded sources and caches as database rows, so every replica and worker shares them.
 
 Sources: ``sources(location, data bytea)``. A location is ``db:uploads/`` plus the same
-upload key the file store uses (:func:`~treerag_core.store.sources.upload_key`), so a
+upload key the file store uses (:func:`~treerag_core.store.originals.upload_key`), so a
 re-upload of ``report.pdf`` updates the same document on either backend and a migration
 keeps identities. Caches: ``cache_entries(cache, key, value jsonb)``; as everywhere, a cache
 that cannot be read or written only costs time.
@@ -18,7 +18,7 @@ from psycopg.types.json import Jsonb
 
 from ...errors import TreeragError
 from ..base import DEFAULT_COLLECTION
-from ..sources import upload_key
+from ..originals import upload_key
 
 UPLOADS = "db:uploads/"
 Transaction = Callable[[], AbstractContextManager[psycopg.Connection[Any]]]

@@ -1,0 +1,299 @@
+"""What a question asks for: its kind, its periods, its metric and the words for it.
+
+The extractive answer picks a table row or a sentence by how well it fits the question,
+and that needs more than word overlap: "How many people …" wants a count with its noun,
+"What were capital expenditures in 2018?" wants the 2018 column of the row that
+documents call "Purchases of property, plant and equipment". The vocabularies below are
+named constants (English; extend or replace them for other languages or domains); the
+rest is layout and digits.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ...text.numbers import years_in
+from ...text.tokens import STOPWORDS, WORD, tokenize
+
+# What the question asks for, by its opening words (first match wins): English, then the
+# same asks in German, French, Spanish, Italian, Portuguese, Dutch, Russian, Arabic,
+# Chinese, Japanese and Korean (the last four written without spaces: no word boundaries).
+QUESTION_KINDS: tuple[tuple[str, str], ...] = (
+    (
+        "count",
+        r"\bhow many\b|\bnumber of\b|\bheadcount\b|\bwie ?viele\b|\banzahl\b|\bcombien de\b"
+        r"|\bnombre de\b|\bcu[aá]nt[oa]s\b|\bn[uú]mero de\b|\bquant[ie]\b|\bquant[oa]s\b"
+        r"|\bhoeveel\b|\bсколько\b|\bчисло\b|كم|多少|几个|幾個|何人|何個|何件|いくつ|몇",
+    ),
+    (
+        "date",
+        r"^\s*when\b|\bwhat (?:date|day|month|year)\b|\bwhich (?:date|day|month|year)\b"
+        r"|\bwann\b|\bquand\b|\bcu[aá]ndo\b|\bquando\b|\bwanneer\b|\bкогда\b|متى"
+        r"|什么时候|何时|何時|哪一年|いつ|何年|何日|언제",
+    ),
+    (
+        "name",
+        r"^\s*who\b|\bwho (?:is|was|are|were)\b|\bname of\b|\bwhich (?:company|person|firm)\b"
+        r"|^\s*wer\b|^\s*qui\b|\bqui (?:est|a|sont)\b|\bqui[eé]n(?:es)?\b|^\s*chi\b|\bquem\b"
+        r"|\bкто\b|^\s*من\b|谁|誰|だれ|누구",
+    ),
+    (
+        "amount",
+        r"\bhow much\b|\bwhat (?:is|was|were|are)\b|\bamount\b|\btotal\b|\bvalue\b"
+        r"|\bwie ?viel\b|\bwie hoch\b|\bbetrag\b|\bcombien\b|\bmontant\b|\bcu[aá]nto\b"
+        r"|\bimporte\b|\bquanto\b|\bimporto\b|\bbedrag\b|\bсколько стоит\b|\bсумма\b"
+        r"|いくら|多少钱|얼마",
+    ),
+    ("yesno", r"^\s*(?:is|was|are|were|did|does|do|has|have|had|can|will|would)\b"),
+)
+COMPARE = re.compile(
+    r"\bchang\w*|\bincreas\w*|\bdecreas\w*|\bgr[eo]w\w*|\bdeclin\w*|\bdrop\w*|\bcompar\w*"
+    r"|\bbetween\b|\bversus\b|\bvs\.?|\bdifference\b|\btrend\w*|\byear[- ]over[- ]year\b",
+    re.I,
+)
+SUPERLATIVES = {
+    "max": re.compile(r"\b(?:highest|largest|biggest|greatest|most|maximum|top)\b", re.I),
+    "min": re.compile(r"\b(?:lowest|smallest|least|minimum|fewest)\b", re.I),
+}
+# Words of instruction that name no metric ("Answer in USD millions, based on the details
+# shown in …"): left out when matching a row label or sentence.
+INSTRUCTION_WORDS = frozenset(
+    """what which how much many who whom whose when where why answer response respond
+    question give provide state please using use used based basing base relying rely detail
+    shown show information primarily primary outlined clearly according drawing conclusion
+    stated only judgment judgement calculate compute computed extract assume assuming
+    perspective analyst round rounded decimal place usd dollar million billion
+    thousand percent percentage reported report fy fiscal year end ended ending figure amount
+    value quantity number count company firm kind sort time period date as of
+    did does do is was were are has have had among one highest largest biggest greatest
+    lowest smallest least maximum minimum top fewest change changed changes increase
+    increased decrease decreased grow grew growth decline declined drop dropped compare
+    compared comparison difference trend between versus vs""".split()
+)
+# The statements a question may point at, and how documents title them.
+STATEMENT_HINTS: dict[str, tuple[str, str]] = {
+    # question phrase: (the words it is removed as, regex of a section that is that statement)
+    "cash flow statement": ("cash flow statement", r"cash flows?"),
+    "statement of cash flows": ("statement of cash flows", r"cash flows?"),
+    "cash flow": ("cash flow", r"cash flows?"),
+    "balance sheet": ("balance sheet", r"balance sheets?|financial position|\bassets\b"),
+    "statement of financial position": (
+        "statement of financial position",
+        r"financial position|balance sheets?",
+    ),
+    "income statement": (
+        "income statement",
+        r"statements? of (?:consolidated )?(?:income|operations|earnings)|income statements?",
+    ),
+    "statement of income": (
+        "statement of income",
+        r"statements? of (?:income|operations|earnings)|income statements?",
+    ),
+    "statement of operations": (
+        "statement of operations",
+        r"statements? of (?:income|operations|earnings)",
+    ),
+    "p&l": ("p&l", r"statements? of (?:income|operations|earnings)"),
+}
+# A metric and the names documents print for it: a question naming one phrase matches a
+# row or sentence naming any of them. Extend for other domains or languages.
+METRIC_SYNONYMS: tuple[tuple[str, ...], ...] = (
+    (
+        "revenue",
+        "revenues",
+        "total revenues",
+        "net revenues",
+        "net sales",
+        "total net sales",
+        "sales",
+        "turnover",
+        "top line",
+    ),
+    (
+        "capital expenditure",
+        "capital expenditures",
+        "capex",
+        "purchases of property and equipment",
+        "purchases of property, plant and equipment",
+        "additions to property and equipment",
+        "payments for property and equipment",
+        "capital spending",
+    ),
+    (
+        "cogs",
+        "cost of goods sold",
+        "cost of sales",
+        "cost of revenue",
+        "total cost of revenue",
+        "cost of products sold",
+    ),
+    ("net income", "net earnings", "net profit", "net income attributable"),
+    ("operating income", "operating profit", "income from operations", "operating earnings"),
+    ("employees", "employee", "employ", "employed", "people", "headcount", "workforce", "staff"),
+    ("inventory", "inventories", "merchandise inventories"),
+    ("depreciation and amortization", "d&a", "depreciation, amortization"),
+    (
+        "operating cash flow",
+        "cash from operations",
+        "net cash provided by operating activities",
+        "cash provided by operating activities",
+    ),
+    ("dividends", "dividends paid", "cash dividends", "dividends declared"),
+    ("accounts payable", "payables", "trade payables"),
+    ("accounts receivable", "receivables", "trade receivables"),
+    ("debt", "total debt", "long-term debt", "borrowings"),
+    ("research and development", "r&d"),
+    ("selling, general and administrative", "sg&a"),
+    ("earnings per share", "eps", "diluted earnings per share"),
+    ("gross profit", "gross margin"),
+    ("effective tax rate", "tax rate"),
+    ("share repurchases", "buybacks", "repurchases of common stock", "purchases of treasury stock"),
+    ("stores", "store count", "number of stores", "total stores"),
+)
+# Words that say little in a row label on their own ("Total", "Net", "Other").
+WEAK_WORDS = frozenset("total net other gross amount value".split())
+
+
+_POSSESSIVE = re.compile(r"['’]s?$")
+
+
+def stem(token: str) -> str:
+    """A light suffix strip so "employed"/"employ", "purchases"/"purchase" and
+    "liabilities"/"liability" match, while "currency" and "current" stay apart."""
+    word = _POSSESSIVE.sub("", token.lower())
+    if len(word) > 5 and word.endswith(("ies", "ied")):
+        word = word[:-3] + "y"
+    elif len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 5 and word.endswith(("ion", "ions")):
+        word = word[: word.rindex("ion")]
+    elif len(word) > 4 and word.endswith("ed"):
+        word = word[:-2]
+    elif len(word) > 4 and word.endswith("es") and word[-3] in "sxz":
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    if len(word) > 4 and word.endswith("e"):
+        word = word[:-1]
+    return word
+
+
+def stems(text: str, language: str = "") -> list[str]:
+    """The stems of a text's words (stopwords dropped), in order. Text in other scripts is
+    cut as the offline ranking cuts it (words without accents; bigrams where words have no
+    spaces between them), the same for a question and the sentences it is matched with; a
+    ``language`` other than English cuts and stems every word in it."""
+    if language not in ("", "en"):
+        return tokenize(text, language)
+    if not text.isascii():
+        return [stem(w) if w.isascii() else w for w in tokenize(text)]
+    words = (w.strip("'’-") for w in WORD.findall(text.lower()))
+    return [stem(w) for w in words if w and w not in STOPWORDS]
+
+
+@dataclass
+class Question:
+    """A question as the extractive answer reads it."""
+
+    text: str
+    kind: str = "other"  # count, date, name, amount, yesno or other
+    years: list[int] = field(default_factory=list)
+    compare: bool = False
+    superlative: str = ""  # "max", "min" or ""
+    metric: list[str] = field(default_factory=list)  # stems naming what is asked
+    names: list[str] = field(default_factory=list)  # stems of the names it mentions
+    phrases: list[list[str]] = field(default_factory=list)  # synonym phrases, as stems
+    statements: list[str] = field(default_factory=list)  # regexes of hinted statements
+
+    def metric_terms(self) -> frozenset[str]:
+        """The stems that name the metric: its words and its synonyms' (not the names)."""
+        return self._metric_terms
+
+    def terms(self) -> frozenset[str]:
+        """Every stem that may name the answer: the metric, its synonyms, the names."""
+        return self._terms
+
+    @cached_property
+    def _metric_terms(self) -> frozenset[str]:
+        return frozenset(self.metric).union(*self.phrases)
+
+    @cached_property
+    def _terms(self) -> frozenset[str]:
+        return self._metric_terms.union(self.names)
+
+
+def read_question(
+    text: str,
+    synonyms: tuple[tuple[str, ...], ...] = METRIC_SYNONYMS,
+    statements: dict[str, tuple[str, str]] = STATEMENT_HINTS,
+    language: str = "",
+) -> Question:
+    """The question's kind, periods, metric stems, synonym phrases and statement hints.
+
+    The metric comes from the asking sentence (the one ending in "?", when the question
+    adds instructions such as "Answer in USD millions."; a follow-up's carried terms after
+    it count too), without instruction words,
+    adverbs ("explicitly") and names: "Pepsico" names the company, not the row to read.
+    """
+    flat = " ".join(text.split())
+    parts = re.split(r"(?<=[?？؟])\s*", flat)
+    # A last fragment without an end mark belongs to the ask: a follow-up searched as "And in
+    # 2018? total net sales" carries its metric there (qa/followup.py).
+    asked = (
+        " ".join(
+            p
+            for n, p in enumerate(parts)
+            if p.endswith(("?", "？", "؟"))
+            or (n == len(parts) - 1 and n > 0 and not p.endswith((".", "!", "。", "！")))
+        )
+        or flat
+    )
+    lowered = f" {flat.lower()} "
+    kind = next((k for k, rx in QUESTION_KINDS if re.search(rx, asked.lower())), "other")
+    years = sorted(set(years_in(text)))
+    hinted = []
+    for phrase, (_removed, section_rx) in statements.items():
+        if phrase in lowered:
+            hinted.append(section_rx)
+    metric_text = f" {asked.lower()} "
+    english = language in ("", "en")
+    if not english:  # the asking words ("wie hoch", "combien") name no metric
+        metric_text = (
+            " ".join(re.sub(rx, " ", metric_text) for k, rx in QUESTION_KINDS if k == kind)
+            or metric_text
+        )
+    for _phrase, (removed, _rx) in statements.items():
+        metric_text = re.sub(re.escape(removed) + r"\w*", " ", metric_text)
+    phrases = []
+    for group in synonyms:
+        if any(re.search(rf"(?<![\w&]){re.escape(p)}(?![\w&])", metric_text) for p in group):
+            phrases.extend(stems(p, language) for p in group)
+    instruction = INSTRUCTION_WORDS | {stem(w) for w in INSTRUCTION_WORDS}
+    words = stems(re.sub(r"\b(?:fy|fiscal\s*)?'?(?:19|20)\d\d\b", " ", metric_text), language)
+    words = [w for w in words if w not in instruction and not w.isdigit() and not _adverb(w)]
+    # English capitalises names only (German every noun): other languages' names are not told
+    named = _NAME_WORD.findall(asked[1:]) if english else []
+    names = set(stems(" ".join(named), language)) - set(sum(phrases, []))
+    metric = [w for w in words if w not in names] or words
+    return Question(
+        text=text,
+        kind=kind,
+        years=years,
+        compare=bool(COMPARE.search(asked)) or len(years) > 1,
+        superlative=next((k for k, rx in SUPERLATIVES.items() if rx.search(asked)), ""),
+        metric=list(dict.fromkeys(metric)),
+        names=sorted(names & set(words)),
+        phrases=[p for p in phrases if p],
+        statements=hinted,
+    )
+
+
+# A capitalised word inside the asking sentence is a name ("Pepsico's", "American Express").
+_NAME_WORD = re.compile(r"(?<=[\s(\"'“])[A-Z][\w&'’.-]*")
+
+
+def _adverb(word: str) -> bool:
+    """English adverbs ("explicitly", "primarily") qualify a question, never name a metric."""
+    return len(word) > 5 and word.endswith("ly")

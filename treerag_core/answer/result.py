@@ -1,0 +1,192 @@
+"""How an answer comes back: usage over both calls, the cited references, the message.
+
+The last step of every way of asking: a blocking ``ask`` returns :func:`finish`'s message
+(or dict), a stream ends with :func:`final_chunk`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from langchain_core.messages import AIMessage
+
+from ..errors import LLMError, StreamBudgetError
+from ..evidence.locate import attach_evidence
+from ..llm.call import LLMReply, model_name
+from ..navigate.navigate import NavigationResult
+from ..text import ENGINE_NAME
+from ..text.language import detect_language, document_language
+from .context import Prepared
+from .offline.extractive import extractive_answer
+from .retriever import Retriever
+
+log = logging.getLogger("treerag.qa")
+
+EMPTY_ANSWER = "The document has no indexed text, so there is nothing to answer from."
+_CITATION = re.compile(r"\[S(\d+)\b")
+
+
+class AnswerMessage(AIMessage):
+    """A LangChain ``AIMessage`` with the sections the answer was drawn from."""
+
+    references: list[dict[str, Any]] = []
+
+
+def needs_model(prepared: Prepared, retriever: Retriever) -> bool:
+    """An answer call is made only with a model and something to read."""
+    return retriever.llm is not None and bool(prepared.references)
+
+
+def offline_reply(query: str, prepared: Prepared) -> LLMReply:
+    """The extractive answer: the offline engine's, or the fallback with nothing to read."""
+    if prepared.overview:
+        return LLMReply(text=prepared.overview, model=ENGINE_NAME)
+    if not prepared.sections:
+        notes = [nav.note for nav in prepared.navs if nav.note]
+        return LLMReply(text="\n\n".join(dict.fromkeys(notes)) or EMPTY_ANSWER, model=ENGINE_NAME)
+    text, _used = extractive_answer(
+        prepared.searched_as or query, prepared.sections, memory=prepared.memory,
+        language=_sections_language(query, prepared),
+    )  # fmt: skip
+    return LLMReply(text=text, model=ENGINE_NAME)
+
+
+def _sections_language(query: str, prepared: Prepared) -> str:
+    """The documents' language when they share one, else the question's (if it can be told)."""
+    languages = {document_language(doc) for doc in prepared.documents.values()}
+    return languages.pop() if len(languages) == 1 else detect_language(query)
+
+
+def degraded(query: str, prepared: Prepared, error: LLMError, shown: str = "") -> LLMReply:
+    """The answer when the answer model failed: what it already streamed (``shown``), a
+    one-line note naming the failure, and the offline engine's answer from the same
+    sections; or, for a stream cut at its budget, what it streamed and the note alone."""
+    reason = str(error).rstrip(".")
+    prepared.trace["answer_error"] = str(error)
+    if shown.strip() and isinstance(error, StreamBudgetError):
+        return LLMReply(text=f"{shown}\n\n_({reason}.)_", model=ENGINE_NAME)
+    offline = offline_reply(query, prepared).text
+    note = f"_{reason}. The offline engine answered from the same sections instead:_"
+    head = f"{shown}\n\n" if shown.strip() else ""
+    return LLMReply(text=f"{head}{note}\n\n{offline}", model=ENGINE_NAME)
+
+
+def usage(navs: list[NavigationResult], answer: LLMReply | None) -> dict[str, Any]:
+    """Calls and tokens of the search step(s) and the answer call, and their totals."""
+    search: dict[str, Any] = {"calls": 0, "input_tokens": 0, "output_tokens": 0}
+    models: set[str] = set()
+    for nav in navs:
+        u = nav.usage()
+        for key in ("calls", "input_tokens", "output_tokens"):
+            search[key] += u[key]
+        models.update(u["models"])
+    search["models"] = sorted(models)
+    search["total_tokens"] = search["input_tokens"] + search["output_tokens"]
+    ans = answer.usage() if answer else {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}
+    ans["calls"] = 1 if answer and answer.model != ENGINE_NAME else 0
+    tin = search["input_tokens"] + ans["input_tokens"]
+    tout = search["output_tokens"] + ans["output_tokens"]
+    return {
+        "search": search,
+        "answer": ans,
+        "llm_calls": search["calls"] + ans["calls"],
+        "input_tokens": tin,
+        "output_tokens": tout,
+        "total_tokens": tin + tout,
+    }
+
+
+def mark_cited(references: list[dict[str, Any]], answer: str) -> None:
+    """Flag the references the answer cites (``[S2]``): the sections it actually used come
+    first for the reader; when the answer cites none, every section sent counts as used."""
+    cited = {f"S{n}" for n in _CITATION.findall(answer)}
+    for ref in references:
+        ref["cited"] = not cited or ref.get("ref") in cited
+
+
+def _cite(prepared: Prepared, answer: str, retriever: Retriever) -> None:
+    """Mark what the answer cites and locate that evidence in the sources."""
+    mark_cited(prepared.references, answer)
+    attach_evidence(
+        answer, prepared.references, prepared.documents, retriever.read_source,
+        retriever.ocr_cache,
+    )  # fmt: skip
+
+
+def report_trace(trace: dict[str, Any], use: dict[str, Any], verbose: bool) -> None:
+    """The navigation and its cost to the ``treerag.qa`` log; printed too with ``verbose``."""
+    lines = []
+    for doc in trace["documents"]:
+        lines.append(f"{doc['file_name']}: {doc['mode']} → {', '.join(doc['chosen']) or 'nothing'}")
+        if doc["fallback"]:
+            lines.append(f"  fallback: {doc['fallback']}")
+        lines += [
+            f"  step {step.get('step')}: {step['reasoning']}"
+            for step in doc["steps"]
+            if step.get("reasoning")
+        ]
+    lines.append(f"{use['llm_calls']} LLM calls, {use['total_tokens']} tokens")
+    for line in lines:
+        log.info(line)
+        if verbose:
+            print(f"[treerag] {line}")
+
+
+def finish(
+    prepared: Prepared, reply: LLMReply, retriever: Retriever, return_raw: bool, verbose: bool
+) -> AnswerMessage | dict[str, Any]:
+    """The answer as an ``AnswerMessage`` (the seed's contract) or a plain dict."""
+    use = usage(prepared.navs, reply)
+    _cite(prepared, reply.text, retriever)
+    report_trace(prepared.trace, use, verbose)
+    if not return_raw:
+        return {
+            "answer": reply.text,
+            "references": prepared.references,
+            "trace": prepared.trace,
+            "usage": use,
+        }
+    search_model = (
+        model_name(retriever.search_llm) if retriever.search_llm is not None else ENGINE_NAME
+    )
+    metadata = {
+        "token_usage": {
+            "prompt_tokens": use["input_tokens"],
+            "completion_tokens": use["output_tokens"],
+            "total_tokens": use["total_tokens"],
+            "search": use["search"],
+            "answer": use["answer"],
+        },
+        "model_name": reply.model or ENGINE_NAME,
+        "search_model_name": search_model,
+        "finish_reason": reply.finish_reason,
+        "llm_calls": use["llm_calls"],
+        "trace": prepared.trace,
+    }
+    return AnswerMessage(
+        content=reply.text,
+        references=prepared.references,
+        response_metadata=metadata,
+        usage_metadata={
+            "input_tokens": use["input_tokens"],
+            "output_tokens": use["output_tokens"],
+            "total_tokens": use["total_tokens"],
+        },
+    )
+
+
+def final_chunk(
+    prepared: Prepared, reply: LLMReply, retriever: Retriever, verbose: bool
+) -> dict[str, Any]:
+    """The last item of a stream: references (with evidence), trace and usage."""
+    use = usage(prepared.navs, reply)
+    _cite(prepared, reply.text, retriever)
+    report_trace(prepared.trace, use, verbose)
+    return {
+        "__references__": prepared.references,
+        "trace": prepared.trace,
+        "usage": use,
+        "model_name": reply.model,
+    }

@@ -1,0 +1,152 @@
+"""PDF → rich pages, bookmarks and title.
+
+pypdf opens the file (decryption, the page tree, bookmarks, metadata) and turns every
+failure a hostile or broken file can raise into a DocumentReadError; PDFium
+(:mod:`.pdfium_pages`) reads each page's lines with their typography, and pypdf covers any
+page PDFium cannot read. Structure is found afterwards, by the PDF format's strategies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from typing import Any
+
+from ...errors import DocumentReadError, DocumentTooLargeError
+from ...limits import Limits
+from ...structure.pages import NO_OPTIONS, OutlineEntry, ReadOptions, ReadResult, RichPage
+from ..ocr.scan import ocr_pdf_pages
+from .pdfium_pages import pdfium_pages
+
+# Bookmark trees are bounded: a hostile outline must not cost unbounded time or depth.
+MAX_OUTLINE_ENTRIES = 5000
+MAX_OUTLINE_DEPTH = 6
+# Bookmarks that point at attached or remote files ("Ex 21 Q4 2022.pdf") are not sections.
+_FILE_TITLE = re.compile(r"\.(pdf|htm|html|docx?|xlsx?|txt)$", re.IGNORECASE)
+
+
+def read_pdf(
+    data: bytes, limits: Limits, name: str = "the PDF", options: ReadOptions = NO_OPTIONS
+) -> ReadResult:
+    """Every page with its lines (scanned pages read by OCR), plus the bookmarks."""
+    reader = open_pdf(data, name)
+    try:
+        count = len(reader.pages)
+    except Exception as exc:  # noqa: BLE001 - any pypdf failure means a broken file
+        raise DocumentReadError(f"{name} is damaged: its page tree cannot be read.") from exc
+    if count > limits.max_pages:
+        raise DocumentTooLargeError(
+            f"{name} has {count:,} pages; the limit is {limits.max_pages:,} pages."
+        )
+    pages, scan = ocr_pdf_pages(
+        data, extract_pages(data, reader, count), limits, options, hashlib.sha256(data).hexdigest()
+    )
+    return ReadResult(
+        pages=pages,
+        outline=_outline(reader, count),
+        page_count=count,
+        title=_title(reader),
+        warnings=scan.warnings,
+        page_labels=_page_labels(reader),
+        ocr_language=scan.language,
+    )
+
+
+def open_pdf(data: bytes, name: str) -> Any:
+    from pypdf import PdfReader
+    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
+
+    if not data.lstrip()[:1024].count(b"%PDF"):
+        raise DocumentReadError(f"{name} is not a PDF file (no %PDF header).")
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted:
+            try:
+                ok = reader.decrypt("")
+            except (NotImplementedError, DependencyError) as exc:
+                raise DocumentReadError(
+                    f"{name} uses an encryption this server cannot open ({exc})."
+                ) from exc
+            if not ok:
+                raise DocumentReadError(
+                    f"{name} is password-protected. Remove the password (or print it to a "
+                    "new PDF) and upload it again."
+                )
+        return reader
+    except DocumentReadError:
+        raise
+    except FileNotDecryptedError as exc:
+        raise DocumentReadError(f"{name} is password-protected and cannot be read.") from exc
+    except (PdfReadError, Exception) as exc:  # noqa: B014 - pypdf raises many types
+        raise DocumentReadError(
+            f"{name} is damaged or not a valid PDF and cannot be read ({type(exc).__name__})."
+        ) from exc
+
+
+def extract_pages(data: bytes, reader: Any, count: int) -> list[RichPage]:
+    """Every page, read by PDFium; a page PDFium cannot read comes from pypdf (text only)."""
+    pages: list[RichPage | None] = pdfium_pages(data, count)
+    return [
+        page if page is not None else RichPage(index + 1, _page_text(reader, index))
+        for index, page in enumerate(pages)
+    ]
+
+
+def _page_text(reader: Any, index: int) -> str:
+    try:
+        text = reader.pages[index].extract_text() or ""
+    except Exception:  # noqa: BLE001 - one bad page must not lose the document
+        return ""
+    return text.replace("\x00", "").replace("\f", "\n")
+
+
+def _title(reader: Any) -> str | None:
+    try:
+        meta = reader.metadata
+        title = str(meta.title).strip() if meta and meta.title else ""
+    except Exception:  # noqa: BLE001
+        return None
+    return title or None
+
+
+def _page_labels(reader: Any) -> list[str]:
+    """The PDF's own page numbers ("iv", "12"), when it declares some; [] otherwise."""
+    try:
+        if "/PageLabels" not in reader.trailer["/Root"]:
+            return []
+        return [str(label) for label in reader.page_labels]
+    except Exception:  # noqa: BLE001 - broken labels are no labels
+        return []
+
+
+def _outline(reader: Any, page_count: int) -> list[OutlineEntry]:
+    """Flattened bookmarks in order, bounded in count and depth; [] when absent or broken."""
+    try:
+        tree = reader.outline
+    except Exception:  # noqa: BLE001 - cyclic or over-limit outlines: ignore them
+        return []
+    out: list[OutlineEntry] = []
+    stack: list[tuple[list[Any], int, int]] = [(list(tree), 0, 1)]  # (items, index, level)
+    while stack and len(out) < MAX_OUTLINE_ENTRIES:
+        items, i, level = stack.pop()
+        if i >= len(items):
+            continue
+        stack.append((items, i + 1, level))
+        item = items[i]
+        if isinstance(item, list):
+            if level < MAX_OUTLINE_DEPTH + 1:
+                stack.append((item, 0, level + 1))
+            continue
+        try:
+            page = reader.get_destination_page_number(item)
+            title = str(item.title or "")
+        except Exception:  # noqa: BLE001
+            continue
+        if page is None or not 0 <= page < page_count or not title.strip():
+            continue
+        if _FILE_TITLE.search(title.strip()):
+            continue  # bookmarks to attached/remote files ("Ex 21 Q4 2022.pdf"), not sections
+        out.append(OutlineEntry(" ".join(title.split()), min(level, 6), page))
+    # Nested lists in pypdf follow their parent entry; depth counts list nesting.
+    return out

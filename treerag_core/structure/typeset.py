@@ -1,0 +1,151 @@
+"""Strategies for PDFs read by their look: the printed table of contents, then typography.
+
+Both share one measurement of the pages (:class:`Typeset`: layout, furniture, profile,
+contents and the headings found by typography), kept on the read result so the second
+strategy does not measure again. A printed contents that is found in the text becomes the
+structure like bookmarks; when it lists only one level (chapters, or a filing's Items),
+typography supplies the levels below each entry (below a detailed contents, only numbered
+headings such as the notes to financial statements).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..limits import Limits
+from . import Structured
+from .confirm import checked
+from .contents import Contents, read_contents
+from .contents_place import key, place
+from .furniture import furniture_lines
+from .headings import Heading, Position, render
+from .layout import Layout, build_layout
+from .pages import ReadResult
+from .profiles import PROFILES, Profile, detect_profile
+from .ranks import assign_levels
+from .thresholds import MIN_LOCATED_SHARE, MIN_TYPOGRAPHY_HEADINGS
+from .typography import find_headings
+
+CONTENTS_SOURCE = "printed contents"
+MIXED_SOURCE = "printed contents and typography"
+TYPOGRAPHY_SOURCE = "typography and numbering"
+
+
+@dataclass
+class Typeset:
+    layout: Layout
+    profile: Profile
+    dropped: set[Position]
+    contents: Contents | None
+    headings: list[Heading]  # by typography, outside the contents pages; no levels yet
+
+
+def measure(result: ReadResult, limits: Limits) -> Typeset | None:
+    """The pages measured once per read; None when they carry no typography."""
+    if "typeset" in result.measured:
+        return result.measured["typeset"]
+    typeset = None
+    layout = build_layout(result.pages or [])
+    if layout.has_typography:
+        profile = PROFILES.get(limits.structure_profile) or detect_profile(
+            ["\n".join(texts) for texts in layout.texts]
+        )
+        dropped = furniture_lines(layout.texts, profile)
+        contents = read_contents(layout, dropped, profile) if layout.laid_out else None
+        skip = set(contents.pages) if contents else set()
+        headings = find_headings(layout, dropped, skip, profile)
+        typeset = Typeset(layout, profile, dropped, contents, headings)
+    result.measured["typeset"] = typeset
+    return typeset
+
+
+def structure_from_contents(result: ReadResult, limits: Limits) -> Structured | None:
+    """Strategy: the printed table of contents, when its titles are found on their pages."""
+    typeset = measure(result, limits)
+    if typeset is None or typeset.contents is None:
+        return None
+    contents = typeset.contents
+    starts = {h.position: h.end for h in typeset.headings}
+    placed, located = place(contents, typeset.layout, typeset.dropped, starts, result.page_labels)
+    if located < MIN_LOCATED_SHARE * len(placed):
+        return None
+    # Below a contents that lists sections, only headings named by numbering or a standard
+    # title are added (the notes and the statements of a filing are rarely listed); below
+    # an overview, every heading found.
+    below = (
+        [h for h in typeset.headings if h.known] if contents.detailed else _checked(result, typeset)
+    )
+    headings = below_entries(placed, below)
+    source = MIXED_SOURCE if len(headings) > len(placed) else CONTENTS_SOURCE
+    if contents.title is not None:
+        page, line = contents.title
+        headings = [Heading(page, line, line + 1, "Table of Contents", level=1), *headings]
+    headings.sort(key=lambda h: (h.position, h.end > h.start))
+    return Structured(render(typeset.layout.texts, headings, typeset.dropped), source)
+
+
+def structure_by_typography(result: ReadResult, limits: Limits) -> str | None:
+    """Strategy: headings by typography and numbering; declines when there are too few."""
+    typeset = measure(result, limits)
+    if typeset is None or len(typeset.headings) < MIN_TYPOGRAPHY_HEADINGS:
+        return None
+    headings = [_copy(h) for h in _checked(result, typeset)]
+    assign_levels(headings)
+    return render(typeset.layout.texts, headings, typeset.dropped)
+
+
+def _checked(result: ReadResult, typeset: Typeset) -> list[Heading]:
+    """The typography headings after the model's check of the doubtful ones (asked once per
+    read, and only by a strategy that uses them)."""
+    if "heading_check" not in result.measured:
+        typeset.headings, result.measured["heading_check"] = checked(
+            typeset.headings, typeset.layout, result.heading_judge
+        )
+    return typeset.headings
+
+
+def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]:
+    """Contents entries, with the typography headings inside each entry one level below it
+    and on (their own levels kept relative to each other)."""
+    taken = {(h.page, line) for h in entries for line in range(h.start, max(h.end, h.start + 1))}
+    names = {(key(h.title), h.page) for h in entries}
+    inner = [
+        _copy(h)
+        for h in found
+        if (h.page, h.start) not in taken and not _named(h, names)  # found twice
+    ]
+    assign_levels(inner)
+    own = {id(e) for e in entries}
+    ordered = sorted([*entries, *inner], key=lambda h: (h.position, id(h) not in own))
+    out: list[Heading] = []
+    owner: Heading | None = None
+    group: list[Heading] = []
+    for h in ordered:
+        if id(h) in own:
+            _shift_below(owner, group)
+            owner, group = h, []
+        else:
+            group.append(h)
+        out.append(h)
+    _shift_below(owner, group)
+    return out
+
+
+def _named(h: Heading, names: set[tuple[str, int]]) -> bool:
+    """The heading repeats an entry's title (or its label, a running "Item 7A") nearby."""
+    own = key(h.title)
+    return bool(own) and any(
+        abs(page - h.page) <= 1 and (name == own or name.startswith(own)) for name, page in names
+    )
+
+
+def _shift_below(owner: Heading | None, group: list[Heading]) -> None:
+    if owner is None or not group:
+        return
+    top = min(h.level for h in group)
+    for h in group:
+        h.level = owner.level + 1 + h.level - top
+
+
+def _copy(h: Heading) -> Heading:
+    return replace(h)
