@@ -16,16 +16,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from treerag_core import (
-    Principal,
-    get_document_by_id,
-    index_upload,
-    list_documents,
-    make_retriever,
-    set_collection_access,
-)
+from treerag_core import get_document_by_id, list_documents, make_retriever
 from treerag_core.access.audit import record
+from treerag_core.access.collections import set_collection_access
+from treerag_core.access.principal import Principal
 from treerag_core.answer.ask import ask
+from treerag_core.library.indexing import index_upload
 from treerag_core.store import open_store
 
 OUT = Path(__file__).resolve().parent / "out" / "access"

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.financebench import DEV_SET, OUT, RESULTS, index_all
-from treerag_core import RegistryTools, list_documents
+from treerag_core import Library, list_documents
 from treerag_core.text.tokens import estimate_tokens
+from treerag_core.tools.registry_tools import RegistryTools
 from treerag_core.tools.shapes import to_json
 
 TRANSCRIPT_FILING = "BESTBUY_2024Q2_10Q.pdf"
@@ -42,7 +43,7 @@ def covers(pages: list[int] | None, gold: list[int]) -> bool:
 
 
 def measure(registry: Path) -> list[dict[str, Any]]:
-    tools = RegistryTools(str(registry))
+    tools = RegistryTools(Library.open(str(registry)))
     by_name = {row["file_name"]: row["doc_id"] for row in list_documents(str(registry))}
     rows = []
     for line in DEV_SET.open():
@@ -178,7 +179,7 @@ def main() -> int:
     registry.parent.mkdir(parents=True, exist_ok=True)
     index_all(DEV_SET, registry, log=lambda m: print(m, file=sys.stderr))
     rows = measure(registry)
-    listing = tokens(RegistryTools(str(registry)).list_documents())
+    listing = tokens(RegistryTools(Library.open(str(registry))).list_documents())
     table, totals = summary(rows, listing)
     print(table)
     RESULTS.mkdir(exist_ok=True)

@@ -18,8 +18,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from treerag_core import index_document, locate_evidence, make_retriever, render_evidence
+from treerag_core import index_document, make_retriever
 from treerag_core.answer.ask import ask
+from treerag_core.evidence.render import locate_evidence, render_evidence
 from treerag_core.store import open_store
 
 HERE = Path(__file__).resolve().parent

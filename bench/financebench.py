@@ -96,8 +96,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_followups(path: Path, root: Path, registry: Path) -> dict:
     """The follow-up set, offline: with history, without it, asked in full."""
-    from treerag_core import load_questions, open_store, registry_loader
     from treerag_core.evaluation.followups import evaluate_followups
+    from treerag_core.evaluation.loader import registry_loader
+    from treerag_core.evaluation.questions import load_questions
+    from treerag_core.store import open_store
 
     questions = load_questions(str(path))
     loader = registry_loader(open_store(str(registry)), str(root))
@@ -249,17 +251,15 @@ def run_eval(
     import subprocess
     from collections import defaultdict
 
-    from treerag_core import (
-        NavigationConfig,
-        evaluate,
-        load_questions,
-        open_store,
-        registry_loader,
-        registry_page_texts,
-    )
     from treerag_core.evaluation.followups import followup_table
+    from treerag_core.evaluation.loader import registry_loader
     from treerag_core.evaluation.metrics import summarize_results
+    from treerag_core.evaluation.page_texts import registry_page_texts
+    from treerag_core.evaluation.questions import load_questions
     from treerag_core.evaluation.report import describe_miss, pct, summary_table
+    from treerag_core.evaluation.run import evaluate
+    from treerag_core.navigate.navigate import NavigationConfig
+    from treerag_core.store import open_store
 
     from .answers import answer_rows, miss_lines, timing_lines, timings
 

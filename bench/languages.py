@@ -146,7 +146,7 @@ def run_edition(
 def translated_golds(text_edition: Path, lang: str) -> set[str]:
     """The FAQ numbers whose body this text edition has in its own language: the text
     between the body's heading and the next one, told by the engine's own detection."""
-    from treerag_core import detect_language
+    from treerag_core.text.language import detect_language
 
     bodies: dict[str, list[str]] = {}
     current = None
@@ -209,7 +209,7 @@ def _write(report: dict[str, Any], stem: str) -> None:
              "| language | detected | " + " | ".join(kinds)
              + " | translated | text, translated | sections (text) |",
              "|---|---|" + "---:|" * len(kinds) + "---:|---:|---:|"]  # fmt: skip
-    from treerag_core import language_name
+    from treerag_core.text.language import language_name
 
     for lang in LANGUAGES:
         cells = []

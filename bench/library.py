@@ -60,14 +60,9 @@ def generated(i: int) -> tuple[str, bytes]:
 def build(registry: str, log: Any = print, generated_too: bool = True) -> None:
     """Index what the registry does not hold yet: the filings, then the generated ones;
     then make its library index whole (every arm is asked with the same statistics)."""
-    from treerag_core import (
-        check_library_index,
-        index_document,
-        index_upload,
-        list_documents,
-        make_summarizer,
-        rebuild_library_index,
-    )
+    from treerag_core import index_document, list_documents, make_summarizer
+    from treerag_core.library.catalog import check_library_index, rebuild_library_index
+    from treerag_core.library.indexing import index_upload
 
     have = {row["file_name"] for row in list_documents(registry)}
     summarizer = make_summarizer()
@@ -115,7 +110,9 @@ def run_questions(registry: str, questions: list[dict], collections: tuple[str, 
                   by_name: dict[str, str]) -> list[dict[str, Any]]:  # fmt: skip
     """Each question asked of its own document (``collections`` None), of the library the
     collections make (a reader of those alone), or of the whole registry (``()``)."""
-    from treerag_core import Principal, ask, ask_library, get_document_by_id, make_retriever
+    from treerag_core import ask, get_document_by_id, make_retriever
+    from treerag_core.access.principal import Principal
+    from treerag_core.answer.library import ask_library
 
     retriever = make_retriever()
     rows = []
@@ -144,7 +141,8 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from treerag_core import list_documents, set_collection_access
+    from treerag_core import list_documents
+    from treerag_core.access.collections import set_collection_access
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--registry", default=str(OUT / "registry.json"))

@@ -76,7 +76,8 @@ def _own_score(item: dict[str, Any], result: dict[str, Any], seconds: float) -> 
 
 def run_own(registry: str, questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each own question asked of the whole registry, offline."""
-    from treerag_core import ask_library, make_retriever
+    from treerag_core import make_retriever
+    from treerag_core.answer.library import ask_library
 
     retriever = make_retriever()
     rows = []
@@ -146,7 +147,9 @@ def model_arm(
     from langchain_openai import ChatOpenAI
 
     from bench.fake_llm import FakeLLM
-    from treerag_core import Principal, ask_library, make_retriever
+    from treerag_core import make_retriever
+    from treerag_core.access.principal import Principal
+    from treerag_core.answer.library import ask_library
 
     reader = Principal("bench", groups=frozenset(collections))
     calls, tokens, routing = [], [], []

@@ -110,7 +110,8 @@ def start_server(python: Path, gguf: Path, log: Any = print) -> tuple[subprocess
 
 
 def _retriever(llm: Any, context_chars: int, mode: str) -> Any:
-    from treerag_core import NavigationConfig, make_retriever
+    from treerag_core import make_retriever
+    from treerag_core.navigate.navigate import NavigationConfig
 
     navigation = NavigationConfig(single_pass_max_chars=12_000, timeout_s=600.0, search_mode=mode)
     return make_retriever(llm, search_llm=llm, navigation=navigation,
@@ -177,7 +178,8 @@ LIBRARY_WAYS = (
 def run_library_way(way: tuple[str, str | None, str], questions: list[dict], registry: str,
                     llm: Any, context: int) -> list[dict]:  # fmt: skip
     """Each question over the whole library: which filing was cited, and its pages."""
-    from treerag_core import ask_library, make_retriever
+    from treerag_core import make_retriever
+    from treerag_core.answer.library import ask_library
 
     label, _, mode = way
     retriever = make_retriever() if llm is None else _retriever(llm, context, mode)
@@ -277,11 +279,11 @@ class CallLog:
 
 def _model(url: str, args: argparse.Namespace, log: CallLog) -> Any:
     """The app's own client, made from settings as a user's would be."""
-    from treerag_core import make_llms
+    from treerag_core.llm.providers import make_llms
 
-    settings = {"openai_base_url": url, "search_model": "local", "max_retries": 0,
-                "timeout_s": args.timeout, "answer_max_tokens": args.answer_tokens}  # fmt: skip
-    llm, _ = make_llms(settings, env={}, dotenv_path=None)
+    settings = {"openai_base_url": url, "search_model": "local", "llm_max_retries": 0,
+                "llm_timeout": args.timeout, "answer_max_tokens": args.answer_tokens}  # fmt: skip
+    llm, _ = make_llms(settings)
     llm.callbacks = [log.handler]
     return llm
 

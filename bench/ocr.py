@@ -222,14 +222,11 @@ def timed_ocr(path: Path, workers: int) -> tuple[float, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from treerag_core import (
-        evaluate,
-        get_document_by_id,
-        index_document,
-        load_questions,
-        open_store,
-    )
+    from treerag_core import get_document_by_id, index_document
+    from treerag_core.evaluation.questions import load_questions
+    from treerag_core.evaluation.run import evaluate
     from treerag_core.read.source import read_source
+    from treerag_core.store import open_store
 
     parser = argparse.ArgumentParser(prog="python -m bench.ocr", description=__doc__)
     parser.add_argument("--runs", type=int, default=3, help="timing runs (median)")
@@ -320,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def evidence_only(questions: list[dict]) -> int:
     """The evidence part alone: the filings and their scans indexed if not yet (OCR cached)."""
-    from treerag_core import index_document, open_store
+    from treerag_core import index_document
+    from treerag_core.store import open_store
 
     registries = {"original": open_store(str(OUT / "original.json")),
                   "scanned": open_store(str(OUT / "scanned.json"))}  # fmt: skip

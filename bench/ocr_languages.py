@@ -65,10 +65,10 @@ def sample(edition: str) -> tuple[Path, Path]:
 
 def read(scan: Path, setting: str) -> tuple[str, str, float]:
     """(text, languages used, seconds) of the scan read with ``setting``, nothing cached."""
-    from treerag_core.limits import Limits
     from treerag_core.read.source import read_source
+    from treerag_core.settings import load
 
-    limits = replace(Limits.from_env(), ocr_language=setting)
+    limits = replace(load().limits(), ocr_language=setting)
     started = time.perf_counter()
     source = read_source(str(scan), limits)
     return source.text, source.ocr_language, time.perf_counter() - started

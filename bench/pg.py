@@ -24,8 +24,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from treerag_core import index_document, index_upload, make_summarizer, open_store
+from treerag_core import index_document, make_summarizer
 from treerag_core.jobs.api import enqueue_upload
+from treerag_core.library.indexing import index_upload
+from treerag_core.store import open_store
 
 from . import pg_ops
 from .__main__ import machine

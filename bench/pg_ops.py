@@ -16,7 +16,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from treerag_core import get_document_by_id, index_document, list_documents, open_store
+from treerag_core import get_document_by_id, index_document, list_documents
+from treerag_core.store import open_store
 from treerag_core.types import Document
 
 

@@ -65,7 +65,7 @@ def change(folder: Path, paths: list[str]) -> int:
 
 
 def timed_sync(source_id: str, registry: str, summarizer: Any) -> dict[str, Any]:
-    from treerag_core import sync_source
+    from treerag_core.sync.run import sync_source
 
     started = time.perf_counter()
     report = sync_source(source_id, registry, summarizer=summarizer)
@@ -81,7 +81,7 @@ def timed_sync(source_id: str, registry: str, summarizer: Any) -> dict[str, Any]
 
 
 def run_folder(summarizer: Any) -> dict[str, Any]:
-    from treerag_core import add_source
+    from treerag_core.sync.sources import add_source
 
     folder, registry = OUT / "folder", OUT / "folder-registry" / "reg.json"
     shutil.rmtree(registry.parent, ignore_errors=True)
@@ -101,7 +101,7 @@ def run_bucket(summarizer: Any) -> dict[str, Any]:
     import boto3
     from moto.server import ThreadedMotoServer
 
-    from treerag_core import add_source
+    from treerag_core.sync.sources import add_source
 
     folder = OUT / "folder"
     changed = build_folder(folder)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from treerag_core import (
+from treerag_core.access import (
     EVERYONE,
-    RegistryLike,
     audit_log_jsonl,
     list_collections,
     read_audit_log,
     set_collection_access,
 )
+from treerag_core.store import RegistryLike
 from ui import state
 from ui.errors import shown_errors
 from ui.text import md_escape

@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import METHODS, gold_label, missed, retrieved_rows, summary_rows
+from treerag_core.evaluation import METHODS, gold_label, missed, retrieved_rows, summary_rows
 from ui import evaluate_saved, state
 from ui.engine import current_retriever, engine_label
 from ui.errors import shown_errors

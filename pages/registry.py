@@ -8,15 +8,9 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import (
-    LANGUAGE_NAMES,
-    TreeragError,
-    delete_document,
-    edit_card,
-    get_card,
-    language_name,
-    move_document,
-)
+from treerag_core import TreeragError, delete_document
+from treerag_core.library import edit_card, get_card, move_document
+from treerag_core.text import LANGUAGE_NAMES, language_name
 from ui import access_view, docs, state
 from ui.engine import current_summarizer
 from ui.errors import message_for, shown_errors

@@ -11,7 +11,9 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import PROVIDERS, SEARCH_MODES, ConfigError, check_connection, resolve_provider
+from treerag_core import Settings
+from treerag_core.llm import PROVIDERS, check_connection, resolve_provider
+from treerag_core.navigate import SEARCH_MODES
 from ui import chat_threads, state
 from ui.engine import PROVIDER_LABELS, default_models, effective_settings
 from ui.errors import message_for, shown_errors
@@ -25,10 +27,10 @@ SEARCH_MODE_LABELS = {
 }
 
 
-def _key_status(chosen: dict, merged: dict) -> str:
+def _key_status(chosen: dict, merged: Settings) -> str:
     if chosen.get("openai_api_key"):
         return "An API key was entered in this session."
-    if merged.get("openai_api_key"):
+    if merged.secret("openai_api_key"):
         return "An API key is set in the environment or .env."
     return "No API key set."
 
@@ -39,17 +41,14 @@ def _take_key() -> None:
     ss["settings_api_key"] = ""
 
 
-def _shown_provider(merged: dict[str, Any]) -> str:
+def _shown_provider(merged: Settings) -> str:
     """The provider the form starts on: the one the engine would use (the core decides, so
     the page never disagrees with it); for a name the core refuses, the one the other
     settings point to, so the page still opens and the person can pick another."""
-    try:
-        return resolve_provider(merged)
-    except ConfigError:
-        return resolve_provider({**merged, "provider": ""})
+    return resolve_provider(merged)
 
 
-def _form(chosen: dict[str, Any], merged: dict[str, Any]) -> tuple[dict[str, str], str] | None:
+def _form(chosen: dict[str, Any], merged: Settings) -> tuple[dict[str, str], str] | None:
     """The settings form: ``(settings, registry)`` as entered when saved, else None.
 
     The typed key is not among them: ``_take_key`` moves it out of the widget on submit."""
@@ -60,14 +59,14 @@ def _form(chosen: dict[str, Any], merged: dict[str, Any]) -> tuple[dict[str, str
         )  # fmt: skip
         search_default, answer_default = default_models(provider)
         search_model = st.text_input(
-            "Search / summary model", value=merged.get("search_model") or "",
+            "Search / summary model", value=merged.search_model,
             placeholder=search_default or "not used offline",
         )  # fmt: skip
         answer_model = st.text_input(
-            "Answer model", value=merged.get("answer_model") or "",
+            "Answer model", value=merged.answer_model,
             placeholder=answer_default or "not used offline",
         )  # fmt: skip
-        mode = merged.get("search_mode") or SEARCH_MODES[0]
+        mode = merged.search_mode
         search_mode = st.radio(
             "How the search model's choice is used", SEARCH_MODES,
             index=SEARCH_MODES.index(mode) if mode in SEARCH_MODES else 0,
@@ -80,10 +79,8 @@ def _form(chosen: dict[str, Any], merged: dict[str, Any]) -> tuple[dict[str, str
             "OpenAI API key", type="password", key="settings_api_key",
             placeholder="leave empty to keep the current key", help=_key_status(chosen, merged),
         )  # fmt: skip
-        base_url = st.text_input(
-            "OpenAI base URL (optional)", value=merged.get("openai_base_url") or ""
-        )
-        ollama_host = st.text_input("Ollama host", value=merged.get("ollama_host") or "")
+        base_url = st.text_input("OpenAI base URL (optional)", value=merged.openai_base_url)
+        ollama_host = st.text_input("Ollama host", value=merged.ollama_host)
         registry = st.text_input("Registry file or database URL", value=state.registry_setting())
         saved = st.form_submit_button("Save settings", type="primary", on_click=_take_key)
     if not saved:
@@ -133,9 +130,9 @@ def main() -> None:
     st.caption(_key_status(chosen, merged))
     _connection_buttons(chosen)
     st.caption(
-        "Deployments configure these with TREERAG_REGISTRY, OPENAI_API_KEY, OPENAI_BASE_URL, "
-        "OLLAMA_HOST, TREERAG_SEARCH_MODE, each kind of call's cap and timeout "
-        "(TREERAG_SEARCH_MAX_TOKENS, TREERAG_ANSWER_TIMEOUT, …) or a .env file "
+        "Deployments configure these (and every other setting: docs/configuration.md) with "
+        "environment variables such as TREERAG_REGISTRY, OPENAI_API_KEY, OPENAI_BASE_URL, "
+        "OLLAMA_HOST and TREERAG_SEARCH_MODE, or a .env file "
         f"(working directory: {md_escape(os.getcwd())})."
     )
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import streamlit as st
 from streamlit_agraph import agraph
 
-from treerag_core import heading_label, outline_rows, search_nodes
+from treerag_core.tree import heading_label
+from treerag_core.views import outline_rows, search_nodes
 from ui import docs, panel, state
 from ui.errors import shown_errors
 from ui.graph import graph_elements

@@ -7,7 +7,8 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import Limits, accepted_extensions
+from treerag_core.limits import Limits
+from treerag_core.read import accepted_extensions
 from ui import access_view, jobs_view, state
 from ui.engine import current_summarizer, engine_label
 from ui.errors import shown_errors

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from treerag_core import index_document, set_collection_access
+from treerag_core import index_document
+from treerag_core.access.collections import set_collection_access
 from treerag_core.summarize.summarizers import make_summarizer
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"

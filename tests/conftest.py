@@ -258,3 +258,14 @@ def ask(at, question: str):  # noqa: ANN001, ANN201
     if not at.exception:
         at.run()
     return at
+
+
+@pytest.fixture(autouse=True)
+def settings_of_the_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts from the defaults: no setting from this machine's environment or a
+    ``.env`` file in the working directory reaches it (a test sets what it needs)."""
+    from treerag_core.settings import Settings, env_name
+
+    for field in Settings.model_fields:
+        monkeypatch.delenv(env_name(field), raising=False)
+    monkeypatch.setitem(Settings.model_config, "env_file", None)

@@ -492,8 +492,8 @@ def either_server(request):
 
 def models_from_settings(server: FakeLLMServer, **settings: Any) -> tuple[Any, Any]:
     """``make_llms`` pointed at the fake server, as a person's settings would make them."""
-    from treerag_core import make_llms
+    from treerag_core.llm.providers import make_llms
 
     where = {"openai_base_url": server.url} if server.protocol == "openai" else {
         "ollama_host": server.url}  # fmt: skip
-    return make_llms({**where, "max_retries": 0, **settings}, env={}, dotenv_path=None)
+    return make_llms({**where, "llm_max_retries": 0, **settings})

@@ -7,7 +7,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from treerag_core import list_documents, open_store
+from treerag_core import list_documents
+from treerag_core.store import open_store
 from treerag_core.summarize.summarizers import make_summarizer
 
 

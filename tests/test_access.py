@@ -16,28 +16,29 @@ import pytest
 from treerag_core import (
     AccessDeniedError,
     DocumentNotFoundError,
-    InvalidCollectionError,
-    Principal,
     aask_multi,
     ask,
     ask_multi,
     delete_document,
-    evaluate,
-    export_registry,
-    get_collection_access,
     get_document,
     get_document_by_id,
-    import_documents,
     index_document,
-    index_upload,
-    list_collections,
     list_documents,
     make_retriever,
-    move_document,
-    read_audit_log,
-    registry_loader,
+)
+from treerag_core.access.audit import read_audit_log
+from treerag_core.access.collections import (
+    get_collection_access,
+    list_collections,
     set_collection_access,
 )
+from treerag_core.access.principal import Principal
+from treerag_core.errors import InvalidCollectionError
+from treerag_core.evaluation.loader import registry_loader
+from treerag_core.evaluation.run import evaluate
+from treerag_core.library.documents import move_document
+from treerag_core.library.indexing import index_upload
+from treerag_core.library.transfer import export_registry, import_documents
 
 ADMIN = Principal("root@example.com", admin=True)
 HR_READER = Principal("hana@example.com", frozenset({"hr"}))

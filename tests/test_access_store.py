@@ -12,20 +12,17 @@ from pathlib import Path
 import pytest
 from pg_server import query
 
-from treerag_core import (
-    ConfigError,
-    NotSignedInError,
-    Principal,
+from treerag_core import ConfigError, get_document_by_id, index_document, list_documents
+from treerag_core.access.audit import read_audit_log, record
+from treerag_core.access.collections import set_collection_access
+from treerag_core.access.identity import (
     auth_settings,
-    get_document_by_id,
-    index_document,
-    list_documents,
     principal_from_claims,
     principal_from_headers,
-    read_audit_log,
-    set_collection_access,
 )
-from treerag_core.access.audit import record
+from treerag_core.access.principal import Principal
+from treerag_core.errors import NotSignedInError
+from treerag_core.settings import load
 from treerag_core.store import open_store
 
 WRITERS = 6
@@ -149,8 +146,7 @@ def test_a_torn_last_line_is_skipped_and_the_next_entry_starts_clean(tmp_path: P
 
 
 def test_identity_modes_decide_without_a_request() -> None:
-    env = {"TREERAG_AUTH": "proxy", "TREERAG_ADMINS": "ops, Root@Example.com"}
-    settings = auth_settings(env)
+    settings = auth_settings(load(auth="proxy", admins="ops, Root@Example.com"))
     assert settings.team and settings.mode == "proxy"
     with pytest.raises(NotSignedInError):
         principal_from_headers({}, settings)
@@ -163,14 +159,14 @@ def test_identity_modes_decide_without_a_request() -> None:
     assert principal_from_headers({"X-Forwarded-User": "bob", "X-Forwarded-Groups": "ops"},
                                   settings).admin  # fmt: skip
     assert principal_from_headers({"X-Forwarded-User": "root@example.com"}, settings).admin
-    custom = auth_settings({"TREERAG_AUTH": "proxy", "TREERAG_PROXY_USER_HEADER": "Remote-User"})
+    custom = auth_settings(load(auth="proxy", proxy_user_header="Remote-User"))
     assert principal_from_headers({"remote-user": "carl"}, custom).user == "carl"
-    oidc = auth_settings({"TREERAG_AUTH": "oidc", "TREERAG_OIDC_GROUPS_CLAIM": "roles"})
+    oidc = auth_settings(load(auth="oidc", oidc_groups_claim="roles"))
     dora = principal_from_claims({"email": "dora@example.com", "roles": ["HR"]}, oidc)
     assert dora.groups == frozenset({"hr"}) and not dora.admin
     assert principal_from_claims({"sub": "42"}, oidc).user == "42"
     with pytest.raises(NotSignedInError):
         principal_from_claims({"name": "no id"}, oidc)
-    assert not auth_settings({}).team
-    with pytest.raises(ConfigError):
-        auth_settings({"TREERAG_AUTH": "ldap"})
+    assert not auth_settings(load()).team
+    with pytest.raises(ConfigError, match="TREERAG_AUTH"):
+        auth_settings(load(auth="ldap"))

@@ -13,7 +13,9 @@ from typing import Any
 from fake_llm_servers import FakeLLMServer, ToolCalls, openai_chat
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from treerag_core import Principal, make_retriever, make_tools
+from treerag_core import make_retriever
+from treerag_core.access.principal import Principal
+from treerag_core.tools.langchain_tools import make_tools
 
 QUESTION = "How much did Best Buy spend on share repurchases in the quarter?"
 

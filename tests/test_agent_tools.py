@@ -8,9 +8,12 @@ import json
 import pytest
 from agent_registry import TeamRegistry
 
-from treerag_core import DocumentNotFoundError, Principal, RegistryTools, ToolArgumentError
+from treerag_core import DocumentNotFoundError, Library
+from treerag_core.access.principal import Principal
+from treerag_core.errors import ToolArgumentError
 from treerag_core.tools import registry_tools
 from treerag_core.tools.arguments import MAX_READ_CHARS
+from treerag_core.tools.registry_tools import RegistryTools
 from treerag_core.tools.shapes import to_json
 
 ANA = Principal("ana@example.com", groups=frozenset({"finance"}))
@@ -19,7 +22,7 @@ BOB = Principal("bob@example.com", groups=frozenset({"hr"}))
 
 @pytest.fixture
 def tools(agent_team: TeamRegistry) -> RegistryTools:
-    return RegistryTools(agent_team.path)
+    return RegistryTools(Library.open(agent_team.path))
 
 
 def walk(entries: list[dict]) -> list[dict]:
@@ -184,7 +187,8 @@ def test_ask_without_documents_asks_the_library_and_lists_cards(tools, agent_tea
 
 
 def test_each_principal_sees_only_its_collections(agent_team) -> None:
-    ana, bob = RegistryTools(agent_team.path, ANA), RegistryTools(agent_team.path, BOB)
+    ana = RegistryTools(Library.open(agent_team.path, principal=ANA))
+    bob = RegistryTools(Library.open(agent_team.path, principal=BOB))
     assert [d["doc_id"] for d in ana.list_documents()["documents"]] == [agent_team.filing_id]
     assert [d["doc_id"] for d in bob.list_documents()["documents"]] == [agent_team.memo_id]
     assert {h["doc_id"] for h in bob.search("share repurchases")["hits"]} <= {agent_team.memo_id}

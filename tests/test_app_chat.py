@@ -11,7 +11,9 @@ import streamlit_agraph
 from conftest import ask, texts
 from streamlit.testing.v1 import AppTest
 
-from treerag_core import get_thread, index_document, list_threads, regression_questions
+from treerag_core import index_document
+from treerag_core.chat.regression import regression_questions
+from treerag_core.chat.threads import get_thread, list_threads
 from treerag_core.summarize.summarizers import make_summarizer
 from ui import state
 from ui.chat_logic import batched, sources_line, trace_rows

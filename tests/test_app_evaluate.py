@@ -10,7 +10,9 @@ import pytest
 from builders import make_pdf
 from conftest import texts as escaped_texts
 
-from treerag_core import InvalidQuestionsError, index_document, load_questions, parse_questions
+from treerag_core import index_document
+from treerag_core.errors import InvalidQuestionsError
+from treerag_core.evaluation.questions import load_questions, parse_questions
 from treerag_core.summarize.summarizers import make_summarizer
 from ui import state
 

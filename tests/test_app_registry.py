@@ -130,7 +130,8 @@ def test_export_all_is_prepared_on_request(make_app, sample_doc) -> None:  # noq
 
 
 def test_the_card_shows_and_an_editor_corrects_it(make_app, sample_doc, app_registry) -> None:  # noqa: ANN001
-    from treerag_core import get_card, index_document
+    from treerag_core import index_document
+    from treerag_core.library.catalog import get_card
 
     at = make_app("pages/registry.py")
     assert any(e.label.startswith("Card: how questions over") for e in at.expander)

@@ -108,7 +108,8 @@ def test_switching_registry_closes_the_old_registrys_conversation(
 def test_search_mode_setting_reaches_the_retriever(make_app) -> None:  # noqa: ANN001
     """The page's choice is a setting; the search model made from it carries it and the
     retriever built over that model navigates that way."""
-    from treerag_core import make_llms, make_retriever
+    from treerag_core import make_retriever
+    from treerag_core.llm.providers import make_llms
 
     at = make_app(SETTINGS)
     at.radio[0].set_value("openai")
@@ -121,5 +122,5 @@ def test_search_mode_setting_reaches_the_retriever(make_app) -> None:  # noqa: A
     at.button[0].click().run()
     chosen = at.session_state[state.PROVIDER]
     assert chosen["search_mode"] == "offline"
-    search, answer = make_llms(chosen, env={}, dotenv_path=None)
+    search, answer = make_llms(chosen)
     assert make_retriever(answer, search_llm=search).navigation.search_mode == "offline"

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from conftest import texts
 
-from treerag_core import add_source, list_documents, list_sources, set_collection_access
+from treerag_core import list_documents
+from treerag_core.access.collections import set_collection_access
+from treerag_core.sync.sources import add_source, list_sources
 
 HANA = {"X-Forwarded-User": "hana@example.com", "X-Forwarded-Groups": "hr"}
 BOSS = {"X-Forwarded-User": "boss@example.com", "X-Forwarded-Groups": "admins"}
@@ -98,7 +100,7 @@ def test_a_sync_running_elsewhere_shows_its_progress(
 
     from sources_helpers import GatedSummarizer
 
-    from treerag_core import sync_source
+    from treerag_core.sync.run import sync_source
 
     registry = str(app_registry)
     sid = add_source("folder", str(share), registry_path=registry)["source_id"]

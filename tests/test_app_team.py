@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from conftest import ask, texts
 
-from treerag_core import index_upload, list_documents, set_collection_access
+from treerag_core import list_documents
+from treerag_core.access.collections import set_collection_access
+from treerag_core.library.indexing import index_upload
 from ui import state
 
 HANA = {"X-Forwarded-User": "hana@example.com", "X-Forwarded-Groups": "hr"}

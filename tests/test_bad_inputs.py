@@ -17,9 +17,9 @@ from treerag_core import (
     TreeragError,
     UnsupportedFormatError,
     index_document,
-    index_upload,
-    open_store,
 )
+from treerag_core.library.indexing import index_upload
+from treerag_core.store import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 OK = None  # indexes correctly

@@ -14,7 +14,8 @@ from browser_helpers import shot, until, wait_idle
 from conftest import server_env, start_streamlit, stop_streamlit
 from playwright.sync_api import Page, expect
 
-from treerag_core import get_thread, index_document, list_threads
+from treerag_core import index_document
+from treerag_core.chat.threads import get_thread, list_threads
 from treerag_core.summarize.summarizers import make_summarizer
 
 STATEMENT = "Consolidated statements of operations"

@@ -13,8 +13,9 @@ from PIL import Image
 from playwright.sync_api import Page, expect
 from test_browser_app import make_pdf, upload_and_index
 
-from treerag_core import ask, get_document_by_id, list_documents, make_retriever, open_store
+from treerag_core import ask, get_document_by_id, list_documents, make_retriever
 from treerag_core.evidence.render import render_evidence
+from treerag_core.store import open_store
 
 pytestmark = pytest.mark.browser
 PAGES = ["", "tree", "chat", "registry", "evaluate", "settings"]

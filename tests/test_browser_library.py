@@ -12,7 +12,8 @@ from browser_helpers import shot, wait_idle
 from conftest import streamlit_server
 from playwright.sync_api import Page, expect
 
-from treerag_core import index_upload, make_summarizer
+from treerag_core import make_summarizer
+from treerag_core.library.indexing import index_upload
 
 pytestmark = pytest.mark.browser
 HANDBOOK = b"""# Zephyr Labs office handbook

@@ -19,7 +19,9 @@ from conftest import free_port, server_env, start_streamlit, stop_streamlit
 from oidc_provider import CLIENT_ID, CLIENT_SECRET, Provider
 from playwright.sync_api import Browser, Page, expect
 
-from treerag_core import index_upload, read_audit_log, set_collection_access
+from treerag_core.access.audit import read_audit_log
+from treerag_core.access.collections import set_collection_access
+from treerag_core.library.indexing import index_upload
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"

@@ -19,13 +19,11 @@ from conftest import server_env, start_streamlit, stop_streamlit
 from playwright.sync_api import Browser, Page, expect
 from reverse_proxy import running_proxy
 
-from treerag_core import (
-    Principal,
-    index_upload,
-    list_documents,
-    read_audit_log,
-    set_collection_access,
-)
+from treerag_core import list_documents
+from treerag_core.access.audit import read_audit_log
+from treerag_core.access.collections import set_collection_access
+from treerag_core.access.principal import Principal
+from treerag_core.library.indexing import index_upload
 
 # The identity the proxy sets for each person (their proxy port's server block).
 PEOPLE = {

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 
-from treerag_core import evaluate, format_report, load_questions, registry_loader
 from treerag_core.cli.main import main
+from treerag_core.evaluation.loader import registry_loader
+from treerag_core.evaluation.questions import load_questions
+from treerag_core.evaluation.report import format_report
+from treerag_core.evaluation.run import evaluate
 
 DOC = """# Revenue
 
@@ -100,7 +103,8 @@ def _pdf(path):
 
 
 def test_pdf_gold_pages_and_the_page_cache(tmp_path):
-    from treerag_core import open_store, registry_page_texts
+    from treerag_core.evaluation.page_texts import registry_page_texts
+    from treerag_core.store import open_store
 
     _pdf(tmp_path / "filing.pdf")
     questions = [

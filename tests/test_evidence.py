@@ -12,17 +12,12 @@ from fpdf import FPDF
 from PIL import Image
 
 from bench.evidence_score import coverage, read_back, words
-from treerag_core import (
-    EvidenceUnavailableError,
-    ask,
-    index_document,
-    index_upload,
-    locate_evidence,
-    make_retriever,
-    open_store,
-    render_evidence,
-)
+from treerag_core import ask, index_document, make_retriever
+from treerag_core.errors import EvidenceUnavailableError
 from treerag_core.evidence.locate import cited_sentences, quoted_text
+from treerag_core.evidence.render import locate_evidence, render_evidence
+from treerag_core.library.indexing import index_upload
+from treerag_core.store import open_store
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
 MIN_COVERAGE = 0.9  # the bar: the rectangles hold 90% of the excerpt's words

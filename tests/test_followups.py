@@ -13,20 +13,14 @@ from async_helpers import run_coroutine
 from fake_llm_servers import FakeLLMServer, Status, kind_of, messages_text, ollama_chat, openai_chat
 from llm_test_docs import big_doc, make_doc
 
-from treerag_core import (
-    InvalidHistoryError,
-    aask,
-    ask,
-    ask_multi,
-    index_document,
-    load_questions,
-    make_retriever,
-    open_store,
-    registry_loader,
-)
+from treerag_core import aask, ask, ask_multi, index_document, make_retriever
+from treerag_core.errors import InvalidHistoryError
 from treerag_core.evaluation.followups import evaluate_followups, hit_in_first, variants
+from treerag_core.evaluation.loader import registry_loader
+from treerag_core.evaluation.questions import load_questions
 from treerag_core.navigate.followup import resolve, resolve_chain
 from treerag_core.navigate.history import conversation
+from treerag_core.store import open_store
 from treerag_core.summarize.summarizers import offline_summarizer
 from treerag_core.text.tokens import estimate_tokens
 

@@ -20,8 +20,9 @@ from fake_llm_servers import (
     openai_chat,
 )
 
-from treerag_core import heading_label, index_document, make_summarizer
+from treerag_core import index_document, make_summarizer
 from treerag_core.structure.confirm import parse_rejected
+from treerag_core.tree.labels import heading_label
 from ui.tree_logic import structure_note
 
 BODY = (

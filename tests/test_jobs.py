@@ -8,17 +8,13 @@ import threading
 import pytest
 from pg_server import query
 
-from treerag_core import (
-    AccessDeniedError,
-    JobsUnavailableError,
-    Principal,
-    UnsupportedFormatError,
-    list_documents,
-    open_store,
-    read_audit_log,
-    set_collection_access,
-)
+from treerag_core import AccessDeniedError, UnsupportedFormatError, list_documents
+from treerag_core.access.audit import read_audit_log
+from treerag_core.access.collections import set_collection_access
+from treerag_core.access.principal import Principal
+from treerag_core.errors import JobsUnavailableError
 from treerag_core.jobs.api import enqueue_upload, enqueue_url, get_job, list_jobs
+from treerag_core.store import open_store
 from treerag_core.worker import Worker
 
 DOC = b"# Revenue\nRevenue grew to $5 million.\n## Staff\nWe employ 40 people.\n"

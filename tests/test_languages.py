@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from treerag_core import detect_language, language_name
 from treerag_core.answer.offline.question import read_question
 from treerag_core.read.readers.text import decode_bytes
+from treerag_core.text.language import detect_language, language_name
 from treerag_core.text.numbers import parse_cell
 from treerag_core.text.sentences import split_sentences
 from treerag_core.text.tokens import fold_accents, tokenize

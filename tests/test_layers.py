@@ -18,12 +18,14 @@ from collections import defaultdict
 from pathlib import Path
 
 CORE = Path(__file__).resolve().parents[1] / "treerag_core"
-# What the storage layer may use: it keeps documents and knows nothing above them.
-STORE_MAY_IMPORT = {"errors", "types"}
+# What the storage layer may use: it keeps documents and knows nothing above them (the
+# settings name the default registry and a database's pool size).
+STORE_MAY_IMPORT = {"errors", "types", "settings"}
 # Lowest first; a package may import those of earlier layers only (one layer's packages
 # import none of each other).
 LAYERS = [
-    {"types", "errors", "limits"},
+    {"types", "errors", "limits", "deprecated"},
+    {"settings"},
     {"text"},
     {"store"},
     {"llm"},
@@ -38,9 +40,10 @@ LAYERS = [
     {"evidence"},
     {"answer"},
     {"views", "jobs"},
-    {"chat", "evaluation", "tools"},
+    {"chat", "evaluation"},
     {"sync"},
-    {"worker"},
+    {"client"},
+    {"tools", "worker"},
     {"cli"},
 ]
 

@@ -9,23 +9,16 @@ import re
 import pytest
 from conftest import RegistryUnderTest
 
-from treerag_core import (
-    Principal,
-    ask_library,
-    check_library_index,
-    delete_document,
-    export_registry,
-    import_documents,
-    index_upload,
-    list_documents,
-    make_retriever,
-    move_document,
-    open_store,
-    rebuild_library_index,
-    set_collection_access,
-)
+from treerag_core import delete_document, list_documents, make_retriever
+from treerag_core.access.collections import set_collection_access
+from treerag_core.access.principal import Principal
+from treerag_core.answer.library import ask_library
 from treerag_core.cli.main import main
-from treerag_core.library.catalog import library_entry
+from treerag_core.library.catalog import check_library_index, library_entry, rebuild_library_index
+from treerag_core.library.documents import move_document
+from treerag_core.library.indexing import index_upload
+from treerag_core.library.transfer import export_registry, import_documents
+from treerag_core.store import open_store
 
 COMPANIES = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Vandelay", "Stark", "Wayne"]
 TOPICS = ["travel", "security", "leave", "expenses", "onboarding", "equipment"]
@@ -283,7 +276,7 @@ def test_a_model_routing_to_the_wrong_document_is_checked(tmp_path, mode: str) -
     choice as it is; 'offline' makes no routing call. Through the real ChatOpenAI client."""
     from fake_llm_servers import FakeLLMServer, kind_of, openai_chat
 
-    from treerag_core import NavigationConfig
+    from treerag_core.navigate.navigate import NavigationConfig
 
     registry = str(tmp_path / "lib.json")
     planted = _index(registry, "zephyr_office.md", PLANTED)

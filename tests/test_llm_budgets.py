@@ -9,8 +9,10 @@ import pytest
 from fake_llm_servers import Hang, either_server, kind_of, models_from_settings
 from llm_test_docs import make_doc
 
-from treerag_core import ConfigError, ask, make_llms, make_retriever
-from treerag_core.llm.budgets import CALL_BUDGETS, budgets_from_settings, environment_names
+from treerag_core import ConfigError, ask, make_retriever
+from treerag_core.llm.budgets import CALL_BUDGETS, budgets_from_settings
+from treerag_core.llm.providers import make_llms
+from treerag_core.settings import env_name, load
 
 server = either_server
 _models = models_from_settings
@@ -26,30 +28,31 @@ def _cap(request: dict) -> int:
 
 def test_defaults_every_kind_has_a_cap_and_a_timeout() -> None:
     assert set(CALL_BUDGETS) >= {"search", "summary", "heading check", "answer"}
-    budgets = budgets_from_settings({})
+    budgets = budgets_from_settings(load())
     assert budgets["search"] == {"max_tokens": 600, "timeout_s": 60.0}
     assert budgets["answer"] == {"max_tokens": 1500, "timeout_s": 120.0}
 
 
-def test_settings_and_environment_set_each_kind() -> None:
-    env = {"TREERAG_SEARCH_MAX_TOKENS": "120", "TREERAG_ANSWER_TIMEOUT": "9",
-           "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}  # fmt: skip
-    search, _ = make_llms({"summary_max_tokens": 50}, env=env, dotenv_path=None)
+def test_settings_and_environment_set_each_kind(monkeypatch) -> None:
+    monkeypatch.setenv("TREERAG_SEARCH_MAX_TOKENS", "120")
+    monkeypatch.setenv("TREERAG_ANSWER_TIMEOUT", "9")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    search, _ = make_llms({"summary_max_tokens": 50})
     budgets = search.metadata["treerag_call_budgets"]
     assert budgets["search"]["max_tokens"] == 120 and budgets["answer"]["timeout_s"] == 9.0
     assert budgets["summary"]["max_tokens"] == 50
-    assert environment_names()["heading_check_timeout_s"] == "TREERAG_HEADING_CHECK_TIMEOUT"
+    assert env_name("heading_check_timeout") == "TREERAG_HEADING_CHECK_TIMEOUT"
 
 
 def test_one_shared_timeout_is_every_kinds_default() -> None:
-    budgets = budgets_from_settings({"timeout_s": 7, "answer_timeout_s": 30})
+    budgets = budgets_from_settings(load(llm_timeout=7, answer_timeout=30))
     assert budgets["search"]["timeout_s"] == 7.0 and budgets["answer"]["timeout_s"] == 30.0
 
 
-@pytest.mark.parametrize("bad", [{"search_max_tokens": "lots"}, {"answer_timeout_s": 0}])
+@pytest.mark.parametrize("bad", [{"search_max_tokens": "lots"}, {"answer_timeout": 0}])
 def test_a_bad_budget_setting_is_a_config_error(bad) -> None:
-    with pytest.raises(ConfigError, match="Setting"):
-        budgets_from_settings(bad)
+    with pytest.raises(ConfigError, match="TREERAG_"):
+        budgets_from_settings(load(**bad))
 
 
 def test_the_caps_from_settings_reach_the_server(server) -> None:
@@ -68,7 +71,7 @@ def test_the_caps_from_settings_reach_the_server(server) -> None:
 def test_a_search_that_hangs_waits_only_its_own_timeout(server) -> None:
     """The search's timeout (0.5 s) ends the hung search call while the answer's (30 s)
     is left for the answer: the offline ranking reads, the model answers."""
-    search, answer = _models(server, search_timeout_s=0.5, answer_timeout_s=30)
+    search, answer = _models(server, search_timeout=0.5, answer_timeout=30)
 
     def reply(request):
         return Hang(300) if kind_of(request) == "search" else "The Pro plan costs $20 [S1]."

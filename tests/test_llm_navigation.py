@@ -9,8 +9,9 @@ import pytest
 from fake_llm_servers import FakeLLMServer, Hang, kind_of, messages_text, openai_chat
 from llm_test_docs import big_doc, make_doc
 
-from treerag_core import DirectoryCache, NavigationConfig, ask, make_retriever
-from treerag_core.navigate.navigate import navigate
+from treerag_core import ask, make_retriever
+from treerag_core.navigate.navigate import NavigationConfig, navigate
+from treerag_core.store.caches import DirectoryCache
 
 
 @pytest.fixture

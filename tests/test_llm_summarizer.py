@@ -8,8 +8,9 @@ import pytest
 from fake_llm_servers import FakeLLMServer, Status, messages_text, ollama_chat, openai_chat
 from llm_test_docs import hundred_sections
 
-from treerag_core import SummaryBudget, make_summarizer, open_store
-from treerag_core.summarize.summarizers import offline_summarizer
+from treerag_core import make_summarizer
+from treerag_core.store import open_store
+from treerag_core.summarize.summarizers import SummaryBudget, offline_summarizer
 
 
 @pytest.fixture

@@ -397,7 +397,8 @@ def test_structured_replies_are_asked_with_the_allowed_ids(server) -> None:
 
 
 def test_summaries_are_asked_as_json_with_summary_and_tags(server, tmp_path) -> None:
-    from treerag_core import index_upload, make_summarizer
+    from treerag_core import make_summarizer
+    from treerag_core.library.indexing import index_upload
 
     server.reply = lambda r: json.dumps({"summary": "About pricing.", "tags": ["Pro"]})
     index_upload("p.md", b"# Pricing\n\nThe Pro plan costs 20 dollars a month.\n",
@@ -455,7 +456,8 @@ def test_failed_summaries_are_counted_and_shown(server, tmp_path) -> None:
     """The summary model fails on one section: the document records that its summary is
     the offline lead, the listing carries the count, and the tree browser and registry say
     so."""
-    from treerag_core import index_upload, list_documents, make_summarizer
+    from treerag_core import list_documents, make_summarizer
+    from treerag_core.library.indexing import index_upload
     from ui.registry_logic import table_rows
     from ui.tree_logic import structure_note
 

@@ -24,6 +24,7 @@ from conftest import ROOT, free_port, server_env, stop_streamlit
 
 from treerag_core import ConfigError
 from treerag_core.cli.main import main
+from treerag_core.settings import load
 from treerag_core.tools.mcp_auth import (
     TOKEN_ENV,
     check_exposure,
@@ -247,7 +248,7 @@ def test_a_non_loopback_address_needs_a_token(tmp_path: Path) -> None:
         check_exposure("192.0.2.10", None)
     for loopback in ("127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"):
         check_exposure(loopback, None)
-    tokens = load_tokens(None, {TOKEN_ENV: "a-shared-token-0123456789"})
+    tokens = load_tokens(None, load(mcp_token="a-shared-token-0123456789"))
     check_exposure("192.0.2.10", tokens)
 
 
@@ -287,7 +288,7 @@ def test_token_file_maps_tokens_to_principals(monkeypatch: pytest.MonkeyPatch) -
             ]
         }
     )
-    table_entries = parse_token_file(text, {"TREERAG_ADMINS": "dave@example.com"})
+    table_entries = parse_token_file(text, load(admins="dave@example.com"))
     carol, dave = (e.principal for e in table_entries)
     assert carol.user == "carol@example.com" and carol.groups == {"hr"} and not carol.admin
     assert dave.admin  # TREERAG_ADMINS applies per token, as in the app
@@ -298,7 +299,7 @@ def test_token_file_maps_tokens_to_principals(monkeypatch: pytest.MonkeyPatch) -
     assert principal_from_token(access) == carol
     assert run_coroutine(table.verify_token("carol-token-0123456788")) is None
     assert run_coroutine(table.verify_token("dave-token-0123456789")).client_id == dave.user
-    shared = load_tokens(None, {TOKEN_ENV: "a-shared-token-0123456789"})
+    shared = load_tokens(None, load(mcp_token="a-shared-token-0123456789"))
     owner = run_coroutine(shared.verify_token("a-shared-token-0123456789"))
     assert principal_from_token(owner) is None  # the shared token reads as the owner
     assert principal_from_token(None) is None  # stdio
@@ -322,12 +323,12 @@ def test_token_file_maps_tokens_to_principals(monkeypatch: pytest.MonkeyPatch) -
 )
 def test_a_bad_token_file_is_a_config_error(text: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        parse_token_file(text, {})
+        parse_token_file(text, load())
 
 
 def test_no_tokens_configured_means_none(tmp_path: Path) -> None:
-    assert load_tokens(None, {}) is None
+    assert load_tokens(None, load()) is None
     with pytest.raises(ConfigError, match="Cannot read the MCP token file"):
-        load_tokens(str(tmp_path / "missing.json"), {})
+        load_tokens(str(tmp_path / "missing.json"), load())
     with pytest.raises(ConfigError, match=TOKEN_ENV):
-        load_tokens(None, {TOKEN_ENV: "short"})
+        load_tokens(None, load(mcp_token="short"))

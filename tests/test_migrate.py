@@ -9,25 +9,21 @@ import subprocess
 import sys
 from pathlib import Path
 
-from treerag_core import (
-    Principal,
+from treerag_core import get_document_by_id, index_document, list_documents, make_summarizer
+from treerag_core.access.audit import read_audit_log
+from treerag_core.access.collections import set_collection_access
+from treerag_core.access.principal import Principal
+from treerag_core.chat.regression import regression_questions, save_regression_question
+from treerag_core.chat.threads import (
     add_turn,
     create_thread,
-    get_document_by_id,
     get_thread,
-    index_document,
-    index_upload,
-    list_documents,
     list_threads,
-    make_summarizer,
     make_turn,
-    open_store,
-    read_audit_log,
-    regression_questions,
-    save_regression_question,
-    set_collection_access,
     set_feedback,
 )
+from treerag_core.library.indexing import index_upload
+from treerag_core.store import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 ANA = Principal("ana@example.com", groups=frozenset({"hr"}))

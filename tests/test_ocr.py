@@ -14,19 +14,14 @@ import pytest
 from ocr_builders import CHAPTERS, page_images, scanned_pdf, text_pdf
 
 from bench import evidence_score
-from treerag_core import (
-    DocumentTooLargeError,
-    OcrUnavailableError,
-    ask,
-    heading_label,
-    index_document,
-    index_upload,
-    make_retriever,
-    open_store,
-    render_evidence,
-)
+from treerag_core import DocumentTooLargeError, ask, index_document, make_retriever
+from treerag_core.errors import OcrUnavailableError
 from treerag_core.evidence.locate import quoted_text
+from treerag_core.evidence.render import render_evidence
+from treerag_core.library.indexing import index_upload
 from treerag_core.read.source import read_source
+from treerag_core.store import open_store
+from treerag_core.tree.labels import heading_label
 
 pytestmark = pytest.mark.slow
 

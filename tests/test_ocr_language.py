@@ -20,7 +20,8 @@ import pytest
 from fpdf import FPDF
 from PIL import Image, ImageDraw, ImageFont
 
-from treerag_core import edit_card, index_upload, open_store
+from treerag_core.library.catalog import edit_card
+from treerag_core.library.indexing import index_upload
 from treerag_core.limits import Limits
 from treerag_core.read.ocr.languages import (
     OcrLanguage,
@@ -32,6 +33,8 @@ from treerag_core.read.ocr.languages import (
 from treerag_core.read.ocr.page_cache import page_key
 from treerag_core.read.ocr.scan_language import Probe
 from treerag_core.read.ocr.tesseract import OcrLine, OcrPage, installed_languages
+from treerag_core.settings import load
+from treerag_core.store import open_store
 
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 DPI = 300
@@ -339,7 +342,7 @@ def test_the_warnings_read_plainly() -> None:
     assert script_reader("Cyrillic", frozenset({"eng"})) == ""  # nothing reads it here
     assert script_reader("Cyrillic", frozenset({"eng", "rus"})) == "rus"
     assert Limits().ocr_language == "auto"
-    assert Limits.from_env({"TREERAG_OCR_LANGUAGE": "deu"}).ocr_language == "deu"
+    assert load(ocr_language="deu").limits().ocr_language == "deu"
 
 
 class _Pages:

@@ -208,8 +208,8 @@ def test_query_expansion_maps_question_words_to_filing_words():
 
 
 def test_ranking_memory_gives_the_same_ranking_and_builds_each_set_once() -> None:
-    from treerag_core import RankingMemory
     from treerag_core.navigate import ranking
+    from treerag_core.navigate.ranking import RankingMemory
 
     flat = {
         "0000": {"title": "Revenue", "summary": "", "tags": [], "text": "Net sales rose to 9 billion."},
@@ -240,8 +240,8 @@ def test_ranking_memory_gives_the_same_ranking_and_builds_each_set_once() -> Non
 def test_ranking_memory_keeps_quoted_sections_pieces_and_answers_the_same(tmp_path) -> None:
     """The second question over the same sections reuses their windows, rows and sentences
     (the app's per-process memory) and answers exactly as without a memory."""
-    from treerag_core import RankingMemory
     from treerag_core.answer.offline import extractive
+    from treerag_core.navigate.ranking import RankingMemory
 
     rows = "\n".join(f"Region {i} net sales {1000 + i:,} {900 + i:,}" for i in range(900))
     path = tmp_path / "report.md"

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from treerag_core import ask, ask_library, index_upload, make_retriever
+from treerag_core import ask, make_retriever
+from treerag_core.answer.library import ask_library
 from treerag_core.answer.overview import asks_about_whole
+from treerag_core.library.indexing import index_upload
 
 HANDBOOK = b"""# Acme Employee Handbook
 

@@ -17,14 +17,9 @@ from conftest import PROVIDER_ENV
 from fake_llm_servers import FakeLLMServer
 from pg_server import query
 
-from treerag_core import (
-    StoreUnavailableError,
-    get_document_by_id,
-    index_document,
-    list_documents,
-    open_store,
-)
+from treerag_core import StoreUnavailableError, get_document_by_id, index_document, list_documents
 from treerag_core.jobs.api import enqueue_upload, get_job
+from treerag_core.store import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTIONS = 40

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from conftest import RegistryUnderTest
 
-from treerag_core import ask_library, index_upload, make_retriever
+from treerag_core import make_retriever
+from treerag_core.answer.library import ask_library
+from treerag_core.library.indexing import index_upload
 from treerag_core.navigate.ranking import LASTING_MIN_PASSAGES, RankingMemory, rank_nodes
 from treerag_core.text.bm25 import BM25
 
@@ -61,7 +63,7 @@ def test_a_document_is_tokenised_once_for_every_memory_sharing_the_cache(tmp_pat
 def test_a_library_question_keeps_the_statistics_in_the_store(
     any_registry: RegistryUnderTest,
 ) -> None:
-    from treerag_core import open_store
+    from treerag_core.store import open_store
 
     url = any_registry.url
     index_upload("manual.md", _long_document(), registry_path=url)

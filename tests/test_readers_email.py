@@ -20,17 +20,17 @@ from treerag_core import (
     DocumentTooLargeError,
     TreeragError,
     ask,
-    get_card,
     index_document,
-    index_upload,
     list_documents,
     make_retriever,
     make_summarizer,
-    open_store,
 )
+from treerag_core.library.catalog import get_card
+from treerag_core.library.indexing import index_upload
 from treerag_core.limits import Limits
 from treerag_core.read.formats import accepted_extensions, accepted_mime_types
 from treerag_core.read.source import read_bytes
+from treerag_core.store import open_store
 from ui.tree_logic import structure_note
 
 ALICE = "Alice Martin <alice@example.com>"

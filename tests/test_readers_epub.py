@@ -18,16 +18,16 @@ from treerag_core import (
     DocumentTooLargeError,
     TreeragError,
     ask,
-    get_card,
     index_document,
-    index_upload,
     make_retriever,
     make_summarizer,
-    open_store,
 )
+from treerag_core.library.catalog import get_card
+from treerag_core.library.indexing import index_upload
 from treerag_core.limits import Limits
 from treerag_core.read.readers.archive import member_path
 from treerag_core.read.source import read_bytes
+from treerag_core.store import open_store
 from treerag_core.tree.sections import parse_sections
 from ui.tree_logic import structure_note
 

@@ -22,14 +22,9 @@ from bench.office_files import (
     make_odt,
     make_workbook,
 )
-from treerag_core import (
-    ConverterUnavailableError,
-    DocumentReadError,
-    DocumentTooLargeError,
-    index_document,
-    make_retriever,
-)
+from treerag_core import DocumentReadError, DocumentTooLargeError, index_document, make_retriever
 from treerag_core.answer.ask import ask
+from treerag_core.errors import ConverterUnavailableError
 from treerag_core.limits import Limits
 from treerag_core.read.formats import FORMATS, accepted_extensions, accepted_mime_types
 from treerag_core.read.readers import libreoffice
@@ -347,7 +342,8 @@ def test_every_new_format_is_one_row_the_upload_url_and_cli_take():
 @needs_libreoffice
 @pytest.mark.timeout(300)
 def test_the_cited_slide_is_drawn_with_its_passage_highlighted(tmp_path: Path):
-    from treerag_core import index_upload, render_evidence
+    from treerag_core.evidence.render import render_evidence
+    from treerag_core.library.indexing import index_upload
 
     registry = str(tmp_path / "reg.json")
     data = make_deck(tmp_path / "review.pptx", SLIDES).read_bytes()

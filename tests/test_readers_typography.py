@@ -8,8 +8,9 @@ from pathlib import Path
 
 from builders import make_formatted_docx, make_typeset_pdf
 
-from treerag_core import heading_label, index_document
+from treerag_core import index_document
 from treerag_core.read.source import read_source
+from treerag_core.tree.labels import heading_label
 
 BODY = (
     "The plant runs three shifts and every shift keeps a written log of what it did, "

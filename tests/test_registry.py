@@ -20,9 +20,9 @@ from treerag_core import (
     index_document,
     list_documents,
     load_registry,
-    open_store,
     save_registry,
 )
+from treerag_core.store import open_store
 from treerag_core.store.postgres.schema import SCHEMA_VERSION as PG_SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]

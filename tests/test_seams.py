@@ -15,23 +15,28 @@ from fpdf import FPDF
 
 from treerag_core import (
     DocumentNotFoundError,
-    DocumentStore,
     DocumentTooLargeError,
-    Limits,
     UnsupportedFormatError,
-    accepted_extensions,
     ask,
-    check_upload,
     get_document_by_id,
     index_document,
-    index_upload,
     list_documents,
     make_retriever,
     make_summarizer,
-    open_store,
 )
-from treerag_core.read.formats import FORMATS, accepted_mime_types, format_for_name
+from treerag_core.library.indexing import index_upload
+from treerag_core.limits import Limits
+from treerag_core.read.formats import (
+    FORMATS,
+    accepted_extensions,
+    accepted_mime_types,
+    check_upload,
+    format_for_name,
+)
 from treerag_core.read.readers.pdf import read_pdf
+from treerag_core.settings import load
+from treerag_core.store import open_store
+from treerag_core.store.base import DocumentStore
 from treerag_core.structure.text_rules import structure_text
 from treerag_core.tree.nodes import with_derived_fields
 from treerag_core.types import Document
@@ -298,5 +303,5 @@ def test_filing_rules_are_an_opt_in_profile() -> None:
     assert "# Balance sheet" not in structure_text(one).text
     cover = "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\n\fBody\n"
     assert structure_text(cover).profile == "financial report"
-    generic = Limits.from_env({"TREERAG_STRUCTURE_PROFILE": "generic"})
+    generic = load(structure_profile="generic").limits()
     assert generic.structure_profile == "generic"

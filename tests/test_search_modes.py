@@ -9,7 +9,8 @@ import pytest
 from fake_llm_servers import FakeLLMServer, either_server, kind_of, models_from_settings
 from llm_test_docs import make_doc
 
-from treerag_core import ConfigError, NavigationConfig, ask, make_retriever
+from treerag_core import ConfigError, ask, make_retriever
+from treerag_core.navigate.navigate import NavigationConfig
 
 server = either_server
 _models = models_from_settings

@@ -13,17 +13,13 @@ from browser_helpers import until
 from conftest import ROOT
 from sources_helpers import folder_hashes, synced_docs
 
-from treerag_core import (
-    Worker,
-    add_source,
-    list_documents,
-    list_sources,
-    make_summarizer,
-    open_store,
-    queue_sync,
-)
+from treerag_core import list_documents, make_summarizer
 from treerag_core.cli.main import main
+from treerag_core.store import open_store
+from treerag_core.sync.queue import queue_sync
+from treerag_core.sync.sources import add_source, list_sources
 from treerag_core.sync.watch import watch_folders
+from treerag_core.worker import Worker
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:

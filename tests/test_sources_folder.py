@@ -17,24 +17,15 @@ from builders import make_pdf
 from conftest import ROOT, RegistryUnderTest
 from sources_helpers import GatedSummarizer, folder_hashes, synced_docs
 
-from treerag_core import (
-    AccessDeniedError,
-    InvalidSourceError,
-    Limits,
-    Principal,
-    SyncBusyError,
-    add_source,
-    edit_source,
-    get_document_by_id,
-    list_documents,
-    list_sources,
-    make_summarizer,
-    open_store,
-    read_audit_log,
-    remove_source,
-    sync_source,
-)
+from treerag_core import AccessDeniedError, get_document_by_id, list_documents, make_summarizer
+from treerag_core.access.audit import read_audit_log
+from treerag_core.access.principal import Principal
+from treerag_core.errors import InvalidSourceError, SyncBusyError
+from treerag_core.limits import Limits
+from treerag_core.store import open_store
 from treerag_core.sync.folder import FolderSource
+from treerag_core.sync.run import sync_source
+from treerag_core.sync.sources import add_source, edit_source, list_sources, remove_source
 
 ADMIN = Principal("root@example.com", admin=True)
 ANA = Principal("ana@example.com", groups=frozenset({"hr"}))
@@ -286,7 +277,7 @@ def test_bad_sources_are_refused_with_a_message(tmp_path: Path, share: Path) -> 
 def test_a_migrated_registry_keeps_following_its_folder(
     share: Path, tmp_path: Path, pg_url: str
 ) -> None:
-    from treerag_core import migrate_registry
+    from treerag_core.library.migrate import migrate_registry
 
     reg = str(tmp_path / "reg.json")
     sid = add_source("folder", str(share), "team", registry_path=reg)["source_id"]
@@ -301,7 +292,7 @@ def test_a_migrated_registry_keeps_following_its_folder(
 def test_a_synced_document_reindexed_by_hand_stays_the_sources(
     any_registry: RegistryUnderTest, share: Path
 ) -> None:
-    from treerag_core import index_upload
+    from treerag_core.library.indexing import index_upload
 
     reg = any_registry.url
     sid = add_source("folder", str(share), include="*.md", registry_path=reg)["source_id"]

@@ -24,17 +24,14 @@ from builders import make_pdf
 from conftest import RegistryUnderTest
 from sources_helpers import synced_docs
 
-from treerag_core import (
-    BlockedURLError,
-    ConfigError,
-    Limits,
-    add_source,
-    list_sources,
-    read_audit_log,
-    sync_source,
-)
+from treerag_core import ConfigError
+from treerag_core.access.audit import read_audit_log
+from treerag_core.errors import BlockedURLError
+from treerag_core.limits import Limits
 from treerag_core.sync import s3 as s3_module
+from treerag_core.sync.run import sync_source
 from treerag_core.sync.s3 import S3Source, check_endpoint, credentials
+from treerag_core.sync.sources import add_source, list_sources
 
 KEYS_ENV = "TREERAG_TEST_S3_KEYS"
 MOTO_KEYS = "treerag-test-key:treerag-test-secret"

@@ -14,39 +14,41 @@ from test_seams import MemoryStore
 
 from treerag_core import (
     AccessDeniedError,
-    InvalidThreadError,
-    Principal,
     RegistryError,
-    ThreadNotFoundError,
-    add_turn,
     ask,
-    create_thread,
     delete_document,
-    delete_regression_question,
-    delete_thread,
-    evaluate,
-    get_thread,
-    history_of,
     index_document,
-    is_database_url,
-    list_threads,
     make_retriever,
     make_summarizer,
-    make_turn,
-    open_store,
+)
+from treerag_core.access.collections import set_collection_access
+from treerag_core.access.principal import Principal
+from treerag_core.chat.export import thread_markdown
+from treerag_core.chat.regression import (
+    delete_regression_question,
     parse_pages,
     questions_jsonl,
-    registry_loader,
     regression_questions,
-    rename_thread,
-    replace_answer,
     save_regression_question,
-    set_collection_access,
-    set_feedback,
-    thread_markdown,
     thumbs_down,
 )
+from treerag_core.chat.threads import (
+    add_turn,
+    create_thread,
+    delete_thread,
+    get_thread,
+    history_of,
+    list_threads,
+    make_turn,
+    rename_thread,
+    replace_answer,
+    set_feedback,
+)
+from treerag_core.errors import InvalidThreadError, ThreadNotFoundError
+from treerag_core.evaluation.loader import registry_loader
 from treerag_core.evaluation.questions import InvalidQuestionsError
+from treerag_core.evaluation.run import evaluate
+from treerag_core.store import is_database_url, open_store
 
 DOC = "# Sales\nNet sales were $280 billion in 2019 and $232 billion in 2018.\n\n# Staff\nWe employ 40 people.\n"
 ANA = Principal("ana@example.com", groups=frozenset({"team"}))

@@ -1,12 +1,13 @@
 """Bounds on input size and work, so a hostile or huge file costs bounded time and memory.
 
-One frozen dataclass passed down the pipeline: no module-level mutable settings.
+One frozen dataclass passed down the pipeline: no module-level mutable settings. A
+deployment sets them through :class:`~treerag_core.settings.Settings` (``TREERAG_MAX_PAGES``
+and the like), whose ``limits()`` builds this.
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 MB = 1024 * 1024
 
@@ -73,44 +74,6 @@ class Limits:
     # walked below the root (deeper trees are rare, and a bound stops a runaway walk).
     sync_max_files: int = 10_000
     sync_max_depth: int = 16
-
-    @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> Limits:
-        """Limits with overrides from TREERAG_* environment variables (for deployments)."""
-        env = dict(os.environ if env is None else env)
-        base = cls()
-        changes: dict[str, object] = {}
-        for name, field_type in (
-            ("max_file_bytes", int),
-            ("max_text_bytes", int),
-            ("max_pages", int),
-            ("max_sections", int),
-            ("max_attachments", int),
-            ("max_section_chars", int),
-            ("url_timeout_s", float),
-            ("ocr_max_pages", int),
-            ("ocr_timeout_s", float),
-            ("ocr_workers", int),
-            ("max_image_pixels", int),
-            ("max_sheet_rows", int),
-            ("max_sheet_cells", int),
-            ("convert_timeout_s", float),
-            ("url_max_bytes", int),
-            ("sync_max_files", int),
-            ("sync_max_depth", int),
-        ):
-            raw = env.get(f"TREERAG_{name.upper()}")
-            if raw:
-                changes[name] = field_type(raw)
-        for name in ("ocr", "ocr_language"):
-            if env.get(f"TREERAG_{name.upper()}"):
-                changes[name] = env[f"TREERAG_{name.upper()}"].strip()
-        if env.get("TREERAG_STRUCTURE_PROFILE"):
-            changes["structure_profile"] = env["TREERAG_STRUCTURE_PROFILE"].strip().lower()
-        allow = env.get("TREERAG_ALLOW_PRIVATE_URLS", "").strip().lower()
-        if allow in {"1", "true", "yes", "on"}:
-            changes["allow_private_urls"] = True
-        return replace(base, **changes)
 
 
 DEFAULT_LIMITS = Limits()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from treerag_core import ADMIN_ROLE, EDITOR_ROLE, editable_collections, list_collections
+from treerag_core.access import ADMIN_ROLE, EDITOR_ROLE, editable_collections, list_collections
 
 from . import state
 

@@ -7,17 +7,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from treerag_core import (
-    DEFAULT_REGISTRY,
-    Document,
-    Principal,
-    ask,
-    ask_library,
-    ask_multi,
-    make_turn,
-    page_label,
-    section_document,
-)
+from treerag_core import Document, ask, ask_multi
+from treerag_core.access import Principal
+from treerag_core.answer import ask_library
+from treerag_core.chat import make_turn
+from treerag_core.settings import DEFAULT_REGISTRY
+from treerag_core.tree import page_label
+from treerag_core.views import section_document
 
 # A streamed answer is redrawn at most this often. Each redraw re-sends and re-renders the
 # whole answer so far: a model's 30-100 tokens a second drawn one by one cost the browser and

@@ -12,14 +12,14 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import (
-    ThreadNotFoundError,
+from treerag_core.chat import (
     delete_thread,
     get_thread,
     list_threads,
     rename_thread,
     thread_markdown,
 )
+from treerag_core.errors import ThreadNotFoundError
 
 from . import state
 from .errors import message_for

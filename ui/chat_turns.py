@@ -21,7 +21,7 @@ from typing import Any
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from treerag_core import (
+from treerag_core.chat import (
     add_turn,
     create_thread,
     history_of,

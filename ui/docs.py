@@ -12,14 +12,9 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import (
-    AccessDeniedError,
-    Document,
-    DocumentStore,
-    get_document_by_id,
-    open_store,
-    readable_rows,
-)
+from treerag_core import AccessDeniedError, Document, get_document_by_id
+from treerag_core.access import readable_rows
+from treerag_core.store import DocumentStore, open_store
 
 from . import state
 

@@ -1,8 +1,13 @@
-"""Models, summarizers and retrievers from the session's provider settings.
+"""The session's ``Library``: one shared per registry and model settings, seen as the
+signed-in person.
 
-Built through ``treerag_core.make_llms`` (settings → environment → ``.env``), cached with
-``st.cache_resource`` so a rerun does not rebuild HTTP clients. ``(None, None)`` models
-mean the offline engine, which is what a fresh machine with no key and no network gets.
+A person's model choices on the Settings page are values over the environment and
+``.env`` (one :class:`~treerag_core.settings.Settings`). The library for each distinct
+registry and settings is opened once per server process (``st.cache_resource``): its store
+and pool, its models' HTTP clients, the model-reply cache and the offline ranking's
+statistics are shared by every session; each session sees it as its own person
+(``Library.as_person``). No model set means the offline engine, which is what a fresh
+machine with no key and no network gets.
 """
 
 from __future__ import annotations
@@ -12,20 +17,10 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import (
-    DEFAULT_MODELS,
-    Cache,
-    RankingMemory,
-    Retriever,
-    lasting_ranking_memory,
-    load_settings,
-    make_llms,
-    make_retriever,
-    make_summarizer,
-    model_name,
-    open_store,
-    resolve_provider,
-)
+from treerag_core import Library, Retriever, Settings
+from treerag_core.llm import DEFAULT_MODELS, model_name, resolve_provider, settings_of
+from treerag_core.store import open_store
+from treerag_core.summarize import make_summarizer
 
 from . import state
 
@@ -33,13 +28,13 @@ PROVIDER_LABELS = {"offline": "Offline engine (no model)", "openai": "OpenAI", "
 
 
 def session_settings() -> dict[str, Any]:
-    """The settings the user chose this session (may hold an API key: never display it)."""
+    """The settings the person chose this session (may hold an API key: never display it)."""
     return dict(st.session_state.get(state.PROVIDER) or {})
 
 
-def effective_settings(settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def effective_settings(settings: Mapping[str, Any] | None = None) -> Settings:
     """Session choices over the environment over ``.env``."""
-    return load_settings(settings if settings is not None else session_settings())
+    return settings_of(settings if settings is not None else session_settings())
 
 
 def provider_name(settings: Mapping[str, Any] | None = None) -> str:
@@ -51,54 +46,40 @@ def _frozen(settings: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((str(k), str(v)) for k, v in settings.items()))
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
-def _cached_llms(frozen: tuple[tuple[str, str], ...]) -> tuple[Any, Any]:
-    """One pair of clients per distinct settings (the key is hashed, not shown)."""
-    return make_llms(dict(frozen))
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _shared(registry: str, frozen: tuple[tuple[str, str], ...]) -> Library:
+    """One library per registry and distinct session settings (the key is hashed, not
+    shown); a database's store is the server's one (``state.registry_path``), so every
+    library of it shares one connection pool."""
+    settings = effective_settings(dict(frozen)).but(registry=registry)
+    return Library(open_store(state.registry_path()), settings)
+
+
+def current_library() -> Library:
+    """The library this session works in, as its signed-in person."""
+    shared = _shared(state.registry_setting(), _frozen(session_settings()))
+    return shared.as_person(state.principal())
 
 
 def current_llms() -> tuple[Any, Any]:
-    """``(search_llm, answer_llm)`` or ``(None, None)`` for offline.
-
-    Keyed by the effective settings (session over environment over ``.env``), so a changed
-    environment or ``.env`` never reuses clients built for another endpoint.
-    """
-    return _cached_llms(_frozen(effective_settings()))
-
-
-def _cache() -> Cache:
-    """Summaries and searches already paid for are kept in the registry's store: re-indexing
-    or asking the same question again with the same model costs nothing."""
-    return open_store(state.registry_path()).cache("llm")
+    """``(search_llm, answer_llm)`` or ``(None, None)`` for offline."""
+    retriever = current_library().retriever
+    return retriever.search_llm, retriever.llm
 
 
 def current_summarizer(system_prompt: str | None = None) -> Any:
     """The summarizer for indexing; the offline engine ignores the prompt."""
-    search_llm, _ = current_llms()
-    if search_llm is None:
-        return make_summarizer(None)
-    if system_prompt:
-        return make_summarizer(search_llm, system_prompt=system_prompt, cache=_cache())
-    return make_summarizer(search_llm, cache=_cache())
-
-
-@st.cache_resource(show_spinner=False)
-def _ranking_memory(registry_path: str) -> RankingMemory:
-    """One per process and registry: every session's questions reuse the passages already
-    tokenised, and whole documents' statistics last in the registry's cache (a restarted
-    server does not tokenise them again)."""
-    return lasting_ranking_memory(open_store(registry_path))
+    library = current_library()
+    if system_prompt and library.retriever.search_llm is not None:
+        cache = library.store.cache("llm")
+        return make_summarizer(library.retriever.search_llm, system_prompt=system_prompt,
+                               cache=cache)  # fmt: skip
+    return library.summarizer
 
 
 def current_retriever() -> Retriever:
     """The retriever for chat: search model for navigation, answer model for the reply."""
-    search_llm, answer_llm = current_llms()
-    cache = _cache() if search_llm is not None else None
-    store = open_store(state.registry_path())  # cited PDFs' passages are located (scans too)
-    return make_retriever(
-        llm=answer_llm, search_llm=search_llm, cache=cache, sources=store.sources,
-        ocr_cache=store.cache("ocr"), ranking_memory=_ranking_memory(state.registry_path()),
-    )  # fmt: skip
+    return current_library().retriever
 
 
 def engine_label() -> str:

@@ -13,15 +13,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from treerag_core import (
-    Document,
+from treerag_core import Document, DocumentNotFoundError, Retriever
+from treerag_core.access import Principal
+from treerag_core.errors import InvalidQuestionsError
+from treerag_core.evaluation import (
     DocumentLoader,
-    DocumentNotFoundError,
-    InvalidQuestionsError,
     PageTexts,
-    Principal,
-    RegistryLike,
-    Retriever,
     document_key,
     evaluate,
     gold_pages,
@@ -30,6 +27,7 @@ from treerag_core import (
     registry_loader,
     registry_page_texts,
 )
+from treerag_core.store import RegistryLike
 
 MAX_QUESTIONS_BYTES = 5 * 1024 * 1024
 

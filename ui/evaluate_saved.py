@@ -14,7 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import (
+from treerag_core.chat import (
     delete_regression_question,
     questions_jsonl,
     regression_questions,

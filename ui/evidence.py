@@ -11,15 +11,10 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import (
-    Document,
-    EvidencePage,
-    EvidenceUnavailableError,
-    crop_to_evidence,
-    page_label,
-    render_evidence,
-    sentence_offsets,
-)
+from treerag_core import Document
+from treerag_core.errors import EvidenceUnavailableError
+from treerag_core.evidence import EvidencePage, crop_to_evidence, render_evidence, sentence_offsets
+from treerag_core.tree import page_label
 
 from . import docs, state
 from .errors import shown_errors

@@ -14,7 +14,9 @@ from typing import Any
 
 from streamlit_agraph import Config, Edge, Node
 
-from treerag_core import FlatNode, TreeSlice, heading_label, node_pages
+from treerag_core import FlatNode
+from treerag_core.tree import heading_label
+from treerag_core.views import TreeSlice, node_pages
 
 from .text import tooltip_text
 

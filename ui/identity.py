@@ -10,16 +10,14 @@ the rules; the UI only hides what a person cannot use.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
 
-from treerag_core import (
+from treerag_core import ConfigError
+from treerag_core.access import (
     AuthSettings,
-    ConfigError,
-    NotSignedInError,
     Principal,
     auth_settings,
     list_collections,
@@ -27,13 +25,14 @@ from treerag_core import (
     principal_from_headers,
     record_sign_in,
 )
+from treerag_core.errors import NotSignedInError
 
 from . import state
 from .text import md_escape
 
 
 def settings() -> AuthSettings:
-    return auth_settings(os.environ)
+    return auth_settings()
 
 
 def request_headers() -> Mapping[str, str]:

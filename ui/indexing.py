@@ -14,19 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from treerag_core import (
-    DEFAULT_COLLECTION,
-    Document,
-    DocumentStore,
-    Limits,
-    Principal,
-    ProgressFn,
-    RegistryLike,
-    TreeragError,
-    index_document,
-    index_upload,
-    open_store,
-)
+from treerag_core import Document, TreeragError, index_document
+from treerag_core.access import Principal
+from treerag_core.library import index_upload
+from treerag_core.limits import Limits
+from treerag_core.store import DEFAULT_COLLECTION, DocumentStore, RegistryLike, open_store
+from treerag_core.types import ProgressFn
 
 
 @dataclass

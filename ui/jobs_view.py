@@ -6,12 +6,13 @@ database, so a job queued on one replica shows its progress on every replica.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import streamlit as st
 
-from treerag_core import TreeragError, enqueue_upload, enqueue_url, has_job_queue, list_jobs
+from treerag_core import TreeragError
+from treerag_core.jobs import enqueue_upload, enqueue_url, has_job_queue, list_jobs
+from treerag_core.settings import load
 
 from . import state
 from .errors import message_for
@@ -34,7 +35,7 @@ def available() -> bool:
 
 def queue_by_default() -> bool:
     """``TREERAG_INDEXING=workers``: the deployment runs workers, so uploads go to them."""
-    return os.environ.get("TREERAG_INDEXING", "").strip().lower() == "workers"
+    return load().indexing == "workers"
 
 
 def enqueue(

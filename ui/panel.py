@@ -8,7 +8,9 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import Document, heading_label, node_pages, subtree_page_range
+from treerag_core import Document
+from treerag_core.tree import heading_label, subtree_page_range
+from treerag_core.views import node_pages
 
 from . import evidence, state
 from .pdf_pages import can_show_inline, pages_for

@@ -15,7 +15,7 @@ from typing import Any
 import streamlit as st
 from pypdf import PdfReader, PdfWriter
 
-from treerag_core import open_store
+from treerag_core.store import open_store
 
 from . import state
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from treerag_core import SUMMARY_DOMAIN_PRESETS, summary_prompt_for
+from treerag_core.llm import SUMMARY_DOMAIN_PRESETS, summary_prompt_for
 
 PRESETS = SUMMARY_DOMAIN_PRESETS
 CUSTOM = "Custom"

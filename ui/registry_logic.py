@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from treerag_core import Principal, RegistryLike, export_registry, import_documents, open_store
+from treerag_core.access import Principal
+from treerag_core.library import export_registry, import_documents
+from treerag_core.store import RegistryLike, open_store
 
 
 def human_size(n: int) -> str:

@@ -6,10 +6,7 @@ too (see :func:`ui.state.require_app`), so no page is ever shown outside it.
 
 from __future__ import annotations
 
-import os
-
 import streamlit as st
-from dotenv import dotenv_values
 
 from . import identity, state
 from .engine import engine_label
@@ -17,18 +14,9 @@ from .errors import message_for
 from .text import md_escape
 
 
-@st.cache_resource(show_spinner=False)
-def dotenv_registry() -> str | None:
-    """TREERAG_REGISTRY from ``.env`` (read once; the environment wins over it)."""
-    return dotenv_values(".env").get("TREERAG_REGISTRY") if os.path.isfile(".env") else None
-
-
 def run_app() -> None:
     state.page_config()
-    env = dict(os.environ)
-    if not env.get("TREERAG_REGISTRY") and dotenv_registry():
-        env["TREERAG_REGISTRY"] = str(dotenv_registry())
-    state.init_state(env)
+    state.init_state()
     auth, principal = identity.gate()  # team modes: a sign-in or refusal page for nobody
     admin = principal is None or principal.admin
     page = st.navigation(

@@ -10,13 +10,13 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import (
+from treerag_core import TreeragError
+from treerag_core.errors import SyncBusyError
+from treerag_core.jobs import has_job_queue
+from treerag_core.sync import (
     SYNC_COUNTS,
-    SyncBusyError,
-    TreeragError,
     add_source,
     edit_source,
-    has_job_queue,
     list_sources,
     queue_sync,
     remove_source,

@@ -12,14 +12,9 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core import (
-    DEFAULT_REGISTRY,
-    DocumentStore,
-    Principal,
-    RegistryLike,
-    is_database_url,
-    open_store,
-)
+from treerag_core.access import Principal
+from treerag_core.settings import load
+from treerag_core.store import DocumentStore, RegistryLike, is_database_url, open_store
 
 REGISTRY_PATH = "registry_path"
 PROVIDER = "provider_settings"  # dict for treerag_core.make_llms (key included)
@@ -52,11 +47,12 @@ PAGE_ACCESS = "pages/access.py"
 PAGE_SOURCES = "pages/sources.py"
 
 
-def init_state(env: dict[str, str] | None = None) -> None:
-    """Defaults for a new session; the registry path comes from TREERAG_REGISTRY."""
-    environ = os.environ if env is None else env
+def init_state() -> None:
+    """Defaults for a new session; the registry is the configured one (TREERAG_REGISTRY in
+    the environment or ``.env``, else indexed_docs.json)."""
     ss = st.session_state
-    ss.setdefault(REGISTRY_PATH, environ.get("TREERAG_REGISTRY") or DEFAULT_REGISTRY)
+    if REGISTRY_PATH not in ss:
+        ss[REGISTRY_PATH] = load().registry
     ss.setdefault(PROVIDER, {})
     ss.setdefault(TREE_DOC, None)
     ss.setdefault(TREE_FOCUS, None)
@@ -152,7 +148,7 @@ def app_pages(settings: bool = True, access: bool = True) -> list[Any]:
 
 def registry_setting() -> str:
     """The registry as configured: a file path or a ``postgresql://`` URL."""
-    return str(st.session_state.get(REGISTRY_PATH) or DEFAULT_REGISTRY)
+    return str(st.session_state.get(REGISTRY_PATH) or load().registry)
 
 
 def registry_path() -> RegistryLike:

@@ -5,15 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from treerag_core import (
-    MAX_DRAWN_NODES,
-    FlatNode,
-    TreeSlice,
-    ancestors,
-    heading_label,
-    root_ids,
-    tree_slice,
-)
+from treerag_core import FlatNode
+from treerag_core.tree import heading_label
+from treerag_core.views import MAX_DRAWN_NODES, TreeSlice, ancestors, root_ids, tree_slice
 
 MAX_DRAWN = MAX_DRAWN_NODES
 PAGE_SIZE = 12

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import AccessDeniedError
 from ..store import open_store
-from ..store.base import DEFAULT_REGISTRY, DocumentStore, RegistryLike
+from ..store.base import DocumentStore, RegistryLike
 from .principal import Principal
 from .rules import require_admin
 
@@ -94,14 +94,14 @@ def audited(
 
 
 def record_sign_in(
-    principal: Principal, registry_path: RegistryLike = DEFAULT_REGISTRY, how: str = ""
+    principal: Principal, registry_path: RegistryLike | None = None, how: str = ""
 ) -> None:
     """Log that a person signed in (the app calls it once per session)."""
     record(open_store(registry_path), principal, "sign-in", detail=how)
 
 
 def read_audit_log(
-    registry_path: RegistryLike = DEFAULT_REGISTRY, principal: Principal | None = None
+    registry_path: RegistryLike | None = None, principal: Principal | None = None
 ) -> list[dict[str, Any]]:
     """Every entry, newest first. Admins only when a principal is given."""
     require_admin(principal)

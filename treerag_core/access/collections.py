@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import InvalidCollectionError
 from ..store import open_store
-from ..store.base import COLLECTION_NAME, DEFAULT_REGISTRY, RegistryLike, collection_of
+from ..store.base import COLLECTION_NAME, RegistryLike, collection_of
 from .audit import audited
 from .principal import EVERYONE, Principal
 from .rules import ADMIN_ROLE, EDITOR_ROLE, require_admin, roles
@@ -47,7 +47,7 @@ def set_collection_access(
     collection: str,
     readers: Iterable[str] | str = (),
     editors: Iterable[str] | str = (),
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> dict[str, Any]:
     """Create a collection or replace its members (admins only when a principal is given).
@@ -70,7 +70,7 @@ def set_collection_access(
 
 
 def get_collection_access(
-    collection: str, registry_path: RegistryLike = DEFAULT_REGISTRY
+    collection: str, registry_path: RegistryLike | None = None
 ) -> dict[str, Any]:
     """``{"collection", "readers", "editors"}`` (empty lists for a collection never set)."""
     entry = open_store(registry_path).collections().get(collection) or {}
@@ -82,7 +82,7 @@ def get_collection_access(
 
 
 def list_collections(
-    registry_path: RegistryLike = DEFAULT_REGISTRY, principal: Principal | None = None
+    registry_path: RegistryLike | None = None, principal: Principal | None = None
 ) -> list[dict[str, Any]]:
     """The collections the principal has a role in: name, role, document count, and (for
     admins or without a principal) the members."""
@@ -106,7 +106,7 @@ def list_collections(
 
 
 def editable_collections(
-    registry_path: RegistryLike = DEFAULT_REGISTRY, principal: Principal | None = None
+    registry_path: RegistryLike | None = None, principal: Principal | None = None
 ) -> list[str]:
     """Collections the principal may index into (the default one always, without one)."""
     items = list_collections(registry_path, principal)

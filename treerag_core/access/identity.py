@@ -23,7 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ConfigError, NotSignedInError
+from ..errors import NotSignedInError
+from ..settings import Settings, load
 from .principal import Principal, normalise_name, normalise_names
 
 MODES = ("none", "oidc", "proxy")
@@ -49,20 +50,18 @@ class AuthSettings:
         return self.mode != "none"
 
 
-def auth_settings(env: Mapping[str, str]) -> AuthSettings:
-    """The settings from ``TREERAG_*`` variables; ``ConfigError`` for an unknown mode."""
-    mode = (env.get("TREERAG_AUTH") or "none").strip().lower()
-    if mode not in MODES:
-        raise ConfigError(f"TREERAG_AUTH={mode!r} is not one of {', '.join(MODES)}.")
-    defaults = AuthSettings()
+def auth_settings(settings: Settings | None = None) -> AuthSettings:
+    """The sign-in settings (``TREERAG_AUTH``, ``TREERAG_ADMINS``, the proxy's headers, the
+    OIDC claim), from ``settings`` or the environment and ``.env``."""
+    chosen = settings if settings is not None else load()
     return AuthSettings(
-        mode=mode,
-        admins=normalise_names((env.get("TREERAG_ADMINS") or "").split(",")),
-        user_header=env.get("TREERAG_PROXY_USER_HEADER") or defaults.user_header,
-        email_header=env.get("TREERAG_PROXY_EMAIL_HEADER") or defaults.email_header,
-        groups_header=env.get("TREERAG_PROXY_GROUPS_HEADER") or defaults.groups_header,
-        groups_claim=env.get("TREERAG_OIDC_GROUPS_CLAIM") or defaults.groups_claim,
-        oidc_provider=(env.get("TREERAG_OIDC_PROVIDER") or "").strip(),
+        mode=chosen.auth,
+        admins=normalise_names(chosen.admins.split(",")),
+        user_header=chosen.proxy_user_header,
+        email_header=chosen.proxy_email_header,
+        groups_header=chosen.proxy_groups_header,
+        groups_claim=chosen.oidc_groups_claim,
+        oidc_provider=chosen.oidc_provider.strip(),
     )
 
 

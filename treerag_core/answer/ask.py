@@ -50,7 +50,7 @@ from ..library.asking import resolve_documents
 from ..llm.call import LLMReply, StreamState, ainvoke, astream, invoke, stream
 from ..navigate.history import Conversation, conversation
 from ..navigate.navigate import NavigationResult
-from ..store.base import DEFAULT_REGISTRY, RegistryLike
+from ..store.base import RegistryLike
 from ..types import Document
 from .context import prepare_answer
 from .overview import asks_about_whole, prepare_overview
@@ -67,7 +67,7 @@ Answer = AnswerMessage | dict[str, Any]
 def ask(
     query: str, document: Document | str, retriever: Retriever, extra_context: str = "",
     stream: bool = False, return_raw: bool = True, verbose: bool = False,
-    *, principal: Principal | None = None, registry_path: RegistryLike = DEFAULT_REGISTRY,
+    *, principal: Principal | None = None, registry_path: RegistryLike | None = None,
     history: list[dict[str, Any]] | None = None,
 ) -> Answer | Iterator[str | dict[str, Any]]:  # fmt: skip
     """Answer ``query`` from ``document``: navigate the outline, then answer from the text.
@@ -85,7 +85,7 @@ def ask(
 def ask_multi(
     query: str, documents: list[Document | str], retriever: Retriever, extra_context: str = "",
     stream: bool = False, return_raw: bool = True, verbose: bool = False,
-    *, principal: Principal | None = None, registry_path: RegistryLike = DEFAULT_REGISTRY,
+    *, principal: Principal | None = None, registry_path: RegistryLike | None = None,
     history: list[dict[str, Any]] | None = None,
 ) -> Answer | Iterator[str | dict[str, Any]]:  # fmt: skip
     """One answer over several documents: navigate each (in parallel), merge, answer once."""
@@ -98,7 +98,7 @@ def ask_multi(
 async def aask(
     query: str, document: Document | str, retriever: Retriever, extra_context: str = "",
     stream: bool = False, return_raw: bool = True, verbose: bool = False,
-    *, principal: Principal | None = None, registry_path: RegistryLike = DEFAULT_REGISTRY,
+    *, principal: Principal | None = None, registry_path: RegistryLike | None = None,
     history: list[dict[str, Any]] | None = None,
 ) -> Answer | AsyncIterator[str | dict[str, Any]]:  # fmt: skip
     """Async :func:`ask`. With ``stream=True``: ``async for chunk in await aask(...)``."""
@@ -111,7 +111,7 @@ async def aask(
 async def aask_multi(
     query: str, documents: list[Document | str], retriever: Retriever, extra_context: str = "",
     stream: bool = False, return_raw: bool = True, verbose: bool = False,
-    *, principal: Principal | None = None, registry_path: RegistryLike = DEFAULT_REGISTRY,
+    *, principal: Principal | None = None, registry_path: RegistryLike | None = None,
     history: list[dict[str, Any]] | None = None,
 ) -> Answer | AsyncIterator[str | dict[str, Any]]:  # fmt: skip
     """Async :func:`ask_multi`: the documents are navigated concurrently."""

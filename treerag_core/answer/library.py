@@ -30,7 +30,7 @@ from ..route.routing import (
     routing_call,
 )
 from ..store import open_store
-from ..store.base import DEFAULT_REGISTRY, RegistryLike
+from ..store.base import RegistryLike
 from ..text import ENGINE_NAME
 from .ask import aask_multi, ask_multi
 from .result import AnswerMessage
@@ -46,7 +46,7 @@ RANKING_CACHE = "ranking"  # the store cache that keeps documents' ranking stati
 
 
 def ask_library(
-    query: str, retriever: Retriever, *, registry_path: RegistryLike = DEFAULT_REGISTRY,
+    query: str, retriever: Retriever, *, registry_path: RegistryLike | None = None,
     principal: Principal | None = None, collection: str | None = None, stream: bool = False,
     return_raw: bool = True, history: list[dict[str, Any]] | None = None,
     extra_context: str = "", k: int = DEFAULT_K,
@@ -69,7 +69,7 @@ def ask_library(
 
 
 async def aask_library(
-    query: str, retriever: Retriever, *, registry_path: RegistryLike = DEFAULT_REGISTRY,
+    query: str, retriever: Retriever, *, registry_path: RegistryLike | None = None,
     principal: Principal | None = None, collection: str | None = None, stream: bool = False,
     return_raw: bool = True, history: list[dict[str, Any]] | None = None,
     extra_context: str = "", k: int = DEFAULT_K,

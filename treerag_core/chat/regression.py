@@ -22,7 +22,7 @@ from ..access.principal import Principal
 from ..access.rules import readable_rows, require_document
 from ..errors import AccessDeniedError, InvalidQuestionsError, InvalidThreadError
 from ..store import open_store
-from ..store.base import DEFAULT_REGISTRY, RegistryLike
+from ..store.base import RegistryLike
 from .threads import change_thread, get_thread, history_of, list_threads, now, owner_of, turn_at
 
 # Page lists people type: "12", "12, 14", "12-14"; a range wider than this is a typo.
@@ -52,7 +52,7 @@ def parse_pages(text: str) -> list[int]:
 
 
 def thumbs_down(
-    registry_path: RegistryLike = DEFAULT_REGISTRY, principal: Principal | None = None
+    registry_path: RegistryLike | None = None, principal: Principal | None = None
 ) -> list[dict[str, Any]]:
     """The person's answers marked wrong and not yet saved as questions, newest first:
     ``{"thread_id", "turn", "title", "question", "answer", "comment", "documents"}``
@@ -90,7 +90,7 @@ def save_regression_question(
     turn: int,
     doc_id: str,
     pages: list[int] | str | None = None,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
     sections: list[str] | None = None,
 ) -> dict[str, Any]:
@@ -138,7 +138,7 @@ def save_regression_question(
 
 
 def regression_questions(
-    registry_path: RegistryLike = DEFAULT_REGISTRY, principal: Principal | None = None
+    registry_path: RegistryLike | None = None, principal: Principal | None = None
 ) -> list[dict[str, Any]]:
     """The saved questions about documents the person may read, oldest first."""
     store = open_store(registry_path)
@@ -148,7 +148,7 @@ def regression_questions(
 
 def delete_regression_question(
     question_id: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> bool:
     """Remove a saved question: its author or an admin (anyone without sign-in)."""

@@ -30,7 +30,7 @@ from ..access.rules import readable_rows
 from ..errors import InvalidThreadError, ThreadNotFoundError
 from ..navigate.history import HISTORY_TURNS
 from ..store import open_store
-from ..store.base import DEFAULT_REGISTRY, DocumentStore, RegistryLike
+from ..store.base import DocumentStore, RegistryLike
 
 # Who owns the threads when nobody signs in (the single local user).
 LOCAL_OWNER = "local"
@@ -104,7 +104,7 @@ def history_of(thread: dict[str, Any], before: int | None = None) -> list[dict[s
 def create_thread(
     doc_ids: list[str],
     title: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> dict[str, Any]:
     """A new, empty thread about ``doc_ids``, titled (usually) by its first question."""
@@ -123,7 +123,7 @@ def create_thread(
 
 
 def list_threads(
-    registry_path: RegistryLike = DEFAULT_REGISTRY, principal: Principal | None = None
+    registry_path: RegistryLike | None = None, principal: Principal | None = None
 ) -> list[dict[str, Any]]:
     """The person's threads (no turns), most recently updated first."""
     return open_store(registry_path).threads(owner_of(principal))
@@ -131,7 +131,7 @@ def list_threads(
 
 def get_thread(
     thread_id: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> dict[str, Any]:
     """One of the person's threads, its references marked ``gone`` where their document was
@@ -194,7 +194,7 @@ def turn_at(thread: dict[str, Any], index: int) -> dict[str, Any]:
 def add_turn(
     thread_id: str,
     turn: dict[str, Any],
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
     doc_ids: list[str] | None = None,
 ) -> dict[str, Any]:
@@ -216,7 +216,7 @@ def replace_answer(
     thread_id: str,
     index: int,
     turn: dict[str, Any],
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> dict[str, Any]:
     """A regenerated answer in place of turn ``index`` (its verdict no longer applies)."""
@@ -234,7 +234,7 @@ def replace_answer(
 def rename_thread(
     thread_id: str,
     title: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> dict[str, Any]:
     new_title = _title(title)
@@ -249,7 +249,7 @@ def rename_thread(
 
 def delete_thread(
     thread_id: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> bool:
     """Delete one of the person's threads; False when there was none."""
@@ -261,7 +261,7 @@ def set_feedback(
     index: int,
     verdict: str | None,
     comment: str = "",
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> dict[str, Any]:
     """Thumbs ``up`` or ``down`` (with an optional comment) on answer ``index``; ``None``

@@ -3,9 +3,11 @@ whole library), delete, eval, mcp, library (rebuild or check the library index),
 sync (folders and buckets the library follows), and for a PostgreSQL registry: worker,
 enqueue, migrate.
 
-Models come from the environment / ``.env`` exactly as in the app (OPENAI_API_KEY,
-OPENAI_BASE_URL, OLLAMA_HOST, TREERAG_PROVIDER); with none set, the offline engine. The
-registry is ``--registry``, else ``TREERAG_REGISTRY``, else ``indexed_docs.json``.
+Every setting comes from :class:`~treerag_core.settings.Settings` (the environment and
+``.env``) exactly as in the app: models (OPENAI_API_KEY, OPENAI_BASE_URL, OLLAMA_HOST,
+TREERAG_PROVIDER; none set, the offline engine), limits, sign-in. The registry is
+``--registry``, else ``TREERAG_REGISTRY``, else ``indexed_docs.json``. One
+:class:`~treerag_core.client.Library` is opened for the command and closed after it.
 """
 
 from __future__ import annotations
@@ -17,35 +19,30 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from .. import (
-    DEFAULT_REGISTRY,
-    TreeragError,
-    ask,
-    ask_library,
-    ask_multi,
-    check_library_index,
-    delete_document,
-    get_document_by_id,
-    index_document,
-    list_documents,
-    make_llms,
-    make_retriever,
-    make_summarizer,
-    null_summarizer,
-    page_label,
-    rebuild_library_index,
-    supported_types,
-)
+from ..client import Library, TextDelta
+from ..errors import TreeragError
+from ..library.catalog import check_library_index, rebuild_library_index
+from ..read.formats import supported_types
+from ..settings import load
+from ..summarize.summarizers import make_summarizer, null_summarizer
+from ..tree.labels import page_label
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m treerag_core", description=__doc__)
     parser.add_argument(
         "--registry",
-        default=os.environ.get("TREERAG_REGISTRY") or DEFAULT_REGISTRY,
+        default=None,
         help="registry file (JSON) or postgresql:// URL (default: $TREERAG_REGISTRY)",
     )
     commands = parser.add_subparsers(dest="command", required=True)
+    _document_parsers(commands)
+    _service_parsers(commands)
+    _source_parsers(commands)
+    return parser
+
+
+def _document_parsers(commands: argparse._SubParsersAction) -> None:
     index = commands.add_parser("index", help="index a file or URL")
     index.add_argument("source", help=f"path or http(s) URL: {supported_types()}")
     index.add_argument("--overwrite", action="store_true", help="re-index even if unchanged")
@@ -63,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
     ask_cmd.add_argument("--collection", help="with no DOC_ID: only this collection")
     delete = commands.add_parser("delete", help="delete a document")
     delete.add_argument("doc_id")
+
+
+def _service_parsers(commands: argparse._SubParsersAction) -> None:
     evaluate = commands.add_parser("eval", help="score retrieval on questions with gold evidence")
     evaluate.add_argument("questions", help="JSONL: question, document, gold pages/sections")
     evaluate.add_argument("--registry", default=argparse.SUPPRESS, help="registry file (JSON)")
@@ -97,8 +97,6 @@ def _parser() -> argparse.ArgumentParser:
     library = commands.add_parser("library", help="the library index questions are routed by")
     library.add_argument("action", choices=["rebuild", "check"])
     worker.add_argument("--sync-every", type=float, help="seconds between syncs of every source")
-    _source_parsers(commands)
-    return parser
 
 
 def _source_parsers(commands: argparse._SubParsersAction) -> None:
@@ -127,14 +125,14 @@ def _source_parsers(commands: argparse._SubParsersAction) -> None:
     sync.add_argument("--no-summaries", action="store_true", help="titles only, no summarizer")
 
 
-def _worker(args: argparse.Namespace) -> int:
+def _worker(args: argparse.Namespace, library: Library) -> int:
     """Run jobs until SIGTERM/SIGINT (the job in hand is finished first) or, with
     ``--drain``, until none is waiting."""
-    from .. import DEFAULT_LEASE_S, Worker, open_store
+    from ..worker import DEFAULT_LEASE_S, Worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     worker = Worker(
-        open_store(args.registry), name=args.name, lease_s=args.lease or DEFAULT_LEASE_S,
+        library.store, name=args.name, lease_s=args.lease or DEFAULT_LEASE_S,
         sync_every_s=args.sync_every,
     )  # fmt: skip
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -144,21 +142,20 @@ def _worker(args: argparse.Namespace) -> int:
     return 0
 
 
-def _enqueue(args: argparse.Namespace) -> int:
-    from .. import enqueue_upload, open_store
+def _enqueue(args: argparse.Namespace, library: Library) -> int:
+    from ..jobs.api import enqueue_upload
 
-    store = open_store(args.registry)
     for path in args.files:
         with open(path, "rb") as fh:
             data = fh.read()
-        job = enqueue_upload(os.path.basename(path), data, store, overwrite=args.overwrite,
-                             collection=args.collection)  # fmt: skip
+        job = enqueue_upload(os.path.basename(path), data, library.store,
+                             overwrite=args.overwrite, collection=args.collection)  # fmt: skip
         print(f"job {job['id']}  {job['name']}  {job['status']}")
     return 0
 
 
-def _migrate(args: argparse.Namespace) -> int:
-    from .. import migrate_registry
+def _migrate(args: argparse.Namespace, library: Library) -> int:
+    from ..library.migrate import migrate_registry
 
     counts = migrate_registry(
         args.source, args.target, lambda done, total, name: print(f"{done}/{total}  {name}")
@@ -167,27 +164,27 @@ def _migrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _mcp(args: argparse.Namespace) -> int:
+def _mcp(args: argparse.Namespace, library: Library) -> int:
     """Serve until the client (stdio) or an interrupt (HTTP) ends it; stdout is the
     protocol's over stdio, so nothing else is printed there."""
     from ..tools.mcp_auth import load_tokens
     from ..tools.mcp_server import serve_http, serve_stdio
 
     if args.transport == "stdio":
-        serve_stdio(args.registry)
+        serve_stdio(library)
         return 0
-    tokens = load_tokens(args.token_file)
-    serve_http(args.registry, args.host, args.port, tokens, args.allowed_host, args.allowed_origin)
+    tokens = load_tokens(args.token_file, library.settings)
+    serve_http(library, args.host, args.port, tokens, args.allowed_host, args.allowed_origin)
     return 0
 
 
-def _library(args: argparse.Namespace) -> int:
+def _library(args: argparse.Namespace, library: Library) -> int:
     """Rebuild the library index from the documents, or check it against them."""
     if args.action == "rebuild":
-        done = rebuild_library_index(args.registry)
+        done = rebuild_library_index(library.store)
         print(f"Indexed {done['indexed']} of {done['documents']} documents.")
         return 0
-    report = check_library_index(args.registry)
+    report = check_library_index(library.store)
     problems = {k: report[k] for k in ("missing", "stale", "orphans") if report[k]}
     print(f"{report['entries']} entries for {report['documents']} documents.")
     for kind, doc_ids in problems.items():
@@ -195,33 +192,63 @@ def _library(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
-def _ask(args: argparse.Namespace) -> int:
+def _ask(args: argparse.Namespace, library: Library) -> int:
     """Stream the answer to stdout, then list the references with their pages."""
-    documents = [get_document_by_id(doc_id, args.registry) for doc_id in args.doc_ids]
-    search_llm, answer_llm = make_llms()
-    retriever = make_retriever(answer_llm, search_llm=search_llm)
-    if not documents:
-        stream = ask_library(
-            args.question, retriever, registry_path=args.registry, collection=args.collection,
-            stream=True,
-        )  # fmt: skip
-    elif len(documents) == 1:
-        stream = ask(args.question, documents[0], retriever, stream=True)
-    else:
-        stream = ask_multi(args.question, documents, retriever, stream=True)
-    for chunk in stream:
-        if isinstance(chunk, dict):
-            library = chunk["trace"].get("library")
-            if library:
-                print(f"\n\nSearched {library['searched']} documents, opened "
-                      f"{len(library['opened'])}.")  # fmt: skip
-            print("\n\nReferences:")
-            for ref in chunk["__references__"]:
-                pages = page_label(ref.get("page_start"), ref.get("page_end"), ref.get("page_unit"))
-                print(f"  [{ref['node_id']}] {ref['file_name']}: {ref['path']} {pages}")
-        else:
-            print(chunk, end="", flush=True)
+    for event in library.stream(args.question, args.doc_ids or None, collection=args.collection):
+        if isinstance(event, TextDelta):
+            print(event.text, end="", flush=True)
+            continue
+        routed = event.trace.get("library")
+        if routed:
+            print(f"\n\nSearched {routed['searched']} documents, opened "
+                  f"{len(routed['opened'])}.")  # fmt: skip
+        print("\n\nReferences:")
+        for ref in event.references:
+            pages = page_label(ref.get("page_start"), ref.get("page_end"), ref.get("page_unit"))
+            print(f"  [{ref['node_id']}] {ref['file_name']}: {ref['path']} {pages}")
     return 0
+
+
+def _index(args: argparse.Namespace, library: Library) -> int:
+    summarizer = null_summarizer
+    if not args.no_summaries:
+        summarizer = make_summarizer(library.retriever.search_llm, max_workers=args.workers)
+    doc = library.index(
+        args.source, summarizer=summarizer, overwrite=args.overwrite, collection=args.collection
+    )
+    print(f"{doc['doc_id']}  {doc['file_name']}  {doc['total_sections']} sections")
+    return 0
+
+
+def _list(args: argparse.Namespace, library: Library) -> int:
+    for row in library.documents.list():
+        pages = f"{row['total_pages']} pages" if row.get("total_pages") else "-"
+        print(
+            f"{row['doc_id']}  {row['file_name']}  {row['total_sections']} sections  "
+            f"{pages}  {row['indexed_at']}  [{row.get('collection') or 'default'}]"
+        )
+    return 0
+
+
+def _show(args: argparse.Namespace, library: Library) -> int:
+    doc = library.documents.get(args.doc_id)
+    print(f"{doc['file_name']} ({doc['total_sections']} sections)")
+    print(doc["tree_outline"])
+    return 0
+
+
+def _delete(args: argparse.Namespace, library: Library) -> int:
+    if not library.documents.delete(args.doc_id):
+        print(f"No document {args.doc_id}.", file=sys.stderr)
+        return 1
+    print(f"Deleted {args.doc_id}.")
+    return 0
+
+
+def _eval(args: argparse.Namespace, library: Library) -> int:
+    from .evaluate import run_cli
+
+    return run_cli(args.questions, library.store, args.pdf_root, args.baseline, args.json)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -229,55 +256,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     # pypdf logs what it repairs ("EOF marker not found") before the reader turns a file it
     # cannot read into a typed error; the person reads that error, not pypdf's log.
     logging.getLogger("pypdf").setLevel(logging.ERROR)
+    from .sources import run_source, run_sync
+
+    commands = {
+        "index": _index, "ask": _ask, "list": _list, "show": _show, "delete": _delete,
+        "eval": _eval, "mcp": _mcp, "worker": _worker, "enqueue": _enqueue,
+        "migrate": _migrate, "library": _library, "source": run_source, "sync": run_sync,
+    }  # fmt: skip
     try:
-        if args.command == "index":
-            summarizer = null_summarizer
-            if not args.no_summaries:
-                search_llm, _ = make_llms()
-                summarizer = make_summarizer(search_llm, max_workers=args.workers)
-            doc = index_document(
-                args.source,
-                summarizer=summarizer,
-                registry_path=args.registry,
-                overwrite=args.overwrite,
-                verbose=False,
-                collection=args.collection,
-            )
-            print(f"{doc['doc_id']}  {doc['file_name']}  {doc['total_sections']} sections")
-        elif args.command == "ask":
-            return _ask(args)
-        elif args.command == "list":
-            for row in list_documents(args.registry):
-                pages = f"{row['total_pages']} pages" if row.get("total_pages") else "-"
-                print(
-                    f"{row['doc_id']}  {row['file_name']}  {row['total_sections']} sections  "
-                    f"{pages}  {row['indexed_at']}  [{row.get('collection') or 'default'}]"
-                )
-        elif args.command == "show":
-            doc = get_document_by_id(args.doc_id, args.registry)
-            print(f"{doc['file_name']} ({doc['total_sections']} sections)")
-            print(doc["tree_outline"])
-        elif args.command == "delete":
-            if not delete_document(args.doc_id, args.registry):
-                print(f"No document {args.doc_id}.", file=sys.stderr)
-                return 1
-            print(f"Deleted {args.doc_id}.")
-        elif args.command == "eval":
-            from .evaluate import run_cli
-
-            return run_cli(args.questions, args.registry, args.pdf_root, args.baseline, args.json)
-        elif args.command == "mcp":
-            return _mcp(args)
-        elif args.command in ("worker", "enqueue", "migrate", "library", "source", "sync"):
-            from .sources import run_source, run_sync
-
-            run = {"worker": _worker, "enqueue": _enqueue, "migrate": _migrate, "library": _library,
-                   "source": run_source, "sync": run_sync}  # fmt: skip
-            return run[args.command](args)
+        settings = load() if args.registry is None else load(registry=args.registry)
+        args.registry = settings.registry  # what the messages name
+        with Library.open(settings) as library:
+            return commands[args.command](args, library)
     except OSError as exc:
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}", file=sys.stderr)
         return 2
     except TreeragError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    return 0

@@ -9,35 +9,25 @@ import sys
 import threading
 from typing import Any
 
-from .. import (
-    SyncBusyError,
-    TreeragError,
-    add_source,
-    list_sources,
-    make_llms,
-    make_summarizer,
-    null_summarizer,
-    open_store,
-    queue_sync,
-    remove_source,
-    sync_source,
-    sync_summary,
-)
+from ..client import Library
+from ..errors import SyncBusyError, TreeragError
+from ..summarize.summarizers import null_summarizer
+from ..sync.queue import queue_sync
+from ..sync.run import sync_summary
 
 
-def run_source(args: argparse.Namespace) -> int:
+def run_source(args: argparse.Namespace, library: Library) -> int:
     if args.source_command == "add":
-        source = add_source(
-            args.kind, args.location, args.collection, include=args.include,
+        source = library.sources.add(
+            args.kind, args.location, collection=args.collection, include=args.include,
             exclude=args.exclude, endpoint=args.endpoint, region=args.region,
             credentials_env=args.credentials_env, credentials_file=args.credentials_file,
-            registry_path=args.registry,
         )  # fmt: skip
         print(f"{source['source_id']}  {source['where']}  [{source['collection']}]")
         print(f"Sync it: python -m treerag_core --registry {args.registry} sync "
               f"{source['source_id']}")  # fmt: skip
     elif args.source_command == "list":
-        for source in list_sources(args.registry):
+        for source in library.sources.list():
             last = (source["state"].get("last_sync") or {}).get("finished_at") or "never synced"
             patterns = ", ".join(source.get("include") or []) or "every readable file"
             print(f"{source['source_id']}  {source['kind']}  {source['where']}  "
@@ -46,19 +36,16 @@ def run_source(args: argparse.Namespace) -> int:
             for path, message in (source["state"].get("errors") or {}).items():
                 print(f"    failed {path}: {message}")
     else:
-        done = remove_source(args.source_id, args.keep_documents, args.registry)
+        done = library.sources.remove(args.source_id, args.keep_documents)
         print(f"Removed {args.source_id}: {done['removed']} documents deleted, "
               f"{done['kept']} kept.")  # fmt: skip
     return 0
 
 
-def run_sync(args: argparse.Namespace) -> int:
+def run_sync(args: argparse.Namespace, library: Library) -> int:
     """Sync the named source or every one; with ``--watch``, again after every change."""
-    store = open_store(args.registry)  # one store (and pool) for every sync of the run
-    summarizer = null_summarizer
-    if not args.no_summaries:
-        summarizer = make_summarizer(make_llms()[0])
-    sources = {s["source_id"]: s for s in list_sources(store)}
+    summarizer = null_summarizer if args.no_summaries else library.summarizer
+    sources = {s["source_id"]: s for s in library.sources.list()}
     chosen = [args.source_id] if args.source_id else list(sources)
     if args.source_id and args.source_id not in sources:
         print(f"error: there is no source {args.source_id}", file=sys.stderr)
@@ -67,9 +54,9 @@ def run_sync(args: argparse.Namespace) -> int:
     def once(source_id: str) -> bool:
         try:
             if args.queue:
-                report = queue_sync(source_id, store)
+                report = queue_sync(source_id, library.store)
             else:
-                report = sync_source(source_id, store, summarizer=summarizer)
+                report = library.sources.sync(source_id, summarizer=summarizer)
         except SyncBusyError as exc:
             print(f"{source_id}: {exc}", file=sys.stderr)
             return True

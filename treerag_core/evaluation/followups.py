@@ -20,7 +20,7 @@ from typing import Any
 
 from ..access.principal import Principal
 from ..answer.retriever import Retriever
-from ..store.base import DEFAULT_REGISTRY, RegistryLike
+from ..store.base import RegistryLike
 from .metrics import QuestionResult
 from .report import pct
 from .run import DocumentLoader, Evaluation, evaluate
@@ -83,7 +83,7 @@ def evaluate_followups(
     with_history: Evaluation | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     principal: Principal | None = None,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
 ) -> FollowupEvaluation:
     """Navigation on the follow-up rows of ``questions`` in the three variants.
 

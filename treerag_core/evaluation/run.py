@@ -22,7 +22,7 @@ from ..answer.retriever import Retriever, make_retriever
 from ..errors import TreeragError
 from ..library.asking import readable_loader
 from ..navigate.history import conversation
-from ..store.base import DEFAULT_REGISTRY, RegistryLike
+from ..store.base import RegistryLike
 from ..text.tokens import estimate_tokens
 from ..tree.outline import heading_label
 from ..types import Document
@@ -191,7 +191,7 @@ def evaluate(
     overlap_tokens: int = 50,
     progress: Callable[[int, int, str], None] | None = None,
     principal: Principal | None = None,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
 ) -> Evaluation:
     """Score navigation (and the chunk baseline) on questions with gold evidence.
 

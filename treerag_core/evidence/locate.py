@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..limits import Limits
 from ..read.ocr.page_cache import Box, cached_words
 from ..read.ocr.scan import THIN_TEXT_CHARS
 from ..read.readers.pdfium_pages import PDFIUM_LOCK
+from ..settings import load
 from ..store.base import Cache
 from ..text.sentences import split_sentences
 from ..text.tokens import tokenize
@@ -61,7 +61,7 @@ def ocr_words_of(document: Mapping[str, Any], ocr_cache: Cache | None) -> OcrWor
     """Where a scanned document's words and boxes are found again, if it has scanned pages."""
     if ocr_cache is None or not document.get("ocr_pages") or not document.get("content_hash"):
         return None
-    source_hash, limits = str(document["content_hash"]), Limits.from_env()
+    source_hash, limits = str(document["content_hash"]), load().limits()
     language = str(document.get("ocr_language") or "")
     return lambda page, width, height: cached_words(
         ocr_cache, source_hash, page, width, height, limits, language

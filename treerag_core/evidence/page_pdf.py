@@ -13,8 +13,8 @@ import os
 from collections.abc import Callable
 
 from ..errors import TreeragError
-from ..limits import Limits
 from ..read.readers.libreoffice import convert, soffice
+from ..settings import load
 from ..store.base import Cache
 from ..types import Document
 from .locate import is_pdf
@@ -40,7 +40,7 @@ def pages_pdf(
     name = str(document.get("file_name") or "the deck")
     ext = os.path.splitext(str(document.get("file_path") or name))[1].lower() or ".pptx"
     try:
-        pdf = convert(data, name, ext, "pdf", Limits.from_env())
+        pdf = convert(data, name, ext, "pdf", load().limits())
     except TreeragError:
         return None  # a deck LibreOffice cannot draw: its evidence stays the quoted text
     if cache is not None:

@@ -17,7 +17,7 @@ from typing import Any
 from ..errors import EvidenceUnavailableError
 from ..read.readers.pdfium_pages import PDFIUM_LOCK
 from ..store import open_store
-from ..store.base import DEFAULT_REGISTRY, RegistryLike
+from ..store.base import RegistryLike
 from ..types import Document
 from .locate import is_pdf, locate_all
 from .page_pdf import pages_pdf
@@ -41,7 +41,7 @@ class EvidencePage:
 
 
 def locate_evidence(
-    document: Document, reference: dict[str, Any], registry_path: RegistryLike = DEFAULT_REGISTRY
+    document: Document, reference: dict[str, Any], registry_path: RegistryLike | None = None
 ) -> dict[str, Any]:
     """``{"highlights", "sentence_highlights"}`` for any reference (an uncited one was not
     located when the answer was made); the reference is updated too."""
@@ -55,7 +55,7 @@ def locate_evidence(
 def render_evidence(
     document: Document,
     reference: dict[str, Any],
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     zoom: float = 1.5,
 ) -> list[EvidencePage]:
     """Each page of the reference's evidence as a PNG with the passage highlighted."""

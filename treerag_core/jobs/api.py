@@ -16,10 +16,10 @@ from ..access.collections import check_collection_name
 from ..access.principal import Principal
 from ..access.rules import EDITOR_ROLE, can, require_collection, require_document
 from ..errors import AccessDeniedError, JobsUnavailableError
-from ..limits import Limits
 from ..read.formats import check_upload
+from ..settings import load
 from ..store import open_store
-from ..store.base import DEFAULT_COLLECTION, DEFAULT_REGISTRY, DocumentStore, RegistryLike
+from ..store.base import DEFAULT_COLLECTION, DocumentStore, RegistryLike
 from ..store.originals import safe_file_name
 
 # Claims of one job before it fails for good: a worker that dies on the same job twice more
@@ -40,7 +40,7 @@ def job_queue(store: DocumentStore) -> Any:
     return queue
 
 
-def has_job_queue(registry_path: RegistryLike = DEFAULT_REGISTRY) -> bool:
+def has_job_queue(registry_path: RegistryLike | None = None) -> bool:
     """Whether this registry can queue indexing jobs (the Upload page asks)."""
     return getattr(open_store(registry_path), "jobs", None) is not None
 
@@ -48,7 +48,7 @@ def has_job_queue(registry_path: RegistryLike = DEFAULT_REGISTRY) -> bool:
 def enqueue_upload(
     name: str,
     data: bytes,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     overwrite: bool = False,
     separate: bool = False,
     collection: str | None = None,
@@ -63,7 +63,7 @@ def enqueue_upload(
     store = open_store(registry_path)
     queue = job_queue(store)
     with audited(store, principal, "enqueue", document=safe_file_name(name)) as audit:
-        check_upload(name, len(data), Limits.from_env())
+        check_upload(name, len(data), load().limits())
         target = check_collection_name(collection) if collection else None
         location = store.sources.location_for(name, data, separate, target or DEFAULT_COLLECTION)
         _authorize(store, principal, target, store.find_by_source(location))
@@ -78,7 +78,7 @@ def enqueue_upload(
 
 def enqueue_url(
     url: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     overwrite: bool = False,
     collection: str | None = None,
     principal: Principal | None = None,
@@ -101,7 +101,7 @@ def enqueue_url(
 
 
 def list_jobs(
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
     limit: int = DEFAULT_LISTED_JOBS,
 ) -> list[dict[str, Any]]:
@@ -120,7 +120,7 @@ def list_jobs(
 
 
 def get_job(
-    job_id: int, registry_path: RegistryLike = DEFAULT_REGISTRY, principal: Principal | None = None
+    job_id: int, registry_path: RegistryLike | None = None, principal: Principal | None = None
 ) -> dict[str, Any]:
     """One job by id (``AccessDeniedError`` when missing or hidden from the principal)."""
     store = open_store(registry_path)

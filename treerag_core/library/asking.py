@@ -13,14 +13,14 @@ from typing import Any
 from ..access.principal import Principal
 from ..access.rules import not_found, require_document
 from ..store import open_store
-from ..store.base import DEFAULT_REGISTRY, RegistryLike
+from ..store.base import RegistryLike
 from ..types import Document
 from .documents import load_document
 
 
 def resolve_documents(
     documents: Sequence[Document | str],
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> list[Any]:
     """Ids loaded from the registry, dicts kept as given; with a principal, every one must
@@ -39,7 +39,7 @@ def resolve_documents(
 
 def readable_loader(
     load: Callable[[dict[str, Any]], Document],
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> Callable[[dict[str, Any]], Document]:
     """``load`` whose every document must be one the principal may read."""

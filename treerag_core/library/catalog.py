@@ -23,7 +23,6 @@ from ..access.rules import EDITOR_ROLE, require_document
 from ..errors import DocumentNotFoundError, InvalidCardError
 from ..store import open_store
 from ..store.base import (
-    DEFAULT_REGISTRY,
     DocumentStore,
     RegistryLike,
     WithLibraryIndex,
@@ -118,7 +117,7 @@ def document_cards(store: DocumentStore, rows: list[dict[str, Any]]) -> dict[str
 
 
 def get_card(
-    doc_id: str, registry_path: RegistryLike = DEFAULT_REGISTRY, principal: Principal | None = None
+    doc_id: str, registry_path: RegistryLike | None = None, principal: Principal | None = None
 ) -> dict[str, Any]:
     """A document's card, for a person who may read it."""
     store = open_store(registry_path)
@@ -135,7 +134,7 @@ def get_card(
 def edit_card(
     doc_id: str,
     changes: dict[str, Any],
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> dict[str, Any]:
     """Correct a card's kind, periods or description (editors of its collection). The
@@ -177,7 +176,7 @@ def _checked(changes: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def rebuild_library_index(registry_path: RegistryLike = DEFAULT_REGISTRY) -> dict:
+def rebuild_library_index(registry_path: RegistryLike | None = None) -> dict:
     """Build the whole index again from the documents (``python -m treerag_core library
     rebuild``)."""
     store = open_store(registry_path)
@@ -185,7 +184,7 @@ def rebuild_library_index(registry_path: RegistryLike = DEFAULT_REGISTRY) -> dic
     return sync_index(store)
 
 
-def check_library_index(registry_path: RegistryLike = DEFAULT_REGISTRY) -> dict:
+def check_library_index(registry_path: RegistryLike | None = None) -> dict:
     """How the index and the documents disagree, changing nothing: documents missing from
     it or indexed from an older version, and entries of documents that are gone."""
     store = open_store(registry_path)

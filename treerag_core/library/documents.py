@@ -25,7 +25,7 @@ from ..access.rules import (
 )
 from ..errors import DocumentNotFoundError
 from ..store import open_store
-from ..store.base import DEFAULT_REGISTRY, DocumentStore, RegistryLike, collection_of
+from ..store.base import DocumentStore, RegistryLike, collection_of
 from ..tree.nodes import with_derived_fields
 from ..types import Document
 
@@ -43,7 +43,7 @@ def iter_documents(store: DocumentStore) -> Iterator[Document]:
 
 
 def list_documents(
-    registry_path: RegistryLike = DEFAULT_REGISTRY, principal: Principal | None = None
+    registry_path: RegistryLike | None = None, principal: Principal | None = None
 ) -> list[dict[str, Any]]:
     """Every indexed document's metadata (``name``, ``doc_id``, ``collection``, …) that the
     principal may read."""
@@ -53,7 +53,7 @@ def list_documents(
 
 def get_document_by_id(
     doc_id: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> Document:
     """The full document by its UUID: a keyed lookup plus one file read."""
@@ -64,7 +64,7 @@ def get_document_by_id(
 
 def get_document(
     file_name: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> Document:
     """The most recently indexed document with this file name (names may repeat) among those
@@ -80,7 +80,7 @@ def get_document(
 
 def delete_document(
     doc_id: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> bool:
     """Delete one document; returns False when it was not there (without a principal; with
@@ -99,7 +99,7 @@ def delete_document(
 def move_document(
     doc_id: str,
     collection: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> None:
     """Move a document to another collection (an editor of both, when a principal is given)."""
@@ -116,18 +116,16 @@ def move_document(
             raise DocumentNotFoundError(f"Document {doc_id} was just deleted.")
 
 
-def save_document(document: Document, registry_path: RegistryLike = DEFAULT_REGISTRY) -> Document:
+def save_document(document: Document, registry_path: RegistryLike | None = None) -> Document:
     """Insert or replace one document as it is (imports, restores; no access rules)."""
     return open_store(registry_path).save(document)
 
 
-def load_registry(registry_path: RegistryLike = DEFAULT_REGISTRY) -> dict[str, Document]:
+def load_registry(registry_path: RegistryLike | None = None) -> dict[str, Document]:
     """Every full document, keyed by doc_id. Reads every document: for tooling."""
     return {doc["doc_id"]: doc for doc in iter_documents(open_store(registry_path))}
 
 
-def save_registry(
-    registry: dict[str, Document], registry_path: RegistryLike = DEFAULT_REGISTRY
-) -> None:
+def save_registry(registry: dict[str, Document], registry_path: RegistryLike | None = None) -> None:
     """Make the registry hold exactly these documents (migrations, restores)."""
     open_store(registry_path).replace_all(registry)

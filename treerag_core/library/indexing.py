@@ -26,10 +26,10 @@ from ..errors import DocumentNotFoundError
 from ..limits import Limits
 from ..read.formats import check_upload
 from ..read.source import SourceText, is_url, read_bytes, read_source
+from ..settings import load
 from ..store import open_store
 from ..store.base import (
     DEFAULT_COLLECTION,
-    DEFAULT_REGISTRY,
     DocumentStore,
     RegistryLike,
     collection_of,
@@ -48,7 +48,7 @@ log = logging.getLogger("treerag.ingest")
 def index_document(
     file_path: str,
     summarizer: SummarizerFn = null_summarizer,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     overwrite: bool = False,
     persist: bool = True,
     verbose: bool = True,
@@ -64,7 +64,7 @@ def index_document(
     ``progress(done, total, message)`` reports each stage and each summary for the UI.
     ``collection``: where it goes (default: where the stored version is, else ``default``).
     """
-    limits = limits or Limits.from_env()
+    limits = limits or load().limits()
     store = open_store(registry_path) if persist else None
     job = _Indexing(summarizer, store, overwrite, progress, verbose, limits, collection, principal)
 
@@ -79,7 +79,7 @@ def index_upload(
     name: str,
     data: bytes,
     summarizer: SummarizerFn = null_summarizer,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     overwrite: bool = False,
     separate: bool = False,
     progress: ProgressFn | None = None,
@@ -100,7 +100,7 @@ def index_upload(
     ``origin``: the synced source and file it came from (``library/syncing.py``), recorded
     on the document with the same save (an unchanged file gets its new origin too).
     """
-    limits = limits or Limits.from_env()
+    limits = limits or load().limits()
     store = open_store(registry_path)
     job = _Indexing(summarizer, store, overwrite, progress, False, limits, collection, principal)
     job.origin = origin

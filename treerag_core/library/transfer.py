@@ -13,7 +13,7 @@ from ..access.collections import check_collection_name
 from ..access.principal import Principal
 from ..access.rules import EDITOR_ROLE, readable_rows, require_collection, require_document
 from ..store import open_store
-from ..store.base import DEFAULT_REGISTRY, RegistryLike, collection_of
+from ..store.base import RegistryLike, collection_of
 from ..store.export import export_documents, parse_import
 from ..types import Document
 from .catalog import index_entry
@@ -22,7 +22,7 @@ from .documents import load_document
 
 def export_registry(
     doc_ids: Sequence[str] | None = None,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> bytes:
     """The chosen documents (``None``: every one the principal may read) as one export file.
@@ -45,7 +45,7 @@ def export_registry(
 
 def import_documents(
     data: bytes,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
     collection: str | None = None,
 ) -> list[Document]:

@@ -9,16 +9,15 @@ from .providers import (
     PROVIDERS,
     check_connection,
     describe_settings,
-    load_settings,
     make_llms,
     resolve_provider,
+    settings_of,
 )
 
 __all__ = [
     "check_connection",
     "DEFAULT_MODELS",
     "describe_settings",
-    "load_settings",
     "make_llms",
     "model_name",
     "PROVIDERS",
@@ -26,3 +25,4 @@ __all__ = [
     "SUMMARY_DOMAIN_PRESETS",
     "summary_prompt_for",
 ]
+__all__ += ["settings_of"]

@@ -13,12 +13,12 @@ Each cap is several times the largest reply seen, so a good reply is never cut, 
 runaway is stopped at a few times the normal cost. Timeouts: a reply of the capped size
 from a CPU-served 7B model (~5-10 tokens a second after reading its prompt).
 
-Settings (dict keys, or the environment names in brackets), for each kind ``K`` of
-``search``, ``summary``, ``heading check`` (``heading_check``) and ``answer``:
-``K_max_tokens`` [TREERAG_K_MAX_TOKENS] and ``K_timeout_s`` [TREERAG_K_TIMEOUT];
-``timeout_s`` [TREERAG_LLM_TIMEOUT], when set, is every kind's timeout that has none.
-The budgets of a model made from settings ride on the model (``metadata``), so a call
-needs no other argument; a model a caller built keeps its own timeout and gets the caps.
+Each kind ``K`` of ``search``, ``summary``, ``heading check`` and ``answer`` is two
+settings (:class:`~treerag_core.settings.Settings`): ``K_max_tokens`` and ``K_timeout``
+(``TREERAG_K_MAX_TOKENS``, ``TREERAG_K_TIMEOUT``); ``llm_timeout`` (``TREERAG_LLM_TIMEOUT``),
+when set, is every kind's timeout that has none. The budgets of a model made from settings
+ride on the model (``metadata``), so a call needs no other argument; a model a caller built
+keeps its own timeout and gets the caps.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import ConfigError
+from ..settings import Settings
 
 
 @dataclass(frozen=True)
@@ -58,50 +59,18 @@ BUDGET_KEY = "treerag_call_budgets"  # where a model made from settings carries 
 SEARCH_MODE_KEY = "treerag_search_mode"  # and the search model, how its choice is used
 
 
-def setting_keys(kind: str) -> tuple[str, str]:
-    """The settings of one kind: its cap and its timeout."""
-    slug = kind.replace(" ", "_")
-    return f"{slug}_max_tokens", f"{slug}_timeout_s"
-
-
-def environment_names() -> dict[str, str]:
-    """Setting key → environment variable, for every kind of call a person may tune."""
-    names: dict[str, str] = {}
-    for kind in CALL_BUDGETS:
-        if kind == "connection test":
-            continue
-        cap, wait = setting_keys(kind)
-        slug = kind.replace(" ", "_").upper()
-        names[cap], names[wait] = f"TREERAG_{slug}_MAX_TOKENS", f"TREERAG_{slug}_TIMEOUT"
-    return names
-
-
-def _positive(settings: Mapping[str, Any], key: str, default: float, kind: type) -> Any:
-    raw = settings.get(key)
-    if raw in (None, ""):
-        return default
-    try:
-        value = kind(float(raw)) if kind is int else kind(raw)
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"Setting {key} must be a number, not {raw!r}.") from exc
-    if value <= 0:
-        raise ConfigError(f"Setting {key} must be more than 0.")
-    return value
-
-
-def budgets_from_settings(settings: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+def budgets_from_settings(settings: Settings) -> dict[str, dict[str, Any]]:
     """Every kind's budget from the settings (defaults where unset), as plain JSON."""
-    shared_wait = settings.get("timeout_s")
     out: dict[str, dict[str, Any]] = {}
     for kind, default in CALL_BUDGETS.items():
-        cap_key, wait_key = setting_keys(kind)
-        wait_default = default.timeout_s
-        if shared_wait not in (None, ""):
-            wait_default = _positive(settings, "timeout_s", default.timeout_s, float)
-        budget = CallBudget(
-            _positive(settings, cap_key, default.max_tokens, int),
-            _positive(settings, wait_key, wait_default, float),
-        )
+        slug = kind.replace(" ", "_")
+        cap = getattr(settings, f"{slug}_max_tokens", None)
+        wait = getattr(settings, f"{slug}_timeout", None)
+        if wait is None:
+            wait = settings.llm_timeout if settings.llm_timeout is not None else default.timeout_s
+        budget = CallBudget(int(cap or default.max_tokens), float(wait))
+        if budget.max_tokens <= 0 or budget.timeout_s <= 0:
+            raise ConfigError(f"The {kind} budget must be more than 0 (tokens and seconds).")
         out[kind] = asdict(budget)
     return out
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 
-from .base import DEFAULT_COLLECTION, DEFAULT_REGISTRY, Cache, DocumentStore, RegistryLike
+from ..settings import DEFAULT_REGISTRY, load
+from .base import DEFAULT_COLLECTION, Cache, DocumentStore, RegistryLike
 from .caches import DirectoryCache
 from .tinydb_store import TinyDBStore
 
@@ -24,8 +25,11 @@ def is_database_url(registry: object) -> bool:
 
 def open_store(registry: RegistryLike | None = None) -> DocumentStore:
     """The store for a registry path or database URL (the seed's ``registry_path``), or a
-    store as is. A database store opened here holds a connection pool: a long-lived caller
-    opens it once and passes the object around."""
+    store as is; None: the configured registry (``TREERAG_REGISTRY``, else
+    ``indexed_docs.json``). A database store opened here holds a connection pool: a
+    long-lived caller opens it once (a :class:`~treerag_core.client.Library` does)."""
+    if registry is None:
+        registry = load().registry
     if is_database_url(registry):
         try:
             from .postgres.store import PostgresStore
@@ -37,7 +41,7 @@ def open_store(registry: RegistryLike | None = None) -> DocumentStore:
             ) from None
         return PostgresStore(str(registry))
     if registry is None or isinstance(registry, str | os.PathLike):
-        return TinyDBStore(os.fspath(registry or DEFAULT_REGISTRY))
+        return TinyDBStore(os.fspath(registry))
     return registry
 
 

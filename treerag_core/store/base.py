@@ -16,7 +16,6 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..types import Document, LibraryEntry
 
-DEFAULT_REGISTRY = "indexed_docs.json"
 # Document ids name files and URL parameters: a closed alphabet keeps them inert.
 DOC_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # Every document belongs to one collection; registries older than collections migrate here.

@@ -38,7 +38,6 @@ from ..types import Document
 from .append_log import AppendOnlyLog
 from .base import (
     DEFAULT_COLLECTION,
-    DEFAULT_REGISTRY,
     DOC_ID,
     collection_of,
     listed_row,
@@ -92,7 +91,7 @@ class AtomicJSONStorage(Storage):
 class TinyDBStore(ThreadMethods):
     """One registry on disk. Cheap to create: holds paths, no open handles or caches."""
 
-    def __init__(self, path: str = DEFAULT_REGISTRY) -> None:
+    def __init__(self, path: str) -> None:
         self.path = os.path.abspath(path)
         self.location = self.path
         base, _ = os.path.splitext(self.path)

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import InvalidSourceError
 from ..limits import Limits
+from ..settings import load
 from .folder import FolderSource, check_folder
 from .listing import SourceReader
 from .patterns import check_patterns
@@ -59,7 +60,7 @@ def source_settings(
     bucket, prefix = parse_s3_url(location)
     settings.update(bucket=bucket, prefix=prefix, region=(region or "").strip() or None)
     settings["endpoint"] = (endpoint or "").strip().rstrip("/") or None
-    check_endpoint(settings["endpoint"], limits or Limits.from_env())
+    check_endpoint(settings["endpoint"], limits or load().limits())
     settings["credentials"] = credentials_ref(credentials_env, credentials_file)
     return settings
 

@@ -17,7 +17,7 @@ from ..access.principal import Principal
 from ..access.rules import require_admin
 from ..jobs.api import DEFAULT_MAX_ATTEMPTS, _with_principal, job_queue
 from ..limits import Limits
-from ..store.base import DEFAULT_REGISTRY, RegistryLike
+from ..store.base import RegistryLike
 from ..summarize.summarizers import null_summarizer
 from .plan import INDEX, REINDEX
 from .run import SyncRun, sync_summary
@@ -26,7 +26,7 @@ from .sources import MANAGING, stored_source, sync_store
 
 def queue_sync(
     source_id: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
     limits: Limits | None = None,
 ) -> dict[str, Any]:

@@ -33,7 +33,8 @@ from ..library.documents import delete_document, load_document
 from ..library.indexing import index_upload
 from ..limits import Limits
 from ..read.formats import check_upload
-from ..store.base import DEFAULT_REGISTRY, DocumentStore, RegistryLike, SyncSources
+from ..settings import load
+from ..store.base import DocumentStore, RegistryLike, SyncSources
 from ..store.originals import safe_file_name, synced_key
 from ..summarize.summarizers import null_summarizer
 from ..types import Origin, ProgressFn, SummarizerFn
@@ -66,7 +67,7 @@ SYNC_COUNTS = ("added", "updated", "moved", "removed", "unchanged", "failed")
 
 def sync_source(
     source_id: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
     summarizer: SummarizerFn = null_summarizer,
     progress: ProgressFn | None = None,
@@ -111,7 +112,7 @@ class SyncRun:
     ) -> None:
         self.store, self.sources, self.source = store, sources, source
         self.principal, self.summarizer = principal, summarizer
-        self.limits = limits or Limits.from_env()
+        self.limits = limits or load().limits()
         self.progress = progress or (lambda done, total, message: None)
         self.started, self.last_write = time.monotonic(), 0.0
         self.started_at = now_stamp()
@@ -276,7 +277,7 @@ class SyncRun:
 def sync_file(
     source_id: str,
     path: str,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
     summarizer: SummarizerFn = null_summarizer,
     progress: ProgressFn | None = None,

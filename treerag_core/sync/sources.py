@@ -18,11 +18,10 @@ from ..access.principal import Principal
 from ..access.rules import require_admin
 from ..errors import InvalidSourceError, SourceNotFoundError, SyncBusyError
 from ..library.documents import delete_document
-from ..limits import Limits
+from ..settings import load
 from ..store import open_store
 from ..store.base import (
     DEFAULT_COLLECTION,
-    DEFAULT_REGISTRY,
     DocumentStore,
     RegistryLike,
     SyncSources,
@@ -72,7 +71,7 @@ def add_source(
     region: str | None = None,
     credentials_env: str | None = None,
     credentials_file: str | None = None,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> dict[str, Any]:
     """Follow a folder (``kind="folder"``, its path) or a bucket (``"s3"``,
@@ -112,7 +111,7 @@ def edit_source(
     region: str | None = None,
     credentials_env: str | None = None,
     credentials_file: str | None = None,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> dict[str, Any]:
     """Change what is given (None: unchanged; patterns ``[]``: none). A new collection
@@ -131,7 +130,7 @@ def edit_source(
         if source["kind"] != FOLDER:
             if endpoint is not None:
                 changes["endpoint"] = endpoint.strip().rstrip("/") or None
-                check_endpoint(changes["endpoint"], Limits.from_env())
+                check_endpoint(changes["endpoint"], load().limits())
             if region is not None:
                 changes["region"] = region.strip() or None
             if credentials_env is not None or credentials_file is not None:
@@ -149,7 +148,7 @@ def edit_source(
 
 
 def list_sources(
-    registry_path: RegistryLike = DEFAULT_REGISTRY, principal: Principal | None = None
+    registry_path: RegistryLike | None = None, principal: Principal | None = None
 ) -> list[dict[str, Any]]:
     """Every source with its settings, its state (last sync, counts, failed files) and
     whether a sync of it runs now. Admins only, with a principal."""
@@ -161,7 +160,7 @@ def list_sources(
 def remove_source(
     source_id: str,
     keep_documents: bool = False,
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    registry_path: RegistryLike | None = None,
     principal: Principal | None = None,
 ) -> dict[str, int]:
     """Stop following a source. Its documents are deleted (each in the audit log), or with

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..access.principal import Principal
 from ..answer.retriever import Retriever
+from ..client import Library
 from ..errors import TreeragError
-from ..store.base import DEFAULT_REGISTRY, RegistryLike
+from ..store.base import RegistryLike
 from .arguments import problem
 from .descriptions import TOOL_DESCRIPTIONS, TOOL_NAMES
 from .registry_tools import RegistryTools
@@ -27,19 +28,26 @@ if TYPE_CHECKING:  # LangChain's tool classes are imported when tools are made: 
 
 
 def make_tools(
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    library: Library | RegistryLike | None = None,
     principal: Principal | None = None,
     retriever: Retriever | None = None,
     descriptions: Mapping[str, str] | None = None,
 ) -> list[BaseTool]:
-    """``list_documents``, ``browse``, ``search``, ``read`` and ``ask`` over one registry.
+    """``list_documents``, ``browse``, ``search``, ``read`` and ``ask`` over one library.
 
-    ``principal``: whose access rules apply (None: nothing filtered, as in library use).
-    ``retriever``: the models ``ask`` uses; None builds one from the environment (the
-    offline engine when no model is configured). ``descriptions`` override what the model
-    is told about a tool (defaults: :data:`~.descriptions.TOOL_DESCRIPTIONS`).
+    ``library``: an open :class:`~treerag_core.client.Library` (its person and models), or a
+    registry path or URL to open one on. ``principal``: whose access rules apply (None:
+    nothing filtered). ``retriever``: the models ``ask`` uses (None: the library's, from the
+    settings; the offline engine when no model is configured). ``descriptions`` override
+    what the model is told about a tool (defaults: :data:`~.descriptions.TOOL_DESCRIPTIONS`).
     """
-    tools = RegistryTools(registry_path, principal, retriever)
+    if not isinstance(library, Library):
+        library = Library.open(library)
+    if principal is not None:
+        library = library.as_person(principal)
+    if retriever is not None:
+        library = library.with_models(retriever)
+    tools = RegistryTools(library)
     told = {**TOOL_DESCRIPTIONS, **(descriptions or {})}
     return [_tool(getattr(tools, name), name, told[name]) for name in TOOL_NAMES]
 

@@ -18,8 +18,7 @@ import hashlib
 import hmac
 import ipaddress
 import json
-import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,9 +29,9 @@ from mcp.server.transport_security import TransportSecuritySettings
 from ..access.identity import auth_settings, principal_for
 from ..access.principal import Principal, normalise_names
 from ..errors import ConfigError
+from ..settings import Settings, load
 
 TOKEN_ENV = "TREERAG_MCP_TOKEN"
-TOKEN_FILE_ENV = "TREERAG_MCP_TOKEN_FILE"
 # A token is all that stands between the network and the documents: shorter is guessable.
 MIN_TOKEN_CHARS = 16
 # The client id the shared token's sessions are bound to (it names no person).
@@ -98,7 +97,7 @@ def principal_from_token(access: AccessToken | None) -> Principal | None:
     )
 
 
-def parse_token_file(text: str, env: Mapping[str, str] | None = None) -> list[TokenEntry]:
+def parse_token_file(text: str, settings: Settings | None = None) -> list[TokenEntry]:
     """``{"tokens": [{"token" or "sha256": …, "user": …, "groups": [...]}, …]}``."""
     try:
         data = json.loads(text)
@@ -109,7 +108,7 @@ def parse_token_file(text: str, env: Mapping[str, str] | None = None) -> list[To
     rows = data.get("tokens") if isinstance(data, dict) else None
     if not isinstance(rows, list):
         raise ConfigError('The MCP token file needs a "tokens" list.')
-    settings = auth_settings(dict(os.environ if env is None else env))
+    auth = auth_settings(settings)
     entries = []
     for number, row in enumerate(rows, 1):
         if not isinstance(row, dict) or not str(row.get("user") or "").strip():
@@ -117,7 +116,7 @@ def parse_token_file(text: str, env: Mapping[str, str] | None = None) -> list[To
         groups = row.get("groups") or []
         if isinstance(groups, str) or not isinstance(groups, list):
             raise ConfigError(f"MCP token file entry {number}: groups must be a list of names.")
-        principal = principal_for(str(row["user"]), normalise_names(map(str, groups)), settings)
+        principal = principal_for(str(row["user"]), normalise_names(map(str, groups)), auth)
         entries.append(TokenEntry(_entry_digest(row, number), principal))
     if len({e.digest for e in entries}) < len(entries):
         raise ConfigError("The MCP token file gives the same token to two entries.")
@@ -144,21 +143,22 @@ def check_token(token: str, where: str) -> str:
 
 
 def load_tokens(
-    token_file: str | None = None, env: Mapping[str, str] | None = None
+    token_file: str | None = None, settings: Settings | None = None
 ) -> TokenTable | None:
     """The tokens from ``TREERAG_MCP_TOKEN`` and the token file (argument, else
     ``TREERAG_MCP_TOKEN_FILE``); None when neither is set."""
-    env = dict(os.environ if env is None else env)
+    settings = settings if settings is not None else load()
     entries = []
-    if env.get(TOKEN_ENV, "").strip():
-        entries.append(TokenEntry(digest(check_token(env[TOKEN_ENV], TOKEN_ENV)), None))
-    path = token_file or env.get(TOKEN_FILE_ENV, "").strip()
+    shared = settings.secret("mcp_token").strip()
+    if shared:
+        entries.append(TokenEntry(digest(check_token(shared, TOKEN_ENV)), None))
+    path = token_file or settings.mcp_token_file.strip()
     if path:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"Cannot read the MCP token file {path}: {exc.strerror}.") from None
-        entries += parse_token_file(text, env)
+        entries += parse_token_file(text, settings)
     return TokenTable(entries) if entries else None
 
 

@@ -27,13 +27,13 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import Resource as MCPResource
 
 from ..answer.retriever import Retriever
+from ..client import Library
 from ..errors import TreeragError
 from ..library.documents import list_documents
-from ..store import open_store
-from ..store.base import DEFAULT_REGISTRY, RegistryLike
+from ..store.base import RegistryLike
 from .descriptions import TOOL_DESCRIPTIONS, TOOL_NAMES
 from .mcp_auth import TokenTable, check_exposure, principal_from_token, transport_security
-from .registry_tools import RegistryTools, environment_retriever
+from .registry_tools import RegistryTools
 from .shapes import to_json
 
 SERVER_NAME = "treerag"
@@ -58,16 +58,14 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_wo
 class TreeragMCPServer(MCPServer):
     """An ``MCPServer`` whose resource list holds the caller's documents."""
 
-    def __init__(
-        self, registry_path: RegistryLike, retriever: Retriever | None, **kwargs: Any
-    ) -> None:
+    def __init__(self, library: Library, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.store = open_store(registry_path)
-        self.retriever = retriever
+        self.library = library
+        self.store = library.store
 
     def caller_tools(self) -> RegistryTools:
         """The tools as the current request's caller may use them."""
-        return RegistryTools(self.store, principal_from_token(get_access_token()), self.retriever)
+        return RegistryTools(self.library.as_person(principal_from_token(get_access_token())))
 
     async def list_resources(self) -> list[MCPResource]:
         principal = principal_from_token(get_access_token())
@@ -89,22 +87,26 @@ class TreeragMCPServer(MCPServer):
 
 
 def build_server(
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    library: Library | RegistryLike | None = None,
     retriever: Retriever | None = None,
     tokens: TokenTable | None = None,
     descriptions: Mapping[str, str] | None = None,
     instructions: str = SERVER_INSTRUCTIONS,
 ) -> TreeragMCPServer:
-    """The server over one registry. ``tokens``: verify bearer tokens (HTTP); ``retriever``:
-    the models ``ask`` uses (None: from the environment, the offline engine without one)."""
+    """The server over one library (or a registry path or URL to open one on).
+    ``tokens``: verify bearer tokens (HTTP); ``retriever``: the models ``ask`` uses (None:
+    the library's, from the settings; the offline engine without one)."""
+    if not isinstance(library, Library):
+        library = Library.open(library)
+    if retriever is not None:
+        library = library.with_models(retriever)
     auth = None
     if tokens is not None:
         # The SDK wants an issuer for its OAuth metadata; with static tokens none is
         # published (no resource_server_url), so this URL is never shown to a client.
         auth = AuthSettings(issuer_url="http://127.0.0.1", resource_server_url=None)
     server = TreeragMCPServer(
-        registry_path,
-        retriever if retriever is not None else environment_retriever(registry_path),
+        library,
         name=SERVER_NAME,
         instructions=instructions,
         token_verifier=tokens,
@@ -171,13 +173,13 @@ def _resource(read: Callable[[], str]) -> str:
         raise ResourceNotFoundError(str(exc)) from exc
 
 
-def serve_stdio(registry_path: RegistryLike = DEFAULT_REGISTRY) -> None:
+def serve_stdio(library: Library | RegistryLike | None = None) -> None:
     """Serve over stdin/stdout until the client closes them (a desktop client's child)."""
-    build_server(registry_path).run("stdio")
+    build_server(library).run("stdio")
 
 
 def serve_http(
-    registry_path: RegistryLike = DEFAULT_REGISTRY,
+    library: Library | RegistryLike | None = None,
     host: str = "127.0.0.1",
     port: int = DEFAULT_PORT,
     tokens: TokenTable | None = None,
@@ -188,5 +190,5 @@ def serve_http(
     ``ConfigError``) a non-loopback address without tokens, before opening a socket."""
     check_exposure(host, tokens)
     security = transport_security(host, allowed_hosts, allowed_origins)
-    server = build_server(registry_path, tokens=tokens)
+    server = build_server(library, tokens=tokens)
     server.run("streamable-http", host=host, port=port, transport_security=security)

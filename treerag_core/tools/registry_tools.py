@@ -17,19 +17,17 @@ the adapters build argument schemas from these signatures.
 
 from typing import Any
 
-from ..access.principal import Principal
 from ..answer.ask import ask_multi
 from ..answer.excerpt import best_window
 from ..answer.library import ask_library
-from ..answer.retriever import Retriever, make_retriever
+from ..answer.retriever import Retriever
+from ..client import Library
 from ..errors import AccessDeniedError, DocumentNotFoundError
 from ..library.catalog import document_cards
 from ..library.documents import get_document_by_id, list_documents, load_document
 from ..llm.call import model_name
-from ..llm.providers import make_llms
 from ..navigate.ranking import expand_query, rank_nodes
-from ..store import open_store
-from ..store.base import DEFAULT_REGISTRY, RegistryLike, collection_of
+from ..store.base import collection_of
 from ..summarize.summarizers import cut_point, truncate
 from ..text import ENGINE_NAME
 from ..tree.nodes import excerpt_pages
@@ -75,42 +73,18 @@ MAX_ANSWER_REFERENCES = 24
 MAX_QUOTE_CHARS = 400
 
 
-def environment_retriever(registry_path: RegistryLike = DEFAULT_REGISTRY) -> Retriever:
-    """The models configured in the environment (the offline engine when none is), with the
-    store's model-reply cache, its source files and its OCR cache (so cited passages are
-    located, on scanned pages too)."""
-    store = open_store(registry_path)
-    search_llm, answer_llm = make_llms()
-    cache = store.cache("llm") if search_llm is not None else None
-    return make_retriever(
-        answer_llm, search_llm=search_llm, cache=cache, sources=store.sources,
-        ocr_cache=store.cache("ocr"),
-    )  # fmt: skip
-
-
 class RegistryTools:
-    """The five tools over one registry, for one caller.
+    """The five tools over one library, as its person (``library.principal``; None: library
+    or local use, nothing filtered) may use them, answering with its models."""
 
-    ``principal``: the caller (None: library or local use, nothing filtered). ``retriever``:
-    the models ``ask`` uses; None builds one from the environment on first use (the offline
-    engine when no model is configured), as the CLI does.
-    """
-
-    def __init__(
-        self,
-        registry_path: RegistryLike = DEFAULT_REGISTRY,
-        principal: Principal | None = None,
-        retriever: Retriever | None = None,
-    ) -> None:
-        self.store = open_store(registry_path)
-        self.principal = principal
-        self._retriever = retriever
+    def __init__(self, library: Library) -> None:
+        self.library = library
+        self.store = library.store
+        self.principal = library.principal
 
     @property
     def retriever(self) -> Retriever:
-        if self._retriever is None:
-            self._retriever = environment_retriever(self.store)
-        return self._retriever
+        return self.library.retriever
 
     # --- the tools ------------------------------------------------------------------------
 

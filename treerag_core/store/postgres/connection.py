@@ -28,10 +28,8 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ...errors import RegistryError, StoreUnavailableError
+from ...settings import load
 
-# Connections one process holds at most: a Streamlit server runs one script thread per
-# browser session, and a worker needs one for the job plus one for its heartbeat.
-DEFAULT_MAX_CONNECTIONS = int(os.environ.get("TREERAG_PG_POOL_SIZE", "8"))
 # How long opening a store waits for its first connection before the typed error: a server
 # that is down or refuses us is said so within seconds (libpq retries meanwhile).
 OPEN_TIMEOUT_S = 5.0
@@ -51,9 +49,11 @@ def shown_url(url: str) -> str:
 class Database:
     """A lazily opened connection pool for one URL (per process: a forked child opens its own)."""
 
-    def __init__(self, url: str, max_connections: int = DEFAULT_MAX_CONNECTIONS) -> None:
+    def __init__(self, url: str, max_connections: int | None = None) -> None:
         self.url = url
         self.shown = shown_url(url)
+        if max_connections is None:  # TREERAG_PG_POOL_SIZE, read when the store is opened
+            max_connections = load().pg_pool_size
         self.max_connections = max(2, max_connections)
         self._pool: ConnectionPool | None = None
         self._pid = 0

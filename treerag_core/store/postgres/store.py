@@ -22,7 +22,7 @@ from ...errors import DocumentNotFoundError
 from ...types import Document
 from ..base import DEFAULT_COLLECTION, DOC_ID, collection_of, listed_row, stored_form
 from ..thread_methods import ThreadMethods
-from .connection import DEFAULT_MAX_CONNECTIONS, Database
+from .connection import Database
 from .files import DatabaseCache, DatabaseSources
 from .jobs import JobQueue
 from .library import PostgresLibraryIndex
@@ -42,7 +42,7 @@ _UPSERT = """
 class PostgresStore(ThreadMethods):
     """One registry database. Cheap to create; connections open on first use."""
 
-    def __init__(self, url: str, max_connections: int = DEFAULT_MAX_CONNECTIONS) -> None:
+    def __init__(self, url: str, max_connections: int | None = None) -> None:
         self.db = Database(url, max_connections)
         self.location = self.db.shown
         self._ready = False
