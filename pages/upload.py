@@ -7,10 +7,9 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core.limits import Limits
 from treerag_core.read import accepted_extensions
 from ui import access_view, jobs_view, state
-from ui.engine import current_summarizer, engine_label
+from ui.engine import current_library, current_summarizer, engine_label
 from ui.errors import shown_errors
 from ui.indexing import IndexOutcome, index_source, index_uploaded_file
 from ui.presets import CUSTOM, PRESETS, system_prompt_for
@@ -40,7 +39,7 @@ def _run(
     results: list[dict[str, Any]] = []
     registry = state.registry_path()
     principal = state.principal()
-    limits = Limits.from_env()
+    limits = current_library().settings.limits()
     jobs = [(f.name, f) for f in files] + ([(url, None)] if url else [])
     for name, upload in jobs:
         with st.status(f"Indexing {md_escape(name, 80)}", expanded=True) as box:
