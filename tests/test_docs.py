@@ -15,7 +15,8 @@ that no longer existed. So everything a page names in a form the code can check 
 - ``python -m treerag_core …`` commands use real subcommands and options, ``python -m
   bench.x`` real modules, and every ``TREERAG_*`` setting is one the code reads;
 - a benchmark table marked ``<!-- table from bench/results/X.md -->`` has only rows of X;
-- ARCHITECTURE.md's layers are ``tests/test_layers.py``'s ``LAYERS``;
+- ARCHITECTURE.md's layers are ``tests/test_layers.py``'s ``LAYERS``, and the old names
+  docs/python.md lists are in ``DEPRECATED``;
 - the README stays under 200 lines.
 """
 
@@ -432,6 +433,16 @@ def test_the_architecture_page_lists_the_enforced_layers() -> None:
         for line in block.strip().splitlines()
     ]
     assert documented == _enforced_layers(), "ARCHITECTURE.md's layers are not LAYERS"
+
+
+def test_the_old_names_listed_still_warn() -> None:
+    import treerag_core
+
+    section = _text(ROOT / "docs/python.md").split("## Old names", 1)[1]
+    listed = re.findall(r"^\| `(\w+)` \|", section, re.M)
+    assert listed, "docs/python.md lists no old names"
+    gone = [name for name in listed if name not in treerag_core.DEPRECATED]
+    assert not gone, f"docs/python.md lists old names DEPRECATED no longer has: {gone}"
 
 
 def test_the_readme_stays_short() -> None:
