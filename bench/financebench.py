@@ -179,7 +179,7 @@ def loss_analysis(evaluation, questions: dict, load) -> dict:  # noqa: ANN001
 def loss_lines(rows: list[dict], k: int | None = None) -> list[str]:
     """The Markdown paragraph and table on where navigation loses."""
     if k is None:
-        from treerag_core.navigate.navigate import NavigationConfig
+        from treerag_core.navigate.base import NavigationConfig
 
         k = NavigationConfig().offline_sections
     only_chunks = [r for r in rows if r["chunks_hit"]]
@@ -258,7 +258,7 @@ def run_eval(
     from treerag_core.evaluation.questions import load_questions
     from treerag_core.evaluation.report import describe_miss, pct, summary_table
     from treerag_core.evaluation.run import evaluate
-    from treerag_core.navigate.navigate import NavigationConfig
+    from treerag_core.navigate.base import NavigationConfig
     from treerag_core.store import open_store
 
     from .answers import answer_rows, miss_lines, timing_lines, timings

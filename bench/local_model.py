@@ -111,7 +111,7 @@ def start_server(python: Path, gguf: Path, log: Any = print) -> tuple[subprocess
 
 def _retriever(llm: Any, context_chars: int, mode: str) -> Any:
     from treerag_core import make_retriever
-    from treerag_core.navigate.navigate import NavigationConfig
+    from treerag_core.navigate.base import NavigationConfig
 
     navigation = NavigationConfig(single_pass_max_chars=12_000, timeout_s=600.0, search_mode=mode)
     return make_retriever(llm, search_llm=llm, navigation=navigation,

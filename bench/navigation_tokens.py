@@ -42,7 +42,8 @@ def run_plan(
 ) -> dict[str, Any]:
     """Drive one navigation with the scripted model; count calls and prompt characters."""
     from treerag_core.llm.call import LLMReply
-    from treerag_core.navigate.navigate import SearchPrompts, plan_navigation
+    from treerag_core.navigate.base import SearchPrompts
+    from treerag_core.navigate.plan import plan_navigation
 
     plan = plan_navigation(question, document, True, config, SearchPrompts())
     calls = chars = 0
@@ -64,7 +65,7 @@ def navigation_tokens(
     document: dict[str, Any], question: str, open_per_level: int = 2
 ) -> dict[str, Any]:
     """Single pass over the whole outline vs the default (level-by-level when large)."""
-    from treerag_core.navigate.navigate import NavigationConfig
+    from treerag_core.navigate.base import NavigationConfig
 
     default = NavigationConfig()
     whole = replace(default, single_pass_max_chars=10**9)

@@ -110,7 +110,7 @@ def op_tokens(path: str, question: str) -> dict[str, Any]:
     doc = index_document(path, persist=False, verbose=False)
     result = navigation_tokens(doc, question)
     # Worst case we expect: summaries on every outline line, the model opening the full beam.
-    from treerag_core.navigate.navigate import NavigationConfig
+    from treerag_core.navigate.base import NavigationConfig
     from treerag_core.summarize.summarizers import offline_summarizer
 
     rich = index_document(path, summarizer=offline_summarizer, persist=False, verbose=False)

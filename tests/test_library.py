@@ -276,7 +276,7 @@ def test_a_model_routing_to_the_wrong_document_is_checked(tmp_path, mode: str) -
     choice as it is; 'offline' makes no routing call. Through the real ChatOpenAI client."""
     from fake_llm_servers import FakeLLMServer, kind_of, openai_chat
 
-    from treerag_core.navigate.navigate import NavigationConfig
+    from treerag_core.navigate.base import NavigationConfig
 
     registry = str(tmp_path / "lib.json")
     planted = _index(registry, "zephyr_office.md", PLANTED)

@@ -10,7 +10,8 @@ from fake_llm_servers import FakeLLMServer, Hang, kind_of, messages_text, openai
 from llm_test_docs import big_doc, make_doc
 
 from treerag_core import ask, make_retriever
-from treerag_core.navigate.navigate import NavigationConfig, navigate
+from treerag_core.navigate.base import NavigationConfig
+from treerag_core.navigate.plan import navigate
 from treerag_core.store.caches import DirectoryCache
 
 

@@ -10,7 +10,7 @@ from fake_llm_servers import FakeLLMServer, either_server, kind_of, models_from_
 from llm_test_docs import make_doc
 
 from treerag_core import ConfigError, ask, make_retriever
-from treerag_core.navigate.navigate import NavigationConfig
+from treerag_core.navigate.base import NavigationConfig
 
 server = either_server
 _models = models_from_settings

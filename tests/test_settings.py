@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_configuration_page_is_made_from_the_settings() -> None:
     page = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
     assert page == markdown(), (
-        "run: python -m treerag_core.cli.configuration > docs/configuration.md"
+        "run: python -m treerag_core settings --markdown > docs/configuration.md"
     )
     for field in Settings.model_fields:
         assert f"`{env_name(field)}`" in page

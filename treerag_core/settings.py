@@ -12,7 +12,7 @@ Precedence, highest first: values given to ``Settings(...)``, the environment, t
 file in the working directory, the defaults below. Variable names are ``TREERAG_`` and the
 field's name in capitals, except the providers' own (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``,
 ``OLLAMA_HOST``). ``docs/configuration.md`` is made from these fields
-(``python -m treerag_core.cli.configuration``) and a test keeps it current.
+(``python -m treerag_core settings --markdown``) and a test keeps it current.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from .limits import Limits
 
 DEFAULT_REGISTRY = "indexed_docs.json"
 ENV_PREFIX = "TREERAG_"
+# The settings that are secrets: never shown, printed or logged.
+SECRETS = ("openai_api_key", "mcp_token")
 # The groups the configuration page lists the settings under, in this order.
 GROUPS = ("Storage", "Models", "Model calls", "Reading documents", "Sign-in", "MCP server")
 

@@ -48,8 +48,8 @@ from ..access.principal import Principal
 from ..errors import LLMError, TreeragError
 from ..library.asking import resolve_documents
 from ..llm.call import LLMReply, StreamState, ainvoke, astream, invoke, stream
+from ..navigate.base import NavigationResult
 from ..navigate.history import Conversation, conversation
-from ..navigate.navigate import NavigationResult
 from ..store.base import RegistryLike
 from ..types import Document
 from .context import prepare_answer

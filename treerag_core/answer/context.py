@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..llm.prompts import format_extra_context, quote_section
+from ..navigate.base import NavigationResult
 from ..navigate.history import Conversation
-from ..navigate.navigate import NavigationResult
 from ..navigate.ranking import RankingMemory
 from ..summarize.summarizers import cut_point
 from ..tree.nodes import subtree_page_range

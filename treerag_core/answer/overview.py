@@ -22,8 +22,8 @@ import re
 from typing import Any
 
 from ..llm.prompts import format_extra_context, quote_section
+from ..navigate.base import NavigationResult
 from ..navigate.history import Conversation
-from ..navigate.navigate import NavigationResult
 from ..summarize.card import build_card
 from ..summarize.keyterms import leading_summary
 from ..text.tokens import STOPWORDS

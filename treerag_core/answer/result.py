@@ -15,7 +15,7 @@ from langchain_core.messages import AIMessage
 from ..errors import LLMError, StreamBudgetError
 from ..evidence.locate import attach_evidence
 from ..llm.call import LLMReply, model_name
-from ..navigate.navigate import NavigationResult
+from ..navigate.base import NavigationResult
 from ..text import ENGINE_NAME
 from ..text.language import detect_language, document_language
 from .context import Prepared

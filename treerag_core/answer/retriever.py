@@ -21,15 +21,9 @@ from ..llm.prompts import (
     SEARCH_SYSTEM_PROMPT,
     SEARCH_USER_PROMPT,
 )
+from ..navigate.base import ANSWER_CONTEXT_CHARS, NavigationConfig, NavigationResult, SearchPrompts
 from ..navigate.history import HISTORY_TOKENS, Conversation
-from ..navigate.navigate import (
-    ANSWER_CONTEXT_CHARS,
-    NavigationConfig,
-    NavigationResult,
-    SearchPrompts,
-    anavigate,
-    navigate,
-)
+from ..navigate.plan import anavigate, navigate
 from ..navigate.ranking import RankingMemory
 from ..store.base import Cache, SourceFiles
 from ..types import Document

@@ -1,10 +1,9 @@
 """``docs/configuration.md``, made from the one :class:`~treerag_core.settings.Settings`:
-every setting's variable, type, default and meaning (``python -m
-treerag_core.cli.configuration > docs/configuration.md``; a test keeps the page current)."""
+every setting's variable, type, default and meaning (``python -m treerag_core settings
+--markdown > docs/configuration.md``; a test keeps the page current)."""
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from ..llm.budgets import CALL_BUDGETS
@@ -16,7 +15,7 @@ def markdown() -> str:
     out = [
         "# Configuration",
         "",
-        "Made from `treerag_core/settings.py` by `python -m treerag_core.cli.configuration > "
+        "Made from `treerag_core/settings.py` by `python -m treerag_core settings --markdown > "
         "docs/configuration.md`; a test keeps it current.",
         "",
         "Every setting is read from its environment variable or from a `.env` file in the "
@@ -54,7 +53,3 @@ def _type_name(annotation: Any) -> str:
     if text.startswith("Literal["):
         return "one of " + text[len("Literal[") : -1].replace("'", "`").replace("``, ", "")
     return text.replace(" | None", "").replace("NoneType", "")
-
-
-if __name__ == "__main__":
-    sys.stdout.write(markdown())

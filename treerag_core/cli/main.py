@@ -23,7 +23,7 @@ from ..client import Library, TextDelta
 from ..errors import TreeragError
 from ..library.catalog import check_library_index, rebuild_library_index
 from ..read.formats import supported_types
-from ..settings import load
+from ..settings import SECRETS, env_name, load
 from ..summarize.summarizers import make_summarizer, null_summarizer
 from ..tree.labels import page_label
 
@@ -63,6 +63,8 @@ def _document_parsers(commands: argparse._SubParsersAction) -> None:
 
 
 def _service_parsers(commands: argparse._SubParsersAction) -> None:
+    shown = commands.add_parser("settings", help="the settings in effect (secrets hidden)")
+    shown.add_argument("--markdown", action="store_true", help="docs/configuration.md instead")
     evaluate = commands.add_parser("eval", help="score retrieval on questions with gold evidence")
     evaluate.add_argument("questions", help="JSONL: question, document, gold pages/sections")
     evaluate.add_argument("--registry", default=argparse.SUPPRESS, help="registry file (JSON)")
@@ -245,6 +247,21 @@ def _delete(args: argparse.Namespace, library: Library) -> int:
     return 0
 
 
+def _settings(args: argparse.Namespace, library: Library) -> int:
+    """Each setting's variable and the value in effect here (secrets as set / unset)."""
+    from .configuration import markdown
+
+    if args.markdown:
+        print(markdown(), end="")
+        return 0
+    for field in type(library.settings).model_fields:
+        value = getattr(library.settings, field)
+        if field in SECRETS:
+            value = "(set)" if library.settings.secret(field) else "(unset)"
+        print(f"{env_name(field)}={'' if value is None else value}")
+    return 0
+
+
 def _eval(args: argparse.Namespace, library: Library) -> int:
     from .evaluate import run_cli
 
@@ -262,6 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "index": _index, "ask": _ask, "list": _list, "show": _show, "delete": _delete,
         "eval": _eval, "mcp": _mcp, "worker": _worker, "enqueue": _enqueue,
         "migrate": _migrate, "library": _library, "source": run_source, "sync": run_sync,
+        "settings": _settings,
     }  # fmt: skip
     try:
         settings = load() if args.registry is None else load(registry=args.registry)

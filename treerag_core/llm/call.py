@@ -5,7 +5,7 @@ translation of client exceptions into :class:`LLMError` are the same for summari
 and answers, and for OpenAI, Ollama or any other LangChain chat model.
 
 Blocking and async are written once. A call is a plan, the way navigation is one
-(:func:`~treerag_core.navigate.navigate.plan_navigation`): a generator that checks the cache,
+(:func:`~treerag_core.navigate.plan.plan_navigation`): a generator that checks the cache,
 yields the prompt, receives the model's message and returns the :class:`LLMReply`;
 ``_drive_sync`` sends the prompt to ``llm.invoke``, ``_drive_async`` awaits
 ``llm.ainvoke``, and that is all they do. A stream cannot be driven that way (its chunks

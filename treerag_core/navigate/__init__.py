@@ -1,12 +1,27 @@
 """navigate: find the sections that answer, by reading the outline rather than the text.
 
-``navigate`` is the one plan (a generator) with its blocking and awaited drivers: the
-search model reads the outline, or the offline ``ranking`` (BM25 over passages) picks;
-``history`` and ``followup`` carry a conversation; ``crosslanguage`` says when the offline
-engine cannot match a question's language.
+``plan`` is the one plan (a generator) with its blocking and awaited drivers; it hands the
+question's ``Search`` (``base``) to a ``Navigator``: the search model's (``model``: the
+outline in one call, or level by level) or the offline ranking's (``offline``, over
+``ranking``: BM25 over passages). ``history`` and ``followup`` carry a conversation;
+``crosslanguage`` says when the offline engine cannot match a question's language.
 """
 
-from .navigate import SEARCH_MODES, NavigationConfig
+from .base import SEARCH_MODES, NavigationConfig, NavigationResult, Navigator
+from .model import ModelNavigator
+from .offline import OfflineNavigator
+from .plan import anavigate, navigate, plan_navigation
 from .ranking import RankingMemory
 
-__all__ = ["NavigationConfig", "RankingMemory", "SEARCH_MODES"]
+__all__ = [
+    "anavigate",
+    "ModelNavigator",
+    "navigate",
+    "NavigationConfig",
+    "NavigationResult",
+    "Navigator",
+    "OfflineNavigator",
+    "plan_navigation",
+    "RankingMemory",
+    "SEARCH_MODES",
+]

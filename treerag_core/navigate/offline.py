@@ -1,0 +1,116 @@
+"""The offline navigator: the BM25 ranking of :mod:`.ranking` chooses, with no model; and
+the check a search model's choice gets against it (``search_mode="checked"``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..text.language import Languages
+from ..types import FlatNode
+from .base import NavigationResult, Plan, Search
+from .crosslanguage import cannot_match
+from .ranking import RankingMemory, rank_nodes
+
+RELATIVE_CUTOFF = 0.4  # offline picks must score at least this share of the best one
+
+CHECK_ADDED = 4
+
+
+class OfflineNavigator:
+    """The offline ranking chooses as many sections as the offline answer reads; a question
+    in none of the document's languages is told so rather than answered from noise."""
+
+    def plan(self, search: Search) -> Plan:
+        note = (
+            ""
+            if search.carried
+            else cannot_match(search.searched, search.flat, search.language, search.memory)
+        )
+        if note:
+            step = {"step": 1, "mode": "offline", "chosen": [], "reasoning": note}
+            return NavigationResult([], "offline", [step], note=note)
+        return offline_result(search.query, search.searched, search.offline_instead())
+        yield  # a plan that never asks the model
+
+
+def offline_pick(
+    query: str,
+    flat: dict[str, FlatNode],
+    k: int,
+    candidates: list[str] | None = None,
+    carried: list[str] | None = None,
+    memory: RankingMemory | None = None,
+    language: Languages | None = None,
+) -> tuple[list[str], str]:
+    """The ``k`` best-ranked sections; ``carried`` ones (the previous answer's, for a
+    follow-up on the same topic) are read too, taking the places of the last-ranked."""
+    pool = candidates if candidates is not None else list(flat)
+    carried = [nid for nid in carried or [] if nid in flat and nid in set(pool)][:k]
+    scored = rank_nodes(query, flat, k=k, candidates=candidates, memory=memory, language=language)
+    # Keep only sections scoring near the best: a common word must not drag in noise.
+    ranked = [nid for nid, score in scored if score >= RELATIVE_CUTOFF * scored[0][1]]
+    how = "offline BM25 ranking"
+    if not ranked and not carried:
+        return pool[:k], "no term of the question matched; the opening sections were used"
+    if carried:
+        extra = [nid for nid in carried if nid not in ranked]
+        ranked = ranked[: k - len(extra)] + extra
+        how += f"; {len(carried)} section(s) of the previous answer read again"
+    return ranked, how
+
+
+def descendants(flat: dict[str, FlatNode], roots: list[str]) -> list[str]:
+    out: list[str] = []
+    todo = list(reversed(roots))
+    while todo:
+        nid = todo.pop()
+        if nid in flat and nid not in out:
+            out.append(nid)
+            todo.extend(reversed(flat[nid].get("children") or []))
+    return out
+
+
+def offline_result(query: str, searched: str, pick: tuple[list[str], str]) -> NavigationResult:
+    """No model: the offline ranking chooses, and the trace says what it searched for."""
+    ids, how = pick
+    trace: list[dict[str, Any]] = [{"step": 1, "mode": "offline", "chosen": ids, "reasoning": how}]
+    if searched != query:
+        trace[0]["searched_as"] = searched
+    return NavigationResult(ids, "offline", trace)
+
+
+def _family(flat: dict[str, FlatNode], nid: str) -> list[str]:
+    """The section, its parent and its children: what counts as near it."""
+    node = flat.get(nid) or {}
+    return [nid, str(node.get("parent_id") or ""), *(node.get("children") or [])]
+
+
+def checked_choice(result: NavigationResult, search: Search) -> NavigationResult:
+    """The model's choice, with the offline ranking's best between its sections when none
+    of them is near what the question's words find (see SEARCH_MODES)."""
+    if result.fallback or not result.node_ids:
+        return result
+    if search.language.foreign(search.query):
+        result.trace.append({
+            "step": len(result.trace) + 1, "mode": "offline check",
+            "note": "not made: the question is in another language than the document, "
+            "whose words the offline ranking cannot compare",
+        })  # fmt: skip
+        return result
+    picks, how = search.offline_instead()
+    if not picks or not how.startswith("offline"):
+        return result  # no word of the question matched: nothing to check against
+    near = {nid for pick in picks for nid in _family(search.flat, pick)}
+    chosen = result.node_ids
+    if near.intersection(chosen):
+        return result
+    added = [nid for nid in picks if nid not in chosen][:CHECK_ADDED]
+    mixed = [nid for pair in zip(chosen, added, strict=False) for nid in pair]
+    result.node_ids = mixed + chosen[len(added) :] + added[len(chosen) :]
+    result.trace.append({
+        "step": len(result.trace) + 1, "mode": "offline check", "read": added,
+        "note": f"none of the {len(chosen)} section(s) the model chose is near the offline "
+        f"ranking's {len(picks)} best for the question's words: its {len(added)} best are "
+        "read too",
+    })  # fmt: skip
+    return result
