@@ -238,18 +238,7 @@ def read_question(
     adverbs ("explicitly") and names: "Pepsico" names the company, not the row to read.
     """
     flat = " ".join(text.split())
-    parts = re.split(r"(?<=[?？؟])\s*", flat)
-    # A last fragment without an end mark belongs to the ask: a follow-up searched as "And in
-    # 2018? total net sales" carries its metric there (qa/followup.py).
-    asked = (
-        " ".join(
-            p
-            for n, p in enumerate(parts)
-            if p.endswith(("?", "？", "؟"))
-            or (n == len(parts) - 1 and n > 0 and not p.endswith((".", "!", "。", "！")))
-        )
-        or flat
-    )
+    asked = _asking_part(flat)
     lowered = f" {flat.lower()} "
     kind = next((k for k, rx in QUESTION_KINDS if re.search(rx, asked.lower())), "other")
     years = sorted(set(years_in(text)))
@@ -257,15 +246,8 @@ def read_question(
     for phrase, (_removed, section_rx) in statements.items():
         if phrase in lowered:
             hinted.append(section_rx)
-    metric_text = f" {asked.lower()} "
     english = language in ("", "en")
-    if not english:  # the asking words ("wie hoch", "combien") name no metric
-        metric_text = (
-            " ".join(re.sub(rx, " ", metric_text) for k, rx in QUESTION_KINDS if k == kind)
-            or metric_text
-        )
-    for _phrase, (removed, _rx) in statements.items():
-        metric_text = re.sub(re.escape(removed) + r"\w*", " ", metric_text)
+    metric_text = _metric_text(asked, kind, english, statements)
     phrases = []
     for group in synonyms:
         if any(re.search(rf"(?<![\w&]){re.escape(p)}(?![\w&])", metric_text) for p in group):
@@ -288,6 +270,39 @@ def read_question(
         phrases=[p for p in phrases if p],
         statements=hinted,
     )
+
+
+def _asking_part(flat: str) -> str:
+    """The sentences that ask (ending in "?"), without instructions such as "Answer in USD
+    millions."; the whole text when none ends so."""
+    parts = re.split(r"(?<=[?？؟])\s*", flat)
+    # A last fragment without an end mark belongs to the ask: a follow-up searched as "And in
+    # 2018? total net sales" carries its metric there (navigate/followup.py).
+    return (
+        " ".join(
+            p
+            for n, p in enumerate(parts)
+            if p.endswith(("?", "？", "؟"))
+            or (n == len(parts) - 1 and n > 0 and not p.endswith((".", "!", "。", "！")))
+        )
+        or flat
+    )
+
+
+def _metric_text(
+    asked: str, kind: str, english: bool, statements: dict[str, tuple[str, str]]
+) -> str:
+    """The asking sentence without what names no metric: another language's asking words
+    ("wie hoch", "combien") and the words a statement hint stands for."""
+    metric_text = f" {asked.lower()} "
+    if not english:
+        metric_text = (
+            " ".join(re.sub(rx, " ", metric_text) for k, rx in QUESTION_KINDS if k == kind)
+            or metric_text
+        )
+    for _phrase, (removed, _rx) in statements.items():
+        metric_text = re.sub(re.escape(removed) + r"\w*", " ", metric_text)
+    return metric_text
 
 
 # A capitalised word inside the asking sentence is a name ("Pepsico's", "American Express").
