@@ -3,10 +3,10 @@ answers and streams; the seed's functions beside it unchanged."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
+from async_helpers import run_coroutine
 from fake_llm_servers import openai_server  # noqa: F401 - a fixture
 
 from treerag_core import (
@@ -102,7 +102,7 @@ def test_awaited_twins(library: Library, tmp_path: Path) -> None:
         events = [e async for e in library.astream("Lateness penalty?", [doc["doc_id"]])]
         return answer, events
 
-    answer, events = asyncio.run(both())
+    answer, events = run_coroutine(both())
     assert "25 days" in answer.text and isinstance(events[-1], Answer)
 
 
