@@ -1,0 +1,139 @@
+"""What ``bench.tree_quality`` measures on one indexed document's tree (pure functions).
+
+The rules here are the bench's own, written from what a reader of a filing expects, not
+taken from the reader's code, so the code is not graded by its own patterns:
+- a section *repeats its parent's title* when its title, without a trailing "(pp. 3–4)",
+  "(continued)" or "(part 2 of 3)", is the parent's title (or the start of it, cut with …);
+- *sibling titles repeat* when two children of one parent carry the same title;
+- a filing *holds* a primary statement, the auditor's report or note N when a line of its
+  text (or a title) is that caption standing alone; it has it *as a section* when a node's
+  title is that caption.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+_SUFFIX = re.compile(r"\s*\((?:pp?\.|pages?|part|continued|slides?|sheets?)[^()]*\)\s*$", re.I)
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+# "Consolidated", "Condensed", "Group": the qualifiers a statement's caption may open with.
+_QUALIFIERS = r"(?:(?:the|consolidated|combined|condensed|interim|unaudited|group|company)\s+)*"
+STATEMENT_KINDS = {
+    "income": r"(?:statements?\s+of\s+(?:consolidated\s+)?(?:income|earnings|operations)"
+    r"(?!\s+and\s+comprehensive)|income\s+statements?)",
+    "comprehensive income": r"(?:statements?\s+of\s+(?:consolidated\s+)?"
+    r"(?:(?:income|earnings|operations)\s+and\s+)?comprehensive\s+(?:income|loss|earnings)"
+    r"|statements?\s+of\s+comprehensive)",
+    "balance sheet": r"(?:balance\s+sheets?|statements?\s+of\s+(?:consolidated\s+)?"
+    r"financial\s+(?:position|condition))",
+    "cash flows": r"(?:statements?\s+of\s+(?:consolidated\s+)?cash\s+flows?|cash\s+flows?\s+"
+    r"statements?)",
+    "equity": r"(?:statements?\s+of\s+(?:consolidated\s+)?(?:changes\s+in\s+)?(?:(?:stock|share)"
+    r"(?:holders|owners)['’]?\s+(?:equity|deficit)|equity|shareowners['’]?\s+equity))",
+}
+AUDIT = r"report\s+of\s+independent\s+registered\s+public\s+accounting\s+firm"
+_CAPTION_TAIL = r"(?:\s*[,(\-–—].{0,80})?\s*$"
+_CAPTIONS = {
+    kind: re.compile(rf"^{_QUALIFIERS}{pattern}{_CAPTION_TAIL}", re.I)
+    for kind, pattern in {**STATEMENT_KINDS, "auditor's report": AUDIT}.items()
+}
+_NOTE = re.compile(r"^note\s+(\d{1,2})\b\s*(?:[.:\-–—]\s*)?([A-Z][A-Za-z ,&'’()\-]{2,})$", re.I)
+MAX_CAPTION_CHARS = 130  # a caption with its "(in millions, except per share data)"
+MAX_NOTE_LINE_WORDS = 12  # "Note 5 — Property, Plant and Equipment"; a longer line is prose
+
+
+def norm(title: str) -> str:
+    return _NON_ALNUM.sub(" ", title.lower().replace("…", " ")).strip()
+
+
+def node_label(node: dict[str, Any]) -> str:
+    """The title as printed: its number ("1.2", "Note 4") back in front."""
+    number = str(node.get("number") or "")
+    return f"{number} {node.get('title', '')}".strip()
+
+
+def repeats_parent(title: str, parent: str) -> bool:
+    own, theirs = norm(_strip_suffix(title)), norm(parent)
+    if not own or not theirs:
+        return False
+    cut = title.rstrip().endswith("…") or _strip_suffix(title).rstrip().endswith("…")
+    return own == theirs or (cut and len(own) >= 12 and theirs.startswith(own))
+
+
+def _strip_suffix(title: str) -> str:
+    while True:
+        stripped = _SUFFIX.sub("", title)
+        if stripped == title:
+            return title
+        title = stripped
+
+
+def tree_shape(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Counts of the tree: sections, top level, depth, repeats of parent and sibling titles."""
+    nodes = list(flat.values())
+    repeat_parent = sum(
+        1
+        for node in nodes
+        if node.get("parent_id")
+        and repeats_parent(node_label(node), node_label(flat[node["parent_id"]]))
+    )
+    siblings: dict[str | None, Counter[str]] = {}
+    for node in nodes:
+        siblings.setdefault(node.get("parent_id"), Counter())[norm(node_label(node))] += 1
+    repeat_sibling = sum(n for counter in siblings.values() for n in counter.values() if n > 1)
+    return {
+        "sections": len(nodes),
+        "top_level": sum(1 for node in nodes if not node.get("parent_id")),
+        "depth": max((int(node.get("level") or 1) for node in nodes), default=0),
+        "repeat_parent": repeat_parent,
+        "repeat_sibling": repeat_sibling,
+        "generated": sum(1 for node in nodes if node.get("generated")),
+    }
+
+
+def caption_kind(line: str) -> list[str]:
+    """Which statements (or the auditor's report) a line or title names as a caption."""
+    text = " ".join(line.split())
+    if not text or len(text) > MAX_CAPTION_CHARS or "notes to" in text.lower():
+        return []
+    return [kind for kind, pattern in _CAPTIONS.items() if pattern.match(text)]
+
+
+def note_number(line: str) -> int | None:
+    text = " ".join(line.split())
+    m = _NOTE.match(text)
+    if not m or len(text.split()) > MAX_NOTE_LINE_WORDS:
+        return None
+    return int(m.group(1))
+
+
+def filing_parts(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Which statements, auditor's report and notes the filing holds, and which are
+    sections of their own."""
+    held: set[str] = set()
+    sectioned: set[str] = set()
+    notes_held: set[int] = set()
+    notes_sectioned: set[int] = set()
+    for node in flat.values():
+        title = _strip_suffix(node_label(node))
+        for kind in caption_kind(title):
+            held.add(kind)
+            sectioned.add(kind)
+        number = note_number(title)
+        if number is not None:
+            notes_held.add(number)
+            notes_sectioned.add(number)
+        for line in str(node.get("text") or "").split("\n"):
+            if len(line) <= MAX_CAPTION_CHARS:
+                held.update(caption_kind(line))
+                number = note_number(line)
+                if number is not None:
+                    notes_held.add(number)
+    return {
+        "held": sorted(held),
+        "sectioned": sorted(sectioned & held),
+        "notes_held": sorted(notes_held),
+        "notes_sectioned": sorted(notes_sectioned & notes_held),
+    }
