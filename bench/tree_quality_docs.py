@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from .inputs import paragraph
+from .inputs import paragraph, title
 
 Item = tuple[str, str]  # ("h1" | "h2" | "p" | "table", text)
 Page = list[Item]
@@ -54,12 +54,13 @@ def filing_pages(rng: random.Random) -> tuple[list[Page], list[Bookmark]]:
          ("h2", "Report of Independent Registered Public Accounting Firm"),
          ("p", paragraph(rng, 8))],
     ]  # fmt: skip
-    for title in STATEMENTS:
-        rows = "Revenues 1,234 1,100\nCost of sales 700 650\nNet income 300 280"
-        pages.append([("h2", title), ("p", "(In millions)"), ("table", rows)])
+    for n, caption in enumerate(STATEMENTS):
+        rows = f"Revenues 1,{n}34 1,{n}00\nCost of sales 7{n}0 6{n}0\nNet income 30{n} 28{n}"
+        pages.append([("h2", caption), ("p", f"(In millions) {caption.split()[-1]}"),
+                      ("table", rows)])  # fmt: skip
     pages.append([("h2", "Notes to Consolidated Financial Statements")])
-    for number, title in enumerate(NOTES, 1):
-        pages[-1].extend([("h2", f"Note {number} - {title}"), ("p", paragraph(rng, 4))])
+    for number, name in enumerate(NOTES, 1):
+        pages[-1].extend([("h2", f"Note {number} - {name}"), ("p", paragraph(rng, 4))])
         if number % 2 == 0:
             pages.append([])
     pages.append([("h1", "PART IV"), ("h1", "Item 15. Exhibits"), ("p", paragraph(rng, 3))])
@@ -75,9 +76,9 @@ def manual_pages(rng: random.Random) -> tuple[list[Page], list[Bookmark]]:
     pages: list[Page] = []
     marks: list[Bookmark] = []
     for chapter in range(1, 4):
-        names = [f"Chapter {chapter} Topic {rng.randint(10, 99)}"]
-        names += [f"{chapter}.{s} Part {rng.randint(10, 99)}" for s in range(1, 4)]
-        names.insert(2, f"{chapter}.1.1 Detail {rng.randint(10, 99)}")
+        names = [f"Chapter {chapter} {title(rng)}"]
+        names += [f"{chapter}.{s} {title(rng)}" for s in range(1, 4)]
+        names.insert(2, f"{chapter}.1.1 {title(rng)}")
         for name in names:
             pages.append([("h1" if name.startswith("Chapter") else "h2", name),
                           ("p", paragraph(rng, 7))])  # fmt: skip
@@ -156,9 +157,9 @@ def with_bookmarks(raw: bytes, marks: list[Bookmark]) -> bytes:
 
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(raw)))
     parents: dict[int, Any] = {}
-    for title, level, page in marks:
+    for text, level, page in marks:
         parent = parents.get(level - 1) if level > 1 else None
-        parents[level] = writer.add_outline_item(title=title, page_number=page - 1, parent=parent)
+        parents[level] = writer.add_outline_item(title=text, page_number=page - 1, parent=parent)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

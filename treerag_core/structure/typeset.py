@@ -10,6 +10,7 @@ headings such as the notes to financial statements).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from ..limits import Limits
@@ -69,12 +70,12 @@ def structure_from_contents(result: ReadResult, limits: Limits) -> Structured | 
     placed, located = place(contents, typeset.layout, typeset.dropped, starts, result.page_labels)
     if located < MIN_LOCATED_SHARE * len(placed):
         return None
-    # Below a contents that lists sections, only headings named by numbering or a standard
+    # Below an entry the contents details, only headings named by numbering or a standard
     # title are added (the notes and the statements of a filing are rarely listed); below
-    # an overview, every heading found.
-    below = (
-        [h for h in typeset.headings if h.known] if contents.detailed else _checked(result, typeset)
-    )
+    # an entry it lists alone (an overview's chapter, a filing's Item 7), every heading found.
+    below = checked_headings(result, typeset)
+    if contents.detailed:
+        below = inside_leaves(placed, below)
     headings = below_entries(placed, below)
     source = MIXED_SOURCE if len(headings) > len(placed) else CONTENTS_SOURCE
     if contents.title is not None:
@@ -89,12 +90,12 @@ def structure_by_typography(result: ReadResult, limits: Limits) -> str | None:
     typeset = measure(result, limits)
     if typeset is None or len(typeset.headings) < MIN_TYPOGRAPHY_HEADINGS:
         return None
-    headings = [_copy(h) for h in _checked(result, typeset)]
+    headings = [_copy(h) for h in checked_headings(result, typeset)]
     assign_levels(headings)
     return render(typeset.layout.texts, headings, typeset.dropped)
 
 
-def _checked(result: ReadResult, typeset: Typeset) -> list[Heading]:
+def checked_headings(result: ReadResult, typeset: Typeset) -> list[Heading]:
     """The typography headings after the model's check of the doubtful ones (asked once per
     read, and only by a strategy that uses them)."""
     if "heading_check" not in result.measured:
@@ -102,6 +103,20 @@ def _checked(result: ReadResult, typeset: Typeset) -> list[Heading]:
             typeset.headings, typeset.layout, result.heading_judge
         )
     return typeset.headings
+
+
+def inside_leaves(entries: list[Heading], found: list[Heading]) -> list[Heading]:
+    """Of the headings found, those inside an entry listed without entries of its own, and
+    anywhere those named by numbering or a standard title."""
+    order = sorted(entries, key=lambda h: h.position)
+    starts = [h.position for h in order]
+    leaf = [n + 1 == len(order) or order[n + 1].level <= h.level for n, h in enumerate(order)]
+    kept = []
+    for h in found:
+        owner = bisect_right(starts, h.position) - 1
+        if h.known or (owner >= 0 and leaf[owner]):
+            kept.append(h)
+    return kept
 
 
 def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]:
