@@ -23,6 +23,7 @@ import hashlib
 import importlib
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -288,12 +289,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ref", help="the code before (default: merge-base of HEAD and layout)")
     parser.add_argument("--no-before", action="store_true", help="measure the working tree only")
     parser.add_argument("--half", choices=("all", "tuning", "held-out"), default="all")
-    parser.add_argument("--only", help="documents whose name contains this")
+    parser.add_argument("--only", help="documents whose name matches this regular expression")
     args = parser.parse_args(argv)
     ref = None if args.no_before else (args.ref or git("merge-base", "HEAD", "layout"))
     docs = documents(args.half)
     if args.only:
-        docs = [d for d in docs if args.only in d["name"]]
+        docs = [d for d in docs if re.search(args.only, d["name"])]
     rows, commit = run(docs, ref)
     sides = ["before", "after"] if ref else ["after"]
     groups: dict[str, list[dict[str, Any]]] = {}

@@ -34,12 +34,20 @@ STATEMENT_KINDS = {
     r"(?:holders|owners)['’]?\s+(?:equity|deficit)|equity|shareowners['’]?\s+equity))",
 }
 AUDIT = r"report\s+of\s+independent\s+registered\s+public\s+accounting\s+firm"
-_CAPTION_TAIL = r"(?:\s*[,(\-–—].{0,80})?\s*$"
+# "(in millions)", "$ in millions", "— continued", "for the years ended …", "at December 31"
+_CAPTION_TAIL = (
+    r"(?:\s*(?:[,($\-–—]|for\s+the\b|at\s+\w|as\s+of\b|years?\s+ended\b|in\s+millions)"
+    r".{0,90})?\s*$"
+)
+_LIST_MARK = re.compile(r"^(?:[a-z]|\d{1,2}|[ivx]{1,4})[).]\s+")  # "a) Condensed …"
 _CAPTIONS = {
     kind: re.compile(rf"^{_QUALIFIERS}{pattern}{_CAPTION_TAIL}", re.I)
     for kind, pattern in {**STATEMENT_KINDS, "auditor's report": AUDIT}.items()
 }
 _NOTE = re.compile(r"^note\s+(\d{1,2})\b\s*(?:[.:\-–—]\s*)?([A-Z][A-Za-z ,&'’()\-]{2,})$", re.I)
+# Under "Notes to … Financial Statements", a numbered title is a note: "1. Basis of …".
+_NUMBERED = re.compile(r"^(?:note\s+)?(\d{1,2})\s*[.:\-–—]?\s+[A-Z]", re.I)
+_NOTES_HEAD = re.compile(r"\bnotes\s+to\b.*\bfinancial\s+statements\b", re.I)
 MAX_CAPTION_CHARS = 130  # a caption with its "(in millions, except per share data)"
 MAX_NOTE_LINE_WORDS = 12  # "Note 5 — Property, Plant and Equipment"; a longer line is prose
 
@@ -95,7 +103,7 @@ def tree_shape(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 def caption_kind(line: str) -> list[str]:
     """Which statements (or the auditor's report) a line or title names as a caption."""
-    text = " ".join(line.split())
+    text = _LIST_MARK.sub("", " ".join(line.split()))
     if not text or len(text) > MAX_CAPTION_CHARS or "notes to" in text.lower():
         return []
     return [kind for kind, pattern in _CAPTIONS.items() if pattern.match(text)]
@@ -122,6 +130,9 @@ def filing_parts(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
             held.add(kind)
             sectioned.add(kind)
         number = note_number(title)
+        if number is None and _under_notes(flat, node):
+            m = _NUMBERED.match(title)
+            number = int(m.group(1)) if m else None
         if number is not None:
             notes_held.add(number)
             notes_sectioned.add(number)
@@ -137,3 +148,12 @@ def filing_parts(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
         "notes_held": sorted(notes_held),
         "notes_sectioned": sorted(notes_sectioned & notes_held),
     }
+
+
+def _under_notes(flat: dict[str, dict[str, Any]], node: dict[str, Any]) -> bool:
+    parent = node.get("parent_id")
+    while parent:
+        if _NOTES_HEAD.search(str(flat[parent].get("title") or "")):
+            return True
+        parent = flat[parent].get("parent_id")
+    return False

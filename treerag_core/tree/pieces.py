@@ -45,7 +45,9 @@ def piece_titles(title: str, parts: list[list[Line]], page_unit: str) -> list[st
         lead = found or _lead(part)
         name = lead if found and _starts(part, found) else _continued(label, lead, index)
         if _norm(name) in taken:
-            name = f"{name} ({_where(part, page_unit)})" if page_unit else f"{name} ({index + 1})"
+            name = (
+                f"{name} ({_where(part, page_unit)})" if page_unit else f"{name} (part {index + 1})"
+            )
         taken.add(_norm(name))
         out.append(name)
     return out
@@ -56,7 +58,7 @@ def short_label(title: str) -> str:
     if m:
         return m.group(1)
     if len(title) <= MAX_LABEL_CHARS:
-        return title
+        return title.rstrip(" .:;,")
     return title[:MAX_LABEL_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:.-–—") + "…"
 
 
