@@ -20,6 +20,8 @@ _SUFFIX = re.compile(r"\s*\((?:pp?\.|pages?|part|continued|slides?|sheets?)[^()]
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 # "Consolidated", "Condensed", "Group": the qualifiers a statement's caption may open with.
 _QUALIFIERS = r"(?:(?:the|consolidated|combined|condensed|interim|unaudited|group|company)\s+)*"
+# "NIKE, Inc. Consolidated …", "3M Company and Subsidiaries Consolidated …": the company's name
+_COMPANY = r"(?:(?:(?-i:[A-Z0-9])[\w.,&'’-]*|and|&)\s+){0,5}?"
 STATEMENT_KINDS = {
     "income": r"(?:statements?\s+of\s+(?:consolidated\s+)?(?:income|earnings|operations)"
     r"(?!\s+and\s+comprehensive)|income\s+statements?)",
@@ -41,7 +43,7 @@ _CAPTION_TAIL = (
 )
 _LIST_MARK = re.compile(r"^(?:[a-z]|\d{1,2}|[ivx]{1,4})[).]\s+")  # "a) Condensed …"
 _CAPTIONS = {
-    kind: re.compile(rf"^{_QUALIFIERS}{pattern}{_CAPTION_TAIL}", re.I)
+    kind: re.compile(rf"^{_COMPANY}{_QUALIFIERS}{pattern}{_CAPTION_TAIL}", re.I)
     for kind, pattern in {**STATEMENT_KINDS, "auditor's report": AUDIT}.items()
 }
 _NOTE = re.compile(r"^note\s+(\d{1,2})\b\s*(?:[.:\-–—]\s*)?([A-Z][A-Za-z ,&'’()\-]{2,})$", re.I)
@@ -49,6 +51,9 @@ _NOTE = re.compile(r"^note\s+(\d{1,2})\b\s*(?:[.:\-–—]\s*)?([A-Z][A-Za-z ,&'
 _NUMBERED = re.compile(r"^(?:note\s+)?(\d{1,2})\s*[.:\-–—]?\s+[A-Z]", re.I)
 _NOTES_HEAD = re.compile(r"\bnotes\s+to\b.*\bfinancial\s+statements\b", re.I)
 MAX_CAPTION_CHARS = 130  # a caption with its "(in millions, except per share data)"
+MAX_TITLE_CHARS = (
+    200  # a section title may carry the periods: "… for the three and six months ended …"
+)
 MAX_NOTE_LINE_WORDS = 12  # "Note 5 — Property, Plant and Equipment"; a longer line is prose
 
 
@@ -101,10 +106,10 @@ def tree_shape(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def caption_kind(line: str) -> list[str]:
+def caption_kind(line: str, limit: int = MAX_CAPTION_CHARS) -> list[str]:
     """Which statements (or the auditor's report) a line or title names as a caption."""
     text = _LIST_MARK.sub("", " ".join(line.split()))
-    if not text or len(text) > MAX_CAPTION_CHARS or "notes to" in text.lower():
+    if not text or len(text) > limit or "notes to" in text.lower():
         return []
     return [kind for kind, pattern in _CAPTIONS.items() if pattern.match(text)]
 
@@ -126,7 +131,7 @@ def filing_parts(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
     notes_sectioned: set[int] = set()
     for node in flat.values():
         title = _strip_suffix(node_label(node))
-        for kind in caption_kind(title):
+        for kind in caption_kind(title, MAX_TITLE_CHARS):
             held.add(kind)
             sectioned.add(kind)
         number = note_number(title)
