@@ -75,7 +75,7 @@ def structure_from_contents(result: ReadResult, limits: Limits) -> Structured | 
     # an entry it lists alone (an overview's chapter, a filing's Item 7), every heading found.
     below = checked_headings(result, typeset)
     if contents.detailed:
-        below = inside_leaves(placed, below)
+        below = inside_leaves(placed, below, typeset.layout.texts, limits.max_section_chars)
     headings = below_entries(placed, below)
     source = MIXED_SOURCE if len(headings) > len(placed) else CONTENTS_SOURCE
     if contents.title is not None:
@@ -105,18 +105,38 @@ def checked_headings(result: ReadResult, typeset: Typeset) -> list[Heading]:
     return typeset.headings
 
 
-def inside_leaves(entries: list[Heading], found: list[Heading]) -> list[Heading]:
-    """Of the headings found, those inside an entry listed without entries of its own, and
-    anywhere those named by numbering or a standard title."""
+def inside_leaves(
+    entries: list[Heading], found: list[Heading], texts: list[list[str]], max_chars: int
+) -> list[Heading]:
+    """Of the headings found, those named by numbering or a standard title, and the rest
+    only inside an entry the contents lists alone whose text is too long to read as one
+    section (a filing's Item 7): where the author chose to detail, the detail is theirs."""
     order = sorted(entries, key=lambda h: h.position)
     starts = [h.position for h in order]
-    leaf = [n + 1 == len(order) or order[n + 1].level <= h.level for n, h in enumerate(order)]
+    long_leaf = [
+        (n + 1 == len(order) or order[n + 1].level <= h.level)
+        and _span_chars(texts, h.position, starts[n + 1] if n + 1 < len(order) else None)
+        > max_chars
+        for n, h in enumerate(order)
+    ]
     kept = []
     for h in found:
         owner = bisect_right(starts, h.position) - 1
-        if h.known or (owner >= 0 and leaf[owner]):
+        if h.known or (owner >= 0 and long_leaf[owner]):
             kept.append(h)
     return kept
+
+
+def _span_chars(texts: list[list[str]], start: Position, end: Position | None) -> int:
+    """Characters of the lines from ``start`` up to ``end`` (the document's end if None)."""
+    last = end or (len(texts) - 1, len(texts[-1]) if texts else 0)
+    total = 0
+    for page in range(start[0], min(last[0], len(texts) - 1) + 1):
+        lines = texts[page]
+        first = start[1] if page == start[0] else 0
+        stop = last[1] if page == last[0] else len(lines)
+        total += sum(len(line) + 1 for line in lines[first:stop])
+    return total
 
 
 def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]:

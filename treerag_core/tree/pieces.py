@@ -68,6 +68,8 @@ def is_heading_like(line: str) -> bool:
         return False
     if text.endswith((".", ",", ";", ":")) or len(text.split()) > MAX_HEADING_WORDS:
         return False
+    if text[-1].isdigit() or ". ." in text or "..." in text:
+        return False  # a running head with its page number, a contents or index line
     visible = text.replace(" ", "")
     if sum(c.isalpha() for c in visible) < MIN_LETTER_SHARE * len(visible):
         return False
