@@ -103,7 +103,11 @@ def find_headings(
             rank = numbering_rank(title, profile)
             if (
                 _is_heading(block, title, layout, above, rank)
-                and (not _in_table(row, i, end) or _caption(title, profile))
+                and (
+                    not _in_table(row, i, end)
+                    or _caption(title, profile)
+                    or (rank is not None and block[0].bold and _keyword_titled(title))
+                )
                 and not _goes_on(title)
             ):
                 known = _known(title, profile)
@@ -269,7 +273,19 @@ def _is_heading(
     # Body-size bold: a heading only with room above it (the top of a page has room), or,
     # numbered, right under another heading ("PART I" then "Item 1. Business").
     room = layout.body_gap + SET_APART_RATIO * layout.body_size
-    return first.gap_above >= room or above == _TOP or (above == _HEADING and rank is not None)
+    return (
+        first.gap_above >= room
+        or above == _TOP
+        or (above == _HEADING and rank is not None)
+        or (rank is not None and first.bold and _keyword_titled(title))
+    )
+
+
+def _keyword_titled(title: str) -> bool:
+    """Bold and named by keyword and number ("Note 3 — Restructuring and Impairment
+    Charges"): a heading even set tight under the paragraph or the table before it."""
+    cand = classify_line(title)
+    return cand is not None and cand.kind in _KEYWORD_KINDS and not cand.toc_like
 
 
 def _spread(line: Line) -> bool:
