@@ -47,6 +47,7 @@ GENERATED_DIR = BENCH / "out" / "tree_quality"
 STATEMENTS = tuple(STATEMENT_KINDS)
 TEXT_CHECKS = "bench.tree_quality_text"
 AUDIT = "auditor's report"
+FINANCIAL = "10-K/10-Q or annual report"  # the documents whose statements and notes count
 
 
 def log(message: str) -> None:
@@ -76,7 +77,7 @@ def documents(half: str) -> list[dict[str, Any]]:
     for path in paths:
         group = f"filings, {split[path.name]}"
         if half == "all" or split[path.name] == half:
-            kind = "other" if filing_kind(path.name) == "other" else "10-K/10-Q"
+            kind = "other" if filing_kind(path.name) == "other" else FINANCIAL
             docs.append({"name": path.name, "path": path, "group": group, "kind": kind})
     if not (STRUCTURE_SET / "gold.jsonl").exists():
         from .structure import ensure_set
@@ -91,7 +92,7 @@ def documents(half: str) -> list[dict[str, Any]]:
                          "kind": "manual"})  # fmt: skip
     for path, kind in ensure_generated(GENERATED_DIR):
         docs.append({"name": path.name, "path": path, "group": "generated",
-                     "kind": "10-K/10-Q" if kind == "10-K" else kind})  # fmt: skip
+                     "kind": FINANCIAL if kind in ("10-K", "IFRS") else kind})  # fmt: skip
     return docs
 
 
@@ -139,7 +140,7 @@ def measure(doc: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
     flat = document["flat_nodes"]
     row = {**tree_shape(flat), "seconds": reply["seconds"],
            "source": str(document.get("structure_source") or "")}  # fmt: skip
-    if doc["kind"] == "10-K/10-Q":
+    if doc["kind"] == FINANCIAL:
         row["filing"] = filing_parts(flat)
     row.update(junk_shares(document))
     return row
@@ -220,7 +221,7 @@ FIGURES = (
     ("depth, median", lambda t: str(t["depth_median"])),
     ("statements as sections", lambda t: f"{pct(t['statements_sectioned'], t['statements_held'])}"
      f" ({t['statements_sectioned']}/{t['statements_held']})"),
-    ("10-K/10-Q with every statement a section", lambda t: f"{t['filings_all_statements']}/"
+    ("financial reports with every statement a section", lambda t: f"{t['filings_all_statements']}/"
      f"{t['filings']}"),
     ("auditor's report as a section", lambda t: f"{t[f'sectioned:{AUDIT}']}/{t[f'held:{AUDIT}']}"),
     ("numbered notes as sections", lambda t: f"{pct(t['notes_sectioned'], t['notes_held'])} "
@@ -314,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         *summary_table(groups, sides),
         "",
         "Primary statements, auditor's report: sections of their own / filings that print "
-        "them (10-K/10-Q files only).",
+        "them (10-K/10-Q files, and the generated IFRS annual report).",
         "",
         *statement_table(groups, sides),
         "",

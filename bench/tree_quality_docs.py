@@ -98,10 +98,46 @@ def long_pages(rng: random.Random) -> tuple[list[Page], list[Bookmark]]:
     return pages, []
 
 
+ROW_LABELS = ("Revenue", "Cost of sales", "Operating profit", "Finance costs", "Taxation",
+              "Profit for the year", "Inventories", "Trade receivables", "Borrowings")  # fmt: skip
+IFRS_STATEMENTS = (
+    "Group income statement",
+    "Group statement of comprehensive income",
+    "Group statement of financial position",
+    "Group cash flow statement",
+    "Group statement of changes in equity",
+)
+
+
+def ifrs_pages(rng: random.Random) -> tuple[list[Page], list[Bookmark]]:
+    """A UK-style annual report without bookmarks: numbered parts, IFRS statements in
+    sentence case, an auditor's report and numbered notes."""
+    pages: list[Page] = [
+        [("h1", "Example Group plc Annual Report 2024"), ("p", paragraph(rng, 3))],
+        [("h1", "1. Strategic report"), ("h2", "Chair's statement"), ("p", paragraph(rng, 8)),
+         ("h2", "Our business model"), ("p", paragraph(rng, 8))],
+        [("h1", "2. Governance"), ("h2", "Board of directors"), ("p", paragraph(rng, 8)),
+         ("h2", "Audit committee report"), ("p", paragraph(rng, 8))],
+        [("h1", "3. Financial statements"),
+         ("h2", "Independent auditor's report to the members of Example Group plc"),
+         ("p", paragraph(rng, 10))],
+    ]  # fmt: skip
+    for caption in IFRS_STATEMENTS:
+        rows = "\n".join(f"{rng.choice(ROW_LABELS)} {rng.randint(100, 999)} {rng.randint(100, 999)}"
+                         for _ in range(4))  # fmt: skip
+        pages.append([("h2", caption), ("p", f"for the year ended 31 March 2024 ({caption[6:]})"),
+                      ("table", rows)])  # fmt: skip
+    pages.append([("h2", "Notes to the group financial statements")])
+    for number, name in enumerate(("Accounting policies", "Revenue", "Taxation", "Leases"), 1):
+        pages[-1].extend([("h2", f"{number}. {name}"), ("p", paragraph(rng, 5))])
+    return pages, []
+
+
 GENERATED = {
     "generated_10k.pdf": ("10-K", filing_pages),
     "generated_manual.pdf": ("manual", manual_pages),
     "generated_long_report.pdf": ("report", long_pages),
+    "generated_ifrs_annual_report.pdf": ("IFRS", ifrs_pages),
 }
 
 

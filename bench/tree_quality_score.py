@@ -3,7 +3,8 @@
 The rules here are the bench's own, written from what a reader of a filing expects, not
 taken from the reader's code, so the code is not graded by its own patterns:
 - a section *repeats its parent's title* when its title, without a trailing "(pp. 3–4)",
-  "(continued)" or "(part 2 of 3)", is the parent's title (or the start of it, cut with …);
+  "(continued)" or "(part 2 of 3)", is the parent's title (or the start of it, cut with …, or
+  the end of it, after a label such as "A-1 -");
 - *sibling titles repeat* when two children of one parent carry the same title;
 - a filing *holds* a primary statement, the auditor's report or note N when a line of its
   text (or a title) is that caption standing alone; it has it *as a section* when a node's
@@ -24,7 +25,7 @@ _QUALIFIERS = r"(?:(?:the|consolidated|combined|condensed|interim|unaudited|grou
 _COMPANY = r"(?:(?:(?-i:[A-Z0-9])[\w.,&'’-]*|and|&)\s+){0,5}?"
 STATEMENT_KINDS = {
     "income": r"(?:statements?\s+of\s+(?:consolidated\s+)?(?:income|earnings|operations)"
-    r"(?!\s+and\s+comprehensive)|income\s+statements?)",
+    r"(?!\s+and\s+comprehensive)|income\s+statements?|statements?\s+of\s+profit\s+or\s+loss)",
     "comprehensive income": r"(?:statements?\s+of\s+(?:consolidated\s+)?"
     r"(?:(?:income|earnings|operations)\s+and\s+)?comprehensive\s+(?:income|loss|earnings)"
     r"|statements?\s+of\s+comprehensive)",
@@ -35,7 +36,10 @@ STATEMENT_KINDS = {
     "equity": r"(?:statements?\s+of\s+(?:consolidated\s+)?(?:changes\s+in\s+)?(?:(?:stock|share)"
     r"(?:holders|owners)['’]?\s+(?:equity|deficit)|equity|shareowners['’]?\s+equity))",
 }
-AUDIT = r"report\s+of\s+independent\s+registered\s+public\s+accounting\s+firm"
+AUDIT = (
+    r"(?:report\s+of\s+independent\s+registered\s+public\s+accounting\s+firm|"
+    r"independent\s+auditor(?:s|['’]s|s['’])?\s+report)"
+)
 # "(in millions)", "$ in millions", "— continued", "for the years ended …", "at December 31"
 _CAPTION_TAIL = (
     r"(?:\s*(?:[,($\-–—]|for\s+the\b|at\s+\w|as\s+of\b|years?\s+ended\b|in\s+millions)"
@@ -53,6 +57,9 @@ _NOTES_HEAD = re.compile(r"\bnotes\s+to\b.*\bfinancial\s+statements\b", re.I)
 MAX_CAPTION_CHARS = 130  # a caption with its "(in millions, except per share data)"
 MAX_TITLE_CHARS = (
     200  # a section title may carry the periods: "… for the three and six months ended …"
+)
+MIN_LABELLED_CHARS = (
+    16  # a title that ends its parent's after a label: long enough not to be chance
 )
 MAX_NOTE_LINE_WORDS = 12  # "Note 5 — Property, Plant and Equipment"; a longer line is prose
 
@@ -72,7 +79,9 @@ def repeats_parent(title: str, parent: str) -> bool:
     if not own or not theirs:
         return False
     cut = title.rstrip().endswith("…") or _strip_suffix(title).rstrip().endswith("…")
-    return own == theirs or (cut and len(own) >= 12 and theirs.startswith(own))
+    # "Condensed Consolidated Statement of Income" under "A-1 - Condensed … of Income"
+    labelled = len(own) >= MIN_LABELLED_CHARS and theirs.endswith(" " + own)
+    return own == theirs or labelled or (cut and len(own) >= 12 and theirs.startswith(own))
 
 
 def _strip_suffix(title: str) -> str:

@@ -136,3 +136,21 @@ def test_a_long_section_with_no_heading_to_cut_at_gets_pieces_named_by_what_they
     assert titles[0].startswith("Sales rose in every region")
     assert any(t == "Item 7 (continued): Consolidated Statements of Income" for t in titles)
     assert all(t.startswith("Item 7 (continued): ") for t in titles[1:])
+
+
+def test_ifrs_statements_and_the_auditors_report_are_the_financial_profiles_titles() -> None:
+    """Annual reports outside the US name their statements in sentence case and their own
+    words; the financial profile takes them as it takes a 10-K's."""
+    from treerag_core.structure.candidates import Kind, classify_line
+
+    for title in (
+        "Group income statement",
+        "Consolidated statement of financial position",
+        "Consolidated cash flow statement",
+        "Statement of profit or loss and other comprehensive income",
+        "Group statement of changes in equity",
+        "Independent auditor's report to the members of Example Group plc",
+    ):
+        found = classify_line(title, FINANCIAL)
+        assert found is not None and found.kind == Kind.STATEMENT, title
+    assert classify_line("Income statement items were reclassified", FINANCIAL) is None

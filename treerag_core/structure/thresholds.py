@@ -125,3 +125,7 @@ MIN_DRIFT_TITLE_CHARS = 12
 MIN_LOOKUP_CHARS = 4  # shorter titles ("5G") are placed by their page number alone
 TITLE_RUN_ON_CHARS = 40  # the printed title may carry more than the entry ("… (continued)")
 MIN_LOCATED_SHARE = 0.6  # a contents is trusted when most of its titles are found
+# A printed heading that ends an entry's title ("Condensed … Statement of Income" under
+# "A-1 - Condensed … Statement of Income") is that entry when it is this long (letters and
+# digits): a short one ("Overview") ends many titles by chance.
+MIN_SUFFIX_KEY = 16

@@ -24,7 +24,7 @@ from .layout import Layout, build_layout
 from .pages import ReadResult
 from .profiles import PROFILES, Profile, detect_profile
 from .ranks import assign_levels
-from .thresholds import MIN_LOCATED_SHARE, MIN_TYPOGRAPHY_HEADINGS
+from .thresholds import MIN_LOCATED_SHARE, MIN_SUFFIX_KEY, MIN_TYPOGRAPHY_HEADINGS
 from .typography import find_headings
 
 CONTENTS_SOURCE = "printed contents"
@@ -167,10 +167,18 @@ def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]
 
 
 def _named(h: Heading, names: set[tuple[str, int]]) -> bool:
-    """The heading repeats an entry's title (or its label, a running "Item 7A") nearby."""
+    """The heading repeats an entry's title (or its label, a running "Item 7A"; or its name
+    without the entry's label: "Condensed Consolidated Statement of Income" printed under
+    the bookmark "A-1 - Condensed Consolidated Statement of Income") nearby."""
     own = key(h.title)
     return bool(own) and any(
-        abs(page - h.page) <= 1 and (name == own or name.startswith(own)) for name, page in names
+        abs(page - h.page) <= 1
+        and (
+            name == own
+            or name.startswith(own)
+            or (len(own) >= MIN_SUFFIX_KEY and name.endswith(own))
+        )
+        for name, page in names
     )
 
 
