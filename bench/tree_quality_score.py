@@ -80,7 +80,12 @@ def repeats_parent(title: str, parent: str) -> bool:
         return False
     cut = title.rstrip().endswith("…") or _strip_suffix(title).rstrip().endswith("…")
     # "Condensed Consolidated Statement of Income" under "A-1 - Condensed … of Income"
-    labelled = len(own) >= MIN_LABELLED_CHARS and theirs.endswith(" " + own)
+    label = theirs[: -len(own)].split() if theirs.endswith(" " + own) else []
+    labelled = (
+        len(own) >= MIN_LABELLED_CHARS
+        and 0 < len(label) <= 3
+        and any(c.isdigit() for c in "".join(label))
+    )
     return own == theirs or labelled or (cut and len(own) >= 12 and theirs.startswith(own))
 
 

@@ -159,6 +159,8 @@ def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]
         if id(h) in own:
             _shift_below(owner, group)
             owner, group = h, []
+        elif owner is not None and key(h.title) == key(owner.title):
+            continue  # the entry's own title printed further into its span ("Index")
         else:
             group.append(h)
         out.append(h)
