@@ -247,7 +247,23 @@ def summary_table(groups: dict[str, list[dict[str, Any]]], sides: list[str]) -> 
             cells += ["" if s == "before" else f"{after / before:.2f}×" if before else "–"
                       for s in sides]  # fmt: skip
         lines.append("| index time, after / before | " + " | ".join(cells) + " |")
+        cells = []
+        for g in groups:
+            ratio = median_ratio(groups[g])
+            cells += ["" if s == "before" else f"{ratio:.2f}×" if ratio else "–" for s in sides]
+        lines.append("| index time, median of per-document ratios | " + " | ".join(cells) + " |")
     return lines
+
+
+def median_ratio(rows: list[dict[str, Any]]) -> float | None:
+    """The median of after/before per document: one document caught by a busy moment of a
+    shared machine moves it less than it moves the totals."""
+    ratios = [
+        r["after"]["seconds"] / r["before"]["seconds"]
+        for r in rows
+        if "seconds" in r.get("after", {}) and r.get("before", {}).get("seconds")
+    ]
+    return median(ratios)
 
 
 def statement_table(groups: dict[str, list[dict[str, Any]]], sides: list[str]) -> list[str]:

@@ -154,3 +154,17 @@ def test_ifrs_statements_and_the_auditors_report_are_the_financial_profiles_titl
         found = classify_line(title, FINANCIAL)
         assert found is not None and found.kind == Kind.STATEMENT, title
     assert classify_line("Income statement items were reclassified", FINANCIAL) is None
+
+
+def test_structure_parts_say_which_parts_came_from_where(tmp_path: Path) -> None:
+    from ui.tree_logic import structure_note
+
+    marks = [("PART II", 1, 2), ("Item 7. Management's Discussion and Analysis", 1, 2),
+             ("Item 8. Financial Statements and Supplementary Data", 1, 3)]  # fmt: skip
+    path = tmp_path / "filing.pdf"
+    path.write_bytes(render_pdf(_filing_pages(), marks))
+    doc = _index(path, tmp_path)
+    assert doc["structure_parts"] == {"bookmarks": 3, "typography": 7}
+    assert "Structure from bookmarks and typography (3 from bookmarks, 7 from typography)" in (
+        structure_note(doc)
+    )

@@ -21,7 +21,7 @@ from .pages import OutlineEntry, ReadResult
 from .profiles import GENERIC, Profile, detect_profile
 from .ranks import numbering_rank
 from .thresholds import MAX_LEVEL, MIN_NESTED_RANKED_SHARE
-from .typeset import below_entries, checked_headings, measure
+from .typeset import TYPOGRAPHY_PART, below_entries, checked_headings, measure
 
 BOOKMARKS_SOURCE = "bookmarks"
 SKELETON_SOURCE = "bookmarks and typography"
@@ -39,11 +39,15 @@ def structure_from_bookmarks(result: ReadResult, limits: Limits) -> Structured |
     if typeset is None:
         texts = [page.text for page in pages]
         nested = nest_outline(outline, detect_profile(texts))
-        return Structured(with_outline(texts, nested), BOOKMARKS_SOURCE)
+        return Structured(
+            with_outline(texts, nested), BOOKMARKS_SOURCE, {BOOKMARKS_SOURCE: len(nested)}
+        )
     marks = place_bookmarks(typeset.layout.texts, nest_outline(outline, typeset.profile))
     headings = below_entries(marks, checked_headings(result, typeset))
-    source = SKELETON_SOURCE if len(headings) > len(marks) else BOOKMARKS_SOURCE
-    return Structured(render(typeset.layout.texts, headings, typeset.dropped), source)
+    inner = len(headings) - len(marks)
+    source = SKELETON_SOURCE if inner else BOOKMARKS_SOURCE
+    parts = {BOOKMARKS_SOURCE: len(marks), **({TYPOGRAPHY_PART: inner} if inner else {})}
+    return Structured(render(typeset.layout.texts, headings, typeset.dropped), source, parts)
 
 
 def place_bookmarks(texts: list[list[str]], outline: list[OutlineEntry]) -> list[Heading]:

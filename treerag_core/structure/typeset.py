@@ -30,6 +30,7 @@ from .typography import find_headings
 CONTENTS_SOURCE = "printed contents"
 MIXED_SOURCE = "printed contents and typography"
 TYPOGRAPHY_SOURCE = "typography and numbering"
+TYPOGRAPHY_PART = "typography"  # headings found by their look and numbering, below entries
 
 
 @dataclass
@@ -77,12 +78,14 @@ def structure_from_contents(result: ReadResult, limits: Limits) -> Structured | 
     if contents.detailed:
         below = inside_leaves(placed, below, typeset.layout.texts, limits.max_section_chars)
     headings = below_entries(placed, below)
-    source = MIXED_SOURCE if len(headings) > len(placed) else CONTENTS_SOURCE
+    inner = len(headings) - len(placed)
+    source = MIXED_SOURCE if inner else CONTENTS_SOURCE
+    parts = {CONTENTS_SOURCE: len(placed), **({TYPOGRAPHY_PART: inner} if inner else {})}
     if contents.title is not None:
         page, line = contents.title
         headings = [Heading(page, line, line + 1, "Table of Contents", level=1), *headings]
     headings.sort(key=lambda h: (h.position, h.end > h.start))
-    return Structured(render(typeset.layout.texts, headings, typeset.dropped), source)
+    return Structured(render(typeset.layout.texts, headings, typeset.dropped), source, parts)
 
 
 def structure_by_typography(result: ReadResult, limits: Limits) -> str | None:
