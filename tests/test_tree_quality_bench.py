@@ -64,3 +64,22 @@ def test_the_split_is_fixed_and_keeps_each_kind_in_both_halves() -> None:
     assert split == halves(list(reversed(names)))
     for kind in ("10K", "10Q"):
         assert {split[n] for n in names if kind in n} == {"tuning", "held-out"}
+
+
+def test_headings_below_the_outlines_leaves_are_counted_apart() -> None:
+    from bench.structure_score import below_gold_leaves
+
+    gold = [
+        {"title": "PART II", "page": 1, "level": 1},
+        {"title": "Item 7. MD&A", "page": 1, "level": 2},
+        {"title": "Item 8. Financial Statements", "page": 3, "level": 2},
+    ]
+    nodes = [
+        {"title": "PART II", "page": 1, "parent": None},
+        {"title": "Item 7. MD&A", "page": 1, "parent": 0},
+        {"title": "Overview", "page": 1, "parent": 1},
+        {"title": "Liquidity", "page": 2, "parent": 1},
+        {"title": "Liquidity (continued)", "page": 2, "parent": 3, "generated": True},
+        {"title": "Item 8. Financial Statements", "page": 3, "parent": 0},
+    ]
+    assert below_gold_leaves(nodes, gold) == 2
