@@ -96,6 +96,27 @@ def score(nodes: list[dict[str, Any]], gold: list[dict[str, Any]]) -> dict[str, 
     }
 
 
+def below_gold_leaves(nodes: list[dict[str, Any]], gold: list[dict[str, Any]]) -> int:
+    """Named nodes, matching no bookmark, nested under the node of a bookmark that has no
+    bookmark below it: the document's own headings deeper than its authors' outline goes (a
+    10-K's Item 7 has its subheadings; its bookmarks stop at the Items). Not the README's
+    rule: a diagnostic."""
+    matched = match(nodes, gold)
+    taken = set(matched.values())  # a bookmark's own node is never the document's extra
+    leaves = {
+        n
+        for b, n in matched.items()
+        if b + 1 == len(gold) or gold[b + 1]["level"] <= gold[b]["level"]
+    }
+    return sum(
+        1
+        for i, node in enumerate(nodes)
+        if not node.get("generated")
+        and i not in taken
+        and any(is_ancestor(nodes, leaf, i) for leaf in leaves)
+    )
+
+
 def rates(matched: int, bookmarks: int, named: int) -> dict[str, float]:
     recall = matched / bookmarks if bookmarks else 0.0
     precision = matched / named if named else 0.0

@@ -47,7 +47,10 @@ def test_oversized_section_becomes_child_parts():
     assert sections[0]["title"] == "Big" and sections[0]["text"] == ""
     parts = [s for s in sections if s.get("generated")]
     assert len(parts) >= 10 and all(len(p["text"]) <= 3000 for p in parts)
-    assert [p["title"] for p in parts[:2]] == [f"Big (part {i} of {len(parts)})" for i in (1, 2)]
+    # no stand-in titles: each piece named by what it holds, none by its parent's title
+    titles = [p["title"] for p in parts]
+    assert titles[0].startswith("word word") and titles[1].startswith("Big (continued): word")
+    assert len(set(titles)) == len(titles) and "Big" not in titles
     assert all(p["level"] == 2 for p in parts)
     assert sections[-1]["title"] == "Next"
     flat = flatten_tree(build_hierarchy(sections))
@@ -59,7 +62,10 @@ def test_unstructured_text_is_cut_into_bounded_parts_titled_by_first_line():
     sections = parse_sections(text, max_section_chars=5000)
     assert all(len(s["text"]) <= 5000 for s in sections)
     assert sections[0]["title"].startswith("Line 0") and sections[1]["generated"]
-    assert sections[1]["title"] == f"{sections[0]['title']} (part 1 of {len(sections) - 1})"
+    titles = [s["title"] for s in sections[1:]]
+    assert titles[0].startswith("Line 0 of a long unstructured note. Line 1")
+    assert titles[1].startswith("Line 0 of a long unstructured note (continued): Line ")
+    assert len(set(titles)) == len(titles) and sections[0]["title"] not in titles
 
 
 def test_flat_nodes_paths_levels_and_outline():

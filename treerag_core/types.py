@@ -72,6 +72,9 @@ class Document(TypedDict, total=False):
     file_path: str
     source_type: str  # pdf | docx | html | url | markdown | text | image
     structure_source: str  # what gave the tree: bookmarks, numbering and keywords, …
+    # Which parts came from where: headings per source ({"bookmarks": 43, "typography":
+    # 120}) and the "pieces cut for size" of sections with no heading to cut at
+    structure_parts: dict[str, int]
     # With a model: {"asked": n, "set_aside": [titles]} (and "error" if the check failed)
     structure_check: dict[str, Any]
     warnings: list[str]  # parts of the source that could not be read, and why

@@ -24,6 +24,8 @@ from ..tree.outline import build_tree_outline
 from ..tree.sections import parse_sections
 from ..types import Document, FlatNode, ProgressFn, SummarizerFn
 
+SIZE_PIECES = "pieces cut for size"
+
 
 def no_progress(done: int, total: int, message: str) -> None:
     """The progress report of a caller that shows none."""
@@ -104,6 +106,7 @@ def _document(
         "file_path": source.source,
         "source_type": source.source_type,
         "structure_source": source.structure_source,
+        **_structure_parts(source, flat),
         **({"structure_check": source.structure_check} if source.structure_check else {}),
         **({"metadata": source.metadata} if source.metadata else {}),
         "warnings": source.warnings,
@@ -122,6 +125,16 @@ def _document(
         "flat_nodes": flat,
         "tree": tree_skeleton(flat),
     }
+
+
+def _structure_parts(source: SourceText, flat: dict[str, FlatNode]) -> dict[str, Any]:
+    """Which parts of the tree came from where: headings per source, and the pieces a long
+    section with no heading to cut at was cut into."""
+    parts = dict(source.structure_parts)
+    pieces = sum(1 for node in flat.values() if node.get("generated"))
+    if pieces:
+        parts[SIZE_PIECES] = pieces
+    return {"structure_parts": parts} if parts else {}
 
 
 def _reuse_summaries(flat: dict[str, FlatNode], stored: Document | None, signature: str) -> int:

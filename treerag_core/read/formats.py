@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from ..errors import DocumentTooLargeError, FetchError, UnsupportedFormatError
 from ..limits import Limits
 from ..structure import Strategy
-from ..structure.bookmarks import structure_from_bookmarks
 from ..structure.page_groups import structure_by_page_groups
 from ..structure.pages import ReadOptions, ReadResult
+from ..structure.skeleton import structure_from_bookmarks
 from ..structure.text_rules import structure_by_text_rules, structure_whole_text
 from ..structure.typeset import (
     CONTENTS_SOURCE,

@@ -1,16 +1,17 @@
-"""Strategy: the PDF's own bookmarks, each inserted as a heading where its title is printed.
+"""The PDF's own bookmarks, each found where its title is printed.
 
-Bookmarks are the author's statement of the structure, so they come first; a token outline
-(one or two bookmarks over a long filing) is not a structure and is declined.
+Bookmarks are the author's statement of the structure, so they come first (the strategy is
+:mod:`.skeleton`'s); a token outline (one or two bookmarks over a long filing) is not a
+structure and is declined. Pages without typography get the bookmarks inserted into their
+text by :func:`with_outline`.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..limits import Limits
 from ..tree.sections import escape_line, heading, join_pages
-from .pages import OutlineEntry, ReadResult
+from .pages import OutlineEntry
 
 # Fewer bookmarks than this over a document longer than SHORT_DOCUMENT_PAGES is a token
 # outline ("Cover", "Exhibits"), not the document's structure.
@@ -33,14 +34,6 @@ MIN_TITLE_CHARS = 3
 _NUMBER_LABEL = re.compile(r"\d|^[ivxlcdm]{1,6}$")
 
 
-def structure_from_bookmarks(result: ReadResult, limits: Limits) -> str | None:
-    pages = result.pages or []
-    outline = result.outline
-    if not outline or (len(outline) < MIN_BOOKMARKS and len(pages) > SHORT_DOCUMENT_PAGES):
-        return None
-    return with_outline([page.text for page in pages], outline)
-
-
 def with_outline(pages: list[str], outline: list[OutlineEntry]) -> str:
     """Insert each bookmark as a heading on its page, at its title's line when found.
 
@@ -54,11 +47,11 @@ def with_outline(pages: list[str], outline: list[OutlineEntry]) -> str:
     out_pages: list[str] = []
     for index, page in enumerate(pages):
         lines = [escape_line(ln.rstrip()) for ln in page.split("\n")]
-        keys = [_key(line) for line in lines]
+        keys = [title_key(line) for line in lines]
         inserts: list[tuple[int, int, str]] = []
         cursor, used = 0, set[int]()
         for order, entry in enumerate(per_page.get(index, [])):
-            found = _find_title(keys, _key(entry.title), cursor, used)
+            found = find_title(keys, title_key(entry.title), cursor, used)
             if found is None:
                 at = cursor
             else:
@@ -75,12 +68,12 @@ def with_outline(pages: list[str], outline: list[OutlineEntry]) -> str:
     return join_pages(out_pages)
 
 
-def _key(text: str) -> str:
+def title_key(text: str) -> str:
     """Letters and digits of any script, case folded: how a title is compared."""
     return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
-def _find_title(keys: list[str], want: str, start: int, used: set[int]) -> tuple[int, int] | None:
+def find_title(keys: list[str], want: str, start: int, used: set[int]) -> tuple[int, int] | None:
     """(first line, lines) of the printed title: from ``start`` on, else before it."""
     if len(want) < MIN_TITLE_CHARS:
         return None

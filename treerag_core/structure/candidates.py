@@ -48,6 +48,10 @@ class Kind(StrEnum):
     STATEMENT = "statement"  # a profile's title in any case ("Consolidated Balance Sheets")
 
 
+# "Statement of Cash Flows (continued)", "Risk Factors – cont'd": the section before goes on
+# (on a page, and on a contents page that goes on from the one before).
+CONTINUED_TITLE = re.compile(r"[(\[–—-]\s*(?:continued|cont'?d|cont\.)\s*[)\]]?\s*:?\s*$", re.I)
+
 # Keyword headings rank by the words themselves; numbered ones by their depth below NUMBER.
 RANK = {
     Kind.PART: 10.0,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from .candidates import CONTENTS_WORDS
+from .candidates import CONTENTS_WORDS, CONTINUED_TITLE
 from .headings import Heading, Position
 from .layout import Layout, Line
 from .profiles import GENERIC, Profile
@@ -158,6 +158,8 @@ def _read_page(
         text = _without_leaders(ln.text)
         parsed = _parse(ln, edges[1])
         if parsed is None:
+            if CONTINUED_TITLE.search(text):
+                continue  # "ITEM 8 … (continued)" atop a contents page repeats an entry
             if pending is not None:
                 add(pending, _without_leaders(pending.text), None)
             pending = ln

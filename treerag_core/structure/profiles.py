@@ -15,13 +15,18 @@ from dataclasses import dataclass, field
 
 # The primary statements and reports of a financial filing, in any letter case.
 STATEMENT_TITLE = re.compile(
-    r"^(?:(?:consolidated|combined|condensed|interim|unaudited)\s+)*"
-    r"(?:statements?\s+of\s+(?:consolidated\s+)?(?:income|earnings|operations|"
+    r"^(?:(?:consolidated|combined|condensed|interim|unaudited|group|company|parent)\s+)*"
+    # IFRS reports outside the US: "Group income statement", "Consolidated cash flow
+    # statement", "Statement of profit or loss and other comprehensive income"
+    r"(?:(?:income|cash\s+flows?)\s+statements?|"
+    r"statements?\s+of\s+profit\s+or\s+loss(?:\s+and\s+other\s+comprehensive\s+income)?|"
+    r"statements?\s+of\s+(?:consolidated\s+)?(?:income|earnings|operations|"
     r"comprehensive\s+(?:income|loss|earnings)|cash\s+flows?|financial\s+position|"
     r"(?:changes\s+in\s+)?(?:stockholders|shareholders|shareowners|share\s*owners)['’]?\s+"
     r"(?:equity|deficit)|(?:changes\s+in\s+)?equity)|balance\s+sheets?|"
     r"notes\s+to\s+(?:the\s+)?(?:consolidated\s+|condensed\s+)*financial\s+statements|"
-    r"report\s+of\s+independent\s+registered\s+public\s+accounting\s+firm)"
+    r"report\s+of\s+independent\s+registered\s+public\s+accounting\s+firm|"
+    r"independent\s+auditor(?:s|['’]s|s['’])?\s+report(?:\s+to\s+the\s+members\s+of\s+.{1,60})?)"
     r"(?:\s*\(.{0,60}\))?\s*$",
     re.IGNORECASE,
 )

@@ -70,12 +70,13 @@ def assign_levels(headings: list[Heading]) -> None:
 
 def _style_ranks(headings: list[Heading]) -> dict[Prominence, float]:
     by_style: dict[Prominence, list[Heading]] = defaultdict(list)
-    first_plain: dict[Prominence, int] = {}
+    first: dict[Prominence, int] = {}
     for n, h in enumerate(headings):
         by_style[h.prominence].append(h)
-        if h.rank is None:
-            first_plain.setdefault(h.prominence, n)
-    order = sorted(by_style, key=lambda s: (_visual(s), first_plain.get(s, len(headings)), s))
+        first.setdefault(h.prominence, n)
+    # styles alike to the eye (bold upright "1. Basis", bold italic "Sale of Subsidiary")
+    # rank in the order they first appear, numbered or not
+    order = sorted(by_style, key=lambda s: (_visual(s), first[s], s))
     ranks: dict[Prominence, float] = {}
     ceiling = 0.0  # the deepest numbered rank among styles at least this prominent
     step = 0

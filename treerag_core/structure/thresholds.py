@@ -63,6 +63,9 @@ TOC_TITLE_LINES = 6  # "Contents" / "Index" must be among a TOC page's first lin
 # --- sequence and levels -------------------------------------------------------------------
 MAX_NOTE_JUMP = 3  # "Note 13" after "Note 2" is a cross-reference, not the next note
 MAX_LEVEL = 6  # Markdown's deepest heading
+# Flat bookmarks are nested by their numbering only where most of a run of siblings is
+# numbered ("PART I", "Item 1", "Item 1A"): a run of plain titles is the author's own level.
+MIN_NESTED_RANKED_SHARE = 0.5
 
 # --- typography (PDF lines with size, weight and position) -----------------------------------
 SIZE_STEP = 0.5  # sizes are compared to the half point: 10.02 and 9.96 are one size
@@ -122,3 +125,7 @@ MIN_DRIFT_TITLE_CHARS = 12
 MIN_LOOKUP_CHARS = 4  # shorter titles ("5G") are placed by their page number alone
 TITLE_RUN_ON_CHARS = 40  # the printed title may carry more than the entry ("… (continued)")
 MIN_LOCATED_SHARE = 0.6  # a contents is trusted when most of its titles are found
+# A printed heading that ends an entry's title ("Condensed … Statement of Income" under
+# "A-1 - Condensed … Statement of Income") is that entry when it is this long (letters and
+# digits): a short one ("Overview") ends many titles by chance.
+MIN_SUFFIX_KEY = 16

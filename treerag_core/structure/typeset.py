@@ -10,6 +10,7 @@ headings such as the notes to financial statements).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from ..limits import Limits
@@ -23,12 +24,13 @@ from .layout import Layout, build_layout
 from .pages import ReadResult
 from .profiles import PROFILES, Profile, detect_profile
 from .ranks import assign_levels
-from .thresholds import MIN_LOCATED_SHARE, MIN_TYPOGRAPHY_HEADINGS
+from .thresholds import MIN_LOCATED_SHARE, MIN_SUFFIX_KEY, MIN_TYPOGRAPHY_HEADINGS
 from .typography import find_headings
 
 CONTENTS_SOURCE = "printed contents"
 MIXED_SOURCE = "printed contents and typography"
 TYPOGRAPHY_SOURCE = "typography and numbering"
+TYPOGRAPHY_PART = "typography"  # headings found by their look and numbering, below entries
 
 
 @dataclass
@@ -69,19 +71,21 @@ def structure_from_contents(result: ReadResult, limits: Limits) -> Structured | 
     placed, located = place(contents, typeset.layout, typeset.dropped, starts, result.page_labels)
     if located < MIN_LOCATED_SHARE * len(placed):
         return None
-    # Below a contents that lists sections, only headings named by numbering or a standard
+    # Below an entry the contents details, only headings named by numbering or a standard
     # title are added (the notes and the statements of a filing are rarely listed); below
-    # an overview, every heading found.
-    below = (
-        [h for h in typeset.headings if h.known] if contents.detailed else _checked(result, typeset)
-    )
+    # an entry it lists alone (an overview's chapter, a filing's Item 7), every heading found.
+    below = checked_headings(result, typeset)
+    if contents.detailed:
+        below = inside_leaves(placed, below, typeset.layout.texts, limits.max_section_chars)
     headings = below_entries(placed, below)
-    source = MIXED_SOURCE if len(headings) > len(placed) else CONTENTS_SOURCE
+    inner = len(headings) - len(placed)
+    source = MIXED_SOURCE if inner else CONTENTS_SOURCE
+    parts = {CONTENTS_SOURCE: len(placed), **({TYPOGRAPHY_PART: inner} if inner else {})}
     if contents.title is not None:
         page, line = contents.title
         headings = [Heading(page, line, line + 1, "Table of Contents", level=1), *headings]
     headings.sort(key=lambda h: (h.position, h.end > h.start))
-    return Structured(render(typeset.layout.texts, headings, typeset.dropped), source)
+    return Structured(render(typeset.layout.texts, headings, typeset.dropped), source, parts)
 
 
 def structure_by_typography(result: ReadResult, limits: Limits) -> str | None:
@@ -89,12 +93,12 @@ def structure_by_typography(result: ReadResult, limits: Limits) -> str | None:
     typeset = measure(result, limits)
     if typeset is None or len(typeset.headings) < MIN_TYPOGRAPHY_HEADINGS:
         return None
-    headings = [_copy(h) for h in _checked(result, typeset)]
+    headings = [_copy(h) for h in checked_headings(result, typeset)]
     assign_levels(headings)
     return render(typeset.layout.texts, headings, typeset.dropped)
 
 
-def _checked(result: ReadResult, typeset: Typeset) -> list[Heading]:
+def checked_headings(result: ReadResult, typeset: Typeset) -> list[Heading]:
     """The typography headings after the model's check of the doubtful ones (asked once per
     read, and only by a strategy that uses them)."""
     if "heading_check" not in result.measured:
@@ -102,6 +106,40 @@ def _checked(result: ReadResult, typeset: Typeset) -> list[Heading]:
             typeset.headings, typeset.layout, result.heading_judge
         )
     return typeset.headings
+
+
+def inside_leaves(
+    entries: list[Heading], found: list[Heading], texts: list[list[str]], max_chars: int
+) -> list[Heading]:
+    """Of the headings found, those named by numbering or a standard title, and the rest
+    only inside an entry the contents lists alone whose text is too long to read as one
+    section (a filing's Item 7): where the author chose to detail, the detail is theirs."""
+    order = sorted(entries, key=lambda h: h.position)
+    starts = [h.position for h in order]
+    long_leaf = [
+        (n + 1 == len(order) or order[n + 1].level <= h.level)
+        and _span_chars(texts, h.position, starts[n + 1] if n + 1 < len(order) else None)
+        > max_chars
+        for n, h in enumerate(order)
+    ]
+    kept = []
+    for h in found:
+        owner = bisect_right(starts, h.position) - 1
+        if h.known or (owner >= 0 and long_leaf[owner]):
+            kept.append(h)
+    return kept
+
+
+def _span_chars(texts: list[list[str]], start: Position, end: Position | None) -> int:
+    """Characters of the lines from ``start`` up to ``end`` (the document's end if None)."""
+    last = end or (len(texts) - 1, len(texts[-1]) if texts else 0)
+    total = 0
+    for page in range(start[0], min(last[0], len(texts) - 1) + 1):
+        lines = texts[page]
+        first = start[1] if page == start[0] else 0
+        stop = last[1] if page == last[0] else len(lines)
+        total += sum(len(line) + 1 for line in lines[first:stop])
+    return total
 
 
 def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]:
@@ -124,6 +162,8 @@ def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]
         if id(h) in own:
             _shift_below(owner, group)
             owner, group = h, []
+        elif owner is not None and key(h.title) == key(owner.title):
+            continue  # the entry's own title printed further into its span ("Index")
         else:
             group.append(h)
         out.append(h)
@@ -132,10 +172,18 @@ def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]
 
 
 def _named(h: Heading, names: set[tuple[str, int]]) -> bool:
-    """The heading repeats an entry's title (or its label, a running "Item 7A") nearby."""
+    """The heading repeats an entry's title (or its label, a running "Item 7A"; or its name
+    without the entry's label: "Condensed Consolidated Statement of Income" printed under
+    the bookmark "A-1 - Condensed Consolidated Statement of Income") nearby."""
     own = key(h.title)
     return bool(own) and any(
-        abs(page - h.page) <= 1 and (name == own or name.startswith(own)) for name, page in names
+        abs(page - h.page) <= 1
+        and (
+            name == own
+            or name.startswith(own)
+            or (len(own) >= MIN_SUFFIX_KEY and name.endswith(own))
+        )
+        for name, page in names
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .candidates import Kind, classify_line
+from .candidates import CONTINUED_TITLE, Kind, classify_line
 from .headings import Heading, Position
 from .layout import Layout, Line
 from .profiles import GENERIC, Profile
@@ -42,8 +42,6 @@ from .thresholds import (
 )
 
 _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, not a bullet
-# "Statement of Cash Flows (continued)", "Risk Factors – cont'd": the section before goes on.
-_CONTINUED = re.compile(r"[(\[–—-]\s*(?:continued|cont'?d|cont\.)\s*[)\]]?\s*:?\s*$", re.I)
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
 # A lettered title: a capital and a period, then a capitalised word ("B. Tax Contingencies").
 _LETTERED = re.compile(r"[A-Z]\.\s+[A-Z]")
@@ -105,7 +103,11 @@ def find_headings(
             rank = numbering_rank(title, profile)
             if (
                 _is_heading(block, title, layout, above, rank)
-                and not _in_table(row, i, end)
+                and (
+                    not _in_table(row, i, end)
+                    or _caption(title, profile)
+                    or (rank is not None and block[0].bold and _keyword_titled(title))
+                )
                 and not _goes_on(title)
             ):
                 known = _known(title, profile)
@@ -120,7 +122,7 @@ def find_headings(
 def _goes_on(title: str) -> bool:
     """A title that continues the section before it ("… (continued)") or leads into the
     text after it (a long line ending in a colon): set like a heading, but no new section."""
-    if _CONTINUED.search(title):
+    if CONTINUED_TITLE.search(title):
         return True
     return title.endswith(":") and len(title.split()) > MAX_LEAD_IN_WORDS
 
@@ -160,6 +162,13 @@ def _larger(line: Line, layout: Layout) -> bool:
     if line.bold and not layout.body_bold:
         return line.size >= body + MIN_LARGER_PT
     return line.size >= body * MIN_LARGER_RATIO
+
+
+def _caption(title: str, profile: Profile) -> bool:
+    """A profile's title over its table ("CONSOLIDATED STATEMENTS OF INCOME" above "Year
+    Ended December 31 … 2022 2021"): the table's caption, not a label inside it."""
+    cand = classify_line(title, profile)
+    return cand is not None and cand.kind == Kind.STATEMENT
 
 
 def _known(title: str, profile: Profile) -> bool:
@@ -264,7 +273,19 @@ def _is_heading(
     # Body-size bold: a heading only with room above it (the top of a page has room), or,
     # numbered, right under another heading ("PART I" then "Item 1. Business").
     room = layout.body_gap + SET_APART_RATIO * layout.body_size
-    return first.gap_above >= room or above == _TOP or (above == _HEADING and rank is not None)
+    return (
+        first.gap_above >= room
+        or above == _TOP
+        or (above == _HEADING and rank is not None)
+        or (rank is not None and first.bold and _keyword_titled(title))
+    )
+
+
+def _keyword_titled(title: str) -> bool:
+    """Bold and named by keyword and number ("Note 3 — Restructuring and Impairment
+    Charges"): a heading even set tight under the paragraph or the table before it."""
+    cand = classify_line(title)
+    return cand is not None and cand.kind in _KEYWORD_KINDS and not cand.toc_like
 
 
 def _spread(line: Line) -> bool:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..types import Section
-from .outline import page_label
+from .pieces import piece_titles
 
 PAGE_BREAK = "\f"
 
@@ -27,7 +27,6 @@ _MAX_TITLE = 200
 # inside a line.
 _SENTENCE_END = re.compile(r"[.!?:;][\"'’”)\]]*\s*$")
 _SENTENCE_BREAK = re.compile(r"[.!?][\"'’”)\]]*\s+(?=[A-Z0-9“\"(])")
-MAX_PART_BASE_CHARS = 80  # a split's title repeats at most this much of its section's
 # A line can be structure only if its first non-space character is one of these.
 _MARKUP_START = set("#=-`~")
 
@@ -201,10 +200,9 @@ def _emit(
         parts = _split_parts(body, max_chars)
         heading_title = title if title is not None else _first_line_title(parts[0])
         out.append(_section(heading_title, level, head_page, [], page_unit))
-        previous = ""
-        for i, part in enumerate(parts, 1):
-            part_title = _part_title(heading_title, part, i, len(parts), page_unit, previous)
-            previous = part_title
+        for part, part_title in zip(
+            parts, piece_titles(heading_title, parts, page_unit), strict=True
+        ):
             piece = _section(part_title, level + 1, part[0][0], part, page_unit)
             piece["generated"] = True  # a size split, not a heading of the document
             out.append(piece)
@@ -243,26 +241,6 @@ def _page_marks(start: int, body: list[tuple[int, str]]) -> list[list[int]]:
             current = page
         offset += len(line) + 1
     return marks
-
-
-def _part_title(
-    title: str,
-    part: list[tuple[int, str]],
-    index: int,
-    count: int,
-    page_unit: str,
-    previous: str,
-) -> str:
-    """Where a size split sits, in its section's own words: ``Risk Factors (pp. 18–19)``,
-    ``Risk Factors (p. 19, continued)``; ``Notes (part 2 of 3)`` without pages."""
-    base = title if len(title) <= MAX_PART_BASE_CHARS else title[:MAX_PART_BASE_CHARS] + "…"
-    if not page_unit:
-        return f"{base} (part {index} of {count})"
-    pages = [p for p, ln in part if ln.strip()] or [part[0][0]]
-    first, last = pages[0], pages[-1]
-    where = page_label(first, last, page_unit)
-    label = f"{base} ({where})"
-    return f"{base} ({where}, continued)" if previous.startswith(label[:-1]) else label
 
 
 def _split_parts(body: list[tuple[int, str]], max_chars: int) -> list[list[tuple[int, str]]]:

@@ -46,6 +46,10 @@ AMOUNT_BONUS = 0.05
 BARE_FIGURE = 0.3
 # At most this many columns are printed for one row (selected data runs to five years).
 MAX_SHOWN_COLUMNS = 5
+# A company's legal form ("TOTAL NIKE, INC. REVENUES") says whose row it is, not what it
+# holds: it does not count as a word of the label the question did not ask for, so the
+# company's total row is not outweighed by a segment's "TOTAL REVENUES".
+LEGAL_FORMS = frozenset({"inc", "corp", "co", "ltd", "plc", "llc", "lp", "ag", "sa", "nv"})
 _YEAR_LABEL = re.compile(r"^(?:19|20)\d\d(?:\s*(?:-|–|to|and)\s*(?:19|20)\d\d)?$")
 
 
@@ -75,7 +79,8 @@ def score_row(row: Row, question: Question, vocab: Vocabulary, section_label: st
             # Other languages tell no names by capitals ("Umsatz … Region Nord"): the label
             # names part of what is asked, its table's caption the rest ("Umsatz nach Regionen")
             named = max(named, vocab.names_metric(words + around, question))
-        extra = vocab.coverage(question.terms(), label)  # how much of the label is asked
+        # how much of the label is asked
+        extra = vocab.coverage(question.terms(), label - LEGAL_FORMS)
         match = named * (0.6 + 0.4 * extra)
     if match < ROW_MIN_MATCH:
         return None

@@ -1,0 +1,178 @@
+"""What ``bench.tree_quality`` measures on one indexed document's tree (pure functions).
+
+The rules here are the bench's own, written from what a reader of a filing expects, not
+taken from the reader's code, so the code is not graded by its own patterns:
+- a section *repeats its parent's title* when its title, without a trailing "(pp. 3–4)",
+  "(continued)" or "(part 2 of 3)", is the parent's title (or the start of it, cut with …, or
+  the end of it, after a label such as "A-1 -");
+- *sibling titles repeat* when two children of one parent carry the same title;
+- a filing *holds* a primary statement, the auditor's report or note N when a line of its
+  text (or a title) is that caption standing alone; it has it *as a section* when a node's
+  title is that caption.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+_SUFFIX = re.compile(r"\s*\((?:pp?\.|pages?|part|continued|slides?|sheets?)[^()]*\)\s*$", re.I)
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+# "Consolidated", "Condensed", "Group": the qualifiers a statement's caption may open with.
+_QUALIFIERS = r"(?:(?:the|consolidated|combined|condensed|interim|unaudited|group|company)\s+)*"
+# "NIKE, Inc. Consolidated …", "3M Company and Subsidiaries Consolidated …": the company's name
+_COMPANY = r"(?:(?:(?-i:[A-Z0-9])[\w.,&'’-]*|and|&)\s+){0,5}?"
+STATEMENT_KINDS = {
+    "income": r"(?:statements?\s+of\s+(?:consolidated\s+)?(?:income|earnings|operations)"
+    r"(?!\s+and\s+comprehensive)|income\s+statements?|statements?\s+of\s+profit\s+or\s+loss)",
+    "comprehensive income": r"(?:statements?\s+of\s+(?:consolidated\s+)?"
+    r"(?:(?:income|earnings|operations)\s+and\s+)?comprehensive\s+(?:income|loss|earnings)"
+    r"|statements?\s+of\s+comprehensive)",
+    "balance sheet": r"(?:balance\s+sheets?|statements?\s+of\s+(?:consolidated\s+)?"
+    r"financial\s+(?:position|condition))",
+    "cash flows": r"(?:statements?\s+of\s+(?:consolidated\s+)?cash\s+flows?|cash\s+flows?\s+"
+    r"statements?)",
+    "equity": r"(?:statements?\s+of\s+(?:consolidated\s+)?(?:changes\s+in\s+)?(?:(?:stock|share)"
+    r"(?:holders|owners)['’]?\s+(?:equity|deficit)|equity|shareowners['’]?\s+equity))",
+}
+AUDIT = (
+    r"(?:report\s+of\s+independent\s+registered\s+public\s+accounting\s+firm|"
+    r"independent\s+auditor(?:s|['’]s|s['’])?\s+report)"
+)
+# "(in millions)", "$ in millions", "— continued", "for the years ended …", "at December 31"
+_CAPTION_TAIL = (
+    r"(?:\s*(?:[,($\-–—]|for\s+the\b|at\s+\w|as\s+of\b|years?\s+ended\b|in\s+millions)"
+    r".{0,90})?\s*$"
+)
+_LIST_MARK = re.compile(r"^(?:[a-z]|\d{1,2}|[ivx]{1,4})[).]\s+")  # "a) Condensed …"
+_CAPTIONS = {
+    kind: re.compile(rf"^{_COMPANY}{_QUALIFIERS}{pattern}{_CAPTION_TAIL}", re.I)
+    for kind, pattern in {**STATEMENT_KINDS, "auditor's report": AUDIT}.items()
+}
+_NOTE = re.compile(r"^note\s+(\d{1,2})\b\s*(?:[.:\-–—]\s*)?([A-Z][A-Za-z ,&'’()\-]{2,})$", re.I)
+# Under "Notes to … Financial Statements", a numbered title is a note: "1. Basis of …".
+_NUMBERED = re.compile(r"^(?:note\s+)?(\d{1,2})\s*[.:\-–—]?\s+[A-Z]", re.I)
+_NOTES_HEAD = re.compile(r"\bnotes\s+to\b.*\bfinancial\s+statements\b", re.I)
+MAX_CAPTION_CHARS = 130  # a caption with its "(in millions, except per share data)"
+MAX_TITLE_CHARS = (
+    200  # a section title may carry the periods: "… for the three and six months ended …"
+)
+MIN_LABELLED_CHARS = (
+    16  # a title that ends its parent's after a label: long enough not to be chance
+)
+MAX_NOTE_LINE_WORDS = 12  # "Note 5 — Property, Plant and Equipment"; a longer line is prose
+
+
+def norm(title: str) -> str:
+    return _NON_ALNUM.sub(" ", title.lower().replace("…", " ")).strip()
+
+
+def node_label(node: dict[str, Any]) -> str:
+    """The title as printed: its number ("1.2", "Note 4") back in front."""
+    number = str(node.get("number") or "")
+    return f"{number} {node.get('title', '')}".strip()
+
+
+def repeats_parent(title: str, parent: str) -> bool:
+    own, theirs = norm(_strip_suffix(title)), norm(parent)
+    if not own or not theirs:
+        return False
+    cut = title.rstrip().endswith("…") or _strip_suffix(title).rstrip().endswith("…")
+    # "Condensed Consolidated Statement of Income" under "A-1 - Condensed … of Income"
+    label = theirs[: -len(own)].split() if theirs.endswith(" " + own) else []
+    labelled = (
+        len(own) >= MIN_LABELLED_CHARS
+        and 0 < len(label) <= 3
+        and any(c.isdigit() for c in "".join(label))
+    )
+    return own == theirs or labelled or (cut and len(own) >= 12 and theirs.startswith(own))
+
+
+def _strip_suffix(title: str) -> str:
+    while True:
+        stripped = _SUFFIX.sub("", title)
+        if stripped == title:
+            return title
+        title = stripped
+
+
+def tree_shape(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Counts of the tree: sections, top level, depth, repeats of parent and sibling titles."""
+    nodes = list(flat.values())
+    repeat_parent = sum(
+        1
+        for node in nodes
+        if node.get("parent_id")
+        and repeats_parent(node_label(node), node_label(flat[node["parent_id"]]))
+    )
+    siblings: dict[str | None, Counter[str]] = {}
+    for node in nodes:
+        siblings.setdefault(node.get("parent_id"), Counter())[norm(node_label(node))] += 1
+    repeat_sibling = sum(n for counter in siblings.values() for n in counter.values() if n > 1)
+    return {
+        "sections": len(nodes),
+        "top_level": sum(1 for node in nodes if not node.get("parent_id")),
+        "depth": max((int(node.get("level") or 1) for node in nodes), default=0),
+        "repeat_parent": repeat_parent,
+        "repeat_sibling": repeat_sibling,
+        "generated": sum(1 for node in nodes if node.get("generated")),
+    }
+
+
+def caption_kind(line: str, limit: int = MAX_CAPTION_CHARS) -> list[str]:
+    """Which statements (or the auditor's report) a line or title names as a caption."""
+    text = _LIST_MARK.sub("", " ".join(line.split()))
+    if not text or len(text) > limit or "notes to" in text.lower():
+        return []
+    return [kind for kind, pattern in _CAPTIONS.items() if pattern.match(text)]
+
+
+def note_number(line: str) -> int | None:
+    text = " ".join(line.split())
+    m = _NOTE.match(text)
+    if not m or len(text.split()) > MAX_NOTE_LINE_WORDS:
+        return None
+    return int(m.group(1))
+
+
+def filing_parts(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Which statements, auditor's report and notes the filing holds, and which are
+    sections of their own."""
+    held: set[str] = set()
+    sectioned: set[str] = set()
+    notes_held: set[int] = set()
+    notes_sectioned: set[int] = set()
+    for node in flat.values():
+        title = _strip_suffix(node_label(node))
+        for kind in caption_kind(title, MAX_TITLE_CHARS):
+            held.add(kind)
+            sectioned.add(kind)
+        number = note_number(title)
+        if number is None and _under_notes(flat, node):
+            m = _NUMBERED.match(title)
+            number = int(m.group(1)) if m else None
+        if number is not None:
+            notes_held.add(number)
+            notes_sectioned.add(number)
+        for line in str(node.get("text") or "").split("\n"):
+            if len(line) <= MAX_CAPTION_CHARS:
+                held.update(caption_kind(line))
+                number = note_number(line)
+                if number is not None:
+                    notes_held.add(number)
+    return {
+        "held": sorted(held),
+        "sectioned": sorted(sectioned & held),
+        "notes_held": sorted(notes_held),
+        "notes_sectioned": sorted(notes_sectioned & notes_held),
+    }
+
+
+def _under_notes(flat: dict[str, dict[str, Any]], node: dict[str, Any]) -> bool:
+    parent = node.get("parent_id")
+    while parent:
+        if _NOTES_HEAD.search(str(flat[parent].get("title") or "")):
+            return True
+        parent = flat[parent].get("parent_id")
+    return False
