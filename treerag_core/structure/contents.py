@@ -4,7 +4,7 @@ A contents page is one near the front whose lines mostly end in a page number, a
 leaders (``Title ..... 12``) or set flush right (``Item 1. Business    4``). Each such line is
 an entry; a line without a number is a part title (``PART II``) or the wrapped rest of an
 entry. Levels come from indentation first, then size and weight, corrected by numbering
-(:mod:`.ranks`), as for headings on the pages.
+(:mod:`.levels`), as for headings on the pages.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, replace
 from .candidates import CONTENTS_WORDS, CONTINUED_TITLE
 from .headings import Heading, Position
 from .layout import Layout, Line
+from .levels import levels_from_look, numbering_rank
 from .profiles import GENERIC, Profile
-from .ranks import assign_levels, numbering_rank
 from .thresholds import (
     CENTRED_WIDTH_SHARE,
     CONTENTS_INDENT_STEP,
@@ -86,7 +86,7 @@ def read_contents(
         _read_page(layout, p, skip, contents, profile)
     if len(contents.entries) < MIN_CONTENTS_ENTRIES:
         return None
-    assign_levels([e.heading for e in contents.entries])
+    levels_from_look([e.heading for e in contents.entries])
     return contents
 
 

@@ -1,108 +1,117 @@
-"""Which candidates stay headings, and at what level.
+"""Every heading's level, in one place: from ranks (numbering and keywords) and, for
+headings found by their look, from their style.
 
-Numbered headings must continue the running numbering (a ``1.`` list item inside section 4
-is not a heading); notes must count up (``Note 13`` after ``Note 2`` is a cross-reference).
-Levels come from ranks (PART > Chapter/Article > Subpart > Section/§ > Item > Note/``1`` >
-``1.2`` > …), compressed to the ranks the document actually uses, so a 10-K without PART
-lines still gets its Items at level 1.
+Ranks order what numbering and keywords say: PART > Chapter/Article > Subpart > Section/§ >
+Item > Note/``1`` > ``1.2`` > …; ``Appendix A`` › ``A.1``. Headings found in the text
+(:func:`levels_from_ranks`) nest by rank, compressed to the ranks the document uses, so a
+10-K without PART lines still gets its Items at level 1. Headings found by their look
+(:func:`levels_from_look`) add their style: a style (size and weight) keeps one level within
+a document; when most headings of a style are numbered alike, the style takes that number's
+level (so "Preface" in the chapter style sits with the chapters); other styles take their
+place by prominence — larger first, then bold, then the one that appears first in the
+document — below every numbered level at least as prominent. Nesting then follows ranks,
+so a level never jumps by more than one below its parent.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from collections import Counter, defaultdict
 
-from .candidates import NUMBER_RANK, RANK, UNRANKED, Found, Kind, cjk_number
-from .thresholds import FIRST_NUMBER_MAX, MAX_LEVEL, MAX_NOTE_JUMP, MAX_NUMBER_JUMP
+from .candidates import NUMBER_RANK, RANK, UNRANKED, Found, Kind, classify_line
+from .headings import Heading, Prominence
+from .profiles import GENERIC, Profile
+from .thresholds import ANCHOR_SHARE, MAX_LEVEL
 
-# A keyword heading of these kinds starts a new numbering (and note) sequence.
-_RESETS_NUMBERING = {Kind.PART, Kind.CHAPTER, Kind.ARTICLE, Kind.SUBPART, Kind.ITEM}
-
-
-def drop_repeats(found: list[Found]) -> list[Found]:
-    """Of two same-key headings in a row on one page (a running head kept as the start of
-    its run, then the real heading), keep the one with the longer title."""
-    kept: list[Found] = []
-    for f in found:
-        prev = kept[-1] if kept else None
-        if prev and prev.cand.key == f.cand.key and prev.page == f.page:
-            if len(f.cand.title) > len(prev.cand.title):
-                kept[-1] = f
-            continue
-        kept.append(f)
-    return kept
+# "Appendix A Installing Octave" is a chapter; "A.1 Build Dependencies" a section of it.
+_APPENDIX = re.compile(r"^(?:APPENDIX|Appendix)\s+[A-Z]\b")
+_LETTER_NUMBER = re.compile(r"^[A-Z]((?:\.\d{1,3}){1,4})\.?\s+\S")
+# The first of a numbered run: "Note 1 –", "Item 1.", "PART I", "1. Basis", "2.1 Scope".
+_FIRST = re.compile(r"^(?:[A-Za-z]+\s+)?(?:\d+\.)*(?:1|I|A)(?=$|[\s.:–—-])")
+# Between the ranks of two numbered levels there is room for this many styles.
+_STEP = 0.001
 
 
-def _keyword_number(title: str) -> int | None:
-    """The number a keyword heading carries: "Chapter 3", "Kapitel 3", "第3章", "제3장"."""
-    m = re.match(r"\S+\s+(\d+)", title)
+def numbering_rank(title: str, profile: Profile = GENERIC) -> float | None:
+    """The rank a title's own numbering or keyword gives it, or None (lower = higher)."""
+    text = " ".join(title.split())
+    m = _LETTER_NUMBER.match(text)
     if m:
-        return int(m.group(1))
-    m = re.match(r"(?:第|제)?\s*(\d+|[〇一二三四五六七八九十百]+)\s*[章장]", title)
-    return cjk_number(m.group(1)) if m else None
+        return NUMBER_RANK + 1 + m.group(1).count(".")
+    if _APPENDIX.match(text):
+        return NUMBER_RANK + 1
+    cand = classify_line(text, profile)
+    if cand is None or cand.toc_like:
+        return None
+    if cand.kind == Kind.NUMBER and cand.number is not None:
+        return NUMBER_RANK + len(cand.number)
+    return RANK.get(cand.kind)
 
 
-def check_sequence(found: list[Found]) -> list[Found]:
-    """Keep numbered headings that continue the running numbering; a higher keyword resets it.
+def levels_from_look(headings: list[Heading]) -> None:
+    """Set every heading's level from its numbering and its style's place.
 
-    ``1 Intro``, ``1.1 Scope``, ``2 Methods`` pass; after ``Chapter 3``, ``3.1`` does too.
-    In a numbered PART (``PART 52``),
-    numbers starting with that part are its clauses.
+    An unnumbered heading right above the first of a numbered run ("Notes to Consolidated
+    Financial Statements" over "Note 1 – …"), set at least as prominently, heads that run.
     """
-    kept: list[Found] = []
-    last: tuple[int, ...] | None = None
-    part_number: int | None = None
-    chapter: int | None = None
-    last_note = 0
-    for f in found:
-        c = f.cand
-        if c.kind == Kind.PART:
-            part_number = _keyword_number(c.title)
-        if c.kind in _RESETS_NUMBERING:
-            last = None
-            last_note = 0
-            # "Chapter 3" then "3.1": the chapter's own numbers go on from its number
-            chapter = _keyword_number(c.title) if c.kind == Kind.CHAPTER else None
-        if c.kind == Kind.NOTE:
-            note = _keyword_number(c.title) or 0
-            if note <= last_note or note - last_note > MAX_NOTE_JUMP:
-                continue  # a cross-reference such as "Refer to Note 13."
-            last_note = note
-        if c.kind != Kind.NUMBER or c.number is None:
-            kept.append(f)
-            continue
-        num = c.number
-        if part_number is not None and num[0] == part_number and len(num) >= 2:
-            f.cand = replace(c, kind=Kind.CLAUSE)
-            kept.append(f)
-            continue
-        if _continues(last, num) or (last is None and _opens_chapter(chapter, num)):
-            last = num
-            kept.append(f)
-    return kept
+    style_rank = _style_ranks(headings)
+    ranks = [h.rank if h.rank is not None else style_rank[h.prominence] for h in headings]
+    for n in range(len(headings) - 1):
+        nxt = headings[n + 1]
+        own = headings[n]
+        if own.rank is None and nxt.rank is not None and ranks[n] >= nxt.rank:
+            if _visual(own.prominence) <= _visual(nxt.prominence) and _FIRST.match(
+                " ".join(nxt.title.split())
+            ):
+                ranks[n] = nxt.rank - _STEP / 2
+    stack: list[float] = []
+    for h, rank in zip(headings, ranks, strict=True):
+        while stack and stack[-1] >= rank:
+            stack.pop()
+        h.level = min(MAX_LEVEL, len(stack) + 1)
+        stack.append(rank)
 
 
-def _opens_chapter(chapter: int | None, num: tuple[int, ...]) -> bool:
-    """``3.1`` (or ``3.1.1``) right after "Chapter 3": the chapter's first numbered part."""
-    return (
-        chapter is not None
-        and len(num) > 1
-        and num[0] == chapter
-        and all(n <= FIRST_NUMBER_MAX for n in num[1:])
-    )
+def _style_ranks(headings: list[Heading]) -> dict[Prominence, float]:
+    by_style: dict[Prominence, list[Heading]] = defaultdict(list)
+    first: dict[Prominence, int] = {}
+    for n, h in enumerate(headings):
+        by_style[h.prominence].append(h)
+        first.setdefault(h.prominence, n)
+    # styles alike to the eye (bold upright "1. Basis", bold italic "Sale of Subsidiary")
+    # rank in the order they first appear, numbered or not
+    order = sorted(by_style, key=lambda s: (_visual(s), first[s], s))
+    ranks: dict[Prominence, float] = {}
+    ceiling = 0.0  # the deepest numbered rank among styles at least this prominent
+    step = 0
+    for style in order:
+        members = by_style[style]
+        numbered = [h.rank for h in members if h.rank is not None]
+        anchor = _anchor(numbered, len(members))
+        if anchor is not None:
+            ranks[style] = anchor
+        else:
+            step += 1
+            ranks[style] = max([ceiling, *numbered]) + step * _STEP
+        ceiling = max([ceiling, ranks[style], *numbered])
+    return ranks
 
 
-def _continues(last: tuple[int, ...] | None, num: tuple[int, ...]) -> bool:
-    if last is None:
-        return num[0] <= FIRST_NUMBER_MAX and all(n <= FIRST_NUMBER_MAX for n in num[1:])
-    ok = num > last and num[0] - last[0] <= MAX_NUMBER_JUMP and (num[0] > last[0] or len(num) > 1)
-    if ok and num[0] == last[0] and len(num) > 1:
-        prefix = num[: len(last)]
-        ok = prefix >= last[: len(prefix)]
-    return ok
+def _visual(prominence: Prominence) -> Prominence:
+    """The part of a style that ranks it by look (its last part, italic, only tells styles
+    apart: whether italic sits above or below upright differs between documents)."""
+    return prominence[:-1]
 
 
-def assign_levels(found: list[Found]) -> None:
+def _anchor(numbered: list[float], members: int) -> float | None:
+    """The numbered rank most of a style's headings share, if they do."""
+    if not numbered or len(numbered) < ANCHOR_SHARE * members:
+        return None
+    rank, count = Counter(numbered).most_common(1)[0]
+    return rank if count >= ANCHOR_SHARE * len(numbered) else None
+
+
+def levels_from_ranks(found: list[Found]) -> None:
     """Level = 1 + open headings of higher rank: PART → Item → Note nest, while a later
     Article after Item 16 climbs back to just below the PART. Unranked headings (caps,
     statements) sit one level below the latest ranked one."""

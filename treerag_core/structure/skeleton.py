@@ -17,9 +17,9 @@ from . import Structured
 from .bookmarks import MIN_BOOKMARKS, SHORT_DOCUMENT_PAGES, find_title, title_key, with_outline
 from .candidates import RANK, Kind, classify_line
 from .headings import Heading, render
+from .levels import numbering_rank
 from .pages import OutlineEntry, ReadResult
 from .profiles import GENERIC, Profile, detect_profile
-from .ranks import numbering_rank
 from .thresholds import MAX_LEVEL, MIN_NESTED_RANKED_SHARE
 from .typeset import TYPOGRAPHY_PART, below_entries, checked_headings, measure
 

@@ -28,9 +28,10 @@ from .candidates import (
 )
 from .furniture import Position, furniture_lines
 from .headings import Heading, render, summary
-from .levels import assign_levels, check_sequence, drop_repeats
+from .levels import levels_from_ranks
 from .pages import ReadResult
 from .profiles import PROFILES, Profile, detect_profile, known_title, split_glued_headings
+from .sequence import check_sequence, drop_repeats
 from .thresholds import (
     MAX_BLANKS_BEFORE_TITLE,
     MAX_CAPS_REPEATS,
@@ -120,7 +121,7 @@ def structure_pages(pages: list[str], profile: Profile | None = None) -> Structu
         f for f in found if f.cand.kind != Kind.CAPS or caps_seen[f.cand.key] < MAX_CAPS_REPEATS
     ]
     found = check_sequence(found)
-    assign_levels(found)
+    levels_from_ranks(found)
     return _render(page_lines, dropped, found, profile)
 
 

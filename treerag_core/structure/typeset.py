@@ -21,9 +21,9 @@ from .contents_place import key, place
 from .furniture import furniture_lines
 from .headings import Heading, Position, render
 from .layout import Layout, build_layout
+from .levels import levels_from_look
 from .pages import ReadResult
 from .profiles import PROFILES, Profile, detect_profile
-from .ranks import assign_levels
 from .thresholds import MIN_LOCATED_SHARE, MIN_SUFFIX_KEY, MIN_TYPOGRAPHY_HEADINGS
 from .typography import find_headings
 
@@ -94,7 +94,7 @@ def structure_by_typography(result: ReadResult, limits: Limits) -> str | None:
     if typeset is None or len(typeset.headings) < MIN_TYPOGRAPHY_HEADINGS:
         return None
     headings = [_copy(h) for h in checked_headings(result, typeset)]
-    assign_levels(headings)
+    levels_from_look(headings)
     return render(typeset.layout.texts, headings, typeset.dropped)
 
 
@@ -152,7 +152,7 @@ def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]
         for h in found
         if (h.page, h.start) not in taken and not _named(h, names)  # found twice
     ]
-    assign_levels(inner)
+    levels_from_look(inner)
     own = {id(e) for e in entries}
     ordered = sorted([*entries, *inner], key=lambda h: (h.position, id(h) not in own))
     out: list[Heading] = []

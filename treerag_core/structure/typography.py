@@ -5,7 +5,7 @@ line larger than the body, or bold where the body is not and with space above it
 one style from end to end (a body line that merely starts with a bold word is not), that is
 not page furniture, a table cell (it shares its row), a row of figures or a sentence. Lines
 of one title broken over several lines (or one word per line) are joined; levels come from
-numbering and style (:mod:`.ranks`).
+numbering and style (:mod:`.levels`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import re
 from .candidates import CONTINUED_TITLE, Kind, classify_line
 from .headings import Heading, Position
 from .layout import Layout, Line
+from .levels import numbering_rank
 from .profiles import GENERIC, Profile
-from .ranks import numbering_rank
 from .thresholds import (
     CENTRED_SHARE,
     MAX_EMS_PER_CHAR,
