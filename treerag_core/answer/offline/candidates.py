@@ -25,7 +25,7 @@ SYNONYM_SHARE = 0.9
 
 
 @dataclass
-class Candidate:
+class AnswerLine:
     """One possible answer line: a table row or a sentence, where it is and how it fits."""
 
     kind: str  # "row" or "sentence"

@@ -22,7 +22,7 @@ from ...text import OFFLINE_NOTE
 from ...text.sentences import sentence_spans
 from ...text.tables import table_rows
 from ...tree.labels import page_label
-from .candidates import Candidate, Vocabulary
+from .candidates import AnswerLine, Vocabulary
 from .question import Question, read_question
 from .rows import row_candidates
 from .sentences import sentence_candidates
@@ -88,7 +88,7 @@ def extractive_answer(
     return "\n".join(lines) + "\n\n" + OFFLINE_NOTE, used
 
 
-def _rank(question: Question, candidate: Candidate) -> tuple[float, int, float, int, int]:
+def _rank(question: Question, candidate: AnswerLine) -> tuple[float, int, float, int, int]:
     """Best first; equal scores (to two decimals) go to the line that says more of the
     names the question asks about (a spreadsheet's rows all name the asked column: "What
     was the revenue of North?" is the row that says North), then to the larger figure,
@@ -105,11 +105,11 @@ def _rank(question: Question, candidate: Candidate) -> tuple[float, int, float, 
     )
 
 
-def _score(question: Question, candidate: Candidate) -> float:
+def _score(question: Question, candidate: AnswerLine) -> float:
     return -_rank(question, candidate)[0]
 
 
-def choose(question: Question, candidates: list[Candidate], limit: int) -> list[Candidate]:
+def choose(question: Question, candidates: list[AnswerLine], limit: int) -> list[AnswerLine]:
     """The best candidate, then supports that add something: the best of the other kind
     first (a sentence's figure from its table, or a row's sentence), no repeat of a line
     already chosen, nor of its figures."""

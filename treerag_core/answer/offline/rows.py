@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from ...text.numbers import years_in
 from ...text.tables import Row
-from .candidates import Candidate, Vocabulary
+from .candidates import AnswerLine, Vocabulary
 from .question import WEAK_WORDS, Question
 
 # A row answers only when its label names at least this share of the metric (weighted):
@@ -152,9 +152,9 @@ def row_candidates(
     rows: Sequence[Sequence[Row]],
     section_labels: Sequence[str],
     vocab: Vocabulary,
-) -> list[Candidate]:
+) -> list[AnswerLine]:
     """Every row that names the metric, scored (``rows[i]`` are section ``i``'s rows)."""
-    out: list[Candidate] = []
+    out: list[AnswerLine] = []
     for si, section_rows in enumerate(rows):
         for row in section_rows:
             score = score_row(row, question, vocab, section_labels[si])
@@ -167,7 +167,7 @@ def row_candidates(
                 (abs(c.value or 0.0) for c in row.cells if c.text.strip("()$€£¥%-−") in figures),
                 default=0.0,
             )
-            out.append(Candidate("row", text, score, si, row.start, key, figures, said, size))
+            out.append(AnswerLine("row", text, score, si, row.start, key, figures, said, size))
     if question.superlative:
         out.extend(superlative_candidates(question, rows, vocab))
     return out
@@ -178,7 +178,7 @@ _SUPERLATIVE_WORD = {"max": "Highest", "min": "Lowest"}
 
 def superlative_candidates(
     question: Question, rows: Sequence[Sequence[Row]], vocab: Vocabulary
-) -> list[Candidate]:
+) -> list[AnswerLine]:
     """ "Which … had the highest …": the tables whose caption and labels name the question,
     each read down the asked column to its highest (lowest) row (totals left out)."""
     out = []
@@ -208,5 +208,5 @@ def superlative_candidates(
             line, figures = row_line(extreme, question, prefix=prefix)
             key = " ".join(extreme.label.lower().split()) + "|" + "|".join(sorted(figures))
             score = match * (1 + (PERIOD_BONUS if set(first.years) & set(question.years) else 0.0))
-            out.append(Candidate("row", line, score, si, extreme.start, key, figures))
+            out.append(AnswerLine("row", line, score, si, extreme.start, key, figures))
     return out

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ...text.numbers import MONTHS, years_in
 from ...text.tables import split_row
 from ...text.tokens import UNSPACED
-from .candidates import Candidate, Vocabulary
+from .candidates import AnswerLine, Vocabulary
 from .question import Question
 
 # Sentences that never answer anything: legal and navigation boilerplate. Lower case;
@@ -200,9 +200,9 @@ def score_sentence(sentence: str, question: Question, vocab: Vocabulary) -> floa
 
 def sentence_candidates(
     question: Question, sentences: Sequence[Sequence[tuple[str, int]]], vocab: Vocabulary
-) -> list[Candidate]:
+) -> list[AnswerLine]:
     """Every whole, relevant sentence, scored (``sentences[i]`` are section ``i``'s)."""
-    out: list[Candidate] = []
+    out: list[AnswerLine] = []
     for si, spans in enumerate(sentences):
         for sentence, offset in spans:
             score = score_sentence(sentence, question, vocab)
@@ -216,7 +216,7 @@ def sentence_candidates(
             key = " ".join(vocab.stems(sentence))
             figures = frozenset(m.group(1) for m in _NUMBER.finditer(sentence))
             said = frozenset(vocab.stems(sentence)) & question.terms()
-            out.append(Candidate("sentence", sentence, score, si, offset, key, figures, said, size))
+            out.append(AnswerLine("sentence", sentence, score, si, offset, key, figures, said, size))
     if question.kind == "count" and out:
         # the whole is at least each part: "approximately 61,800 employees" is the headcount,
         # "3,700 employees … covered by collective bargaining agreements" a part of it
