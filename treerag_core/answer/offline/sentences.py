@@ -216,7 +216,9 @@ def sentence_candidates(
             key = " ".join(vocab.stems(sentence))
             figures = frozenset(m.group(1) for m in _NUMBER.finditer(sentence))
             said = frozenset(vocab.stems(sentence)) & question.terms()
-            out.append(AnswerLine("sentence", sentence, score, si, offset, key, figures, said, size))
+            out.append(
+                AnswerLine("sentence", sentence, score, si, offset, key, figures, said, size)
+            )
     if question.kind == "count" and out:
         # the whole is at least each part: "approximately 61,800 employees" is the headcount,
         # "3,700 employees … covered by collective bargaining agreements" a part of it
