@@ -1,0 +1,146 @@
+"""The offline engine's computed answer: the result first, its working beneath, each cell cited.
+
+A question asking for a ratio, a margin, a change, an average over years or a CAGR is
+answered by computing it (:mod:`.offline.compute`) from cells of the documents' tables
+rather than by copying the best-matching row. The first line is the result with its label,
+period and unit, and the working (``= revenue 6,489 / average PP&E ((253 + 282) / 2)``);
+the lines beneath name each cell used and cite its section and page. A cell of a section
+navigation did not choose becomes a reference of its own (``S7``), so every citation can
+be opened as evidence. When a cell cannot be found, the answer says which one and shows the
+cells it did find; it never prints a number it did not compute.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from ..navigate.ranking import remembered
+from ..tree.labels import page_label
+from .context import Prepared, reference
+from .offline.asks import Ask, read_ask
+from .offline.compute import DECIMALS, Computation, compute, number
+from .offline.operands import UNIT_SIZE, Found, TableIndex
+
+COMPUTED_NOTE = (
+    "(Computed by the offline engine from the table cells cited above; no model was used. "
+    "Check the working against the cited pages.)"
+)
+_SCALES = {"thousands": "thousand", "millions": "million", "billions": "billion"}
+
+
+def computed_reply(query: str, prepared: Prepared) -> str | None:
+    """The computed answer to ``query`` from the prepared documents' tables, or None when
+    the question asks for no computation (the extractive answer then answers)."""
+    ask = read_ask(query)
+    if ask is None or not prepared.documents:
+        return None
+    order = [str(r.get("doc_id", "")) for r in prepared.references]
+    docs = sorted(
+        prepared.documents.items(),
+        key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order),
+    )
+    best: Computation | None = None
+    for doc_id, document in docs:
+        key = ("table-index", doc_id, str(document.get("indexed_at", "")))
+        index = remembered(prepared.memory, key, lambda d=document: TableIndex.of(d))
+        result = compute(ask, index)
+        if result.complete:
+            best = result
+            break
+        if best is None or len(result.missing) < len(best.missing):
+            best = result
+    if best is None or (not best.cells and not best.problem):
+        return None
+    return render(best, prepared)
+
+
+def render(result: Computation, prepared: Prepared) -> str:
+    """The answer's text: headline with working and citations, then each cell cited."""
+    ask = result.ask
+    cites = {id(c): _cite(c, prepared) for c in result.cells}
+    head = f"{ask.label}, {_period(ask)}"
+    refs = "; ".join(dict.fromkeys(cites.values()))
+    refs = f" {refs}" if refs else ""
+    if result.complete and result.result is not None:
+        lines = [f"{head}: {shown_result(result)} = {result.working}{refs}"]
+    elif result.missing:
+        names = "; ".join(dict.fromkeys(result.missing))
+        lines = [
+            f"{head}: cannot be computed: the document's tables do not print {names}. "
+            "The cells found are below; no figure is guessed."
+        ]
+    else:
+        lines = [f"{head}: cannot be computed: {result.problem}."]
+    lines += [f"- {line}" for line in result.lines]
+    lines += [f"- {cell.shown()} {cites[id(cell)]}" for cell in result.cells]
+    return "\n".join(lines) + "\n\n" + COMPUTED_NOTE
+
+
+def _period(ask: Ask) -> str:
+    years = ask.years if ask.average or ask.kind in ("growth", "change", "cagr") else ask.years[-1:]
+    if len(years) == 1:
+        return f"FY{years[0]}"
+    return f"FY{years[0]}–FY{years[-1]}"
+
+
+def shown_result(result: Computation) -> str:
+    """The result as asked: ``30.8%``, ``0.68``, ``93.86 days``, ``$3,215 million``."""
+    ask, value = result.ask, result.result
+    assert value is not None
+    places = ask.decimals
+    if ask.kind in ("percent", "growth", "cagr") and not result.money:
+        return f"{number(value * 100, DECIMALS['percent'] if places is None else places)}%"
+    if result.money:
+        unit = _SCALES.get(ask.scale, result.unit)
+        scaled = value / UNIT_SIZE.get(unit, Decimal(1))
+        if places is None:
+            places = 0 if scaled == scaled.to_integral_value() or abs(scaled) >= 100 else 2
+        sign = "-" if scaled < 0 else ""
+        tail = f" {unit}" if unit else ""
+        return f"{sign}{result.currency}{number(abs(scaled), places)}{tail}"
+    places = DECIMALS.get(ask.kind, 2) if places is None else places
+    return number(value, places) + (" days" if ask.kind == "days" else "")
+
+
+def _cite(cell: Found, prepared: Prepared) -> str:
+    """``[S3, p. 55]``: the reference holding the cell's section, added when navigation did
+    not choose that section."""
+    ref = next(
+        (
+            r
+            for r in prepared.references
+            if r.get("node_id") == cell.node_id and str(r.get("doc_id", "")) == cell.doc_id
+        ),
+        None,
+    )
+    if ref is None:
+        ref = _add_reference(cell, prepared)
+    if ref is None:
+        return ""
+    page = page_label(cell.page, None, ref.get("page_unit")) if cell.page else ""
+    return f"[{ref['ref']}, {page}]" if page else f"[{ref['ref']}]"
+
+
+def _add_reference(cell: Found, prepared: Prepared) -> dict[str, Any] | None:
+    document = prepared.documents.get(cell.doc_id)
+    if document is None or cell.node_id not in (document.get("flat_nodes") or {}):
+        return None
+    ref = reference(document, cell.node_id)
+    number_ = len(prepared.references) + 1
+    ref["ref"] = f"S{number_}"
+    ref["page_start"] = ref["page_end"] = cell.page
+    ref["added_by"] = "computation"
+    prepared.references.append(ref)
+    node = document["flat_nodes"][cell.node_id]
+    prepared.sections.append(
+        {
+            "label": f"S{number_} · {ref['path']}",
+            "text": str(node.get("text") or ""),
+            "ref": ref["ref"],
+            "page_start": node.get("page_start"),
+            "page_marks": node.get("page_marks") or [],
+            "page_unit": ref["page_unit"],
+        }
+    )
+    return ref
