@@ -25,7 +25,11 @@ class Metric:
 
 
 METRICS: tuple[Metric, ...] = (
-    Metric(("gross margin", "gross profit margin"), "gross profit / revenue", "percent"),
+    Metric(
+        ("gross margin", "gross profit margin"),
+        "(revenue - cost of goods sold) / revenue",
+        "percent",
+    ),
     Metric(
         ("operating margin", "operating profit margin"), "operating income / revenue", "percent"
     ),
