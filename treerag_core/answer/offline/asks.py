@@ -22,6 +22,9 @@ _DEFINED = re.compile(
     r"(?P<formula>.+?)(?=\.\s|\.$|$|\?)",
     re.I,
 )
+# "What was free cash flow in 2019, defined as X minus Y?": a definition inside the ask.
+_INLINE = re.compile(r"(?P<name>[^,.?!:;]{2,80}?)\s*[,(]\s*(?:here\s+)?defined\s+as:?\s*"
+                     r"(?P<formula>[^?)]+?)(?=\)|\?|\.\s|\.$|$)", re.I)  # fmt: skip
 _DEFINE = re.compile(r"\bdefine\s+(?P<name>.{2,80}?)\s+as:?\s*(?P<formula>.+?)(?=\.\s|\.$|$)", re.I)
 _NAME_NOISE = re.compile(r"\b(?:here|the|a|an|we)\b", re.I)
 _ASKS = re.compile(
@@ -57,7 +60,7 @@ _NOISE = re.compile(
     re.I,
 )
 _PERIOD = re.compile(
-    r"\b(?:from|between|in|for|during|at)?\s*(?:fy|fiscal(?: year)?)?\s*'?(?:19|20)\d\d"
+    r"\b(?:from|between|in|for|during|at|over)?\s*(?:fy|fiscal(?: year)?)?\s*'?(?:19|20)\d\d"
     r"(?:\s*(?:-|–|to|and|through)\s*(?:fy|fiscal(?: year)?)?\s*'?(?:19|20)\d\d)?",
     re.I,
 )
@@ -81,9 +84,11 @@ def definitions(text: str) -> dict[str, str]:
     """``{name: formula}`` for every "X is defined as Y" and "Define X as Y" (lower-case
     names; "Days payable outstanding (DPO)" under both its names)."""
     found: dict[str, str] = {}
-    for rx in (_DEFINED, _DEFINE):
+    for rx in (_DEFINED, _DEFINE, _INLINE):
         for m in rx.finditer(" ".join(text.split())):
             name = _NAME_NOISE.sub(" ", m.group("name")).strip(" ,:;")
+            if rx is _INLINE:
+                name = metric_phrase(name) or name
             formula = m.group("formula").strip(" .")
             for alias in _aliases(name):
                 found.setdefault(alias, formula)
@@ -97,10 +102,11 @@ def _aliases(name: str) -> list[str]:
 
 
 def asking_sentence(text: str) -> str:
-    """The sentence that asks (ends in "?"), or the whole text."""
+    """The sentence that asks (ends in "?"), or the whole text; a definition inside it
+    ("…, defined as X / Y?") is left out (it is read by :func:`definitions`)."""
     parts = re.split(r"(?<=[.!?:])\s+", " ".join(text.split()))
-    asked = [p for p in parts if p.endswith("?")]
-    return " ".join(asked) or " ".join(text.split())
+    asked = " ".join(p for p in parts if p.endswith("?")) or " ".join(text.split())
+    return re.sub(r"\s*[,(]\s*(?:here\s+)?defined\s+as\b[^?)]*\)?", "", asked, flags=re.I)
 
 
 def read_ask(question: str) -> Ask | None:
@@ -155,7 +161,8 @@ def _formula_of(asked: str, phrase: str, defs: dict[str, str]) -> tuple[str, str
     lowered = asked.lower()
     named = [d for d in defs if re.search(rf"(?<![\w&]){re.escape(d)}(?![\w&])", lowered)]
     known = find_metric(phrase)
-    if named and known and plain_name(max(named, key=len)) in known[1]:
+    defined = plain_name(max(named, key=len)) if named else ""
+    if named and known and defined != known[1] and defined in known[1]:
         named = []  # "EBITDA % margin" with EBITDA defined: the margin is asked
     if _OPERATORS.search(f" {phrase} "):
         return _title(phrase), phrase, "amount"

@@ -210,7 +210,8 @@ class _Run:
 
 def combine(op: str, left: Value, right: Value) -> Value:
     """``left op right``, with what kind of value the result is, or why it cannot be."""
-    text = f"{left.text} {_SIGN[op]} {_wrap(right.text, op)}"
+    left_text = _wrap(left.text, op) if op in "*/" else left.text
+    text = f"{left_text} {_SIGN[op]} {_wrap(right.text, op)}"
     if op in "+-":
         if left.money != right.money and not _constant(left) and not _constant(right):
             raise _Stop.because(f"{left.text} and {right.text} are not in the same unit")

@@ -10,6 +10,7 @@ to), and only a row printing a figure in the asked year's column can answer.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -28,6 +29,9 @@ UNIT_SIZE = {"": Decimal(1), "thousand": Decimal(10**3), "million": Decimal(10**
 # A row from the table an earlier operand came from is preferred by this much (the two
 # years of an average from one balance sheet, not one from a five-year summary).
 SAME_TABLE_BONUS = 0.05
+# An aside in a label ("Net cash provided by (used in) operating activities").
+_ASIDE = re.compile(r"\([^)]*\)")
+_PER_SHARE = re.compile(r"\bper (?:common |diluted |basic )?share\b", re.I)
 # Rows scoring within this much of the best name the quantity equally well.
 NEAR_SCORE = 0.1
 
@@ -103,7 +107,10 @@ def find_cell(
     question = read_question(f"What was the {name} in {year}{where}?")
     scored: list[tuple[float, float, Found]] = []
     assert index.vocab is not None
+    per_share = bool(_PER_SHARE.search(name))
     for table, row, parsed in index.entries:
+        if not per_share and _PER_SHARE.search(row_path(row)):
+            continue  # "Per Share Data › Net earnings": not the amount asked
         column = next(
             (i for i, y in enumerate(parsed.years) if y == year and i < len(parsed.cells)), None
         )
@@ -131,8 +138,12 @@ def names_all(vocab: Vocabulary, question: Question, label: str) -> bool:
     """The label says the quantity's words together and in order ("net" too: neither
     "Operating income" nor "Other income — net" nor "Net actuarial income" is net income),
     or one of its synonyms so ("Cost of sales" for COGS)."""
-    words = vocab.stems(label)
-    return any(_contiguous(p, words) for p in [question.metric, *question.phrases] if p)
+    phrases = [p for p in [question.metric, *question.phrases] if p]
+    for text in dict.fromkeys([label, _ASIDE.sub(" ", label)]):
+        words = vocab.stems(text)
+        if any(_contiguous(p, words) for p in phrases):
+            return True
+    return False
 
 
 def _contiguous(phrase: list[str], words: list[str]) -> bool:
