@@ -60,8 +60,8 @@ def render(result: Computation, prepared: Prepared) -> str:
     ask = result.ask
     cites = {id(c): _cite(c, prepared) for c in result.cells}
     head = f"{ask.label}, {_period(ask)}"
-    refs = "; ".join(dict.fromkeys(cites.values()))
-    refs = f" {refs}" if refs else ""
+    joined = "; ".join(c.strip("[]") for c in dict.fromkeys(cites.values()) if c)
+    refs = f" [{joined}]" if joined else ""
     if result.complete and result.result is not None:
         lines = [f"{head}: {shown_result(result)} = {result.working}{refs}"]
     elif result.missing:

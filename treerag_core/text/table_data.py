@@ -96,9 +96,16 @@ def _rows(text: str, node: Mapping[str, Any], group: list[Row]) -> list[dict[str
     """The rows of one table, each under the heading lines printed above it."""
     parents: list[str] = []
     out = []
-    end = group[0].start
+    first = True
+    end = 0
     for row in group:
-        heading = _heading_between(text[max(0, end) : max(0, row.start)])
+        # above a table's first row, only the line just before it can head it (further up
+        # are the header, the units line and the title)
+        gap = text[: max(0, row.start)].rstrip("\n").rsplit("\n", 1)[-1:] if first else None
+        heading = _heading_between(
+            "\n".join(gap) if first else text[max(0, end) : max(0, row.start)]
+        )
+        first = False
         if heading:
             parents = [heading]
         out.append(

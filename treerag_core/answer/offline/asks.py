@@ -55,8 +55,9 @@ _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 # Words around a metric's name in a question that are not part of it.
 _NOISE = re.compile(
     r"\b(?:the|year[- ]over[- ]year|yoy|average|avg|mean|cagr|compound annual growth rate|"
-    r"change in|change of|growth in|growth of|growth|change|rate|amount of|year end|"
-    r"end of|as of|for the year)\b",
+    r"change in|change of|growth in|growth of|growth rate|growth|change|amount of|year end|"
+    r"end of|as of|for the year|grow|grew|rise|rose|increase|increased|decrease|decreased|"
+    r"decline|declined|fall|fell|in percent(?:age)?|in %|percentage|percent)(?!\w)",
     re.I,
 )
 _PERIOD = re.compile(

@@ -232,7 +232,13 @@ _SIGN = {"+": "+", "-": "−", "*": "×", "/": "/"}
 
 
 def _wrap(text: str, op: str) -> str:
-    return f"({text})" if op in "-/*" and (" + " in text or " − " in text) else text
+    """A sum or difference inside a product, quotient or difference keeps its parentheses."""
+    depth, top = 0, False
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch in "+−" and text[i - 1 : i] == " ":
+            top = True
+    return f"({text})" if op in "-/*" and top else text
 
 
 def _constant(value: Value) -> bool:

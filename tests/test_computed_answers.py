@@ -1,0 +1,230 @@
+"""Tables kept as data and answers computed from their cells, offline, on a generated filing.
+
+The PDF is drawn here with known statements (a wrapped label, parenthesised outflows, units
+lines, a balance sheet without the earliest year, a zero row), indexed as a user indexes a
+file, and asked the questions people ask of such filings: a ratio, a growth rate, a margin,
+an average over three years, a CAGR, a metric defined in the question, one whose operand
+the document lacks, and one that would divide by zero.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from fpdf import FPDF
+
+from treerag_core import ask, get_document_by_id, index_document, make_retriever, make_summarizer
+from treerag_core.answer.offline.asks import definitions, read_ask
+from treerag_core.answer.offline.formula import Operand, parse
+from treerag_core.text.table_data import document_tables, row_path, tables_of
+
+PAGES = [
+    [
+        "Consolidated Statements of Income",
+        "(In millions, except per share data) 2023 2022 2021",
+        "Net sales $ 1,200 $ 1,000 $ 800",
+        "Cost of sales 700 600 500",
+        "Operating income 240 180 120",
+        "Interest expense 0 0 0",
+        "Income before income taxes 200 150 100",
+        "Provision for income taxes 50 30 20",
+        "Net income $ 150 $ 120 $ 80",
+    ],
+    [
+        "Consolidated Balance Sheets",
+        "(In millions) 2023 2022",
+        "Current assets:",
+        "Accounts receivable, net 130 110",
+        "Inventories 90 70",
+        "Total current assets 400 350",
+        "Total assets $ 1,500 $ 1,300",
+        "Current liabilities:",
+        "Accounts payable 80 60",
+        "Total current liabilities 250 200",
+    ],
+    [
+        "Consolidated Statements of Cash Flows",
+        "(In millions) 2023 2022 2021",
+        "Net cash provided by operating activities 260 210 150",
+        "Purchases of property, plant and",
+        "equipment (90) (70) (60)",
+        "Dividends paid (45) (40) (30)",
+    ],
+]
+
+
+def _pdf(path) -> None:
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=11)
+    for lines in PAGES:
+        pdf.add_page()
+        pdf.set_font("Helvetica", "B", 16)
+        pdf.cell(0, 10, lines[0], new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", size=11)
+        for line in lines[1:]:
+            pdf.cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+
+
+@pytest.fixture(scope="module")
+def filing(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("filing")
+    path = folder / "acme_10k.pdf"
+    _pdf(path)
+    registry = str(folder / "indexed_docs.json")
+    doc = index_document(
+        str(path), summarizer=make_summarizer(None), registry_path=registry, verbose=False
+    )
+    return doc, registry
+
+
+def _answer(filing, question: str) -> str:
+    doc, _registry = filing
+    return ask(question, doc, make_retriever(None)).content
+
+
+def _rows(doc) -> dict[str, dict]:
+    return {row_path(r): {**r, "table": t} for t in doc["tables"] for r in t["rows"]}
+
+
+def test_tables_are_kept_as_rows_and_columns_with_parents_units_and_pages(filing) -> None:
+    doc, registry = filing
+    rows = _rows(doc)
+    inventories = rows["Current assets › Inventories"]
+    assert [c["value"] for c in inventories["cells"]] == [90, 70]
+    assert inventories["years"] == [2023, 2022]  # the balance sheet has no 2021
+    assert inventories["unit"] == "million" and inventories["page"] == 2
+    capex = rows["Purchases of property, plant and equipment"]  # the wrapped label re-joined
+    assert [c["value"] for c in capex["cells"]] == [-90, -70, -60]  # parenthesised: negative
+    assert capex["page"] == 3
+    sales = rows["Net sales"]
+    assert sales["currency"] == "$" and sales["table"]["columns"][0] == {
+        "label": "2023",
+        "year": 2023,
+    }
+    # kept with the document in its store, and the same when read back or rebuilt
+    stored = get_document_by_id(doc["doc_id"], registry)
+    assert stored["tables"] == doc["tables"]
+    assert document_tables(stored["flat_nodes"]) == doc["tables"]
+    assert tables_of({"flat_nodes": stored["flat_nodes"]}) == doc["tables"]  # indexed before
+
+
+@pytest.mark.parametrize(
+    ("question", "headline"),
+    [
+        ("What was the current ratio at the end of 2023?", "Current ratio, FY2023: 1.60 ="),
+        (
+            "By how much did net sales grow from 2022 to 2023, in percent?",
+            "Net sales, FY2022–FY2023: 20.0% =",
+        ),
+        ("What was the gross margin in 2023?", "Gross margin, FY2023: 41.7% ="),
+        (
+            "What was the three-year average net profit margin from 2021 to 2023?",
+            "3-year average Net profit margin, FY2021–FY2023: 11.5% =",
+        ),
+        (
+            "What was the 2-year CAGR of net sales from 2021 to 2023?",
+            "Net sales CAGR, FY2021–FY2023: 22.5% =",
+        ),
+        (
+            "What was free cash flow in 2023? Answer in USD millions.",
+            # the units line names no currency, so none is printed
+            "Free cash flow, FY2023: 170 million = cash from operations 260 − capital "
+            "expenditures 90 [S1, p. 3]",
+        ),
+        ("What was the effective tax rate in 2023?", "Effective tax rate, FY2023: 25.0% ="),
+        (
+            "What was the dividend payout ratio in 2023? Round to two decimal places.",
+            "Dividend payout ratio, FY2023: 0.30 =",
+        ),
+        (
+            "What was the working capital in 2022?",
+            "Net working capital, FY2022: $150 million = total current assets 350 − total "
+            "current liabilities 200",
+        ),
+        (
+            "What was the change in operating income from 2021 to 2023?",
+            "Operating income, FY2021–FY2023: $120 million",
+        ),
+    ],
+)
+def test_each_metric_kind_leads_with_the_result_and_shows_its_working(
+    filing, question: str, headline: str
+) -> None:
+    answer = _answer(filing, question)
+    first = answer.splitlines()[0]
+    assert first.startswith(headline), first
+    assert "[S" in first and "p. " in first  # every operand cited with its page
+    assert "Computed by the offline engine" in answer
+
+
+def test_a_definition_in_the_question_wins_and_each_cell_is_cited(filing) -> None:
+    answer = _answer(
+        filing,
+        "What is the FY2023 days sales outstanding (DSO)? DSO is defined as: 365 * (average "
+        "accounts receivable between FY2022 and FY2023) / (FY2023 net sales). Round your "
+        "answer to two decimal places.",
+    )
+    lines = answer.splitlines()
+    assert lines[0] == (
+        "DSO, FY2023: 36.50 days = 365 × average accounts receivable ((110 + 130) / 2) / net "
+        "sales 1,200 [S1, p. 2; S2, p. 1]"
+    )
+    cited = [ln for ln in lines if ln.startswith("- ")]
+    assert any("Accounts receivable, net, 2022: $110 million [S" in ln for ln in cited)
+    assert any("Net sales, 2023: $1,200 million" in ln and "p. 1]" in ln for ln in cited)
+
+
+def test_a_period_the_document_lacks_is_named_and_nothing_is_guessed(filing) -> None:
+    answer = _answer(
+        filing,
+        "What is the FY2022 inventory turnover ratio? Inventory turnover ratio is defined as: "
+        "(FY2022 cost of sales) / (average inventory between FY2021 and FY2022).",
+    )
+    first = answer.splitlines()[0]
+    assert "cannot be computed" in first and "inventory, 2021" in first
+    assert "Inventories, 2022: $70 million" in answer  # the cells found are shown
+    assert not any(ch.isdigit() for ch in first.split(":", 1)[1].split("inventory, 2021")[0])
+
+
+def test_a_division_by_zero_is_a_sentence_not_a_number(filing) -> None:
+    answer = _answer(filing, "What was the interest coverage in 2023?")
+    assert answer.splitlines()[0] == (
+        "Interest coverage, FY2023: cannot be computed: it would divide by zero "
+        "(interest expense 0 is 0)."
+    )
+
+
+def test_a_printed_figure_is_still_copied_from_its_row(filing) -> None:
+    answer = _answer(filing, "What were net sales in 2023?")
+    assert answer.splitlines()[0].startswith("Net sales, 2023: $1,200 million")
+    assert "Extractive answer" in answer
+
+
+def test_formulas_and_definitions_are_read_as_written() -> None:
+    expr = parse(
+        "365 * (average accounts payable between FY2016 and FY2017) / (FY2017 COGS + change in "
+        "inventory between FY2016 and FY2017)"
+    )
+    assert expr == (
+        "/",
+        ("*", Decimal(365), Operand("accounts payable", "average", (2016, 2017))),
+        ("+", Operand("COGS", "value", (2017,)), Operand("inventory", "change", (2016, 2017))),
+    )
+    assert parse("EBITDA less capex", (2022,)) == (
+        "-",
+        Operand("EBITDA", "value", (2022,)),
+        Operand("capex", "value", (2022,)),
+    )
+    defs = definitions(
+        "What is the CCC? CCC is defined as: DIO + DSO - DPO. Define net working capital as "
+        "total current assets less total current liabilities."
+    )
+    assert defs == {
+        "ccc": "DIO + DSO - DPO",
+        "net working capital": "total current assets less total current liabilities",
+    }
+    assert read_ask("What were net sales in 2023?") is None  # printed: copied, not computed
+    average = read_ask("What is the FY2015 - FY2017 3 year average net profit margin (as a %)?")
+    assert average is not None and average.average and average.years == (2015, 2016, 2017)
