@@ -228,3 +228,54 @@ def test_formulas_and_definitions_are_read_as_written() -> None:
     assert read_ask("What were net sales in 2023?") is None  # printed: copied, not computed
     average = read_ask("What is the FY2015 - FY2017 3 year average net profit margin (as a %)?")
     assert average is not None and average.average and average.years == (2015, 2016, 2017)
+
+
+SHEET_ROWS = [
+    ["Metric", "2021", "2022", "2023"],
+    ["Revenue", 1000, 1200, 1500],
+    ["Cost of sales", 600, 700, 850],
+    ["Net income", -20, 90, 150],
+    ["Total current assets", 300, 350, 400],
+    ["Total current liabilities", 200, 250, None],  # the 2023 figure is missing
+]
+
+
+def _sheet_document(tmp_path, kind: str):
+    if kind == "csv":
+        path = tmp_path / "company_results.csv"
+        lines = [",".join("" if v is None else str(v) for v in row) for row in SHEET_ROWS]
+        path.write_text("\n".join(lines) + "\n")
+    else:
+        from openpyxl import Workbook
+
+        book = Workbook()
+        sheet = book.active
+        sheet.title = "Results"
+        for row in SHEET_ROWS:
+            sheet.append(row)
+        path = tmp_path / "company_results.xlsx"
+        book.save(path)
+    registry = str(tmp_path / "indexed_docs.json")
+    return index_document(
+        str(path), summarizer=make_summarizer(None), registry_path=registry, verbose=False
+    )
+
+
+@pytest.mark.parametrize("kind", ["csv", "xlsx"])
+def test_sheets_are_tables_and_answer_computed_questions(tmp_path, kind: str) -> None:
+    doc = _sheet_document(tmp_path, kind)
+    rows = _rows(doc)
+    assert [c["value"] for c in rows["Net income"]["cells"]] == [-20, 90, 150]
+    assert rows["Net income"]["years"] == [2021, 2022, 2023]
+    assert rows["Total current liabilities"]["cells"][2]["value"] is None
+
+    def first(question: str) -> str:
+        return ask(question, doc, make_retriever(None)).content.splitlines()[0]
+
+    assert first("What was the revenue growth from 2021 to 2023, in percent?").startswith(
+        "Revenue, FY2021–FY2023: 50.0% = (revenue 1,500 − revenue 1,000) / revenue 1,000 [S1"
+    )
+    assert first("What was the current ratio in 2022?").startswith(
+        "Current ratio, FY2022: 1.40 = total current assets 350 / total current liabilities 250"
+    )
+    assert "total current liabilities, 2023" in first("What was the current ratio in 2023?")

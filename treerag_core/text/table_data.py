@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .numbers import header_cells, unit_of
+from .sheet_records import COLUMNS, sheet_tables
 from .tables import Row, split_row, table_rows
 
 # The lead a section's tables are read with: the tail of the section before it (a table
@@ -46,7 +47,12 @@ def document_tables(flat: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any
         previous = text
         if not text.strip():
             continue
-        for table in section_tables(node_id, node, table_rows(text, lead)):
+        found = (
+            records_tables(node_id, node)
+            if COLUMNS in text
+            else section_tables(node_id, node, table_rows(text, lead))
+        )
+        for table in found:
             count += len(table["rows"])
             if count > MAX_ROWS:
                 return tables
@@ -87,6 +93,35 @@ def section_tables(node_id: str, node: Mapping[str, Any], rows: list[Row]) -> li
                 "currency": next((r.currency for r in group if r.currency), ""),
                 "columns": columns,
                 "rows": _rows(text, node, group),
+            }
+        )
+    return out
+
+
+def records_tables(node_id: str, node: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A sheet's (or CSV's) tables: its record lines cut back into cells by column name."""
+    out = []
+    for table in sheet_tables(str(node.get("text") or "")):
+        names = table["columns"]
+        rows = [
+            {**row, "parents": [], "unit": "", "currency": "", "page": page_at(node, row["offset"])}
+            for row in table["rows"]
+        ]
+        out.append(
+            {
+                "node_id": node_id,
+                "section": str(node.get("path") or node.get("title") or ""),
+                "page": rows[0]["page"],
+                "caption": str(node.get("title") or ""),
+                "header": " | ".join(names),
+                "unit": "",
+                "currency": "",
+                "columns": [
+                    {"label": n, "year": y}
+                    for n, y in zip(names[1:], rows[0]["years"], strict=True)
+                ],
+                "rows": rows,
+                "sheet": True,
             }
         )
     return out

@@ -108,7 +108,7 @@ def _frame(ask: Ask, values: list[Value | None]) -> tuple[Decimal | None, bool, 
 
 
 def _bare(value: Value, ask: Ask) -> str:
-    return value.text if " " not in value.text else f"({value.text})"
+    return _wrap(value.text, "/")
 
 
 class _Stop(Exception):
