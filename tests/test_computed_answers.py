@@ -279,3 +279,16 @@ def test_sheets_are_tables_and_answer_computed_questions(tmp_path, kind: str) ->
         "Current ratio, FY2022: 1.40 = total current assets 350 / total current liabilities 250"
     )
     assert "total current liabilities, 2023" in first("What was the current ratio in 2023?")
+
+
+def test_the_computed_column_scores_the_stated_figure_within_one_percent() -> None:
+    from bench.computed import headline, single_figure, states
+
+    assert single_figure("$1577.00") == Decimal("1577.00")
+    assert single_figure("-3.7") == Decimal("-3.7")
+    assert single_figure("Yes, by 3%") is None  # prose: not a single figure
+    answer = "Capex, FY2018: $1.58 billion = a − b [S1, p. 60]\n- row 1,577 [S1, p. 60]"
+    assert headline(answer).strip() == "Capex, FY2018: $1.58 billion"
+    assert states(answer, Decimal("1577"))  # billions for millions counts, within 1%
+    assert not states(answer, Decimal("1600"))
+    assert not states("Ratio, FY2018: 0.5 = 1,577 / 3,154", Decimal("1577"))  # not the working
