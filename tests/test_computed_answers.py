@@ -292,3 +292,73 @@ def test_the_computed_column_scores_the_stated_figure_within_one_percent() -> No
     assert states(answer, Decimal("1577"))  # billions for millions counts, within 1%
     assert not states(answer, Decimal("1600"))
     assert not states("Ratio, FY2018: 0.5 = 1,577 / 3,154", Decimal("1577"))  # not the working
+
+
+def _orders(folder, count: int):
+    """A generated sheet of orders, indexed, and its rows (the truths are computed from them)."""
+    import csv
+    import random
+
+    path = folder / "orders.csv"
+    pick = random.Random(40)
+    rows = []
+    for i in range(count):
+        rows.append(
+            {
+                "Order": f"A{i:05d}",
+                "Region": pick.choice(["North", "South", "East", "West"]),
+                "Quarter": pick.choice(["Q1", "Q2", "Q3", "Q4"]),
+                "Product": pick.choice(["Kettle", "Toaster", "Blender", "Mixer"]),
+                "Status": pick.choice(["On time", "Late"]),
+                "Units": pick.randint(1, 9),
+                "Revenue": pick.randint(10, 500),
+            }
+        )
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    registry = str(folder / "indexed_docs.json")
+    doc = index_document(
+        str(path), summarizer=make_summarizer(None), registry_path=registry, verbose=False
+    )
+    return doc, rows
+
+
+@pytest.fixture(scope="module")
+def orders(tmp_path_factory):
+    return _orders(tmp_path_factory.mktemp("orders"), 50_000)
+
+
+def test_a_sheet_of_50000_rows_answers_sums_averages_and_counts(orders) -> None:
+    from treerag_core.answer.offline.aggregate import aggregate
+
+    doc, rows = orders
+    north_q3 = sum(r["Revenue"] for r in rows if r["Region"] == "North" and r["Quarter"] == "Q3")
+    kettles = [r["Revenue"] for r in rows if r["Product"] == "Kettle"]
+    late = sum(1 for r in rows if r["Status"] == "Late")
+    units = sum(r["Units"] for r in rows if r["Product"] == "Blender" and r["Region"] == "West")
+    total = aggregate("What was the total revenue of the North region in Q3?", doc)
+    assert total is not None and total.value == north_q3
+    assert total.filters == [("Region", "North"), ("Quarter", "Q3")]
+    average = aggregate("What is the average revenue of the kettles?", doc)
+    assert average is not None and average.value == Decimal(sum(kettles)) / len(kettles)
+    count = aggregate("How many orders were shipped late?", doc)
+    assert count is not None and count.value == late
+    summed = aggregate("How many units of blenders were sold in the West region?", doc)
+    assert summed is not None and summed.kind == "sum" and summed.value == units
+
+
+def test_an_aggregate_answer_shows_the_rows_it_used(tmp_path) -> None:
+    doc, rows = _orders(tmp_path, 2_000)
+    north_q3 = sum(r["Revenue"] for r in rows if r["Region"] == "North" and r["Quarter"] == "Q3")
+    answer = ask(
+        "What was the total revenue of the North region in Q3?", doc, make_retriever(None)
+    ).content
+    lines = answer.splitlines()
+    n = sum(1 for r in rows if r["Region"] == "North" and r["Quarter"] == "Q3")
+    assert lines[0].startswith(
+        f"Total Revenue, Region North · Quarter Q3: {north_q3:,} (sum of {n} rows) [S"
+    )
+    assert lines[1].startswith("- Order A") and "Region North · Quarter Q3" in lines[1]
+    assert lines[6] == f"- … and {n - 5} more rows"

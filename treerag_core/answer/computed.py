@@ -18,6 +18,7 @@ from typing import Any
 from ..navigate.ranking import remembered
 from ..tree.labels import page_label
 from .context import Prepared, reference
+from .offline.aggregate import Aggregate, aggregate, sheet_records
 from .offline.asks import Ask, read_ask
 from .offline.compute import DECIMALS, Computation, compute, number
 from .offline.operands import UNIT_SIZE, Found, TableIndex
@@ -32,9 +33,11 @@ _SCALES = {"thousands": "thousand", "millions": "million", "billions": "billion"
 def computed_reply(query: str, prepared: Prepared) -> str | None:
     """The computed answer to ``query`` from the prepared documents' tables, or None when
     the question asks for no computation (the extractive answer then answers)."""
-    ask = read_ask(query)
-    if ask is None or not prepared.documents:
+    if not prepared.documents:
         return None
+    ask = read_ask(query)
+    if ask is None:
+        return aggregated_reply(query, prepared)
     order = [str(r.get("doc_id", "")) for r in prepared.references]
     docs = sorted(
         prepared.documents.items(),
@@ -103,36 +106,76 @@ def shown_result(result: Computation) -> str:
     return number(value, places) + (" days" if ask.kind == "days" else "")
 
 
+def aggregated_reply(query: str, prepared: Prepared) -> str | None:
+    """A sum, average or count over a sheet's rows the question filters, with the rows used."""
+    for doc_id, document in prepared.documents.items():
+        key = ("sheet-records", doc_id, str(document.get("indexed_at", "")))
+        records = remembered(prepared.memory, key, lambda d=document: sheet_records(d))
+        found = aggregate(query, document, records)
+        if found is None:
+            continue
+        return render_aggregate(found, doc_id, prepared)
+    return None
+
+
+def render_aggregate(found: Aggregate, doc_id: str, prepared: Prepared) -> str:
+    """``Total Revenue, Region North · Quarter Q3: 168,200 (sum of 412 rows) [S1, sheet 1]``."""
+    n = int(found.pages.pop("__count__") or 0)
+    where = " · ".join(f"{col} {val}" for col, val in found.filters) or "all rows"
+    cites = [_cite_at(prepared, doc_id, node, page) for node, page in found.pages.items()]
+    joined = "; ".join(c.strip("[]") for c in dict.fromkeys(cites) if c)
+    refs = f" [{joined}]" if joined else ""
+    word = {"sum": "Total", "average": "Average", "count": "Number of rows"}[found.kind]
+    label = f"{word} {found.measure}".strip()
+    if found.value is None:
+        return f"{label}, {where}: no rows match, so there is nothing to average.{refs}"
+    places = 0 if found.value == found.value.to_integral_value() else 2
+    how = {"sum": f"sum of {n} rows", "average": f"average of {n} rows", "count": "rows counted"}
+    lines = [f"{label}, {where}: {number(found.value, places)} ({how[found.kind]}){refs}"]
+    for node, _offset, cells in found.rows:
+        shown = " · ".join(f"{k} {v}" for k, v in cells.items() if v and v != "—")
+        lines.append(f"- {shown} {_cite_at(prepared, doc_id, node, found.pages.get(node))}")
+    if n > len(found.rows):
+        lines.append(f"- … and {n - len(found.rows)} more rows")
+    return "\n".join(lines) + "\n\n" + COMPUTED_NOTE
+
+
 def _cite(cell: Found, prepared: Prepared) -> str:
     """``[S3, p. 55]``: the reference holding the cell's section, added when navigation did
     not choose that section."""
+    return _cite_at(prepared, cell.doc_id, cell.node_id, cell.page)
+
+
+def _cite_at(prepared: Prepared, doc_id: str, node_id: str, page: int | None) -> str:
     ref = next(
         (
             r
             for r in prepared.references
-            if r.get("node_id") == cell.node_id and str(r.get("doc_id", "")) == cell.doc_id
+            if r.get("node_id") == node_id and str(r.get("doc_id", "")) == doc_id
         ),
         None,
     )
     if ref is None:
-        ref = _add_reference(cell, prepared)
+        ref = _add_reference(prepared, doc_id, node_id, page)
     if ref is None:
         return ""
-    page = page_label(cell.page, None, ref.get("page_unit")) if cell.page else ""
-    return f"[{ref['ref']}, {page}]" if page else f"[{ref['ref']}]"
+    shown = page_label(page, None, ref.get("page_unit")) if page else ""
+    return f"[{ref['ref']}, {shown}]" if shown else f"[{ref['ref']}]"
 
 
-def _add_reference(cell: Found, prepared: Prepared) -> dict[str, Any] | None:
-    document = prepared.documents.get(cell.doc_id)
-    if document is None or cell.node_id not in (document.get("flat_nodes") or {}):
+def _add_reference(
+    prepared: Prepared, doc_id: str, node_id: str, page: int | None
+) -> dict[str, Any] | None:
+    document = prepared.documents.get(doc_id)
+    if document is None or node_id not in (document.get("flat_nodes") or {}):
         return None
-    ref = reference(document, cell.node_id)
+    ref = reference(document, node_id)
     number_ = len(prepared.references) + 1
     ref["ref"] = f"S{number_}"
-    ref["page_start"] = ref["page_end"] = cell.page
+    ref["page_start"] = ref["page_end"] = page
     ref["added_by"] = "computation"
     prepared.references.append(ref)
-    node = document["flat_nodes"][cell.node_id]
+    node = document["flat_nodes"][node_id]
     prepared.sections.append(
         {
             "label": f"S{number_} · {ref['path']}",

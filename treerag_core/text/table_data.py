@@ -41,17 +41,18 @@ def document_tables(flat: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any
     tables: list[dict[str, Any]] = []
     previous = ""
     count = 0
+    layout: list[str] = []  # a long sheet's columns, for its later parts
     for node_id, node in flat.items():
         text = str(node.get("text") or "")
         lead = previous[-LEAD_CHARS:] + "\n" + str(node.get("title") or "")
         previous = text
         if not text.strip():
             continue
-        found = (
-            records_tables(node_id, node)
-            if COLUMNS in text
-            else section_tables(node_id, node, table_rows(text, lead))
-        )
+        if COLUMNS in text or (layout and text.lstrip().startswith(f"{layout[0]} ")):
+            found = records_tables(node_id, node, layout)
+            layout = found[-1]["header"].split(" | ") if found else layout
+        else:
+            found, layout = section_tables(node_id, node, table_rows(text, lead)), []
         for table in found:
             count += len(table["rows"])
             if count > MAX_ROWS:
@@ -98,10 +99,12 @@ def section_tables(node_id: str, node: Mapping[str, Any], rows: list[Row]) -> li
     return out
 
 
-def records_tables(node_id: str, node: Mapping[str, Any]) -> list[dict[str, Any]]:
+def records_tables(
+    node_id: str, node: Mapping[str, Any], layout: list[str] | None = None
+) -> list[dict[str, Any]]:
     """A sheet's (or CSV's) tables: its record lines cut back into cells by column name."""
     out = []
-    for table in sheet_tables(str(node.get("text") or "")):
+    for table in sheet_tables(str(node.get("text") or ""), layout):
         names = table["columns"]
         rows = [
             {**row, "parents": [], "unit": "", "currency": "", "page": page_at(node, row["offset"])}
