@@ -362,3 +362,53 @@ def test_an_aggregate_answer_shows_the_rows_it_used(tmp_path) -> None:
     )
     assert lines[1].startswith("- Order A") and "Region North · Quarter Q3" in lines[1]
     assert lines[6] == f"- … and {n - 5} more rows"
+
+
+def _company_pdf(path, sales: list[int], cost: list[int]) -> None:
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.cell(0, 10, "Consolidated Statements of Income", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    lines = [
+        "(In millions) 2023 2022 2021",
+        "Net sales " + " ".join(f"{v:,}" for v in sales),
+        "Cost of sales " + " ".join(f"{v:,}" for v in cost),
+    ]
+    for line in lines:
+        pdf.cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+
+
+def test_a_comparison_across_three_documents_is_a_cited_table(tmp_path) -> None:
+    from treerag_core import ask_multi
+
+    registry = str(tmp_path / "indexed_docs.json")
+    docs = []
+    for name, sales, cost in [
+        ("acme", [1200, 1000, 800], [700, 600, 500]),
+        ("globex", [2000, 1800, 1500], [1500, 1300, 1000]),
+        ("initech", [500, 450, 400], [200, 190, 180]),
+    ]:
+        path = tmp_path / f"{name}_annual_report.pdf"
+        _company_pdf(path, sales, cost)
+        docs.append(
+            index_document(
+                str(path), summarizer=make_summarizer(None), registry_path=registry, verbose=False
+            )
+        )
+    answer = ask_multi(
+        "Compare the gross margin across Acme, Globex and Initech from 2022 to 2023.",
+        docs,
+        make_retriever(None),
+    ).content
+    lines = answer.splitlines()
+    assert lines[0] == (
+        "Gross margin, FY2022–FY2023: highest in FY2023: initech_annual_report (60.0%); "
+        "lowest: globex_annual_report (25.0%)."
+    )
+    assert lines[2] == "| | FY2022 | FY2023 |"
+    rows = {line.split(" | ")[0].strip("| "): line for line in lines[4:7]}
+    assert "| 40.0% [S" in rows["acme_annual_report"] and "41.7% [S" in rows["acme_annual_report"]
+    assert "27.8% [S" in rows["globex_annual_report"]
+    assert all(line.count("[S") == 2 for line in rows.values())  # every cell cited

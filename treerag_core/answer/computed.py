@@ -20,6 +20,7 @@ from ..tree.labels import page_label
 from .context import Prepared, reference
 from .offline.aggregate import Aggregate, aggregate, sheet_records
 from .offline.asks import Ask, read_ask
+from .offline.compare import comparison, per_period
 from .offline.compute import DECIMALS, Computation, compute, number
 from .offline.operands import UNIT_SIZE, Found, TableIndex
 
@@ -35,6 +36,10 @@ def computed_reply(query: str, prepared: Prepared) -> str | None:
     the question asks for no computation (the extractive answer then answers)."""
     if not prepared.documents:
         return None
+    if len(prepared.documents) > 1:
+        compared = compared_reply(query, prepared)
+        if compared is not None:
+            return compared
     ask = read_ask(query)
     if ask is None:
         return aggregated_reply(query, prepared)
@@ -104,6 +109,71 @@ def shown_result(result: Computation) -> str:
         return f"{sign}{result.currency}{number(abs(scaled), places)}{tail}"
     places = DECIMALS.get(ask.kind, 2) if places is None else places
     return number(value, places) + (" days" if ask.kind == "days" else "")
+
+
+def compared_reply(query: str, prepared: Prepared) -> str | None:
+    """The same quantity in each document asked: a table (document × period), each cell
+    cited, and a one-line conclusion."""
+    found = comparison(query)
+    if found is None:
+        return None
+    ask, years = found
+    table: list[tuple[str, list[tuple[Decimal | None, str]]]] = []
+    for doc_id, document in _ordered(prepared):
+        key = ("table-index", doc_id, str(document.get("indexed_at", "")))
+        index = remembered(prepared.memory, key, lambda d=document: TableIndex.of(d))
+        cells = []
+        for year in years:
+            result = compute(per_period(ask, year), index)
+            if result.complete and result.result is not None:
+                cites = "; ".join(
+                    dict.fromkeys(_cite(c, prepared).strip("[]") for c in result.cells)
+                )
+                cells.append((result.result, f"{shown_result(result)} [{cites}]"))
+            else:
+                why = "; ".join(dict.fromkeys(result.missing)) or result.problem
+                cells.append((None, f"— (not found: {why})"))
+        table.append((entity_name(document), cells))
+    if not any(v is not None for _, cells in table for v, _ in cells):
+        return None
+    head = f"{ask.label}, " + (
+        f"FY{years[0]}" if len(years) == 1 else f"FY{years[0]}–FY{years[-1]}"
+    )
+    lines = [f"{head}: {conclusion(table, years)}", ""]
+    lines.append("| | " + " | ".join(f"FY{y}" for y in years) + " |")
+    lines.append("|---|" + "---:|" * len(years))
+    lines += [
+        f"| {name} | " + " | ".join(text for _, text in cells) + " |" for name, cells in table
+    ]
+    return "\n".join(lines) + "\n\n" + COMPUTED_NOTE
+
+
+def conclusion(table: list[tuple[str, list[tuple[Decimal | None, str]]]], years: list[int]) -> str:
+    """One line: who is highest and lowest in the last period every row has."""
+    last = [(name, cells[-1]) for name, cells in table if cells[-1][0] is not None]
+    if len(last) < 2:
+        return "only one document prints it" if last else "no document prints it"
+    high = max(last, key=lambda x: x[1][0] or 0)
+    low = min(last, key=lambda x: x[1][0] or 0)
+    shown = lambda cell: cell[1].split(" [")[0]  # noqa: E731
+    return (
+        f"highest in FY{years[-1]}: {high[0]} ({shown(high[1])}); "
+        f"lowest: {low[0]} ({shown(low[1])})."
+    )
+
+
+def entity_name(document: dict[str, Any]) -> str:
+    """A document as a row of a comparison: its file name without the extension."""
+    name = str(document.get("file_name") or document.get("doc_id") or "")
+    return name.rsplit(".", 1)[0] if "." in name else name
+
+
+def _ordered(prepared: Prepared) -> list[tuple[str, dict[str, Any]]]:
+    order = [str(r.get("doc_id", "")) for r in prepared.references]
+    return sorted(
+        prepared.documents.items(),
+        key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order),
+    )
 
 
 def aggregated_reply(query: str, prepared: Prepared) -> str | None:
