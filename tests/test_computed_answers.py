@@ -412,3 +412,24 @@ def test_a_comparison_across_three_documents_is_a_cited_table(tmp_path) -> None:
     assert "| 40.0% [S" in rows["acme_annual_report"] and "41.7% [S" in rows["acme_annual_report"]
     assert "27.8% [S" in rows["globex_annual_report"]
     assert all(line.count("[S") == 2 for line in rows.values())  # every cell cited
+
+
+def test_the_chat_reads_a_comparison_table_back_for_its_chart_and_csv() -> None:
+    from ui.answer_table_logic import comparison_table, table_csv
+
+    answer = (
+        "Gross margin, FY2022–FY2023: highest in FY2023: b (60.0%); lowest: a (25.0%).\n\n"
+        "| | FY2022 | FY2023 |\n|---:|---:|---:|\n"
+        "| a | 27.8% [S1, p. 3] | 25.0% [S1, p. 3] |\n"
+        "| b | — (not found: net sales, 2022) | 60.0% [S2] |\n"
+    ).replace("|---:|---:|---:|", "|---|---:|---:|")
+    table = comparison_table(answer)
+    assert table == {
+        "periods": ["FY2022", "FY2023"],
+        "rows": [
+            ("a", [27.8, 25.0], ["27.8% [S1, p. 3]", "25.0% [S1, p. 3]"]),
+            ("b", [None, 60.0], ["— (not found: net sales, 2022)", "60.0% [S2]"]),
+        ],
+    }
+    assert table_csv(table).splitlines()[1] == "a,\"27.8% [S1, p. 3]\",\"25.0% [S1, p. 3]\""
+    assert comparison_table("Net sales, 2023: $1,200 million [S1]") is None
