@@ -32,6 +32,7 @@ SAME_TABLE_BONUS = 0.05
 # An aside in a label ("Net cash provided by (used in) operating activities").
 _ASIDE = re.compile(r"\([^)]*\)")
 _PER_SHARE = re.compile(r"\bper (?:common |diluted |basic )?share\b", re.I)
+_CHANGE_ROW = re.compile(r"^\W*(?:\(?increase\)?|\(?decrease\)?|change)\b", re.I)
 # Rows scoring within this much of the best name the quantity equally well.
 NEAR_SCORE = 0.1
 
@@ -108,9 +109,12 @@ def find_cell(
     scored: list[tuple[float, float, Found]] = []
     assert index.vocab is not None
     per_share = bool(_PER_SHARE.search(name))
+    change = bool(_CHANGE_ROW.search(name))
     for table, row, parsed in index.entries:
         if not per_share and _PER_SHARE.search(row_path(row)):
             continue  # "Per Share Data › Net earnings": not the amount asked
+        if not change and _CHANGE_ROW.search(row["label"]):
+            continue  # "(Increase) decrease in inventories": a change, not the level asked
         column = next(
             (i for i, y in enumerate(parsed.years) if y == year and i < len(parsed.cells)), None
         )
