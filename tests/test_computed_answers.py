@@ -431,5 +431,5 @@ def test_the_chat_reads_a_comparison_table_back_for_its_chart_and_csv() -> None:
             ("b", [None, 60.0], ["— (not found: net sales, 2022)", "60.0% [S2]"]),
         ],
     }
-    assert table_csv(table).splitlines()[1] == "a,\"27.8% [S1, p. 3]\",\"25.0% [S1, p. 3]\""
+    assert table_csv(table).splitlines()[1] == 'a,"27.8% [S1, p. 3]","25.0% [S1, p. 3]"'
     assert comparison_table("Net sales, 2023: $1,200 million [S1]") is None

@@ -2,6 +2,7 @@
 read off each filing's statement pages (pdfium text), independent of the engine."""
 
 import json
+from pathlib import Path
 from decimal import ROUND_HALF_UP
 from decimal import Decimal as D
 
@@ -319,7 +320,7 @@ q(
     "What was Best Buy's 2-year revenue CAGR from FY2017 to FY2019 (in percent)?",
     pct((D(42879) / D(39403)).sqrt() - 1),
 )
-with open("/work/wt-numbers40/bench/questions/computed.jsonl", "w") as f:
+with (Path(__file__).resolve().parent / "computed.jsonl").open("w") as f:
     for item in Q:
         f.write(json.dumps(item) + "\n")
 print(len(Q))
