@@ -2,9 +2,9 @@
 read off each filing's statement pages (pdfium text), independent of the engine."""
 
 import json
-from pathlib import Path
 from decimal import ROUND_HALF_UP
 from decimal import Decimal as D
+from pathlib import Path
 
 
 def r(x, p):
