@@ -358,8 +358,9 @@ def test_an_aggregate_answer_shows_the_rows_it_used(tmp_path) -> None:
     lines = answer.splitlines()
     n = sum(1 for r in rows if r["Region"] == "North" and r["Quarter"] == "Q3")
     assert lines[0].startswith(
-        f"Total Revenue, Region North · Quarter Q3: {north_q3:,} (sum of {n} rows) [S"
+        f"Total Revenue, Region North · Quarter Q3: {north_q3:,} (sum of {n} rows in "
     )
+    assert "parts of the sheet) [S" in lines[0] and lines[0].count("; S") < 5  # shown rows' parts
     assert lines[1].startswith("- Order A") and "Region North · Quarter Q3" in lines[1]
     assert lines[6] == f"- … and {n - 5} more rows"
 

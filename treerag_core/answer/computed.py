@@ -192,15 +192,23 @@ def render_aggregate(found: Aggregate, doc_id: str, prepared: Prepared) -> str:
     """``Total Revenue, Region North · Quarter Q3: 168,200 (sum of 412 rows) [S1, sheet 1]``."""
     n = int(found.pages.pop("__count__") or 0)
     where = " · ".join(f"{col} {val}" for col, val in found.filters) or "all rows"
-    cites = [_cite_at(prepared, doc_id, node, page) for node, page in found.pages.items()]
+    # the parts of the sheet the rows shown come from are cited (a long sheet has hundreds)
+    shown_parts = dict.fromkeys(node for node, _offset, _cells in found.rows)
+    cites = [_cite_at(prepared, doc_id, node, found.pages.get(node)) for node in shown_parts]
     joined = "; ".join(c.strip("[]") for c in dict.fromkeys(cites) if c)
     refs = f" [{joined}]" if joined else ""
+    parts = len(found.pages)
     word = {"sum": "Total", "average": "Average", "count": "Number of rows"}[found.kind]
     label = f"{word} {found.measure}".strip()
     if found.value is None:
         return f"{label}, {where}: no rows match, so there is nothing to average.{refs}"
     places = 0 if found.value == found.value.to_integral_value() else 2
-    how = {"sum": f"sum of {n} rows", "average": f"average of {n} rows", "count": "rows counted"}
+    spread = f" in {parts} parts of the sheet" if parts > 1 else ""
+    how = {
+        "sum": f"sum of {n} rows{spread}",
+        "average": f"average of {n} rows{spread}",
+        "count": f"rows counted{spread}",
+    }
     lines = [f"{label}, {where}: {number(found.value, places)} ({how[found.kind]}){refs}"]
     for node, _offset, cells in found.rows:
         shown = " · ".join(f"{k} {v}" for k, v in cells.items() if v and v != "—")
