@@ -224,6 +224,7 @@ def answer(index: int) -> None:
         if not thread or index >= len(thread["turns"]):
             return
         turn = thread["turns"][index]
+        _answer_chart(turn)  # a comparison's figures, under its table (streamed or not)
         refs = turn.get("references") or []
         library = (turn.get("trace") or {}).get("library")
         if library:
@@ -237,7 +238,6 @@ def answer(index: int) -> None:
 
 def _answer_text(turn: dict[str, Any]) -> None:
     st.markdown(answer_markdown(turn.get("answer")))
-    _answer_chart(turn)
     if turn.get("error"):
         st.error(turn["error"])
 
