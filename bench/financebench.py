@@ -38,6 +38,9 @@ OUT = Path(__file__).resolve().parent / "out" / "financebench"
 # dev set's folder), with gold pages checked against each filing's page text.
 FOLLOWUPS = Path(__file__).resolve().parent / "data" / "followups.jsonl"
 RESULTS = Path(__file__).resolve().parent / "results"
+# Our questions needing arithmetic on the same filings (bench/computed.py scores them, with
+# the dev questions whose gold is a single figure, as the computed column).
+COMPUTED_SET = QUESTIONS / "computed.jsonl"
 
 
 def index_all(questions_path: Path, registry: Path, log=print, root: Path | None = None) -> None:
@@ -83,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in OWN_SETS.values():
         index_all(path, args.registry, log, root=args.questions.parent)
     index_all(args.followups, args.registry, log, root=args.questions.parent)
+    index_all(COMPUTED_SET, args.registry, log, root=args.questions.parent)
     if args.index_only:
         return 0
     if args.followups_only:
@@ -92,6 +96,15 @@ def main(argv: list[str] | None = None) -> int:
         print(followup_table(followups["summary"]))
         return 0
     return run_eval(args.questions, args.registry, args.results, log, args.followups)
+
+
+def computed_column(registry: Path, root: Path) -> dict:
+    """The computed column: single-figure questions answered as the app answers them."""
+    from .computed import answer_all, question_sets, score
+
+    items = question_sets("all")
+    rows = answer_all(items, registry, root)
+    return score(items, {"after": {row["id"]: row for row in rows}})
 
 
 def run_followups(path: Path, root: Path, registry: Path) -> dict:
@@ -262,6 +275,7 @@ def run_eval(
     from treerag_core.store import open_store
 
     from .answers import answer_rows, miss_lines, timing_lines, timings
+    from .computed import table as computed_table
 
     questions = load_questions(str(questions_path))
     store = open_store(str(registry))
@@ -299,6 +313,8 @@ def run_eval(
     by_id = {q["id"]: q for q in questions}
     losses = loss_analysis(evaluation, by_id, loader)
     followups = run_followups(followups_path, questions_path.parent, registry)
+    log("the computed column")
+    computed = computed_column(registry, questions_path.parent)
     report = {
         "generated_at": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "commit": commit,
@@ -319,6 +335,7 @@ def run_eval(
         "navigation_misses_explained": losses,
         "per_question": compact_rows(evaluation),
         "followups": followups,
+        "computed": computed,
         "errors": evaluation.errors,
         "answers": {
             "rule": "treerag_core.evaluation.answers (3+ digits, not a year, printed on an "
@@ -398,6 +415,16 @@ def run_eval(
         f"load average {timed['dev']['load_avg_at_end'][0]} on {os.cpu_count()} cores):",
         "",
         *timing_lines({"FinanceBench": timed["dev"], **{n: timed[n] for n in own}}),
+        "",
+        "## Computed figures",
+        "",
+        "Dev questions whose gold answer is a single figure, split into figures printed as "
+        "asked and figures needing arithmetic, and our own arithmetic questions "
+        "(`bench/questions/computed.jsonl`, halves by a hash of the id): right when the "
+        "answer's first line states the figure within 1% (`bench/computed.py`; its own run "
+        "gives main's figure beside it).",
+        "",
+        computed_table(computed),
         "",
         "## Follow-up questions",
         "",

@@ -32,6 +32,7 @@ from treerag_core.chat import (
 )
 
 from . import chat_threads, docs, evidence, state
+from .answer_table_logic import comparison_table, table_csv
 from .chat_logic import (
     AnswerStream,
     batched,
@@ -223,6 +224,7 @@ def answer(index: int) -> None:
         if not thread or index >= len(thread["turns"]):
             return
         turn = thread["turns"][index]
+        _answer_chart(turn)  # a comparison's figures, under its table (streamed or not)
         refs = turn.get("references") or []
         library = (turn.get("trace") or {}).get("library")
         if library:
@@ -238,6 +240,27 @@ def _answer_text(turn: dict[str, Any]) -> None:
     st.markdown(answer_markdown(turn.get("answer")))
     if turn.get("error"):
         st.error(turn["error"])
+
+
+def _answer_chart(turn: dict[str, Any]) -> None:
+    """A comparison's figures drawn as a chart (periods along, one series a document), and
+    its table as CSV."""
+    table = comparison_table(str(turn.get("answer") or ""))
+    if table is None:
+        return
+    import pandas as pd
+
+    frame = pd.DataFrame(
+        {name: values for name, values, _texts in table["rows"]}, index=table["periods"]
+    )
+    if len(table["periods"]) > 2:
+        st.line_chart(frame)
+    else:
+        st.bar_chart(frame, stack=False)
+    st.download_button(
+        "Download table (CSV)", table_csv(table), file_name="comparison.csv", mime="text/csv",
+        key=f"csv-{abs(hash(str(turn.get('answer'))))}",
+    )  # fmt: skip
 
 
 def _regenerate(thread: dict[str, Any], index: int) -> dict[str, Any]:

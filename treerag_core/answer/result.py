@@ -18,6 +18,7 @@ from ..llm.call import LLMReply, model_name
 from ..navigate.base import NavigationResult
 from ..text import ENGINE_NAME
 from ..text.language import detect_language, document_language
+from .computed import computed_reply
 from .context import Prepared
 from .offline.extractive import extractive_answer
 from .retriever import Retriever
@@ -46,6 +47,9 @@ def offline_reply(query: str, prepared: Prepared) -> LLMReply:
     if not prepared.sections:
         notes = [nav.note for nav in prepared.navs if nav.note]
         return LLMReply(text="\n\n".join(dict.fromkeys(notes)) or EMPTY_ANSWER, model=ENGINE_NAME)
+    computed = computed_reply(prepared.searched_as or query, prepared)
+    if computed is not None:  # a ratio, change or average: computed from cited cells
+        return LLMReply(text=computed, model=ENGINE_NAME)
     text, _used = extractive_answer(
         prepared.searched_as or query, prepared.sections, memory=prepared.memory,
         language=_sections_language(query, prepared),

@@ -19,6 +19,7 @@ from ..errors import DocumentTooLargeError, EmptyDocumentError
 from ..limits import Limits
 from ..read.source import SourceText
 from ..text.language import detect_language, sample_of, section_languages
+from ..text.table_data import document_tables
 from ..tree.nodes import build_hierarchy, flatten_tree, tree_skeleton
 from ..tree.outline import build_tree_outline
 from ..tree.sections import parse_sections
@@ -58,6 +59,7 @@ class Build:
         summarize_s = time.perf_counter() - self.started - read_s - parse_s
         document = _document(source, flat, previous, collection, signature)
         document["language"] = detect_language(sample_of(flat.values()))
+        document["tables"] = document_tables(flat)
         document["section_languages"] = section_languages(flat, document["language"])
         document["summary_fallbacks"] = sum(
             1 for node in flat.values() if str(node.get("summary_by") or "").endswith("#fallback")

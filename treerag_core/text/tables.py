@@ -161,6 +161,9 @@ class _TableReader:
     pending: str = ""  # a non-row line that may be the start of the next row's label
     pending_start: int = 0
     signs: dict[int, str] = field(default_factory=dict)  # the currency sign a table prints
+    # the last line read was a header or units line: a header line now continues it (a
+    # header printed over lines), else it replaces it (a date above the table is no column)
+    fresh: bool = False
 
     def read(self, raw: str, start: int) -> None:
         """One line of the text, ``start`` its offset (negative: a line of the lead)."""
@@ -202,11 +205,14 @@ class _TableReader:
         if found_unit:
             self.unit, self.currency = found_unit, currency_of(line) or self.currency
         if cols is not None:
-            self.header, self.header_line = _more_columns(self.header, self.header_line, cols, line)
+            before = (self.header, self.header_line) if self.fresh else (None, "")
+            self.header, self.header_line = _more_columns(*before, cols, line)
         self.pending = ""
+        self.fresh = True
 
     def _text(self, line: str, start: int) -> None:
         """A line that is no row: a caption, a label's first half, or prose that ends a table."""
+        self.fresh = False
         if len(line.split()) >= PROSE_LINE_WORDS and line[-1:] in _TERMINAL:
             self.prose += 1
             if self.prose >= PROSE_LINES_END_TABLE:
@@ -223,6 +229,7 @@ class _TableReader:
         if self.pending and _continues_label(self.pending, label):
             label, start = f"{self.pending} {label}", self.pending_start
             self.recent = [r for r in self.recent if r not in self.pending]
+        self.fresh = False
         if not self.in_table:
             self.in_table, self.caption = True, " ".join(self.recent)
         self.pending, self.prose, self.recent = "", 0, []

@@ -119,7 +119,18 @@ METRIC_SYNONYMS: tuple[tuple[str, ...], ...] = (
         "purchases of property, plant and equipment",
         "additions to property and equipment",
         "payments for property and equipment",
+        "purchases of land, buildings, and equipment",
+        "purchases of land, buildings and equipment",
         "capital spending",
+    ),
+    (
+        "net ppne",
+        "ppne",
+        "net pp&e",
+        "property, plant and equipment net",
+        "property, plant and equipment, net",
+        "property and equipment, net",
+        "net property, plant and equipment",
     ),
     (
         "cogs",

@@ -1,0 +1,53 @@
+"""Chat page (AppTest): a comparison across three documents is answered with a cited table,
+drawn as a chart and offered as CSV."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import streamlit_agraph
+from conftest import ask
+
+from treerag_core import index_document
+from treerag_core.summarize.summarizers import make_summarizer
+from ui import state
+
+CHAT = "pages/chat.py"
+
+
+@pytest.fixture(autouse=True)
+def no_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(streamlit_agraph, "agraph", lambda nodes, edges, config: None)
+
+
+def _report(folder: Path, registry: Path, name: str, sales: list[int], cost: list[int]) -> dict:
+    source = folder / f"{name}.md"
+    source.write_text(
+        f"# {name.title()} annual report\n\n## Consolidated statements of income\n\n"
+        "(In millions) 2023 2022\n"
+        f"Net sales {sales[0]:,} {sales[1]:,}\n"
+        f"Cost of sales {cost[0]:,} {cost[1]:,}\n"
+    )
+    return index_document(
+        str(source), summarizer=make_summarizer(None), registry_path=str(registry), verbose=False
+    )
+
+
+def test_a_comparison_is_a_table_a_chart_and_a_csv(make_app, app_registry: Path, tmp_path) -> None:  # noqa: ANN001
+    docs = [
+        _report(tmp_path, app_registry, "acme", [1200, 1000], [700, 600]),
+        _report(tmp_path, app_registry, "globex", [2000, 1800], [1500, 1300]),
+        _report(tmp_path, app_registry, "initech", [500, 450], [200, 190]),
+    ]
+    at = make_app(CHAT)
+    at.multiselect(key="chat_doc_pick").set_value([d["doc_id"] for d in docs]).run()
+    ask(at, "Compare the gross margin across Acme, Globex and Initech from 2022 to 2023.")
+    assert not at.exception
+    answer = at.session_state[state.CHAT_THREAD]["turns"][0]["answer"]
+    assert answer.startswith("Gross margin, FY2022–FY2023: highest in FY2023: initech (60.0%)")
+    assert "| acme | 40.0% [S" in answer and "| globex | 27.8% [S" in answer
+    charts = at.get("vega_lite_chart")
+    assert len(charts) == 1  # the figures drawn
+    labels = [str(b.proto.label) for b in at.get("download_button")]
+    assert "Download table (CSV)" in labels

@@ -1,0 +1,267 @@
+"""The offline engine's computed answer: the result first, its working beneath, each cell cited.
+
+A question asking for a ratio, a margin, a change, an average over years or a CAGR is
+answered by computing it (:mod:`.offline.compute`) from cells of the documents' tables
+rather than by copying the best-matching row. The first line is the result with its label,
+period and unit, and the working (``= revenue 6,489 / average PP&E ((253 + 282) / 2)``);
+the lines beneath name each cell used and cite its section and page. A cell of a section
+navigation did not choose becomes a reference of its own (``S7``), so every citation can
+be opened as evidence. When a cell cannot be found, the answer says which one and shows the
+cells it did find; it never prints a number it did not compute.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from ..navigate.ranking import remembered
+from ..tree.labels import page_label
+from .context import Prepared, reference
+from .offline.aggregate import Aggregate, aggregate, sheet_records
+from .offline.asks import Ask, read_ask
+from .offline.compare import comparison, per_period
+from .offline.compute import DECIMALS, Computation, compute, number
+from .offline.operands import UNIT_SIZE, Found, TableIndex
+
+COMPUTED_NOTE = (
+    "(Computed by the offline engine from the table cells cited above; no model was used. "
+    "Check the working against the cited pages.)"
+)
+_SCALES = {"thousands": "thousand", "millions": "million", "billions": "billion"}
+
+
+def computed_reply(query: str, prepared: Prepared) -> str | None:
+    """The computed answer to ``query`` from the prepared documents' tables, or None when
+    the question asks for no computation (the extractive answer then answers)."""
+    if not prepared.documents:
+        return None
+    if len(prepared.documents) > 1:
+        compared = compared_reply(query, prepared)
+        if compared is not None:
+            return compared
+    ask = read_ask(query)
+    if ask is None:
+        return aggregated_reply(query, prepared)
+    order = [str(r.get("doc_id", "")) for r in prepared.references]
+    docs = sorted(
+        prepared.documents.items(),
+        key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order),
+    )
+    best: Computation | None = None
+    for doc_id, document in docs:
+        key = ("table-index", doc_id, str(document.get("indexed_at", "")))
+        index = remembered(prepared.memory, key, lambda d=document: TableIndex.of(d))
+        result = compute(ask, index)
+        if result.complete:
+            best = result
+            break
+        if best is None or len(result.missing) < len(best.missing):
+            best = result
+    if best is None or (not best.cells and not best.problem):
+        return None
+    return render(best, prepared)
+
+
+def render(result: Computation, prepared: Prepared) -> str:
+    """The answer's text: headline with working and citations, then each cell cited."""
+    ask = result.ask
+    cites = {id(c): _cite(c, prepared) for c in result.cells}
+    head = f"{ask.label}, {_period(ask)}"
+    joined = "; ".join(c.strip("[]") for c in dict.fromkeys(cites.values()) if c)
+    refs = f" [{joined}]" if joined else ""
+    if result.complete and result.result is not None:
+        lines = [f"{head}: {shown_result(result)} = {result.working}{refs}"]
+    elif result.missing:
+        names = "; ".join(dict.fromkeys(result.missing))
+        lines = [
+            f"{head}: cannot be computed: the document's tables do not print {names}. "
+            "The cells found are below; no figure is guessed."
+        ]
+    else:
+        lines = [f"{head}: cannot be computed: {result.problem}."]
+    lines += [f"- {line}" for line in result.lines]
+    lines += [f"- {cell.shown()} {cites[id(cell)]}" for cell in result.cells]
+    return "\n".join(lines) + "\n\n" + COMPUTED_NOTE
+
+
+def _period(ask: Ask) -> str:
+    years = ask.years if ask.average or ask.kind in ("growth", "change", "cagr") else ask.years[-1:]
+    if len(years) == 1:
+        return f"FY{years[0]}"
+    return f"FY{years[0]}–FY{years[-1]}"
+
+
+def shown_result(result: Computation) -> str:
+    """The result as asked: ``30.8%``, ``0.68``, ``93.86 days``, ``$3,215 million``."""
+    ask, value = result.ask, result.result
+    assert value is not None
+    places = ask.decimals
+    if ask.kind in ("percent", "growth", "cagr") and not result.money:
+        return f"{number(value * 100, DECIMALS['percent'] if places is None else places)}%"
+    if result.money:
+        unit = _SCALES.get(ask.scale, result.unit)
+        scaled = value / UNIT_SIZE.get(unit, Decimal(1))
+        if places is None:
+            places = 0 if scaled == scaled.to_integral_value() or abs(scaled) >= 100 else 2
+        sign = "-" if scaled < 0 else ""
+        tail = f" {unit}" if unit else ""
+        return f"{sign}{result.currency}{number(abs(scaled), places)}{tail}"
+    places = DECIMALS.get(ask.kind, 2) if places is None else places
+    return number(value, places) + (" days" if ask.kind == "days" else "")
+
+
+def compared_reply(query: str, prepared: Prepared) -> str | None:
+    """The same quantity in each document asked: a table (document × period), each cell
+    cited, and a one-line conclusion."""
+    found = comparison(query)
+    if found is None:
+        return None
+    ask, years = found
+    table: list[tuple[str, list[tuple[Decimal | None, str]]]] = []
+    for doc_id, document in _ordered(prepared):
+        key = ("table-index", doc_id, str(document.get("indexed_at", "")))
+        index = remembered(prepared.memory, key, lambda d=document: TableIndex.of(d))
+        cells = []
+        for year in years:
+            result = compute(per_period(ask, year), index)
+            if result.complete and result.result is not None:
+                cites = "; ".join(
+                    dict.fromkeys(_cite(c, prepared).strip("[]") for c in result.cells)
+                )
+                cells.append((result.result, f"{shown_result(result)} [{cites}]"))
+            else:
+                why = "; ".join(dict.fromkeys(result.missing)) or result.problem
+                cells.append((None, f"— (not found: {why})"))
+        table.append((entity_name(document), cells))
+    if not any(v is not None for _, cells in table for v, _ in cells):
+        return None
+    head = f"{ask.label}, " + (
+        f"FY{years[0]}" if len(years) == 1 else f"FY{years[0]}–FY{years[-1]}"
+    )
+    lines = [f"{head}: {conclusion(table, years)}", ""]
+    lines.append("| | " + " | ".join(f"FY{y}" for y in years) + " |")
+    lines.append("|---|" + "---:|" * len(years))
+    lines += [
+        f"| {name} | " + " | ".join(text for _, text in cells) + " |" for name, cells in table
+    ]
+    return "\n".join(lines) + "\n\n" + COMPUTED_NOTE
+
+
+def conclusion(table: list[tuple[str, list[tuple[Decimal | None, str]]]], years: list[int]) -> str:
+    """One line: who is highest and lowest in the last period every row has."""
+    last = [(name, cells[-1]) for name, cells in table if cells[-1][0] is not None]
+    if len(last) < 2:
+        return "only one document prints it" if last else "no document prints it"
+    high = max(last, key=lambda x: x[1][0] or 0)
+    low = min(last, key=lambda x: x[1][0] or 0)
+    shown = lambda cell: cell[1].split(" [")[0]  # noqa: E731
+    return (
+        f"highest in FY{years[-1]}: {high[0]} ({shown(high[1])}); "
+        f"lowest: {low[0]} ({shown(low[1])})."
+    )
+
+
+def entity_name(document: dict[str, Any]) -> str:
+    """A document as a row of a comparison: its file name without the extension."""
+    name = str(document.get("file_name") or document.get("doc_id") or "")
+    return name.rsplit(".", 1)[0] if "." in name else name
+
+
+def _ordered(prepared: Prepared) -> list[tuple[str, dict[str, Any]]]:
+    order = [str(r.get("doc_id", "")) for r in prepared.references]
+    return sorted(
+        prepared.documents.items(),
+        key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order),
+    )
+
+
+def aggregated_reply(query: str, prepared: Prepared) -> str | None:
+    """A sum, average or count over a sheet's rows the question filters, with the rows used."""
+    for doc_id, document in prepared.documents.items():
+        key = ("sheet-records", doc_id, str(document.get("indexed_at", "")))
+        records = remembered(prepared.memory, key, lambda d=document: sheet_records(d))
+        found = aggregate(query, document, records)
+        if found is None:
+            continue
+        return render_aggregate(found, doc_id, prepared)
+    return None
+
+
+def render_aggregate(found: Aggregate, doc_id: str, prepared: Prepared) -> str:
+    """``Total Revenue, Region North · Quarter Q3: 168,200 (sum of 412 rows) [S1, sheet 1]``."""
+    n = int(found.pages.pop("__count__") or 0)
+    where = " · ".join(f"{col} {val}" for col, val in found.filters) or "all rows"
+    # the parts of the sheet the rows shown come from are cited (a long sheet has hundreds)
+    shown_parts = dict.fromkeys(node for node, _offset, _cells in found.rows)
+    cites = [_cite_at(prepared, doc_id, node, found.pages.get(node)) for node in shown_parts]
+    joined = "; ".join(c.strip("[]") for c in dict.fromkeys(cites) if c)
+    refs = f" [{joined}]" if joined else ""
+    parts = len(found.pages)
+    word = {"sum": "Total", "average": "Average", "count": "Number of rows"}[found.kind]
+    label = f"{word} {found.measure}".strip()
+    if found.value is None:
+        return f"{label}, {where}: no rows match, so there is nothing to average.{refs}"
+    places = 0 if found.value == found.value.to_integral_value() else 2
+    spread = f" in {parts} parts of the sheet" if parts > 1 else ""
+    how = {
+        "sum": f"sum of {n} rows{spread}",
+        "average": f"average of {n} rows{spread}",
+        "count": f"rows counted{spread}",
+    }
+    lines = [f"{label}, {where}: {number(found.value, places)} ({how[found.kind]}){refs}"]
+    for node, _offset, cells in found.rows:
+        shown = " · ".join(f"{k} {v}" for k, v in cells.items() if v and v != "—")
+        lines.append(f"- {shown} {_cite_at(prepared, doc_id, node, found.pages.get(node))}")
+    if n > len(found.rows):
+        lines.append(f"- … and {n - len(found.rows)} more rows")
+    return "\n".join(lines) + "\n\n" + COMPUTED_NOTE
+
+
+def _cite(cell: Found, prepared: Prepared) -> str:
+    """``[S3, p. 55]``: the reference holding the cell's section, added when navigation did
+    not choose that section."""
+    return _cite_at(prepared, cell.doc_id, cell.node_id, cell.page)
+
+
+def _cite_at(prepared: Prepared, doc_id: str, node_id: str, page: int | None) -> str:
+    ref = next(
+        (
+            r
+            for r in prepared.references
+            if r.get("node_id") == node_id and str(r.get("doc_id", "")) == doc_id
+        ),
+        None,
+    )
+    if ref is None:
+        ref = _add_reference(prepared, doc_id, node_id, page)
+    if ref is None:
+        return ""
+    shown = page_label(page, None, ref.get("page_unit")) if page else ""
+    return f"[{ref['ref']}, {shown}]" if shown else f"[{ref['ref']}]"
+
+
+def _add_reference(
+    prepared: Prepared, doc_id: str, node_id: str, page: int | None
+) -> dict[str, Any] | None:
+    document = prepared.documents.get(doc_id)
+    if document is None or node_id not in (document.get("flat_nodes") or {}):
+        return None
+    ref = reference(document, node_id)
+    number_ = len(prepared.references) + 1
+    ref["ref"] = f"S{number_}"
+    ref["page_start"] = ref["page_end"] = page
+    ref["added_by"] = "computation"
+    prepared.references.append(ref)
+    node = document["flat_nodes"][node_id]
+    prepared.sections.append(
+        {
+            "label": f"S{number_} · {ref['path']}",
+            "text": str(node.get("text") or ""),
+            "ref": ref["ref"],
+            "page_start": node.get("page_start"),
+            "page_marks": node.get("page_marks") or [],
+            "page_unit": ref["page_unit"],
+        }
+    )
+    return ref

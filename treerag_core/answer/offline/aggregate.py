@@ -1,0 +1,167 @@
+"""Sheets answered by aggregation: filters and a sum, an average or a count over their rows.
+
+"Total revenue of the North region in Q3", "Average price of the kettles", "How many orders
+were shipped late?": over a sheet of thousands of rows no single row answers; the answer is
+the rows whose cells the question names (North, Q3, kettle, late: a text cell's value said
+in the question, singular or plural) aggregated over the column it names (revenue, price),
+or counted. Plain loops over the rows: a 50,000-row sheet is read and aggregated in well
+under a second (``bench/results/sheet_aggregate.md``), so no query engine is needed.
+Every sheet section of the document is read, not only those navigation chose: a long sheet
+is cut into parts, and a total needs them all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from ...text.sheet_records import COLUMNS, cut
+from ...text.table_data import page_at
+from .question import stem, stems
+
+AGGREGATES = (
+    ("count", re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.I)),
+    ("average", re.compile(r"\baverage\b|\bmean\b|\bavg\b", re.I)),
+    ("sum", re.compile(r"\btotal\b|\bsum\b|\bin all\b|\baltogether\b", re.I)),
+)
+# Rows shown under the answer as the ones used (all are counted).
+SHOWN_ROWS = 5
+
+
+@dataclass
+class Aggregate:
+    """One aggregation's result, with the rows it used."""
+
+    kind: str
+    measure: str  # the column aggregated ("" for a count)
+    filters: list[tuple[str, str]]  # (column, value)
+    value: Decimal | None = None
+    rows: list[tuple[str, int, dict[str, str]]] = field(default_factory=list)  # node, offset, cells
+    pages: dict[str, int | None] = field(default_factory=dict)
+
+
+Records = list[tuple[str, int, list[str], dict[str, str], Any]]
+
+
+def aggregate(
+    question: str, document: Mapping[str, Any], records: Records | None = None
+) -> Aggregate | None:
+    """The aggregate ``question`` asks of the document's sheets, or None when it asks none
+    (no aggregate word, no sheet, or no column or value of a sheet named). ``records``: the
+    document's :func:`sheet_records`, when the caller keeps them between questions."""
+    kind = next((k for k, rx in AGGREGATES if rx.search(question)), "")
+    if not kind:
+        return None
+    counted = re.search(r"\bhow many (\w+)", question, re.I)
+    asked = set(stems(question)) | {stem(w) for w in re.findall(r"\w+", question.lower())}
+    records = sheet_records(document) if records is None else records
+    if not records:
+        return None
+    names = records[0][2]
+    if sum(1 for n in names if re.fullmatch(r"(?:FY)?\s?(?:19|20)\d\d", n.strip())) >= 2:
+        return None  # a table of periods: its figures are read, not aggregated
+    measure = _measure(names, asked, records) if kind != "count" else ""
+    if kind == "count" and counted:  # "how many units were sold": the units column summed
+        measure = _measure(names, {stem(counted.group(1).lower())}, records)
+        kind = "sum" if measure else kind
+    if kind != "count" and not measure:
+        return None
+    filters = _filters(records, names, asked, measure)
+    if not filters and kind == "count":
+        return None
+    result = Aggregate(kind, measure, filters)
+    total, n = Decimal(0), 0
+    for node_id, offset, _names, cells, page in records:
+        if any(_norm(cells.get(col, "")) != _norm(val) for col, val in filters):
+            continue
+        if measure:
+            amount = _number(cells.get(measure, ""))
+            if amount is None:
+                continue
+            total += amount
+        n += 1
+        result.pages[node_id] = result.pages.get(node_id, page)
+        if len(result.rows) < SHOWN_ROWS:
+            result.rows.append((node_id, offset, cells))
+    result.value = (
+        Decimal(n) if kind == "count" else (total / n if kind == "average" and n else total)
+    )
+    if kind == "average" and n == 0:
+        result.value = None
+    result.pages["__count__"] = n
+    return result
+
+
+def sheet_records(document: Mapping[str, Any]) -> Records:
+    """Every record of the document's first sheet layout: (node, offset, columns, cells, page);
+    a long sheet's later parts are read under the columns its first part printed. Cells stay
+    text: only the measure's are read as figures."""
+    out = []
+    layout: list[str] | None = None
+    for node_id, node in (document.get("flat_nodes") or {}).items():
+        text = str(node.get("text") or "")
+        continues = bool(layout) and text.lstrip().startswith(f"{layout[0]} ")
+        if COLUMNS not in text and not continues:
+            continue
+        names: list[str] | None = layout if continues else None
+        offset = 0
+        for line in text.split("\n"):
+            start, offset = offset, offset + len(line) + 1
+            stripped = line.strip()
+            if stripped.startswith(COLUMNS):
+                names = [n.strip() for n in stripped[len(COLUMNS) :].split(" | ")]
+                layout = layout or names
+                continue
+            if not names or names != layout or not stripped:
+                continue
+            found = cut(stripped, names)
+            if found is not None:
+                cells = {names[0]: found[0], **found[1]}
+                out.append((node_id, start, names, cells, page_at(node, start)))
+    return out
+
+
+def _measure(names: list[str], asked: set[str], records: list) -> str:
+    """The numeric column the question names ("revenue", "price")."""
+    sample = [r[3] for r in records[:50]]
+    for name in names:
+        numeric = sum(1 for cells in sample if _number(cells.get(name, "")) is not None)
+        if numeric * 2 > len(sample) and set(stems(name)) & asked:
+            return name
+    return ""
+
+
+def _filters(
+    records: list, names: list[str], asked: set[str], measure: str
+) -> list[tuple[str, str]]:
+    """(column, value) for each text column one of whose values the question says."""
+    found = []
+    for name in names:
+        if name == measure:
+            continue
+        values = {cells.get(name, "") for _, _, _, cells, _ in records}
+        if len(values) > max(2, len(records) // 2):
+            continue  # an id or a free-text column: no value of it is a category
+        said = [v for v in values if v and _number(v) is None and _said(v, asked)]
+        if len(said) == 1:
+            found.append((name, said[0]))
+    return found
+
+
+def _said(value: str, asked: set[str]) -> bool:
+    words = stems(value)
+    return bool(words) and all(w in asked for w in words)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _number(text: str) -> Decimal | None:
+    cleaned = text.replace(",", "").replace("$", "").replace("€", "").replace("£", "").strip()
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", cleaned):
+        return Decimal(cleaned)
+    return None

@@ -1,0 +1,259 @@
+"""Computing what a question asks from cells of the document's tables, with the working.
+
+An :class:`.asks.Ask` is evaluated with :class:`decimal.Decimal` (no binary rounding): each
+leaf of its formula is found as a cell (:mod:`.operands`), averages and changes over years
+are taken, names the question defines ("DIO") or the metrics table knows ("EBITDA") are
+computed from their own formulas, and every step is written down as it was done, so the
+answer can show ``24.26 = revenue 6,489 / average PP&E ((253 + 282) / 2)`` and cite each
+cell. A cell no table prints is named, not guessed; a division by zero or a sum of an
+amount and a percentage is reported as such, never turned into a number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
+
+from .asks import Ask
+from .formula import Expr, FormulaError, Operand, parse
+from .metrics import find_metric, plain_name
+from .operands import UNIT_SIZE, Found, TableIndex, find_cell
+
+HUNDRED = Decimal(100)
+# Default decimals when the question asks for none, by the kind of result.
+DECIMALS = {"percent": 1, "growth": 1, "cagr": 1, "ratio": 2, "days": 2, "change": 0, "amount": 0}
+MAX_DEPTH = 6  # names defined by names: "CCC = DIO + DSO - DPO", and no deeper loops
+
+
+@dataclass
+class Value:
+    """A step's result: its amount (in units for money), whether it is money, its working."""
+
+    amount: Decimal
+    money: bool
+    text: str
+
+
+@dataclass
+class Computation:
+    """What was computed, from which cells, and what went wrong."""
+
+    ask: Ask
+    result: Decimal | None = None
+    money: bool = False
+    working: str = ""
+    lines: list[str] = field(default_factory=list)  # sub-results: "DIO = 31.23 = …"
+    cells: list[Found] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    problem: str = ""
+    unit: str = ""
+    currency: str = ""
+
+    @property
+    def complete(self) -> bool:
+        return self.result is not None and not self.missing and not self.problem
+
+
+def compute(ask: Ask, index: TableIndex) -> Computation:
+    """``ask`` evaluated over the tables of ``index``'s document."""
+    run = _Run(ask, index, Computation(ask))
+    out = run.out
+    with localcontext() as ctx:
+        ctx.prec = 28
+        try:
+            values = [run.formula(ask.formula, (year,)) for year in _periods(ask)]
+            out.result, out.money, out.working = _frame(ask, values)
+        except FormulaError as exc:
+            out.problem = str(exc)
+        except _Stop:
+            pass
+    found = [c for c in out.cells if c.unit or c.currency]
+    out.unit = found[0].unit if found else ""
+    out.currency = found[0].currency if found else ""
+    return out
+
+
+def _periods(ask: Ask) -> tuple[int, ...]:
+    if ask.kind in ("growth", "change", "cagr") or ask.average:
+        return ask.years
+    return ask.years[-1:]
+
+
+def _frame(ask: Ask, values: list[Value | None]) -> tuple[Decimal | None, bool, str]:
+    """The asked result from the formula's value in each period: itself, their average,
+    their change, growth or CAGR."""
+    if any(v is None for v in values):
+        return None, False, ""
+    vals = [v for v in values if v is not None]
+    money = vals[0].money
+    if ask.average:
+        total = sum((v.amount for v in vals), Decimal(0))
+        parts = " + ".join(_bare(v, ask) for v in vals)
+        return total / len(vals), money, f"({parts}) / {len(vals)}"
+    if ask.kind in ("growth", "change", "cagr"):
+        first, last = vals[0], vals[-1]
+        if ask.kind == "change":
+            return last.amount - first.amount, money, f"{last.text} − {first.text}"
+        if first.amount == 0:
+            raise _Stop.because(f"the {ask.years[0]} value is zero, so there is no rate of change")
+        if ask.kind == "growth":
+            rate = (last.amount - first.amount) / abs(first.amount)
+            return rate, False, f"({last.text} − {first.text}) / {_bare(first, ask)}"
+        span = ask.years[-1] - ask.years[0]
+        if first.amount < 0 or last.amount < 0 or span <= 0:
+            raise _Stop.because("a CAGR needs two positive values in different years")
+        rate = (last.amount / first.amount) ** (Decimal(1) / Decimal(span)) - 1
+        return rate, False, f"({last.text} / {first.text})^(1/{span}) − 1"
+    return vals[0].amount, money, vals[0].text
+
+
+def _bare(value: Value, ask: Ask) -> str:
+    return _wrap(value.text, "/")
+
+
+class _Stop(Exception):
+    """The computation cannot go on (the reason is in the run's ``problem``)."""
+
+    reason = ""
+
+    @classmethod
+    def because(cls, reason: str) -> _Stop:
+        stop = cls(reason)
+        stop.reason = reason
+        return stop
+
+
+@dataclass
+class _Run:
+    ask: Ask
+    index: TableIndex
+    out: Computation
+    depth: int = 0
+
+    def formula(self, text: str, years: tuple[int, ...]) -> Value | None:
+        try:
+            return self.expr(parse(text, years))
+        except _Stop as stop:
+            self.out.problem = self.out.problem or stop.reason
+            raise
+
+    def expr(self, expr: Expr) -> Value | None:
+        if isinstance(expr, Decimal):
+            return Value(expr, False, number(expr))
+        if isinstance(expr, Operand):
+            return self.operand(expr)
+        if isinstance(expr, str):
+            raise FormulaError(f"“{expr}” is not defined.")
+        op, left_expr, right_expr = expr
+        left, right = self.expr(left_expr), self.expr(right_expr)
+        if left is None or right is None:
+            return None
+        return combine(op, left, right)
+
+    def operand(self, operand: Operand) -> Value | None:
+        named = self.named(operand)
+        if named is not None:
+            return named
+        cells: list[Found] = []
+        prefer = ""
+        for year in operand.years:
+            cell = find_cell(self.index, operand.phrase, year, operand.note, prefer)
+            if cell is None:
+                self.out.missing.append(f"{plain_name(operand.phrase)}, {year}")
+                continue
+            prefer = prefer or cell.table
+            cells.append(cell)
+        self.out.cells.extend(c for c in cells if c not in self.out.cells)
+        if len(cells) < len(operand.years) or not cells:
+            return None
+        if len({c.percent for c in cells}) > 1:
+            raise _Stop.because(f"the {operand.phrase} cells mix percentages and amounts")
+        money = not cells[0].percent
+        vals = [c.base if money else c.value for c in cells]
+        shown = [number(c.value) for c in cells]
+        name = plain_name(operand.phrase)
+        if operand.mode == "average":
+            return Value(sum(vals, Decimal(0)) / len(vals), money,
+                         f"average {name} (({' + '.join(shown)}) / {len(vals)})")  # fmt: skip
+        if operand.mode == "change":
+            return Value(vals[-1] - vals[0], money, f"change in {name} ({shown[-1]} − {shown[0]})")
+        return Value(vals[0], money, f"{name} {shown[0]}")
+
+    def named(self, operand: Operand) -> Value | None:
+        """A name the question defines, or the metrics table knows, computed from its formula."""
+        key = " ".join(operand.phrase.lower().split())
+        formula = self.ask.definitions.get(key) or self.ask.definitions.get(plain_name(key))
+        label = operand.phrase
+        if formula is None:
+            known = find_metric(plain_name(key))
+            if known is None or known[1] != plain_name(key) or known[0].kind == "percent":
+                return None
+            formula, label = known[0].formula, known[1]
+        if self.depth >= MAX_DEPTH:
+            raise _Stop.because(f"“{operand.phrase}” is defined in terms of itself")
+        self.depth += 1
+        try:
+            inner = self.formula(formula, operand.years)
+        finally:
+            self.depth -= 1
+        if inner is None:
+            return None
+        shown = number(
+            _rounded(inner.amount / UNIT_SIZE["million"] if inner.money else inner.amount)
+        )
+        line = f"{label.upper() if len(label) <= 5 else label} = {inner.text}"
+        if line not in self.out.lines:
+            self.out.lines.append(line)
+        name = label.upper() if len(label) <= 5 else label
+        return Value(inner.amount, inner.money, f"{name} {shown}")
+
+
+def combine(op: str, left: Value, right: Value) -> Value:
+    """``left op right``, with what kind of value the result is, or why it cannot be."""
+    left_text = _wrap(left.text, op) if op in "*/" else left.text
+    text = f"{left_text} {_SIGN[op]} {_wrap(right.text, op)}"
+    if op in "+-":
+        if left.money != right.money and not _constant(left) and not _constant(right):
+            raise _Stop.because(f"{left.text} and {right.text} are not in the same unit")
+        amount = left.amount + right.amount if op == "+" else left.amount - right.amount
+        return Value(amount, left.money or right.money, text)
+    if op == "*":
+        return Value(left.amount * right.amount, left.money != right.money, text)
+    try:
+        if right.amount == 0:
+            raise DivisionByZero
+        amount = left.amount / right.amount
+    except (DivisionByZero, InvalidOperation):
+        raise _Stop.because(f"it would divide by zero ({right.text} is 0)") from None
+    return Value(amount, left.money and not right.money, text)
+
+
+_SIGN = {"+": "+", "-": "−", "*": "×", "/": "/"}
+
+
+def _wrap(text: str, op: str) -> str:
+    """A sum or difference inside a product, quotient or difference keeps its parentheses."""
+    depth, top = 0, False
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch in "+−" and text[i - 1 : i] == " ":
+            top = True
+    return f"({text})" if op in "-/*" and top else text
+
+
+def _constant(value: Value) -> bool:
+    return " " not in value.text and not value.money
+
+
+def _rounded(value: Decimal, places: int = 2) -> Decimal:
+    return value.quantize(Decimal(1).scaleb(-places))
+
+
+def number(value: Decimal, places: int | None = None) -> str:
+    """``6489`` → ``6,489``; ``0.0427`` → ``0.0427``; with ``places``, rounded half up."""
+    if places is not None:
+        value = value.quantize(Decimal(1).scaleb(-places), rounding="ROUND_HALF_UP")
+    text = f"{value:,f}"
+    if places is None and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text

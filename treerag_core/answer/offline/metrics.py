@@ -1,0 +1,182 @@
+"""The named metrics: what "operating margin" or "days payable outstanding" means, in one
+table, like the format table.
+
+A question naming a metric without defining it is computed from the formula here; a
+question that defines it ("DPO is defined as: …") is computed from its own definition.
+Formulas are written as :mod:`.formula` reads them: each leaf a quantity a statement
+prints, "average X" over the period and the year before it, "change in X" from the year
+before. ``kind`` says how the result is printed: a percentage, a ratio, days or an amount.
+Extend the table for other domains; names are matched as whole words, longest first.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A named metric: the names it goes by, its formula and how its result is printed."""
+
+    names: tuple[str, ...]
+    formula: str
+    kind: str  # "percent", "ratio", "days" or "amount"
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric(
+        ("gross margin", "gross profit margin"),
+        "(revenue - cost of goods sold) / revenue",
+        "percent",
+    ),
+    Metric(
+        ("operating margin", "operating profit margin"), "operating income / revenue", "percent"
+    ),
+    Metric(
+        ("net profit margin", "net margin", "net income margin", "profit margin"),
+        "net income / revenue",
+        "percent",
+    ),
+    Metric(("ebitda margin", "ebitda % margin"), "ebitda / revenue", "percent"),
+    Metric(("ebitda",), "operating income + depreciation and amortization", "amount"),
+    Metric(
+        ("fixed asset turnover", "fixed assets turnover", "pp&e turnover"),
+        "revenue / average net property, plant and equipment",
+        "ratio",
+    ),
+    Metric(("asset turnover", "total asset turnover"), "revenue / average total assets", "ratio"),
+    Metric(("inventory turnover",), "cost of goods sold / average inventory", "ratio"),
+    Metric(
+        ("current ratio", "working capital ratio"),
+        "total current assets / total current liabilities",
+        "ratio",
+    ),
+    Metric(
+        ("quick ratio", "acid test ratio"),
+        "(cash and cash equivalents + short-term investments + accounts receivable) / "
+        "total current liabilities",
+        "ratio",
+    ),
+    Metric(
+        ("net working capital", "working capital"),
+        "total current assets - total current liabilities",
+        "amount",
+    ),
+    Metric(
+        ("days sales outstanding", "dso"), "365 * average accounts receivable / revenue", "days"
+    ),
+    Metric(
+        ("days payable outstanding", "dpo"),
+        "365 * average accounts payable / (cost of goods sold + change in inventory)",
+        "days",
+    ),
+    Metric(
+        ("days inventory outstanding", "dio", "days in inventory"),
+        "365 * average inventory / cost of goods sold",
+        "days",
+    ),
+    Metric(("cash conversion cycle", "ccc"), "dio + dso - dpo", "days"),
+    Metric(("free cash flow", "fcf"), "cash from operations - capital expenditures", "amount"),
+    Metric(
+        ("capex intensity", "capital intensity", "capex as a % of revenue"),
+        "capital expenditures / revenue",
+        "percent",
+    ),
+    Metric(
+        ("effective tax rate",),
+        "provision for income taxes / income before income taxes",
+        "percent",
+    ),
+    Metric(("dividend payout ratio", "payout ratio"), "dividends paid / net income", "ratio"),
+    Metric(("retention ratio",), "1 - dividends paid / net income", "ratio"),
+    Metric(("return on assets", "roa"), "net income / average total assets", "ratio"),
+    Metric(("return on equity", "roe"), "net income / average total shareholders equity", "ratio"),
+    Metric(
+        ("debt to equity", "debt-to-equity", "debt/equity"),
+        "total debt / total shareholders equity",
+        "ratio",
+    ),
+    Metric(("interest coverage",), "operating income / interest expense", "ratio"),
+)
+
+# Quantities a statement prints as outflows in parentheses, which formulas mean as amounts
+# ("free cash flow = cash from operations - capex": capex is 1,577, not -1,577).
+OUTFLOWS = re.compile(
+    r"capex|capital expenditure|purchases? of property|dividends?|repurchases?|buybacks?",
+    re.I,
+)
+# The statement a quantity is read from when the question does not say: balance-sheet items
+# at a date, flows over a year from the income statement or the cash flow statement.
+STATEMENT_OF = (
+    (
+        re.compile(
+            r"inventor|payable|receivable|assets|liabilit|equity|property|pp&?e|ppne|cash and "
+            r"cash equivalents|investments|debt|borrowings",
+            re.I,
+        ),
+        "balance sheet",
+    ),
+    (
+        re.compile(
+            r"capex|capital expenditure|cash from operations|operating activities|dividends"
+            r"|depreciation|amortization|d&a",
+            re.I,
+        ),
+        "cash flow statement",
+    ),
+    (
+        re.compile(r"revenue|sales|cost|income|earnings|expense|profit|taxes", re.I),
+        "income statement",
+    ),
+)
+# Words a question adds to a quantity's name that no statement prints ("unadjusted
+# operating income", "reported revenue").
+QUALIFIERS = re.compile(
+    r"\b(?:unadjusted|reported|gaap|total amount of|amount of|the|year[- ]end|annual|"
+    r"total cash)\b",
+    re.I,
+)
+# Abbreviations a question uses for what statements print in full.
+ABBREVIATIONS = {
+    "cogs": "cost of goods sold",
+    "ppne": "property, plant and equipment net",
+    "pp&e": "property, plant and equipment",
+    "net pp&e": "property, plant and equipment net",
+    "d&a": "depreciation and amortization",
+    "capex": "capital expenditures",
+    "sg&a": "selling, general and administrative",
+    "r&d": "research and development",
+}
+
+
+def find_metric(text: str) -> tuple[Metric, str] | None:
+    """The named metric ``text`` mentions (the longest name wins), and the name found."""
+    lowered = f" {text.lower()} "
+    best: tuple[Metric, str] | None = None
+    for metric in METRICS:
+        for name in metric.names:
+            if re.search(rf"(?<![\w&]){re.escape(name)}(?![\w&])", lowered) and (
+                best is None or len(name) > len(best[1])
+            ):
+                best = (metric, name)
+    return best
+
+
+def plain_name(phrase: str) -> str:
+    """A quantity's name as statements print it: qualifiers out, abbreviations spelled out."""
+    text = QUALIFIERS.sub(" ", phrase)
+    text = " ".join(text.split()).strip(" ,.:;")
+    lowered = text.lower()
+    for short, full in ABBREVIATIONS.items():
+        lowered = re.sub(rf"(?<![\w&]){re.escape(short)}(?![\w&])", full, lowered)
+    return lowered
+
+
+def statement_for(phrase: str, note: str = "") -> str:
+    """The statement a quantity is read from: the one its note or phrase names, else the
+    usual one for its kind."""
+    for hint in ("cash flow", "balance sheet", "income statement"):
+        if hint in f"{note} {phrase}".lower():
+            return "cash flow statement" if hint == "cash flow" else hint
+    return next((name for rx, name in STATEMENT_OF if rx.search(phrase)), "")

@@ -1,0 +1,187 @@
+"""Each operand of a computation found in the document's tables: its row and its column.
+
+A quantity ("accounts payable", 2017) is looked for in every table the document keeps
+(:mod:`treerag_core.text.table_data`), not only in the sections navigation chose: a ratio's
+numerator and denominator are often in two statements pages apart. Rows are scored as the
+extractive answer scores them (:func:`.rows.score_row`: the label naming the quantity or a
+synonym, the primary statement, the one the question names or the one the quantity belongs
+to), and only a row printing a figure in the asked year's column can answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from ...text.numbers import Cell
+from ...text.table_data import row_path, tables_of
+from ...text.tables import Row
+from .candidates import Vocabulary
+from .metrics import OUTFLOWS, plain_name, statement_for
+from .question import Question, read_question
+from .rows import score_row
+
+UNIT_SIZE = {"": Decimal(1), "thousand": Decimal(10**3), "million": Decimal(10**6),
+             "billion": Decimal(10**9)}  # fmt: skip
+# A row from the table an earlier operand came from is preferred by this much (the two
+# years of an average from one balance sheet, not one from a five-year summary).
+SAME_TABLE_BONUS = 0.05
+# An aside in a label ("Net cash provided by (used in) operating activities").
+_ASIDE = re.compile(r"\([^)]*\)")
+_PER_SHARE = re.compile(r"\bper (?:common |diluted |basic )?share\b", re.I)
+_CHANGE_ROW = re.compile(r"^\W*(?:\(?increase\)?|\(?decrease\)?|change)\b", re.I)
+# Rows scoring within this much of the best name the quantity equally well.
+NEAR_SCORE = 0.1
+
+
+@dataclass(frozen=True)
+class Found:
+    """One cell an answer uses: its value, where it is printed and what it is."""
+
+    value: Decimal  # as printed, in ``unit``; an outflow's sign dropped
+    printed: str
+    unit: str
+    currency: str
+    percent: bool
+    label: str  # the row's label under its headings ("Current assets › Inventories")
+    column: str
+    year: int
+    page: int | None
+    node_id: str
+    offset: int
+    table: str
+    doc_id: str
+
+    @property
+    def base(self) -> Decimal:
+        """The value in units (a figure in millions times a million)."""
+        return self.value * UNIT_SIZE.get(self.unit, Decimal(1))
+
+    def shown(self) -> str:
+        """``Inventories, 2019: $5,409 million``."""
+        amount = f"{self.currency}{self.printed.strip('()$€£¥%-− ')}"
+        sign = "-" if self.value < 0 else ""
+        tail = "%" if self.percent else (f" {self.unit}" if self.unit else "")
+        return f"{self.label}, {self.column}: {sign}{amount}{tail}"
+
+
+@dataclass
+class TableIndex:
+    """One document's table rows, ready to be scored for any operand."""
+
+    document: Mapping[str, Any]
+    entries: list[tuple[dict[str, Any], dict[str, Any], Row]] = field(default_factory=list)
+    vocab: Vocabulary | None = None
+
+    @classmethod
+    def of(cls, document: Mapping[str, Any]) -> TableIndex:
+        entries = []
+        for table in tables_of(document):
+            for row in table.get("rows") or []:
+                cells = [
+                    Cell(c["text"], c["value"], (c["value"] or 0) < 0, "", bool(c.get("percent")))
+                    for c in row["cells"]
+                ]
+                parsed = Row(
+                    label=row["label"], cells=cells, start=row.get("offset", 0), end=0,
+                    table=0, columns=list(row.get("columns") or []),
+                    years=list(row.get("years") or []), header=table.get("header", ""),
+                    unit=row.get("unit", ""), currency=row.get("currency", ""),
+                    caption=table.get("caption", ""),
+                )  # fmt: skip
+                entries.append((table, row, parsed))
+        vocab = Vocabulary([r.label for _, _, r in entries])
+        return cls(document, entries, vocab)
+
+
+def find_cell(
+    index: TableIndex, phrase: str, year: int, note: str = "", prefer_table: str = ""
+) -> Found | None:
+    """The cell printing ``phrase`` in ``year``'s column, from the best-scoring row that has
+    one; None when no table prints it for that year."""
+    name = plain_name(phrase)
+    statement = statement_for(name, note)
+    where = f" in the {statement}" if statement else ""
+    question = read_question(f"What was the {name} in {year}{where}?")
+    scored: list[tuple[float, float, Found]] = []
+    assert index.vocab is not None
+    per_share = bool(_PER_SHARE.search(name))
+    change = bool(_CHANGE_ROW.search(name))
+    for table, row, parsed in index.entries:
+        if not per_share and _PER_SHARE.search(row_path(row)):
+            continue  # "Per Share Data › Net earnings": not the amount asked
+        if not change and _CHANGE_ROW.search(row["label"]):
+            continue  # "(Increase) decrease in inventories": a change, not the level asked
+        column = next(
+            (i for i, y in enumerate(parsed.years) if y == year and i < len(parsed.cells)), None
+        )
+        if column is None or parsed.cells[column].value is None:
+            continue
+        if not names_all(index.vocab, question, " ".join([*row.get("parents", []), row["label"]])):
+            continue
+        score = score_row(parsed, question, index.vocab, str(table.get("section", "")))
+        if score is None:
+            continue
+        if prefer_table and table.get("id") == prefer_table:
+            score += SAME_TABLE_BONUS
+        size = abs(parsed.cells[column].value or 0.0)
+        scored.append((score, size, _found(index, table, row, column, year, name)))
+    if not scored:
+        return None
+    top = max(s for s, _, _ in scored)
+    # Rows naming the quantity about equally well: the largest figure is the company's total
+    # (a segment's or a note's part is smaller), then the best-scoring, then the first.
+    near = [x for x in scored if x[0] >= top - NEAR_SCORE]
+    return max(near, key=lambda x: (x[1], x[0]))[2]
+
+
+def names_all(vocab: Vocabulary, question: Question, label: str) -> bool:
+    """The label says the quantity's words together and in order ("net" too: neither
+    "Operating income" nor "Other income — net" nor "Net actuarial income" is net income),
+    or one of its synonyms so ("Cost of sales" for COGS)."""
+    phrases = [p for p in [question.metric, *question.phrases] if p]
+    for text in dict.fromkeys([label, _ASIDE.sub(" ", label)]):
+        words = vocab.stems(text)
+        if any(_contiguous(p, words) for p in phrases):
+            return True
+    return False
+
+
+def _contiguous(phrase: list[str], words: list[str]) -> bool:
+    n = len(phrase)
+    return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
+
+
+def _found(
+    index: TableIndex,
+    table: Mapping[str, Any],
+    row: Mapping[str, Any],
+    column: int,
+    year: int,
+    name: str,
+) -> Found:
+    cell = row["cells"][column]
+    value = Decimal(repr(float(cell["value"])))
+    if value == value.to_integral_value():
+        value = value.quantize(Decimal(1))
+    if OUTFLOWS.search(name) and value < 0:
+        value = -value  # capex printed "(1,577)" is an amount of 1,577
+    columns = row.get("columns") or []
+    return Found(
+        value=value,
+        printed=str(cell["text"]),
+        unit=str(row.get("unit") or ""),
+        currency=str(row.get("currency") or ""),
+        percent=bool(cell.get("percent")),
+        label=row_path(row),
+        column=str(columns[column] if column < len(columns) and columns[column] else year),
+        year=year,
+        page=row.get("page"),
+        node_id=str(table.get("node_id", "")),
+        offset=int(row.get("offset") or 0),
+        table=str(table.get("id", "")),
+        doc_id=str(index.document.get("doc_id", "")),
+    )

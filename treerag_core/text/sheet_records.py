@@ -1,0 +1,99 @@
+"""Sheets and CSV files as tables again: their record lines read back into rows × columns.
+
+The readers print each sheet row as one self-describing line under the sheet's
+``Columns: Region | Units | Revenue`` line (``Region North: Units 412, Revenue 48,200.``, see
+:mod:`treerag_core.read.readers.tabular`), so a model and the extractive answer can read a row
+without its header. For arithmetic the rows are wanted as data again: this module cuts each
+record back into its cells by the column names the ``Columns:`` line gives, in order (a value
+may hold commas, "1,500"; a blank cell is simply left out of the line), and keeps the year a
+column stands for when its name is one ("2023", "FY2023").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .numbers import parse_cell, years_in
+
+COLUMNS = "Columns: "
+
+
+def sheet_tables(text: str, layout: list[str] | None = None) -> list[dict[str, Any]]:
+    """The tables of one section's text printed as records: ``{"columns", "rows"}`` each,
+    rows as ``{"label", "cells", "years", "columns", "offset"}``. ``layout``: the columns of
+    the section before, for a later part of a long sheet (only its first part prints them)."""
+    names: list[str] = list(layout or [])
+    years = column_years(names) if names else []
+    tables: list[dict[str, Any]] = [{"columns": names, "rows": []}] if names else []
+    offset = 0
+    for line in text.split("\n"):
+        start, offset = offset, offset + len(line) + 1
+        stripped = line.strip()
+        if stripped.startswith(COLUMNS):
+            names = [n.strip() for n in stripped[len(COLUMNS) :].split(" | ")]
+            years = column_years(names)
+            tables.append({"columns": names, "rows": []})
+            continue
+        if not names or not stripped:
+            continue
+        row = record(stripped, names, years)
+        if row is not None:
+            tables[-1]["rows"].append({**row, "offset": start})
+    return [t for t in tables if t["rows"]]
+
+
+def cut(line: str, names: list[str]) -> tuple[str, dict[str, str]] | None:
+    """A record line's first cell and its other cells by column name, as printed (None when
+    the line is not a record of ``names``)."""
+    first = f"{names[0]} "
+    if not line.startswith(first) or ": " not in line:
+        return None
+    label, _, body = line[len(first) :].partition(": ")
+    if body.endswith("."):
+        body = body[:-1]
+    spots = []
+    at = 0
+    for name in names[1:]:
+        if at == 0 and body.startswith(f"{name} "):
+            found, width = 0, len(name) + 1
+        else:
+            found, width = body.find(f", {name} ", at), len(name) + 3
+        if found < 0:
+            continue
+        spots.append((name, found, found + width))
+        at = found + width
+    values = {}
+    for i, (name, _start, value_at) in enumerate(spots):
+        end = spots[i + 1][1] if i + 1 < len(spots) else len(body)
+        values[name] = body[value_at:end].strip()
+    return label.strip(), values
+
+
+def record(
+    line: str, names: list[str], years: list[int | None] | None = None
+) -> dict[str, Any] | None:
+    """One record line cut into its cells, each read as a figure where it is one."""
+    found = cut(line, names)
+    if found is None:
+        return None
+    label, values = found
+    cells = []
+    for name in names[1:]:
+        text = values.get(name, "")
+        cell = parse_cell(text.replace(" ", "")) if text else None
+        cells.append(
+            {"text": text or "—", "value": cell.value if cell else None}
+            | ({"percent": True} if cell and cell.percent else {})
+        )
+    if years is None:
+        years = column_years(names)
+    return {"label": label, "cells": cells, "years": list(years), "columns": names[1:]}
+
+
+def column_years(names: list[str]) -> list[int | None]:
+    """The year each column after the first stands for, when its name is one ("FY2023")."""
+    out: list[int | None] = []
+    for name in names[1:]:
+        found = years_in(name)
+        out.append(found[0] if len(found) == 1 else None)
+    return out

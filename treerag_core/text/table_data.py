@@ -1,0 +1,204 @@
+"""A document's tables kept as data: rows × columns, stored with the document at indexing.
+
+:func:`.tables.table_rows` reads one text's table rows for the answer of the moment; this
+module reads every section of a document once, at indexing, and keeps what it finds as
+plain JSON (``document["tables"]``), so a question that needs arithmetic can find each
+operand's row and column in the whole document, not only in the sections navigation chose,
+and cite the cell's page and section. Each table keeps its caption, unit and currency, its
+columns (header text and the year each stands for), and each row's label with the labels
+of the headings above it (``Current assets › Inventories``), its cells as printed with
+their values (parenthesised negatives negative, dashes empty), and its page.
+
+A document indexed before tables were kept gets them from :func:`tables_of` on first use;
+re-indexing rebuilds them with the sections, so they stay in step.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .numbers import header_cells, unit_of
+from .sheet_records import COLUMNS, sheet_tables
+from .tables import Row, split_row, table_rows
+
+# The lead a section's tables are read with: the tail of the section before it (a table
+# whose header and units line were printed before the heading still knows its columns).
+LEAD_CHARS = 600
+# A line with no figures, this short, above rows is the heading of the rows below it
+# ("Current assets:", "Revenues").
+MAX_PARENT_WORDS = 8
+# A row labelled like this closes the group its heading opened.
+_TOTAL = re.compile(r"^(?:total|net)\b", re.I)
+# Kept per document: more rows than this are not stored (a document of tables stays a
+# bounded JSON); the answer then reads the sections' text as before.
+MAX_ROWS = 20000
+
+
+def document_tables(flat: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Every table in the sections ``flat`` (in document order) as plain JSON dicts."""
+    tables: list[dict[str, Any]] = []
+    previous = ""
+    count = 0
+    layout: list[str] = []  # a long sheet's columns, for its later parts
+    for node_id, node in flat.items():
+        text = str(node.get("text") or "")
+        lead = previous[-LEAD_CHARS:] + "\n" + str(node.get("title") or "")
+        previous = text
+        if not text.strip():
+            continue
+        if COLUMNS in text or (layout and text.lstrip().startswith(f"{layout[0]} ")):
+            found = records_tables(node_id, node, layout)
+            layout = found[-1]["header"].split(" | ") if found else layout
+        else:
+            found, layout = section_tables(node_id, node, table_rows(text, lead)), []
+        for table in found:
+            count += len(table["rows"])
+            if count > MAX_ROWS:
+                return tables
+            table["id"] = f"t{len(tables) + 1}"
+            tables.append(table)
+    return tables
+
+
+def tables_of(document: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The document's stored tables, or (indexed before tables were kept) read now."""
+    stored = document.get("tables")
+    if isinstance(stored, list):
+        return stored
+    return document_tables(document.get("flat_nodes") or {})
+
+
+def section_tables(node_id: str, node: Mapping[str, Any], rows: list[Row]) -> list[dict[str, Any]]:
+    """One section's rows grouped into its tables, each row with its headings and page."""
+    text = str(node.get("text") or "")
+    grouped: dict[int, list[Row]] = {}
+    for row in rows:
+        grouped.setdefault(row.table, []).append(row)
+    out = []
+    for group in grouped.values():
+        first = group[0]
+        dated = max(group, key=lambda r: sum(1 for y in r.years if y))
+        columns = [
+            {"label": c, "year": y} for c, y in zip(dated.columns, dated.years, strict=False) if c
+        ]
+        out.append(
+            {
+                "node_id": node_id,
+                "section": str(node.get("path") or node.get("title") or ""),
+                "page": page_at(node, first.start),
+                "caption": first.caption,
+                "header": first.header,
+                "unit": next((r.unit for r in group if r.unit), ""),
+                "currency": next((r.currency for r in group if r.currency), ""),
+                "columns": columns,
+                "rows": _rows(text, node, group),
+            }
+        )
+    return out
+
+
+def records_tables(
+    node_id: str, node: Mapping[str, Any], layout: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """A sheet's (or CSV's) tables: its record lines cut back into cells by column name."""
+    out = []
+    for table in sheet_tables(str(node.get("text") or ""), layout):
+        names = table["columns"]
+        rows = [
+            {**row, "parents": [], "unit": "", "currency": "", "page": page_at(node, row["offset"])}
+            for row in table["rows"]
+        ]
+        out.append(
+            {
+                "node_id": node_id,
+                "section": str(node.get("path") or node.get("title") or ""),
+                "page": rows[0]["page"],
+                "caption": str(node.get("title") or ""),
+                "header": " | ".join(names),
+                "unit": "",
+                "currency": "",
+                "columns": [
+                    {"label": n, "year": y}
+                    for n, y in zip(names[1:], rows[0]["years"], strict=True)
+                ],
+                "rows": rows,
+                "sheet": True,
+            }
+        )
+    return out
+
+
+def _rows(text: str, node: Mapping[str, Any], group: list[Row]) -> list[dict[str, Any]]:
+    """The rows of one table, each under the heading lines printed above it."""
+    parents: list[str] = []
+    out = []
+    first = True
+    end = 0
+    for row in group:
+        # above a table's first row, only the line just before it can head it (further up
+        # are the header, the units line and the title)
+        gap = text[: max(0, row.start)].rstrip("\n").rsplit("\n", 1)[-1:] if first else None
+        heading = _heading_between(
+            "\n".join(gap) if first else text[max(0, end) : max(0, row.start)]
+        )
+        first = False
+        if heading:
+            parents = [heading]
+        out.append(
+            {
+                "label": row.label,
+                "parents": list(parents),
+                "cells": [
+                    {"text": c.text, "value": c.value, **({"percent": True} if c.percent else {})}
+                    for c in row.cells
+                ],
+                "years": list(row.years),
+                "columns": list(row.columns),
+                "unit": row.unit,
+                "currency": row.currency,
+                "page": page_at(node, max(0, row.start)),
+                "offset": row.start,
+            }
+        )
+        if (
+            _TOTAL.match(row.label)
+            and parents
+            and row.label.lower().endswith(parents[-1].lower().rstrip(":"))
+        ):
+            parents = []  # "Total current assets" closes "Current assets:"
+        end = row.end
+    return out
+
+
+def _heading_between(gap: str) -> str:
+    """The last line between two rows that heads the rows below it, if any."""
+    for line in reversed([ln.strip() for ln in gap.split("\n") if ln.strip()]):
+        if split_row(line) or header_cells(line) is not None or unit_of(line):
+            continue
+        words = line.split()
+        letters = sum(1 for w in words if w[:1].isalpha())
+        if (
+            len(words) <= MAX_PARENT_WORDS
+            and line[:1].isupper()
+            and letters * 2 > len(words)
+            and line[-1:] not in ".;!?"
+        ):
+            return line.rstrip(":").strip()
+        return ""
+    return ""
+
+
+def page_at(node: Mapping[str, Any], offset: int) -> int | None:
+    """The page that character ``offset`` of the section's text is printed on."""
+    page = node.get("page_start")
+    for mark_offset, mark_page in node.get("page_marks") or []:
+        if mark_offset <= offset:
+            page = mark_page
+    return page
+
+
+def row_path(row: Mapping[str, Any]) -> str:
+    """``Revenues › Converse``: a row's label under the headings above it."""
+    return " › ".join([*row.get("parents", []), str(row.get("label", ""))])
