@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.catalog import BY_NAME
+
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "treerag_core"
 PAGES = sorted([ROOT / "README.md", ROOT / "ARCHITECTURE.md", ROOT / "SECURITY.md",
@@ -50,6 +52,7 @@ PATHISH = re.compile(r"^[\w.-]+(?:/[\w.*-]+)*/?$")
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 SETTING = re.compile(r"\bTREERAG_[A-Z0-9_]*[A-Z0-9]\b(…)?")
 BENCH_COMMAND = re.compile(r"python -m (bench(?:\.\w+)?)\b")
+BENCH_NAME = re.compile(r"python -m bench ([a-z_]+)\b")
 
 
 def _text(page: Path) -> str:
@@ -304,6 +307,9 @@ def _treerag_commands(text: str) -> Iterator[list[str]]:
 def test_every_command_and_option_exists(doc: Path) -> None:
     text = _text(doc)
     problems = [p for words in _treerag_commands(text) for p in _command_problems(words)]
+    for name in set(BENCH_NAME.findall(text)) - {"list", "readme"}:
+        if name not in BY_NAME:
+            problems.append(f"python -m bench {name}: not in bench/catalog.py")
     for module in set(BENCH_COMMAND.findall(text)):
         path = ROOT.joinpath(*module.split("."))
         if not (path.with_suffix(".py").is_file() or (path / "__main__.py").is_file()):
