@@ -43,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no benchmark named {name!r}; python -m bench list names them", file=sys.stderr)
         return 2
     module = importlib.import_module(BY_NAME[name].module)
+    if {"-h", "--help"} & set(args) and not hasattr(module, "argparse"):
+        print(module.__doc__)  # a benchmark without options would run instead
+        return 0
     sys.argv = [f"python -m bench {name}", *args]  # argparse's usage and a main() that reads it
     return int(module.main() or 0)
 

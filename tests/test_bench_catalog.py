@@ -65,3 +65,12 @@ def test_the_writer_writes_both_files_in_one_format(tmp_path: Path) -> None:
     assert json.loads(json_path.read_text(encoding="utf-8"))["path"] == str(tmp_path)
     assert "Zürich" in json_path.read_text(encoding="utf-8")
     assert md_path.read_text(encoding="utf-8") == "# X\n\n| a |\n"
+
+
+def test_help_of_a_benchmark_without_options_runs_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    before = (RESULTS / "access.json").read_bytes()
+    assert main(["access", "--help"]) == 0
+    assert "access rules cost" in capsys.readouterr().out
+    assert (RESULTS / "access.json").read_bytes() == before
