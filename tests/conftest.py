@@ -80,7 +80,9 @@ SLOW = {
     "test_access_store::test_audit_entries_from_concurrent_processes_are_never_lost",
     "test_registry::test_several_processes_writing_one_registry_lose_nothing",
     "test_readers_email::test_bad_mail_is_refused_or_bounded_and_nothing_stored_changes",
+    "test_readers_office::test_a_million_row_sheet_is_cut_with_a_section_saying_so",
 }
+SLOW_FIXTURES = {"thousand"}  # test_library's library of 1,000 documents (minutes to build)
 FULL_ONLY = ("browser", "system", "shared_data", "slow")
 
 
@@ -111,9 +113,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         wanted = _needs(item)
         if wanted and not item.get_closest_marker("system"):
             item.add_marker(pytest.mark.system(*sorted(wanted)))
-        if "shared_data" in getattr(item, "fixturenames", ()):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if "shared_data" in fixtures:
             item.add_marker(pytest.mark.shared_data)
-        if any(name in SLOW for name in _names(item)):
+        if any(name in SLOW for name in _names(item)) or fixtures & SLOW_FIXTURES:
             item.add_marker(pytest.mark.slow)
         if not any(item.get_closest_marker(name) for name in FULL_ONLY):
             item.add_marker(pytest.mark.quick)
