@@ -3,8 +3,8 @@ LangChain tools, the MCP server).
 
 Best Buy's Q2 FY24 10-Q (30 pages, no bookmarks) from the shared bench goes into the
 ``finance`` collection, read by the ``finance`` group; a small Markdown memo goes into
-``hr``, read by ``hr``. Missing bench data fails (``testkit.needs``), it is never skipped. Built once per run
-(conftest's ``agent_team`` fixture): the tests that use it only read it.
+``hr``, read by ``hr``. Missing bench data fails (``testkit.needs``), it is never skipped.
+Built once per run (conftest's ``agent_team`` fixture): the tests that use it only read it.
 """
 
 from __future__ import annotations
