@@ -81,6 +81,14 @@ SLOW = {
     "test_registry::test_several_processes_writing_one_registry_lose_nothing",
     "test_readers_email::test_bad_mail_is_refused_or_bounded_and_nothing_stored_changes",
     "test_readers_office::test_a_million_row_sheet_is_cut_with_a_section_saying_so",
+    # Seconds each: a killed process, a refused connection's wait, bombs, a watch's settling.
+    "test_registry::test_process_killed_mid_save_leaves_previous_registry_intact",
+    "test_registry::test_an_unreachable_database_is_a_typed_error_that_hides_the_password",
+    "test_readers_epub::test_bad_books_are_refused_and_nothing_stored_changes",
+    "test_readers_office::test_zip_bomb_and_encrypted_files_are_refused",
+    "test_sources_cli::test_a_watched_folder_is_synced_after_its_changes_settle",
+    "test_sources_cli::test_the_watch_loop_calls_back_once_per_burst",
+    "test_sources_folder::test_a_sync_killed_half_way_and_run_again_ends_in_the_same_library",
 }
 SLOW_FIXTURES = {"thousand"}  # test_library's library of 1,000 documents (minutes to build)
 FULL_ONLY = ("browser", "system", "shared_data", "slow")
