@@ -1,158 +1,53 @@
-"""``python -m bench``: the speed and scale benchmark, ours vs treerag 0.1.5, in one run.
+"""``python -m bench NAME [ARGS]``: run one benchmark of ``bench/catalog.py``.
 
-Writes ``bench/results/speed.json`` and ``bench/results/speed.md`` (latest run only) and
-prints the table. Heavy files (inputs, registries, treerag's venv) go to ``bench/out/``.
-The ``pg`` group runs ``bench.pg`` (the PostgreSQL store beside the TinyDB file, and the
-indexing workers) into ``bench/results/pg.{json,md}``; ``--only pg`` runs it alone.
+``python -m bench`` alone (or with options only, ``python -m bench --only pg``) runs the
+speed benchmark, as it always has; ``python -m bench list`` lists every benchmark with what
+it measures; ``python -m bench readme`` writes ``bench/README.md`` from the catalog and the
+latest results. ARGS go to the benchmark (``python -m bench financebench --help``).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import platform
-import subprocess
+import importlib
 import sys
-import time
-from pathlib import Path
-from typing import Any
 
-from . import runner, suite
-from .inputs import SEED, ensure_inputs
-from .report import Figure, table
-
-RESULTS = runner.BENCH / "results"
-OUT = runner.BENCH / "out"
+from .catalog import BY_NAME, CATALOG, readme
+from .record import RESULTS
 
 
-def machine() -> dict[str, Any]:
-    """What the numbers were measured on."""
-    cpu = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-        mem_kb = int(Path("/proc/meminfo").read_text().split()[1])
-    except (OSError, ValueError, IndexError):
-        mem_kb = 0
-    return {
-        "platform": platform.platform(),
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "memory_gb": round(mem_kb / 1024 / 1024, 1),
-        "python": platform.python_version(),
-        "load_avg_at_start": os.getloadavg(),
-    }
+def _list() -> int:
+    width = max(len(b.name) for b in CATALOG)
+    for b in CATALOG:
+        print(f"{b.name:<{width}}  {b.measures}")
+    return 0
 
 
-def versions(peer: runner.Side) -> dict[str, str]:
-    def git(*args: str) -> str:
-        done = subprocess.run(["git", *args], capture_output=True, text=True, cwd=runner.ROOT)
-        return done.stdout.strip()
-
-    probe = (
-        "import importlib.metadata as m, json; "
-        "print(json.dumps({k: m.version(k) for k in ('treerag', 'pymupdf', 'langchain-core')}))"
-    )
-    done = subprocess.run([peer.python, "-c", probe], capture_output=True, text=True)
-    theirs = json.loads(done.stdout) if done.returncode == 0 else {}
-    from importlib.metadata import version
-
-    return {
-        "ours_commit": git("rev-parse", "--short", "HEAD"),
-        "ours_dirty": bool(git("status", "--porcelain", "treerag_core")),
-        "pypdf": version("pypdf"),
-        "python-docx": version("python-docx"),
-        "tinydb": version("tinydb"),
-        **{f"treerag_venv_{k}": v for k, v in theirs.items()},
-    }
+def _readme() -> int:
+    path = RESULTS.parent / "README.md"
+    path.write_text(readme(), encoding="utf-8")
+    print(f"wrote {path}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("--runs", type=int, default=3, help="fresh-process runs per figure")
-    parser.add_argument("--summary-sections", type=int, default=40, help="sections summarised")
-    parser.add_argument(
-        "--only",
-        default="index,registry,tokens,summarizer,ask,pg",
-        help="comma-separated groups to run",
-    )
-    parser.add_argument("--venv", type=Path, default=OUT / "treerag-venv")
-    parser.add_argument("--results", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
-    groups = set(args.only.split(","))
-
-    def log(message: str) -> None:
-        print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
-    started = time.time()
-    if "pg" in groups:
-        from . import pg
-
-        log("PostgreSQL store vs TinyDB file, indexing workers (bench.pg)")
-        pg.main(["--runs", str(max(args.runs, 5))])
-        groups.discard("pg")
-        if not groups:
-            return 0
-    peer = runner.peer(runner.ensure_peer_venv(args.venv, log))
-    ours = runner.ours()
-    log("generating inputs (fixed seed)")
-    inputs = ensure_inputs()
-    figures: list[Figure] = []
-    if "index" in groups:
-        figures += suite.index_figures(ours, peer, inputs, args.runs, log)
-    if "registry" in groups:
-        figures += suite.registry_figures(ours, peer, inputs, args.runs, OUT / "registry", log)
-    if "tokens" in groups:
-        figures += suite.token_figures(ours, peer, inputs, log)
-    if "summarizer" in groups:
-        figures += suite.summarizer_figures(
-            ours, peer, inputs, args.runs, args.summary_sections, log
-        )
-    if "ask" in groups:
-        figures += suite.ask_figures(ours, inputs, args.runs, log)
-
-    report = {
-        "generated_at": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-        "duration_s": round(time.time() - started, 1),
-        "runs_per_figure": args.runs,
-        "seed": SEED,
-        "machine": machine(),
-        "versions": versions(peer),
-        "inputs": {
-            name: {"file": Path(path).name, "bytes": Path(path).stat().st_size}
-            for name, path in vars(inputs).items()
-        },
-        "notes": [
-            "Each figure is the median of fresh-process runs; ratios are ours / treerag "
-            "measured in the same run on the same generated inputs.",
-            "Times are measured inside the process around the library call (no interpreter "
-            "start-up); peak RSS is the whole process's ru_maxrss.",
-            "treerag's 49-document registry is written in one save_registry call (inserting "
-            "them one by one costs it ~10 minutes); only the 50th insert is timed, for both.",
-            "Tokens are characters / 4.",
-        ],
-        "figures": [f.as_dict() for f in figures],
-    }
-    args.results.mkdir(parents=True, exist_ok=True)
-    (args.results / "speed.json").write_text(json.dumps(report, indent=2) + "\n")
-    md = [
-        "# Speed and scale: treerag (this project) vs treerag 0.1.5",
-        "",
-        f"Generated {report['generated_at']} by `python -m bench` in {report['duration_s']} s; "
-        f"median of {args.runs} fresh-process runs per figure; "
-        f"machine: {report['machine']['cores']} cores, {report['machine']['cpu']}.",
-        "",
-        table(figures),
-        "",
-        *[f"- {n}" for n in report["notes"]],
-        "",
-    ]
-    (args.results / "speed.md").write_text("\n".join(md))
-    print(table(figures))
-    return 0
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    name = args.pop(0) if args and not args[0].startswith("-") else "speed"
+    if name == "list":
+        return _list()
+    if name == "readme":
+        return _readme()
+    if name not in BY_NAME:
+        print(f"no benchmark named {name!r}; python -m bench list names them", file=sys.stderr)
+        return 2
+    module = importlib.import_module(BY_NAME[name].module)
+    if {"-h", "--help"} & set(args) and not hasattr(module, "argparse"):
+        print(module.__doc__)  # a benchmark without options would run instead
+        return 0
+    sys.argv = [f"python -m bench {name}", *args]  # argparse's usage and a main() that reads it
+    return int(module.main() or 0)
 
 
 if __name__ == "__main__":

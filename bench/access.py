@@ -9,7 +9,6 @@ collection, and the cost of one audit-log append. Prints a table and writes
 
 from __future__ import annotations
 
-import json
 import shutil
 import statistics
 import time
@@ -23,6 +22,8 @@ from treerag_core.access.principal import Principal
 from treerag_core.answer.ask import ask
 from treerag_core.library.indexing import index_upload
 from treerag_core.store import open_store
+
+from .record import write_results
 
 OUT = Path(__file__).resolve().parent / "out" / "access"
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -92,11 +93,11 @@ def main() -> None:
         lines.append(f"| {r['operation']} | {base} | {r['reader ms']:.2f} | {ratio} |")
     table = "\n".join(lines)
     print(table)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "access.json").write_text(json.dumps({"runs": RUNS, "rows": rows}, indent=1))
-    (RESULTS / "access.md").write_text(
+    write_results(
+        "access",
+        {"runs": RUNS, "rows": rows},
         f"Access rules' cost: median of {RUNS} runs, {DOCS} documents in {COLLECTIONS} "
-        "collections, one process.\n\n" + table + "\n"
+        "collections, one process.\n\n" + table,
     )
 
 

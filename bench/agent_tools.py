@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.financebench import DEV_SET, OUT, RESULTS, index_all
+from bench.record import write_markdown, write_results
 from treerag_core import Library, list_documents
 from treerag_core.text.tokens import estimate_tokens
 from treerag_core.tools.registry_tools import RegistryTools
@@ -182,16 +183,14 @@ def main() -> int:
     listing = tokens(RegistryTools(Library.open(str(registry))).list_documents())
     table, totals = summary(rows, listing)
     print(table)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "agent_tools.json").write_text(
-        json.dumps({"summary": totals, "rows": rows}, indent=1)
-    )
-    (RESULTS / "agent_tools.md").write_text(
+    write_results(
+        "agent_tools",
+        {"summary": totals, "rows": rows},
         "Agent tool results' size in tokens (chars/4 of the compact JSON), FinanceBench dev "
-        f"set ({len(rows)} questions, 37 filings), offline engine.\n\n" + table + "\n"
+        f"set ({len(rows)} questions, 37 filings), offline engine.\n\n" + table,
     )
     session = asyncio.run(transcript(registry))
-    (RESULTS / "agent_transcript.md").write_text(session + "\n")
+    write_markdown("agent_transcript", session)
     print(f"\ntranscript: {RESULTS / 'agent_transcript.md'}")
     return 0
 

@@ -10,7 +10,6 @@ time because the machine is shared. Prints a table and writes ``bench/results/ev
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import statistics
@@ -22,6 +21,8 @@ from treerag_core import index_document, make_retriever
 from treerag_core.answer.ask import ask
 from treerag_core.evidence.render import locate_evidence, render_evidence
 from treerag_core.store import open_store
+
+from .record import write_results
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out" / "evidence"
@@ -95,9 +96,7 @@ def main() -> None:
         lines.append(f"| {r['document']} | {r['pages_drawn']} | " + " | ".join(cells) + " |")
     text = "\n".join(lines) + "\n"
     print(text)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "evidence.md").write_text(text)
-    (RESULTS / "evidence.json").write_text(json.dumps({"load": load, "rows": rows}, indent=1))
+    write_results("evidence", {"load": load, "rows": rows}, text)
     shutil.rmtree(OUT, ignore_errors=True)
 
 

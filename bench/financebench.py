@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from .record import write_results
+
 # shared/ sits beside the repository (on every developer machine and in CI).
 DEV_SET = (
     Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "questions.jsonl"
@@ -355,8 +357,6 @@ def run_eval(
             "timing": timed,
         },
     }
-    results.mkdir(parents=True, exist_ok=True)
-    (results / "eval.json").write_text(json.dumps(report, indent=1) + "\n")
     nav_hits = {r.id for r in evaluation.navigation if r.page_hit}
     chunk_hits = {r.id for r in evaluation.baseline or [] if r.page_hit}
     md = [
@@ -448,7 +448,7 @@ def run_eval(
         *[describe_miss(m) for m in evaluation.misses("chunks")],
         "",
     ]
-    (results / "eval.md").write_text("\n".join(md))
+    write_results("eval", report, md, results)
     print(summary_table(summary))
     log(f"wrote {results / 'eval.json'} and eval.md")
     return 0

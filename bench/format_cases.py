@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .office_files import (
+from testkit.office_files import (
     Slide,
     make_csv,
     make_deck,

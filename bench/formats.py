@@ -25,7 +25,7 @@ from treerag_core import index_document, make_retriever
 from treerag_core.answer.ask import ask
 
 from .format_cases import CASES, FormatCase, big_deck, big_sheet
-from .runner import save_results
+from .record import write_results
 
 OUT = Path(__file__).resolve().parent / "out" / "formats"
 TARGET_RATIO = 2.0
@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     lines = markdown(cases, scale, args.runs)
     print("\n".join(lines))
-    save_results("formats", {"runs": args.runs, "cases": cases, "scale": scale}, lines)
+    write_results("formats", {"runs": args.runs, "cases": cases, "scale": scale}, lines)
     if not args.office_only:  # e-books and e-mail: their own cases, scored by section
         from . import formats_mail
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -24,14 +23,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from .__main__ import machine
-from .inputs import paragraph
-from .runner import code_stamp, save_results
-
-BENCH = Path(__file__).resolve().parent
-OUT = BENCH / "out" / "formats_mail"
-sys.path.insert(0, str(BENCH.parent / "tests"))
-from mail_builders import (  # noqa: E402
+from testkit.mail_builders import (
     START,
     Chapter,
     make_docx_bytes,
@@ -40,7 +32,14 @@ from mail_builders import (  # noqa: E402
     make_message,
     make_pdf_bytes,
 )
-from msg_builder import make_msg  # noqa: E402
+from testkit.msg_builder import make_msg
+
+from .inputs import paragraph
+from .record import machine, write_results
+from .runner import code_stamp
+
+BENCH = Path(__file__).resolve().parent
+OUT = BENCH / "out" / "formats_mail"
 
 MB = 1_000_000
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -299,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
               "machine": machine(), "runs": args.runs, "formats": by_format, "scale": scale}  # fmt: skip
     lines = render(report)
     print("\n".join(lines))
-    save_results("formats_mail", report, lines)
+    write_results("formats_mail", report, lines)
     return 0
 
 

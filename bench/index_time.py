@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from io import BytesIO
 from pathlib import Path
 
 from .inputs import ensure_inputs
-from .runner import save_results
+from .record import write_results
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -36,12 +37,11 @@ REAL = [
 ]
 WORKER = """
 import sys, time, json
-sys.path.insert(0, sys.argv[1])
 from treerag_core import index_document
 from treerag_core.summarize.summarizers import make_summarizer
 summarizer = make_summarizer(None)
 started = time.perf_counter()
-doc = index_document(sys.argv[2], summarizer=summarizer, persist=False, verbose=False)
+doc = index_document(sys.argv[1], summarizer=summarizer, persist=False, verbose=False)
 ocr = f", OCR in {doc['ocr_language']}" if doc.get("ocr_language") else ""
 print(json.dumps({"seconds": time.perf_counter() - started,
                   "sections": len(doc["flat_nodes"]), "source": doc["structure_source"] + ocr}))
@@ -65,8 +65,9 @@ def export_base(commit: str) -> Path:
 
 def measure(code: Path, pdf: Path) -> dict:
     done = subprocess.run(
-        [sys.executable, "-c", WORKER, str(code), str(pdf)],
+        [sys.executable, "-c", WORKER, str(pdf)],
         capture_output=True, text=True, check=True, cwd=OUT,
+        env={**os.environ, "PYTHONPATH": str(code)},  # the package under ``code`` is the one run
     )  # fmt: skip
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -142,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     report = {"base": base_commit, "ours": ours_commit, "runs": args.runs, "rows": rows}
-    save_results(args.name, report, lines)
+    write_results(args.name, report, lines)
     print("\n".join(lines))
     return 0
 

@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .record import write_results
+
 BENCH = Path(__file__).resolve().parent
 OUT = BENCH / "out" / "languages"
 RESULTS = BENCH / "results"
@@ -193,8 +195,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _write(report: dict[str, Any], stem: str) -> None:
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{stem}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
     kinds = ("text", "PDF, bookmarks", "PDF, no bookmarks")
     cell = {(r["language"], r["edition"]): r for r in report["editions"]}
     english = {k: cell.get(("en", k), {}).get("right_section") for k in kinds}
@@ -227,7 +227,7 @@ def _write(report: dict[str, Any], stem: str) -> None:
                      + f" | {text.get('translated_golds', '–')}/{report['questions']}"
                      + f" | {'–' if share is None else f'{share:.1%}'}"
                      + f" | {text.get('sections', '')} |")  # fmt: skip
-    (RESULTS / f"{stem}.md").write_text("\n".join(lines) + "\n")
+    write_results(stem, report, lines)
 
 
 def rewrite(stem: str) -> None:

@@ -27,6 +27,8 @@ from typing import Any
 
 from bench import library_arms as arms
 
+from .record import write_results
+
 BENCH = Path(__file__).resolve().parent
 DEV_SET = BENCH.parents[1] / "shared" / "bench" / "financebench" / "questions.jsonl"
 OUT = BENCH / "out" / "library"
@@ -200,8 +202,6 @@ def size_label(n: int) -> str:
 
 
 def _write(report: dict[str, Any]) -> None:
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "library.json").write_text(json.dumps(report, indent=1))
     lines = [
         "# Asking the whole library: FinanceBench dev questions, no document named",
         "",
@@ -220,7 +220,7 @@ def _write(report: dict[str, Any]) -> None:
         lines.append(_row(f"chunk BM25 over every chunk of the library of {n}, same token "
                           f"budget (index built in {row['build_s']} s)", row["summary"]))  # fmt: skip
     lines += ["", "With a model (the real ChatOpenAI client against the fake server of "
-              "`bench/fake_llm.py`; first questions of the set):", "",
+              "`testkit/fake_llm.py`; first questions of the set):", "",
               "| library size | questions | calls per question (median, max) | search-model "
               "tokens per question (median) | of which routing |", "|---:|---:|---:|---:|---:|"]  # fmt: skip
     for n, m in report["model"].items():
@@ -235,7 +235,7 @@ def _write(report: dict[str, Any]) -> None:
     for source, s in own["summary"].items():
         lines.append(f"| {source} | {s['questions']} | {s['hit_rate']:.1%} | "
                      f"{s['right_document_cited']:.1%} | {s['median_s']:.3f} |")  # fmt: skip
-    (RESULTS / "library.md").write_text("\n".join(lines) + "\n")
+    write_results("library", report, lines)
 
 
 def _row(label: str, s: dict[str, Any]) -> str:

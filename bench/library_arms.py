@@ -1,7 +1,7 @@
 """``bench.library``'s further arms: our own questions that name no document, the chunk-BM25
 baseline over every document's chunks at the same token budget, and the calls and
 search-model tokens a library question costs with a model (the fake OpenAI server of
-:mod:`bench.fake_llm`, so the count is the client's real traffic).
+:mod:`testkit.fake_llm`, so the count is the client's real traffic).
 
 Our own questions (``bench/questions/library_own.jsonl``) are asked of the whole registry:
 the 1,037 documents plus eight generated team documents (``bench/data/team/``, collection
@@ -146,7 +146,7 @@ def model_arm(
     first sections: the counts, not the answers, are measured)."""
     from langchain_openai import ChatOpenAI
 
-    from bench.fake_llm import FakeLLM
+    from testkit.fake_llm import FakeLLM
     from treerag_core import make_retriever
     from treerag_core.access.principal import Principal
     from treerag_core.answer.library import ask_library

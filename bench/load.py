@@ -20,7 +20,7 @@ it against a bare chat page (``bench/bare_chat.py``: the picker, the question bo
 messages over the same engine), to show what Streamlit's own frontend costs here. Writes
 ``bench/results/load.{json,md}``. The figures need a quiet machine: say how busy it was.
 
-``--engine model`` asks a model instead: a local fake OpenAI server (``bench.fake_llm``,
+``--engine model`` asks a model instead: a local fake OpenAI server (``testkit.fake_llm``,
 127.0.0.1) picks sections and streams a 150-word answer word by word, ``--token-s`` apart,
 through the app's real OpenAI client. It measures what a streamed answer costs the page
 (answer times then include the model's own pace). Writes ``load-model.{json,md}``.
@@ -32,7 +32,6 @@ import argparse
 import asyncio
 import contextlib
 import itertools
-import json
 import os
 import shutil
 import statistics
@@ -41,8 +40,6 @@ import sys
 import time
 from pathlib import Path
 
-from bench.fake_llm import ANSWER, FakeLLM
-from bench.fake_llm import ANSWER_END as MODEL_ANSWER_END
 from bench.load_server import (
     DOCS,
     Server,
@@ -51,6 +48,10 @@ from bench.load_server import (
     prepare_registry,
     stored_turns,
 )
+from testkit.fake_llm import ANSWER, FakeLLM
+from testkit.fake_llm import ANSWER_END as MODEL_ANSWER_END
+
+from .record import write_results
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out" / "load"
@@ -383,9 +384,7 @@ def main(argv: list[str] | None = None) -> int:
         "seconds": round(time.time() - started),
         "rows": rows,
     }
-    args.results.mkdir(parents=True, exist_ok=True)
     name = "load" if args.engine == "offline" else "load-model"
-    (args.results / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
     md = [
         "# The chat page under load" + (", answers streamed by a model" if model else ""),
         "",
@@ -399,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
     for row in rows:
         if row["error_examples"]:
             md.append(f"- {row['app']}, N={row['n']}: " + "; ".join(row["error_examples"]))
-    (args.results / f"{name}.md").write_text("\n".join(md) + "\n")
+    write_results(name, report, md, args.results)
     print(f"wrote {args.results / name}.json and .md", file=sys.stderr)
     return 0
 

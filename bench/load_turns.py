@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import shutil
 import statistics
 import sys
@@ -37,6 +36,8 @@ from bench.load import (
     wait_idle,
 )
 from bench.load_server import Server, browser_cpu_seconds, cpu_seconds, prepare_registry
+
+from .record import write_results
 
 SETTLE_MS = 300  # after the page is idle, late drawing still counts to the question
 
@@ -140,8 +141,6 @@ def main(argv: list[str] | None = None) -> int:
         "seconds": round(time.time() - started),
         "rows": rows,
     }
-    args.results.mkdir(parents=True, exist_ok=True)
-    (args.results / "load_turns.json").write_text(json.dumps(report, indent=1) + "\n")
     text = table(rows)
     md = [
         "# One more question in a long conversation",
@@ -156,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         text,
         "",
     ]
-    (args.results / "load_turns.md").write_text("\n".join(md))
+    write_results("load_turns", report, md, args.results)
     print(text)
     return 0
 

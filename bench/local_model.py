@@ -32,6 +32,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from .record import write_results
+
 BENCH = Path(__file__).resolve().parent
 OUT = BENCH / "out" / "local_model"
 VENV = BENCH / "out" / "llama-venv"
@@ -346,8 +348,6 @@ def _stop(proc: subprocess.Popen) -> None:
 
 def _write(report: dict[str, Any], log: CallLog) -> None:
     report["calls_by_kind"] = log.by_kind()
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "local_model.json").write_text(json.dumps(report, indent=1))
     lines = [f"# A local model through llama.cpp's server: {report['model']}", "",
              f"`python -m bench.local_model`; the first {report['questions']} FinanceBench "
              "development questions, each asked of its own filing; the real ChatOpenAI "
@@ -384,7 +384,7 @@ def _write(report: dict[str, Any], log: CallLog) -> None:
         lines.append(f"| {kind} | {k['calls']} ({k.get('failed', 0)}) | {k['median_tokens']:.0f} / {k['max_tokens']} | "
                      f"{k['cut_at_cap']} | {k['default_cap']} | {k['median_s']:.1f} / "
                      f"{k['max_s']:.1f} | {k['default_timeout_s']} |")  # fmt: skip
-    (RESULTS / "local_model.md").write_text("\n".join(lines) + "\n")
+    write_results("local_model", report, lines)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from .record import write_results
+
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 SHARED = ROOT.parent / "shared" / "bench" / "financebench"
@@ -307,10 +309,8 @@ def main(argv: list[str] | None = None) -> int:
         },  # fmt: skip
         "evidence": evidence_coverage(questions, registries),
     }
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "ocr.json").write_text(json.dumps(report, indent=1) + "\n")
     md = markdown(report)
-    (RESULTS / "ocr.md").write_text(md)
+    write_results("ocr", report, md)
     print(md)
     return 0
 
@@ -332,8 +332,6 @@ def evidence_only(questions: list[dict]) -> int:
         "questions": len(questions),
         "evidence": evidence_coverage(questions, registries),
     }
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "ocr_evidence.json").write_text(json.dumps(report, indent=1) + "\n")
     md = "\n".join([
         "# Evidence highlights on scans",
         "",
@@ -346,7 +344,7 @@ def evidence_only(questions: list[dict]) -> int:
         *evidence_markdown(report["evidence"]),
         "",
     ])  # fmt: skip
-    (RESULTS / "ocr_evidence.md").write_text(md)
+    write_results("ocr_evidence", report, md)
     print(md)
     return 0
 

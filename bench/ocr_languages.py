@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
-import json
 import re
 import statistics
 import sys
@@ -27,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.ocr import scan_copy
+
+from .record import write_results
 
 BENCH = Path(__file__).resolve().parent
 OUT = BENCH / "out" / "ocr_languages"
@@ -98,10 +99,8 @@ def main(argv: list[str] | None = None) -> int:
             log(f"{edition} {setting}: {rows[-1]}")
     report = {"generated_at": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "runs": args.runs,
               "pages": PAGES, "rows": rows}  # fmt: skip
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "ocr_languages.json").write_text(json.dumps(report, indent=1) + "\n")
     md = markdown(report)
-    (RESULTS / "ocr_languages.md").write_text(md)
+    write_results("ocr_languages", report, md)
     print(md)
     return 0
 

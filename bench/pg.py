@@ -12,7 +12,6 @@ Medians of ``--runs``. Writes ``bench/results/pg.{json,md}`` and prints the tabl
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import shutil
@@ -24,21 +23,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+from testkit.pg_server import create_database, running_postgres
 from treerag_core import index_document, make_summarizer
 from treerag_core.jobs.api import enqueue_upload
 from treerag_core.library.indexing import index_upload
 from treerag_core.store import open_store
 
 from . import pg_ops
-from .__main__ import machine
 from .inputs import SEED, make_markdown, make_pdf
+from .record import machine, write_results
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 OUT = BENCH / "out" / "pg"
 RESULTS = BENCH / "results"
-sys.path.insert(0, str(ROOT / "tests"))
-from pg_server import create_database, running_postgres  # noqa: E402
 
 
 def ms(values: list[float]) -> float:
@@ -298,10 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pdfs", type=int, default=40, help="PDFs for the worker figures")
     args = parser.parse_args(argv)
     result = run(args.runs, args.pdfs, log=lambda m: print(m, file=sys.stderr, flush=True))
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "pg.json").write_text(json.dumps(result, indent=1, default=str))
     text = "# PostgreSQL store vs TinyDB file (`python -m bench.pg`)\n\n" + tables(result)
-    (RESULTS / "pg.md").write_text(text)
+    write_results("pg", result, text)
     print(text)
     return 0
 

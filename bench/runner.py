@@ -81,14 +81,6 @@ def ensure_venv(venv_dir: Path, spec: str, log: Any = print) -> Path:
     return python
 
 
-def save_results(stem: str, report: dict[str, Any], markdown: list[str]) -> None:
-    """Write ``bench/results/<stem>.json`` and ``<stem>.md``: the latest run of a bench,
-    the figures for programs and the table for people, always side by side."""
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / f"{stem}.json").write_text(json.dumps(report, indent=1) + "\n")
-    (RESULTS / f"{stem}.md").write_text("\n".join(markdown))
-
-
 def run(side: Side, op: str, *args: str, timeout: float = 900) -> dict[str, Any]:
     """One measurement in a fresh process; niced so the other developers' work goes first."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}

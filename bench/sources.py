@@ -19,7 +19,6 @@ times, a bucket's ETags) and take under 10% of the first sync's time. Writes
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import platform
@@ -30,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.library import generated
+
+from .record import write_results
 
 BENCH = Path(__file__).resolve().parent
 FILINGS = BENCH.parents[1] / "shared" / "bench" / "financebench" / "pdfs"
@@ -190,8 +191,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def write(report: dict[str, Any]) -> None:
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "sources.json").write_text(json.dumps(report, indent=1))
     lines = [
         "# Synced sources: first sync and re-syncs of 500 files",
         "",
@@ -222,7 +221,7 @@ def write(report: dict[str, Any]) -> None:
             f"{'met' if arm['target_met'] else 'NOT met'}. Files that failed at the first "
             f"sync: {len(arm['first']['failed'])}."
         )
-    (RESULTS / "sources.md").write_text("\n".join(lines) + "\n")
+    write_results("sources", report, lines)
 
 
 if __name__ == "__main__":

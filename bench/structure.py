@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .runner import ensure_venv, save_results
+from .record import write_results
+from .runner import ensure_venv
 from .structure_score import (
     below_gold_leaves,
     micro,
@@ -208,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     if not args.only:
-        save_results("structure", report, md)
+        write_results("structure", report, md)
     print("\n".join(md))
     return 0
 

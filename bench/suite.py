@@ -10,8 +10,9 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+from testkit.fake_llm import FakeLLM
+
 from . import runner
-from .fake_llm import FakeLLM
 from .inputs import Inputs, registry_copies
 from .report import Figure, check, field_of, first_error, median, parallel_efficiency
 

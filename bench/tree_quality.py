@@ -23,6 +23,7 @@ import hashlib
 import importlib
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -31,8 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .record import write_results
 from .report import median
-from .runner import save_results
 from .tree_quality_docs import ensure_generated
 from .tree_quality_score import STATEMENT_KINDS, filing_parts, tree_shape
 
@@ -101,9 +102,10 @@ class Worker:
 
     def __init__(self, root: Path) -> None:
         self.process = subprocess.Popen(
-            ["nice", "-n", "10", sys.executable, str(BENCH / "tree_quality_worker.py"),
-             str(root)],
+            # -P: the script's folder (this checkout) is not put before PYTHONPATH's root.
+            ["nice", "-n", "10", sys.executable, "-P", str(BENCH / "tree_quality_worker.py")],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=root,
+            env={**os.environ, "PYTHONPATH": str(root)},
         )  # fmt: skip
 
     def index(self, path: Path) -> dict[str, Any]:
@@ -343,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
               "totals": {g: {s: totals(rs, s) for s in sides} for g, rs in groups.items()},
               "documents": rows}  # fmt: skip
     if args.half == "all" and not args.only:
-        save_results("tree_quality", report, md)
+        write_results("tree_quality", report, md)
     print("\n".join(md))
     return 0
 

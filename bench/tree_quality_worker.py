@@ -1,7 +1,7 @@
 """Worker of ``bench.tree_quality``: index PDFs with the ``treerag_core`` found under ROOT.
 
-Run as a script (``python bench/tree_quality_worker.py ROOT``) so that ROOT, not this
-checkout, supplies the package: the bench starts one worker on the code at the branch point
+Run as a script (``PYTHONPATH=ROOT python -P bench/tree_quality_worker.py``) so that ROOT,
+not this checkout, supplies the package: the bench starts one worker on the code at the branch point
 and one on the working tree, and feeds them the same files in turn. Reads one path a line
 on stdin and answers each with one JSON line: the indexed document (offline summaries, not
 stored) and the seconds it took.
@@ -13,11 +13,8 @@ import json
 import sys
 import time
 
-HERE = sys.path.pop(0)  # this script's folder must not shadow the package under test
-
 
 def main() -> None:
-    sys.path.insert(0, sys.argv[1])
     from treerag_core.library.indexing import index_document
     from treerag_core.summarize.summarizers import offline_summarizer
 

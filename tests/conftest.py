@@ -1,5 +1,13 @@
 """Fixtures for the app tests: an isolated registry for AppTest, and for the browser tests
-a live Streamlit server on a free loopback port plus Debian's Chromium."""
+a live Streamlit server on a free loopback port plus Debian's Chromium; and the two tiers.
+
+The tiers are set here, once, from what each test needs (not in every file): a test needs
+a system program when it uses a fixture that starts one (PostgreSQL, a browser, a Streamlit
+server), when its module is in MODULE_NEEDS, or when it carries ``@pytest.mark.system(...)``;
+it needs the shared data when it uses the ``shared_data`` fixture. Every other test that is
+not ``slow`` is ``quick``: ``bash tests/run.sh --quick`` runs those (``pytest -m quick``),
+and the full tier fails (never skips) a test whose program or data is missing, naming what
+to install."""
 
 from __future__ import annotations
 
@@ -15,9 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from agent_registry import TeamRegistry, build_team_registry
-from pg_server import create_database, drop_database, running_postgres
 from playwright.sync_api import expect
+
+from testkit import needs
+from testkit.agent_registry import TeamRegistry, build_team_registry
+from testkit.pg_server import create_database, drop_database, running_postgres
 
 # Playwright's expect gives up after 5 s by default; a loaded 2-core machine may need longer
 # to draw a page. A wait this long is reached only when something is wrong.
@@ -42,6 +52,97 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+# Fixtures that start a system program (by the name testkit.needs.PROGRAMS gives it).
+FIXTURE_NEEDS = {
+    "pg_admin_url": "postgresql",
+    "live_server": "chromium",
+    "fresh_server": "chromium",
+    "page": "chromium",
+}
+# Modules (or one test of a module) that run a system program directly, not by a fixture.
+MODULE_NEEDS = {
+    "test_ocr": ("tesseract",),
+    "test_ocr_language": ("tesseract", "dejavu"),
+    "test_browser_ocr": ("tesseract",),
+    "test_browser_office": ("libreoffice",),
+    "test_reverse_proxy": ("nginx",),
+    "test_browser_proxy": ("nginx",),
+    "test_seams::test_a_page_that_is_only_an_image_says_so": ("tesseract",),
+}
+# Tests that take tens of seconds (many processes, a thousand documents, 50 MB inputs):
+# the full tier only, so that the quick tier stays quick. A module, or module::test.
+SLOW = {
+    "test_bad_inputs",  # its corpus alone (a zip bomb, 50 MB of text, …) takes half a minute
+    "test_concurrency",
+    "test_library::test_the_right_document_among_1000_look_alikes",
+    "test_access_store::test_audit_entries_from_concurrent_processes_are_never_lost",
+    "test_registry::test_several_processes_writing_one_registry_lose_nothing",
+    "test_readers_email::test_bad_mail_is_refused_or_bounded_and_nothing_stored_changes",
+    "test_readers_office::test_a_million_row_sheet_is_cut_with_a_section_saying_so",
+    # Seconds each: a killed process, a refused connection's wait, bombs, a watch's settling.
+    "test_registry::test_process_killed_mid_save_leaves_previous_registry_intact",
+    "test_registry::test_an_unreachable_database_is_a_typed_error_that_hides_the_password",
+    "test_readers_epub::test_bad_books_are_refused_and_nothing_stored_changes",
+    "test_readers_office::test_zip_bomb_and_encrypted_files_are_refused",
+    "test_sources_cli::test_a_watched_folder_is_synced_after_its_changes_settle",
+    "test_sources_cli::test_the_watch_loop_calls_back_once_per_burst",
+    "test_sources_folder::test_a_sync_killed_half_way_and_run_again_ends_in_the_same_library",
+}
+SLOW_FIXTURES = {"thousand"}  # test_library's library of 1,000 documents (minutes to build)
+FULL_ONLY = ("browser", "system", "shared_data", "slow")
+
+
+def _names(item: pytest.Item) -> tuple[str, str]:
+    """``module`` and ``module::test`` (without parameters) of ``item``."""
+    module = item.module.__name__ if getattr(item, "module", None) else ""
+    return module, f"{module}::{getattr(item, 'originalname', item.name)}"
+
+
+def _needs(item: pytest.Item) -> set[str]:
+    """The system programs ``item`` runs."""
+    wanted = {FIXTURE_NEEDS[f] for f in getattr(item, "fixturenames", ()) if f in FIXTURE_NEEDS}
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and callspec.params.get("any_registry") == "postgresql":
+        wanted.add("postgresql")
+    for name in _names(item):
+        wanted.update(MODULE_NEEDS.get(name, ()))
+    if item.get_closest_marker("browser"):
+        wanted.add("chromium")
+    for mark in item.iter_markers("system"):
+        wanted.update(mark.args)
+    return wanted
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test with its tier (see the module's docstring)."""
+    for item in items:
+        wanted = _needs(item)
+        if wanted and not item.get_closest_marker("system"):
+            item.add_marker(pytest.mark.system(*sorted(wanted)))
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if "shared_data" in fixtures:
+            item.add_marker(pytest.mark.shared_data)
+        if any(name in SLOW for name in _names(item)) or fixtures & SLOW_FIXTURES:
+            item.add_marker(pytest.mark.slow)
+        if not any(item.get_closest_marker(name) for name in FULL_ONLY):
+            item.add_marker(pytest.mark.quick)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A system program the test runs is missing: fail, naming the packages (never skip)."""
+    problems = [needs.missing_program(name) for name in sorted(_needs(item))]
+    if any(problems):
+        pytest.fail("\n".join(p for p in problems if p), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def shared_data():  # noqa: ANN201 - the module testkit.needs
+    """The shared data (``shared/`` beside the checkout) and Debian's documents, through
+    ``testkit.needs``: a missing file fails the test with what to install or where to put it.
+    A test using this fixture is in the full tier only."""
+    return needs
 
 
 @dataclass
@@ -96,7 +197,7 @@ def app_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(scope="session")
-def agent_team(tmp_path_factory: pytest.TempPathFactory) -> TeamRegistry:
+def agent_team(tmp_path_factory: pytest.TempPathFactory, shared_data) -> TeamRegistry:  # noqa: ANN001
     """The team registry of the agent tool tests (the shared bench's 10-Q and a memo),
     indexed once for the whole run: the tools, LangChain and MCP modules only read it. A
     test that changes a registry must build or copy its own."""

@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
 # Installs everything the tests need, then runs them all: lint, format check, unit, app
 # (AppTest) and browser (Playwright + Debian Chromium) tests. Extra args go to pytest.
+#
+# --quick: the quick tier only (pytest -m quick: unit and in-process tests, mypy over the
+# core), with no system package installed or needed: Python's requirements, ruff, then the
+# tests that need no browser, no system program and no shared data (tests/conftest.py
+# sets the tiers). Everything else is the full run, as CI calls it (.ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+quick=""
+if [ "${1:-}" = "--quick" ]; then
+  quick=1
+  shift
+fi
+
+if [ -z "$quick" ]; then
 
 # System programs the tests exercise for real: Chromium (browser tests), Tesseract (OCR,
 # with German's data), PostgreSQL (the database store: the tests start their own server with
@@ -44,9 +57,13 @@ if [ -n "$missing" ]; then
   $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
   [ -z "$made_policy" ] || $sudo_cmd rm -f "$policy"
 fi
+fi  # not --quick
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
+if [ -n "$quick" ]; then
+  exec .venv/bin/python -m pytest -q -p no:cacheprovider -m quick "$@"
+fi
 exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

@@ -10,8 +10,8 @@ import os
 from pathlib import Path
 
 import pytest
-from pg_server import query
 
+from testkit.pg_server import query
 from treerag_core import ConfigError, get_document_by_id, index_document, list_documents
 from treerag_core.access.audit import read_audit_log, record
 from treerag_core.access.collections import set_collection_access

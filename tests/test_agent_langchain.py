@@ -10,9 +10,9 @@ import json
 import re
 from typing import Any
 
-from fake_llm_servers import FakeLLMServer, ToolCalls, openai_chat
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
+from testkit.fake_llm_servers import FakeLLMServer, ToolCalls, openai_chat
 from treerag_core import make_retriever
 from treerag_core.access.principal import Principal
 from treerag_core.tools.langchain_tools import make_tools

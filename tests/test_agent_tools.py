@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from agent_registry import TeamRegistry
 
+from testkit.agent_registry import TeamRegistry
 from treerag_core import DocumentNotFoundError, Library
 from treerag_core.access.principal import Principal
 from treerag_core.errors import ToolArgumentError

@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 
 import pytest
-from builders import make_pdf
 from conftest import texts as escaped_texts
 
+from testkit.builders import make_pdf
 from treerag_core import index_document
 from treerag_core.errors import InvalidQuestionsError
 from treerag_core.evaluation.questions import load_questions, parse_questions

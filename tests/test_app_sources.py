@@ -98,8 +98,7 @@ def test_a_sync_running_elsewhere_shows_its_progress(
 ) -> None:  # noqa: ANN001
     import threading
 
-    from sources_helpers import GatedSummarizer
-
+    from testkit.sources_helpers import GatedSummarizer
     from treerag_core.sync.run import sync_source
 
     registry = str(app_registry)

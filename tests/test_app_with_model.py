@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import streamlit_agraph
 from conftest import SAMPLE_MD, ask, texts
-from fake_llm_servers import CutStream, FakeLLMServer, default_reply, kind_of
 
+from testkit.fake_llm_servers import CutStream, FakeLLMServer, default_reply, kind_of
 from treerag_core import get_document_by_id, list_documents
 from ui import state
 

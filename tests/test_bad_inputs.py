@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from fixtures.bad.make_corpus import make_corpus
-from pg_server import query
 
+from testkit.pg_server import query
 from treerag_core import (
     DocumentReadError,
     DocumentTooLargeError,
@@ -139,7 +139,6 @@ def test_huge_inputs_stay_within_bounded_memory(corpus):
     """Zip bomb, 50 MB text and 100,000 headings in a fresh process: peak RSS stays bounded."""
     script = (
         "import sys, resource\n"
-        f"sys.path.insert(0, {str(ROOT)!r})\n"
         "from treerag_core import index_document, TreeragError\n"
         "for path in sys.argv[1:]:\n"
         "    try:\n"
@@ -154,6 +153,7 @@ def test_huge_inputs_stay_within_bounded_memory(corpus):
         capture_output=True,
         text=True,
         timeout=120,
+        cwd=ROOT,  # where ``python -c`` finds the package
     )
     assert proc.returncode == 0, proc.stderr
     peak_mb = int(proc.stdout.strip()) / 1024

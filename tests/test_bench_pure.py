@@ -6,12 +6,12 @@ import json
 import random
 import urllib.request
 
-from bench.fake_llm import FakeLLM
 from bench.inputs import make_markdown, outline_plan, sentence
 from bench.load_turns import table as turns_table
 from bench.navigation_tokens import chars_to_tokens, scripted_reply
 from bench.report import Figure, check, field_of, fmt, median, parallel_efficiency, ratio, table
 from bench.runner import tree_size
+from testkit.fake_llm import FakeLLM
 from treerag_core import parse_sections
 
 

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 from browser_helpers import shot, wait_idle
-from ocr_builders import scanned_pdf, text_pdf
 from PIL import Image
 from playwright.sync_api import Page, expect
 from test_browser_app import AGRAPH
+
+from testkit.ocr_builders import scanned_pdf, text_pdf
 
 pytestmark = pytest.mark.browser
 

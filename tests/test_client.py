@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from async_helpers import run_coroutine
-from fake_llm_servers import openai_server  # noqa: F401 - a fixture
 
+from testkit.async_helpers import run_coroutine
+from testkit.fake_llm_servers import openai_server  # noqa: F401 - a fixture
 from treerag_core import (
     AccessDeniedError,
     Answer,

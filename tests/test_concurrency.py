@@ -9,8 +9,8 @@ import random
 from pathlib import Path
 
 import pytest
-from pg_server import query
 
+from testkit.pg_server import query
 from treerag_core import (
     DocumentNotFoundError,
     delete_document,

@@ -19,7 +19,6 @@ from treerag_core.evidence.render import locate_evidence, render_evidence
 from treerag_core.library.indexing import index_upload
 from treerag_core.store import open_store
 
-BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
 MIN_COVERAGE = 0.9  # the bar: the rectangles hold 90% of the excerpt's words
 MIN_PRECISION = 0.8  # "and little else"
 
@@ -99,10 +98,9 @@ def test_generated_pdf_passages_are_found_on_their_pages(tmp_path: Path) -> None
     ],
 )
 def test_real_filings_every_reference_is_found(
-    tmp_path: Path, name: str, question: str, figure: str
+    tmp_path: Path, name: str, question: str, figure: str, shared_data
 ) -> None:
-    path = BENCH / name
-    assert path.exists(), f"{path} missing: put shared/ beside the checkout"
+    path = shared_data.filing(name)
     reg = str(tmp_path / "reg.json")
     doc = index_document(str(path), registry_path=reg, verbose=False)
     result = ask(question, doc, make_retriever(None, sources=open_store(reg).sources))

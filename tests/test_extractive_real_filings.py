@@ -5,24 +5,21 @@ and the page it cites prints it."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from treerag_core import ask, index_document, make_retriever, make_summarizer
 from treerag_core.evaluation.answers import node_page_text
 
-BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
 FILINGS = ("AMAZON_2019_10K", "NIKE_2019_10K", "3M_2018_10K", "MICROSOFT_2023_10K")
 
 
 @pytest.fixture(scope="module")
-def filings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+def filings(tmp_path_factory: pytest.TempPathFactory, shared_data) -> dict[str, dict]:  # noqa: ANN001
     registry = str(tmp_path_factory.mktemp("filings") / "indexed_docs.json")
     docs = {}
     for name in FILINGS:
-        path = BENCH / f"{name}.pdf"
-        assert path.exists(), f"bench filing {path} not found: put shared/ beside the checkout"
+        path = shared_data.filing(f"{name}.pdf")
         docs[name] = index_document(
             str(path), summarizer=make_summarizer(None), registry_path=registry, verbose=False
         )

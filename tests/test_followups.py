@@ -9,10 +9,17 @@ import re
 from pathlib import Path
 
 import pytest
-from async_helpers import run_coroutine
-from fake_llm_servers import FakeLLMServer, Status, kind_of, messages_text, ollama_chat, openai_chat
-from llm_test_docs import big_doc, make_doc
 
+from testkit.async_helpers import run_coroutine
+from testkit.fake_llm_servers import (
+    FakeLLMServer,
+    Status,
+    kind_of,
+    messages_text,
+    ollama_chat,
+    openai_chat,
+)
+from testkit.llm_test_docs import big_doc, make_doc
 from treerag_core import aask, ask, ask_multi, index_document, make_retriever
 from treerag_core.errors import InvalidHistoryError
 from treerag_core.evaluation.followups import evaluate_followups, hit_in_first, variants
@@ -26,7 +33,6 @@ from treerag_core.text.tokens import estimate_tokens
 
 ROOT = Path(__file__).resolve().parents[1]
 PAIRS = ROOT / "bench" / "data" / "followups.jsonl"
-FINANCEBENCH = ROOT.parent / "shared" / "bench" / "financebench"
 BLOCK = re.compile(r"<conversation>\n(.*?)\n</conversation>", re.S)
 
 
@@ -257,19 +263,19 @@ def test_multi_document_history_names_files_in_the_answer_call(server) -> None:
     assert "b.md › Company Handbook > Pricing" in BLOCK.findall(messages_text(answer)[1])[0]
 
 
-def test_pair_set_is_well_formed() -> None:
+def test_pair_set_is_well_formed(shared_data) -> None:  # noqa: ANN001
     pairs = load_questions(str(PAIRS))
     assert len(pairs) >= 20
     for row in pairs:
         assert row["history"] and row["full_question"] and row["evidence_pages"]
-        assert (FINANCEBENCH / row["file"]).exists(), row["file"]
+        assert shared_data.financebench(row["file"]).exists()
     shapes = variants(pairs)
     assert len(shapes["without history"]) == len(shapes["asked in full"]) == len(pairs)
     assert all("history" not in row for row in shapes["without history"])
 
 
 @pytest.mark.slow
-def test_offline_follow_ups_on_real_filings(tmp_path: Path) -> None:
+def test_offline_follow_ups_on_real_filings(tmp_path: Path, shared_data) -> None:  # noqa: ANN001
     """The pair set's rows on two filings: with history as good as asked in full, and the
     best-ranked sections of a follow-up asked alone miss more often."""
     rows = [
@@ -280,10 +286,10 @@ def test_offline_follow_ups_on_real_filings(tmp_path: Path) -> None:
     store = open_store(str(tmp_path / "reg.json"))
     for name in {r["file"] for r in rows}:
         index_document(
-            str(FINANCEBENCH / name), summarizer=offline_summarizer, registry_path=store,
+            str(shared_data.financebench(name)), summarizer=offline_summarizer, registry_path=store,
             verbose=False,
         )  # fmt: skip
-    result = evaluate_followups(rows, registry_loader(store, str(FINANCEBENCH)))
+    result = evaluate_followups(rows, registry_loader(store, str(shared_data.FINANCEBENCH)))
     hits = {name: [r.page_hit for r in run.navigation] for name, run in result.runs.items()}
     first = {name: [hit_in_first(r) for r in run.navigation] for name, run in result.runs.items()}
     assert all(hits["with history"]) and all(hits["asked in full"])

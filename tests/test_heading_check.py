@@ -11,15 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from builders import make_formatted_docx, make_typeset_pdf
-from fake_llm_servers import (
+
+from testkit.builders import make_formatted_docx, make_typeset_pdf
+from testkit.fake_llm_servers import (
     FakeLLMServer,
     default_reply,
     kind_of,
     messages_text,
     openai_chat,
 )
-
 from treerag_core import index_document, make_summarizer
 from treerag_core.structure.confirm import parse_rejected
 from treerag_core.tree.labels import heading_label

@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 
 import pytest
-from pg_server import query
 
+from testkit.pg_server import query
 from treerag_core import AccessDeniedError, UnsupportedFormatError, list_documents
 from treerag_core.access.audit import read_audit_log
 from treerag_core.access.collections import set_collection_access

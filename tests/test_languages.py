@@ -251,8 +251,7 @@ def test_units_lines_in_other_languages(line, unit, currency) -> None:
 
 
 def test_a_german_table_and_a_japanese_one_are_answered_with_their_own_units() -> None:
-    from llm_test_docs import make_doc
-
+    from testkit.llm_test_docs import make_doc
     from treerag_core import ask, make_retriever
 
     german = make_doc(

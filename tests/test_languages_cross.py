@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import json
 
-from fake_llm_servers import FakeLLMServer, either_server, kind_of, messages_text
-from fake_llm_servers import models_from_settings as _models
-from llm_test_docs import make_doc
-
+from testkit.fake_llm_servers import FakeLLMServer, either_server, kind_of, messages_text
+from testkit.fake_llm_servers import models_from_settings as _models
+from testkit.llm_test_docs import make_doc
 from treerag_core import ask, index_document, make_retriever, make_summarizer
 from treerag_core.summarize.card import build_card
 from treerag_core.text.language import Languages, section_languages

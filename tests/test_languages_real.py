@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bench.languages import INSTALLED, QUESTIONS, gold_titles, right_section
+from bench.languages import QUESTIONS, gold_titles, right_section
+from testkit.needs import debian_faq
 from treerag_core import ask, index_document, make_retriever, make_summarizer
+
+pytestmark = pytest.mark.usefixtures("shared_data")  # Debian's FAQ: the full tier only
 
 # Questions every edition here answers from the right section (the benchmark's full figures
 # are bench.languages'): the codenames' films, a file's package, the paper size.
@@ -20,8 +23,7 @@ ASKED = ("faq-02", "faq-12", "faq-16")
 
 
 def _unpacked(name: str, tmp: Path) -> Path:
-    packed = INSTALLED / f"{name}.gz"
-    assert packed.exists(), f"{packed} is missing: tests/run.sh installs Debian's debian-faq-*"
+    packed = debian_faq(f"{name}.gz")
     target = tmp / name
     with gzip.open(packed) as src, target.open("wb") as dst:
         shutil.copyfileobj(src, dst)

@@ -200,7 +200,7 @@ def test_a_card_says_what_kind_of_document_it_is(name: str, text: str, kind: str
 
 
 def _card_numbers(request: dict) -> dict[str, str]:
-    from fake_llm_servers import messages_text
+    from testkit.fake_llm_servers import messages_text
 
     _, user = messages_text(request)
     return dict(re.findall(r"^\[(\d+)\] (\S+) —", user, re.M))
@@ -210,7 +210,13 @@ def _card_numbers(request: dict) -> dict[str, str]:
 def test_a_search_model_routes_a_library_of_1000_in_one_bounded_call(thousand, protocol) -> None:
     """Through the real ChatOpenAI / ChatOllama client: one routing call over a shortlist of
     cards (its size does not grow with the library), then the picked document only."""
-    from fake_llm_servers import FakeLLMServer, kind_of, ollama_chat, openai_chat, outline_ids
+    from testkit.fake_llm_servers import (
+        FakeLLMServer,
+        kind_of,
+        ollama_chat,
+        openai_chat,
+        outline_ids,
+    )
 
     registry, planted = thousand["registry"], thousand["planted"]
     server = FakeLLMServer(protocol).start()
@@ -251,7 +257,7 @@ def test_a_search_model_routes_a_library_of_1000_in_one_bounded_call(thousand, p
 
 
 def test_a_failed_routing_call_falls_back_on_the_offline_choice(tmp_path) -> None:
-    from fake_llm_servers import FakeLLMServer, Status, kind_of, openai_chat
+    from testkit.fake_llm_servers import FakeLLMServer, Status, kind_of, openai_chat
 
     registry = str(tmp_path / "lib.json")
     planted = _index(registry, "zephyr_office.md", PLANTED)
@@ -274,8 +280,7 @@ def test_a_model_routing_to_the_wrong_document_is_checked(tmp_path, mode: str) -
     """A weak model names a document the question's words do not find: by default (checked)
     the offline ranking's best is opened beside it, with a note; 'model' takes the model's
     choice as it is; 'offline' makes no routing call. Through the real ChatOpenAI client."""
-    from fake_llm_servers import FakeLLMServer, kind_of, openai_chat
-
+    from testkit.fake_llm_servers import FakeLLMServer, kind_of, openai_chat
     from treerag_core.navigate.base import NavigationConfig
 
     registry = str(tmp_path / "lib.json")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from fake_llm_servers import Hang, either_server, kind_of, models_from_settings
-from llm_test_docs import make_doc
 
+from testkit.fake_llm_servers import Hang, either_server, kind_of, models_from_settings
+from testkit.llm_test_docs import make_doc
 from treerag_core import ConfigError, ask, make_retriever
 from treerag_core.llm.budgets import CALL_BUDGETS, budgets_from_settings
 from treerag_core.llm.providers import make_llms
@@ -85,8 +85,7 @@ def test_a_search_that_hangs_waits_only_its_own_timeout(server) -> None:
 
 def test_a_callers_own_model_keeps_its_client_timeout(server) -> None:
     """Budgets that did not come with the model leave its timeout alone (only caps)."""
-    from fake_llm_servers import ollama_chat, openai_chat
-
+    from testkit.fake_llm_servers import ollama_chat, openai_chat
     from treerag_core.llm.call import bounded
 
     llm = openai_chat(server, timeout=3) if server.protocol == "openai" else ollama_chat(

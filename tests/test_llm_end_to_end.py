@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-from fake_llm_servers import FakeLLMServer, kind_of, messages_text, openai_chat
-
+from testkit.fake_llm_servers import FakeLLMServer, kind_of, messages_text, openai_chat
 from treerag_core import ask, index_document, make_retriever, make_summarizer
 
 

@@ -6,9 +6,9 @@ import json
 import re
 
 import pytest
-from fake_llm_servers import FakeLLMServer, Hang, kind_of, messages_text, openai_chat
-from llm_test_docs import big_doc, make_doc
 
+from testkit.fake_llm_servers import FakeLLMServer, Hang, kind_of, messages_text, openai_chat
+from testkit.llm_test_docs import big_doc, make_doc
 from treerag_core import ask, make_retriever
 from treerag_core.navigate.base import NavigationConfig
 from treerag_core.navigate.plan import navigate

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from fake_llm_servers import FakeLLMServer, Status, messages_text, ollama_chat, openai_chat
-from llm_test_docs import hundred_sections
 
+from testkit.fake_llm_servers import FakeLLMServer, Status, messages_text, ollama_chat, openai_chat
+from testkit.llm_test_docs import hundred_sections
 from treerag_core import make_summarizer
 from treerag_core.store import open_store
 from treerag_core.summarize.summarizers import SummaryBudget, offline_summarizer

@@ -10,8 +10,10 @@ import json
 import re
 
 import pytest
-from async_helpers import run_coroutine
-from fake_llm_servers import (
+from langchain_core.messages import AIMessage
+
+from testkit.async_helpers import run_coroutine
+from testkit.fake_llm_servers import (
     CutStream,
     Endless,
     FakeLLMServer,
@@ -25,9 +27,7 @@ from fake_llm_servers import (
     openai_chat,
     outside_data,
 )
-from langchain_core.messages import AIMessage
-from llm_test_docs import HANDBOOK, make_doc
-
+from testkit.llm_test_docs import HANDBOOK, make_doc
 from treerag_core import aask, aask_multi, ask, ask_multi, make_retriever
 
 

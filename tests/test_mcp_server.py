@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agent_registry import TOKENS, TeamRegistry, token_file
-from async_helpers import run_coroutine
 from conftest import ROOT, free_port, server_env, stop_streamlit
 
+from testkit.agent_registry import TOKENS, TeamRegistry, token_file
+from testkit.async_helpers import run_coroutine
 from treerag_core import ConfigError
 from treerag_core.cli.main import main
 from treerag_core.settings import load

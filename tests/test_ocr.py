@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from ocr_builders import CHAPTERS, page_images, scanned_pdf, text_pdf
 
 from bench import evidence_score
+from testkit.ocr_builders import CHAPTERS, page_images, scanned_pdf, text_pdf
 from treerag_core import DocumentTooLargeError, ask, index_document, make_retriever
 from treerag_core.errors import OcrUnavailableError
 from treerag_core.evidence.locate import quoted_text

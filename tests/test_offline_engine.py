@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from async_helpers import run_coroutine
 
+from testkit.async_helpers import run_coroutine
 from treerag_core import (
     aask,
     ask,

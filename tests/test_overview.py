@@ -92,7 +92,7 @@ def test_the_library_summarises_the_document_a_question_names(library) -> None:
 
 def test_with_a_model_the_answer_model_reads_the_card_and_parts(library) -> None:
     """One answer call, no search call; the parts are quoted by their summaries."""
-    from fake_llm_servers import FakeLLMServer, messages_text, openai_chat
+    from testkit.fake_llm_servers import FakeLLMServer, messages_text, openai_chat
 
     server = FakeLLMServer("openai").start()
     try:

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 from conftest import PROVIDER_ENV
-from fake_llm_servers import FakeLLMServer
-from pg_server import query
 
+from testkit.fake_llm_servers import FakeLLMServer
+from testkit.pg_server import query
 from treerag_core import StoreUnavailableError, get_document_by_id, index_document, list_documents
 from treerag_core.jobs.api import enqueue_upload, get_job
 from treerag_core.store import open_store
@@ -129,11 +129,10 @@ def test_a_save_killed_mid_transaction_leaves_nothing_half_written(pg_url, tmp_p
         assert "Nothing was half-written" in str(errors[0])
     else:
         script = (
-            f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
             "from treerag_core import index_document\n"
             f"index_document({str(source)!r}, registry_path={pg_url!r}, verbose=False)\n"
         )
-        proc = subprocess.Popen([sys.executable, "-c", script])
+        proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
         _wait(lambda: _sleeping_save_pid(pg_url))
         proc.send_signal(signal.SIGKILL)
         assert proc.wait(timeout=10) == -signal.SIGKILL

@@ -12,9 +12,9 @@ from datetime import timedelta
 from email.message import EmailMessage
 
 import pytest
-from mail_builders import START, make_docx_bytes, make_mbox, make_message, make_pdf_bytes
-from msg_builder import make_msg
 
+from testkit.mail_builders import START, make_docx_bytes, make_mbox, make_message, make_pdf_bytes
+from testkit.msg_builder import make_msg
 from treerag_core import (
     DocumentReadError,
     DocumentTooLargeError,

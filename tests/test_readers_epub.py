@@ -11,8 +11,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from mail_builders import CONTAINER, Chapter, make_epub, zip_files
 
+from testkit.mail_builders import CONTAINER, Chapter, make_epub, zip_files
 from treerag_core import (
     DocumentReadError,
     DocumentTooLargeError,

@@ -8,8 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from builders import make_docx, make_pdf, make_zip_bomb_docx
 
+from testkit.builders import make_docx, make_pdf, make_zip_bomb_docx
 from treerag_core.errors import (
     DocumentReadError,
     DocumentTooLargeError,

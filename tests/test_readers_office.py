@@ -5,14 +5,13 @@ from a sheet with the offline engine, and bad inputs refused (or bounded) in bou
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 import zipfile
 from pathlib import Path
 
 import pytest
-from builders import make_docx
 
-from bench.office_files import (
+from testkit.builders import make_docx
+from testkit.office_files import (
     Slide,
     make_csv,
     make_deck,
@@ -31,10 +30,8 @@ from treerag_core.read.readers import libreoffice
 from treerag_core.read.source import read_source
 from treerag_core.tree.sections import parse_sections
 
-LIBREOFFICE = shutil.which("soffice") is not None
-needs_libreoffice = pytest.mark.skipif(
-    not LIBREOFFICE, reason="LibreOffice is not installed (tests/run.sh installs it)"
-)
+# The full tier only; a missing LibreOffice fails with the packages to install (conftest).
+needs_libreoffice = pytest.mark.system("libreoffice")
 
 SLIDES = [
     Slide("Quarterly review", ["Welcome to the third quarter review"]),

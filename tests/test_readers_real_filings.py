@@ -3,21 +3,17 @@ as on every development machine and in CI: missing data fails, it is never skipp
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from testkit.needs import filing
 from treerag_core.read.source import read_source
 from treerag_core.tree.sections import parse_sections
 
-BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
+pytestmark = pytest.mark.usefixtures("shared_data")  # the shared filings: the full tier only
 
 
 def _read(name: str) -> list[dict]:
-    path = BENCH / name
-    assert path.exists(), (
-        f"bench filing {name} not found under {BENCH}: put shared/ beside the checkout"
-    )
+    path = filing(name)
     st = read_source(str(path))
     assert st.page_count and st.source_type == "pdf"
     return parse_sections(st.text)
@@ -66,8 +62,7 @@ def test_pepsico_outline_is_the_structure():
 def _tree(name: str) -> tuple[str, dict[str, dict]]:
     from treerag_core import index_document
 
-    path = BENCH / name
-    assert path.exists(), f"bench filing {name} not found under {BENCH}"
+    path = filing(name)
     doc = index_document(str(path), persist=False, verbose=False)
     return doc["structure_source"], doc["flat_nodes"]
 

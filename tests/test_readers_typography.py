@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from builders import make_formatted_docx, make_typeset_pdf
-
+from testkit.builders import make_formatted_docx, make_typeset_pdf
 from treerag_core import index_document
 from treerag_core.read.source import read_source
 from treerag_core.tree.labels import heading_label

@@ -13,8 +13,8 @@ from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from builders import make_pdf
 
+from testkit.builders import make_pdf
 from treerag_core.errors import BlockedURLError, FetchError
 from treerag_core.limits import Limits
 from treerag_core.read.readers.netguard import check_address, parse_host_ip, split_url

@@ -8,8 +8,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from pg_server import query
 
+from testkit.pg_server import query
 from treerag_core import (
     DocumentNotFoundError,
     RegistryError,
@@ -198,8 +198,7 @@ def test_process_killed_mid_save_leaves_previous_registry_intact(tmp_path, kille
     before = Path(reg).read_bytes()
     script = textwrap.dedent(
         f"""
-        import os, signal, sys
-        sys.path.insert(0, {str(ROOT)!r})
+        import os, signal
         import treerag_core.store.file_lock as fl
         real_replace = os.replace
         def die(src, dst):
@@ -212,7 +211,8 @@ def test_process_killed_mid_save_leaves_previous_registry_intact(tmp_path, kille
         """
     )
     write(tmp_path / "new.md", "# New\n" + "x " * 100000)
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    # In ROOT, where ``python -c`` finds the package.
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60, cwd=ROOT)
     assert proc.returncode == -signal.SIGKILL
     assert Path(reg).read_bytes() == before
     assert [r["doc_id"] for r in list_documents(reg)] == [kept["doc_id"]]
@@ -237,7 +237,6 @@ def test_the_database_store_needs_no_psycopg_until_a_database_is_opened(tmp_path
     """The laptop default never imports psycopg: the CLI runs where it is not installed."""
     script = (
         "import sys, builtins\n"
-        f"sys.path.insert(0, {str(ROOT)!r})\n"
         "real = builtins.__import__\n"
         "def guard(name, *a, **k):\n"
         "    if name.startswith('psycopg'):\n"
@@ -248,6 +247,6 @@ def test_the_database_store_needs_no_psycopg_until_a_database_is_opened(tmp_path
         f"assert main(['--registry', {str(tmp_path / 'r.json')!r}, 'list']) == 0\n"
         "assert main(['--registry', 'postgresql://x@127.0.0.1:1/db', 'list']) == 2\n"
     )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert "needs psycopg" in proc.stderr and "pip install" in proc.stderr

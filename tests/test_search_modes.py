@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from fake_llm_servers import FakeLLMServer, either_server, kind_of, models_from_settings
-from llm_test_docs import make_doc
 
+from testkit.fake_llm_servers import FakeLLMServer, either_server, kind_of, models_from_settings
+from testkit.llm_test_docs import make_doc
 from treerag_core import ConfigError, ask, make_retriever
 from treerag_core.navigate.base import NavigationConfig
 

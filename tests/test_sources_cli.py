@@ -11,8 +11,8 @@ from pathlib import Path
 
 from browser_helpers import until
 from conftest import ROOT
-from sources_helpers import folder_hashes, synced_docs
 
+from testkit.sources_helpers import folder_hashes, synced_docs
 from treerag_core import list_documents, make_summarizer
 from treerag_core.cli.main import main
 from treerag_core.store import open_store

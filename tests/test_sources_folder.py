@@ -13,10 +13,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from builders import make_pdf
 from conftest import ROOT, RegistryUnderTest
-from sources_helpers import GatedSummarizer, folder_hashes, synced_docs
 
+from testkit.builders import make_pdf
+from testkit.sources_helpers import GatedSummarizer, folder_hashes, synced_docs
 from treerag_core import AccessDeniedError, get_document_by_id, list_documents, make_summarizer
 from treerag_core.access.audit import read_audit_log
 from treerag_core.access.principal import Principal

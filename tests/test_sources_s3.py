@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from builders import make_pdf
 from conftest import RegistryUnderTest
-from sources_helpers import synced_docs
 
+from testkit.builders import make_pdf
+from testkit.sources_helpers import synced_docs
 from treerag_core import ConfigError
 from treerag_core.access.audit import read_audit_log
 from treerag_core.errors import BlockedURLError

@@ -9,9 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from pg_server import query
 from test_seams import MemoryStore
 
+from testkit.pg_server import query
 from treerag_core import (
     AccessDeniedError,
     RegistryError,

@@ -15,6 +15,7 @@ Answers come back typed: :class:`Answer` (text, references, trace, usage), and a
 
 from __future__ import annotations
 
+import builtins  # a class here has a method named list: its annotations say builtins.list
 import os
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -290,8 +291,8 @@ class Documents:
     def delete(self, doc_id: str) -> bool:
         return documents.delete_document(doc_id, self.store, self.principal)
 
-    def move(self, doc_id: str, collection: str) -> dict[str, Any]:
-        return documents.move_document(doc_id, collection, self.store, self.principal)
+    def move(self, doc_id: str, collection: str) -> None:
+        documents.move_document(doc_id, collection, self.store, self.principal)
 
     def card(self, doc_id: str) -> dict[str, Any]:
         """What the library routes questions by: kind, periods, names, description."""
@@ -300,10 +301,10 @@ class Documents:
     def edit_card(self, doc_id: str, changes: dict[str, Any]) -> dict[str, Any]:
         return catalog.edit_card(doc_id, changes, self.store, self.principal)
 
-    def export(self, doc_ids: list[str] | None = None) -> bytes:
+    def export(self, doc_ids: builtins.list[str] | None = None) -> bytes:
         return transfer.export_registry(doc_ids, self.store, self.principal)
 
-    def import_(self, data: bytes, collection: str | None = None) -> list[dict[str, Any]]:
+    def import_(self, data: bytes, collection: str | None = None) -> builtins.list[Document]:
         return transfer.import_documents(data, self.store, self.principal, collection)
 
 
@@ -351,7 +352,7 @@ class Conversations:
     def get(self, thread_id: str) -> dict[str, Any]:
         return threads.get_thread(thread_id, self.store, self.principal)
 
-    def create(self, doc_ids: list[str], title: str) -> dict[str, Any]:
+    def create(self, doc_ids: builtins.list[str], title: str) -> dict[str, Any]:
         return threads.create_thread(doc_ids, title, self.store, self.principal)
 
     def add_turn(self, thread_id: str, turn: dict[str, Any]) -> dict[str, Any]:
@@ -363,7 +364,7 @@ class Conversations:
     def delete(self, thread_id: str) -> bool:
         return threads.delete_thread(thread_id, self.store, self.principal)
 
-    def history(self, thread_id: str) -> list[dict[str, Any]]:
+    def history(self, thread_id: str) -> builtins.list[dict[str, Any]]:
         """The thread's turns as ``ask(history=...)`` takes them."""
         return threads.history_of(self.get(thread_id))
 

@@ -111,6 +111,7 @@ class Document(TypedDict, total=False):
     card_edits: dict[str, Any]
     # Set on documents a synced folder or bucket keeps in step (see Origin)
     origin: Origin
+    collection: str  # the collection it is filed in (who may read it: treerag_core.access)
 
 
 class SummaryResult(TypedDict):

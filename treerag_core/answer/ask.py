@@ -136,7 +136,7 @@ class _Question:
     return_raw: bool
     verbose: bool
     principal: Principal | None
-    registry_path: RegistryLike
+    registry_path: RegistryLike | None
     history: list[dict[str, Any]] | None
 
     def plan(self) -> Plan:
@@ -239,7 +239,7 @@ def _drive_sync(plan: Plan) -> Iterator[Output]:
     """Serve the plan's steps blocking; pass everything else on to the caller."""
     step = _advance(plan, None)
     while step is not None:
-        result = None
+        result: Any = None  # Any: each kind of step has its own result
         if isinstance(step, _Navigate):
             result = _navigate_all(step)
         elif isinstance(step, _Call):
@@ -261,7 +261,7 @@ async def _drive_async(plan: Plan) -> AsyncIterator[Output]:
     """Serve the plan's steps awaited; pass everything else on to the caller."""
     step = _advance(plan, None)
     while step is not None:
-        result = None
+        result: Any = None  # Any: each kind of step has its own result
         if isinstance(step, _Navigate):
             result = await _anavigate_all(step)
         elif isinstance(step, _Call):
@@ -298,20 +298,20 @@ async def _anavigate_all(step: _Navigate) -> list[NavigationResult]:
 def _blocking(question: _Question) -> Answer | Iterator[str | dict[str, Any]]:
     """A blocking question's end: the stream (run as it is read), or its one answer."""
     run = _drive_sync(question.plan())
-    return run if question.stream else list(run)[-1]
+    return run if question.stream else list(run)[-1]  # type: ignore[return-value]  # a stream's last item is its Answer
 
 
 async def _awaited(question: _Question) -> Answer | AsyncIterator[str | dict[str, Any]]:
     """An awaited question's end: the stream (run as it is read), or its one answer."""
     run = _drive_async(question.plan())
-    return run if question.stream else [out async for out in run][-1]
+    return run if question.stream else [out async for out in run][-1]  # type: ignore[return-value]  # the last item is the Answer
 
 
 def _checked(
     query: str,
     documents: list[Document | str],
     principal: Principal | None,
-    registry_path: RegistryLike,
+    registry_path: RegistryLike | None,
 ) -> list[Document]:
     """The documents, each once; a readable error for an empty question or a non-document."""
     if not str(query or "").strip():

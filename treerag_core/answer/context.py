@@ -104,7 +104,7 @@ def section_text(
         kept = text if len(text) <= room else text[: cut_point(text, room)]
         body_at = size + len(head)
         if child.get("page_start") is not None:
-            marks.append([size + 2, child["page_start"]])
+            marks.append([size + 2, child["page_start"]])  # type: ignore[list-item]  # not None: checked above
         marks += [[body_at + o, page] for o, page in child.get("page_marks") or [] if o < len(kept)]
         parts.append(head + kept)
         if kept.strip():

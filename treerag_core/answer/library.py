@@ -81,14 +81,14 @@ async def aask_library(
                              extra_context)  # fmt: skip
     if call is not None:
         try:
-            reply = await ainvoke(retriever.search_llm, call.system, call.user, what="search",
+            reply: LLMReply | LLMError = await ainvoke(retriever.search_llm, call.system, call.user, what="search",
                                   cache=retriever.cache, schema=call.schema)  # fmt: skip
         except LLMError as exc:
             reply = exc
         routing = _with_reply(routing, call, k, retriever, lambda: reply)
     if not routing.picked:
         nothing = _nothing(routing, stream, return_raw)
-        return _as_async(nothing) if stream else nothing  # type: ignore[arg-type]
+        return _as_async(nothing) if stream else nothing
     answer = await aask_multi(
         *_multi(query, routing, retriever, extra_context, stream, return_raw, store),
         principal=principal, registry_path=store, history=history,

@@ -176,6 +176,7 @@ def prepare_overview(
     """The answer call for an overview question (and, in ``overview``, the offline answer)."""
     many = len(documents) > 1
     navs = [overview_navigation(document) for document in documents]
+    references: list[dict[str, Any]]
     references, quotes, sections, blocks, lines = [], [], [], [], []
     for document, nav in zip(documents, navs, strict=True):
         line = card_line(document)  # the card is built once per document

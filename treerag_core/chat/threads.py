@@ -166,7 +166,7 @@ def mark_gone(
 
 def change_thread(
     thread_id: str,
-    registry_path: RegistryLike,
+    registry_path: RegistryLike | None,
     principal: Principal | None,
     change: Callable[[dict[str, Any]], None],
 ) -> dict[str, Any]:

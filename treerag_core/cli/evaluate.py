@@ -12,11 +12,12 @@ from ..evaluation.questions import load_questions
 from ..evaluation.report import format_report
 from ..evaluation.run import evaluate
 from ..store import open_store
+from ..store.base import RegistryLike
 
 
 def run_cli(
     questions_path: str,
-    registry_path: str,
+    registry_path: RegistryLike,
     source_root: str | None,
     baseline: str,
     json_out: str | None,

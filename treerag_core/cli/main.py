@@ -26,6 +26,7 @@ from ..read.formats import supported_types
 from ..settings import SECRETS, env_name, load
 from ..summarize.summarizers import make_summarizer, null_summarizer
 from ..tree.labels import page_label
+from ..types import SummarizerFn
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -212,7 +213,7 @@ def _ask(args: argparse.Namespace, library: Library) -> int:
 
 
 def _index(args: argparse.Namespace, library: Library) -> int:
-    summarizer = null_summarizer
+    summarizer: SummarizerFn = null_summarizer
     if not args.no_summaries:
         summarizer = make_summarizer(library.retriever.search_llm, max_workers=args.workers)
     doc = library.index(

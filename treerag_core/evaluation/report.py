@@ -127,6 +127,7 @@ def range_label(r: Retrieved) -> str:
 
 def _compact(pages: list[int]) -> str:
     pages = sorted(set(pages))
+    start: int | None
     runs, start = [], pages[0]
     for prev, cur in zip(pages, pages[1:] + [None], strict=True):
         if cur != (prev + 1 if prev is not None else None):

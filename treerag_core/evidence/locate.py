@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,7 +115,7 @@ def attach_evidence(
 
 def locate_all(
     document: Document,
-    references: list[Mapping[str, Any]],
+    references: Sequence[Mapping[str, Any]],
     data: bytes | None,
     ocr_cache: Cache | None = None,
 ) -> list[dict[str, Any]]:

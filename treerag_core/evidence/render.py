@@ -11,13 +11,14 @@ import base64
 import hashlib
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import EvidenceUnavailableError
 from ..read.readers.pdfium_pages import PDFIUM_LOCK
 from ..store import open_store
-from ..store.base import RegistryLike
+from ..store.base import DocumentStore, RegistryLike
 from ..types import Document
 from .locate import is_pdf, locate_all
 from .page_pdf import pages_pdf
@@ -100,9 +101,9 @@ def render_evidence(
     return out
 
 
-def _reader(store: object) -> object:
+def _reader(store: DocumentStore) -> Callable[[Document], bytes | None]:
     """The store's source bytes of a document (what ``pages_pdf`` renders or returns)."""
-    return lambda document: store.sources.read(str(document.get("file_path") or ""))  # type: ignore[attr-defined]
+    return lambda document: store.sources.read(str(document.get("file_path") or ""))
 
 
 def _on_pages(highlights: object) -> bool:

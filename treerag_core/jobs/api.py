@@ -133,7 +133,7 @@ def get_job(
     )
     if not visible:
         raise AccessDeniedError(f"There is no indexing job {job_id!r} that you may see.")
-    return _shown(job)  # type: ignore[arg-type]
+    return _shown(job)
 
 
 def principal_of(options: dict[str, Any]) -> Principal | None:

@@ -23,7 +23,7 @@ from ..text.table_data import document_tables
 from ..tree.nodes import build_hierarchy, flatten_tree, tree_skeleton
 from ..tree.outline import build_tree_outline
 from ..tree.sections import parse_sections
-from ..types import Document, FlatNode, ProgressFn, SummarizerFn
+from ..types import Document, FlatNode, ProgressFn, SummarizerFn, SummaryResult
 
 SIZE_PIECES = "pieces cut for size"
 
@@ -54,7 +54,9 @@ class Build:
         signature = summarizer_signature(self.summarizer)
         reused = _reuse_summaries(flat, previous, signature)
         todo = [node for node in flat.values() if node.get("summary_by") != signature]
-        result = self.summarizer(todo, progress=self.report) if todo else {}
+        result: SummaryResult | dict[str, Any] = (
+            self.summarizer(todo, progress=self.report) if todo else {}
+        )
         _apply_summaries(flat, result.get("summaries", {}), signature)
         summarize_s = time.perf_counter() - self.started - read_s - parse_s
         document = _document(source, flat, previous, collection, signature)
@@ -108,7 +110,7 @@ def _document(
         "file_path": source.source,
         "source_type": source.source_type,
         "structure_source": source.structure_source,
-        **_structure_parts(source, flat),
+        **_structure_parts(source, flat),  # type: ignore[typeddict-item]  # its keys are Document's
         **({"structure_check": source.structure_check} if source.structure_check else {}),
         **({"metadata": source.metadata} if source.metadata else {}),
         "warnings": source.warnings,

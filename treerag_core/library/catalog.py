@@ -14,7 +14,7 @@ gone, and never misses one that is there for longer than the next question.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..access.audit import audited
@@ -40,7 +40,7 @@ log = logging.getLogger("treerag.library")
 MAX_CARD_FIELD_CHARS = 1000  # a corrected kind or description: a few sentences at most
 
 
-def stamp_of(row: dict[str, Any]) -> str:
+def stamp_of(row: Mapping[str, Any]) -> str:
     """What an entry was made from: a re-index (new time) or another file (new hash)."""
     return f"{row.get('content_hash', '')}@{row.get('indexed_at', '')}"
 
@@ -64,7 +64,7 @@ def library_entry(document: Document) -> LibraryEntry:
     }
 
 
-def passage_texts(node: dict[str, Any], size: int = PASSAGE_CHARS) -> list[str]:
+def passage_texts(node: Mapping[str, Any], size: int = PASSAGE_CHARS) -> list[str]:
     """A section's text in windows of the offline ranking's passage size, each headed by its
     title, summary and tags (a passage is found by what its section is about, too)."""
     head = f"{heading_label(node)} {node.get('summary') or ''} {' '.join(map(str, node.get('tags') or []))}"
@@ -87,7 +87,7 @@ def sync_index(
     """Make the index agree with the listed documents (``rows``, else the store's listing);
     entries of documents not listed are dropped only when ``rows`` is the whole listing
     (``complete``). Returns what was changed."""
-    index = store.library_index()
+    index = store.library_index()  # type: ignore[attr-defined]  # ours have one (WithLibraryIndex)
     listed = {row["doc_id"]: stamp_of(row) for row in (store.list() if rows is None else rows)}
     stamps = index.stamps()
     stale = [doc_id for doc_id, stamp in listed.items() if stamps.get(doc_id) != stamp]
@@ -180,7 +180,7 @@ def rebuild_library_index(registry_path: RegistryLike | None = None) -> dict:
     """Build the whole index again from the documents (``python -m treerag_core library
     rebuild``)."""
     store = open_store(registry_path)
-    store.library_index().clear()
+    store.library_index().clear()  # type: ignore[attr-defined]  # as above
     return sync_index(store)
 
 
@@ -189,7 +189,7 @@ def check_library_index(registry_path: RegistryLike | None = None) -> dict:
     it or indexed from an older version, and entries of documents that are gone."""
     store = open_store(registry_path)
     listed = {row["doc_id"]: stamp_of(row) for row in store.list()}
-    stamps = store.library_index().stamps()
+    stamps = store.library_index().stamps()  # type: ignore[attr-defined]  # as above
     return {
         "documents": len(listed),
         "entries": len(stamps),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..access.audit import Audit, audited
@@ -177,7 +177,7 @@ class _Indexing:
                 require_collection(self.store, self.principal, name)
             return work()
 
-    def authorize(self, stored: dict[str, Any] | None) -> str:
+    def authorize(self, stored: Mapping[str, Any] | None) -> str:
         """The collection the document goes to, if the principal may put it there."""
         target = check_collection_name(self.collection or collection_of(stored or {}))
         self.audit.note(collection=target)

@@ -68,7 +68,7 @@ def import_documents(
             if existing is not None:
                 require_document(store, principal, existing["doc_id"], EDITOR_ROLE)
             planned.append({**document, "collection": into})
-        saved = [store.save(document) for document in planned]
+        saved = [store.save(document) for document in planned]  # type: ignore[arg-type]  # checked by parse_import
         for document in saved:
             index_entry(store, document)
         audit.note(detail=", ".join(str(d.get("file_name")) for d in saved)[:300])

@@ -60,7 +60,7 @@ def make_chat_model(provider: str, model: str, settings: Settings) -> Any:
             )
         return ChatOpenAI(
             model=model,
-            api_key=key or "not-needed",  # local OpenAI-compatible servers ignore it
+            api_key=key or "not-needed",  # type: ignore[arg-type]  # a str becomes a SecretStr; local servers ignore it
             base_url=base_url,
             timeout=timeout,
             max_retries=settings.llm_max_retries,

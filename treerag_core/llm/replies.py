@@ -114,7 +114,7 @@ def parse_summary_reply(text: str) -> dict[str, Any] | None:
     prose = strip_thinking(text)
     if not prose or prose[:1] in "{[" or prose.startswith("```"):
         return None
-    tags: list[str] = []
+    tags = []  # list[str] (the name first held a JSON reply's value, above)
     m = re.search(r"^\W*(?:tags|entities|keywords)\W*:\s*(.+)$", prose, re.I | re.M)
     if m:
         tags = parse_tags(m.group(1))

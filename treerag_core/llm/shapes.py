@@ -58,6 +58,7 @@ _RESPONSE_FORMAT = {"ChatOpenAI", "AzureChatOpenAI"}  # OpenAI-compatible: respo
 def _dialects(llm: Any) -> tuple[str, ...]:
     """The dialects this model's client can send, from the one it was last taken in."""
     name = type(llm).__name__
+    kinds: tuple[str, ...]
     if name in _RESPONSE_FORMAT:
         kinds = SCHEMA_DIALECTS
     elif name == "ChatOllama":

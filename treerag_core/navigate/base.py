@@ -109,7 +109,8 @@ class SearchRequest:
 
 Plan = Generator[SearchRequest, "LLMReply | LLMError", NavigationResult]
 # The offline ranking with the question as searched: (k, candidate pool) -> (ids, how).
-OfflinePick = Callable[[int, "list[str] | None"], tuple[list[str], str]]
+# (count, carried=None) -> (ids, how): "..." since a Callable type cannot mark a default.
+OfflinePick = Callable[..., tuple[list[str], str]]
 
 
 @dataclass(frozen=True)

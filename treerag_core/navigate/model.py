@@ -56,6 +56,7 @@ def _plan_single_pass(search: Search, outline: str) -> Plan:
     reply = yield SearchRequest(system, user, search_schema(search.flat))
     step: dict[str, Any] = {"step": 1, "mode": "single_pass", "candidates": len(search.flat)}
     if isinstance(reply, LLMError):
+        ids: list[str]
         ids, failure = [], f"search call failed ({reply})"
         step["error"] = str(reply)
     else:

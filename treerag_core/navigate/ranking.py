@@ -195,7 +195,8 @@ def rank_nodes(
     bm25 = _statistics(flat_nodes, ids, languages, memory)
     asked = tokenize(expand_query(query), languages.for_question(query))
     best: dict[str, float] = {}
-    for (nid, _), score in bm25.scores(asked).items():
+    nid: str
+    for (nid, _), score in bm25.scores(asked).items():  # type: ignore[misc]  # keys here are (node id, language)
         best[nid] = max(best.get(nid, 0.0), score)
     order = {nid: i for i, nid in enumerate(ids)}
     ranked = sorted(best.items(), key=lambda kv: (-kv[1], order[kv[0]]))

@@ -321,7 +321,7 @@ def _keep(considered: list[Considered], searched: int, k: int) -> Routing:
     if not considered:
         return Routing([], [], searched, note="no document in the library matches the question")
     best = considered[0].score
-    picked = []
+    picked: list[Considered] = []
     for rank, c in enumerate(considered, 1):
         if len(picked) < k and c.score >= KEEP_RATIO * best:
             c.kept = True

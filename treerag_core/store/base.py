@@ -8,9 +8,10 @@ caches (model replies, page texts), so a second backend replaces all of it at on
 
 from __future__ import annotations
 
+import builtins  # a class here has a method named list: its annotations say builtins.list
 import os
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
@@ -170,7 +171,11 @@ class DocumentStore(Protocol):
     document; a registry that cannot be read raises ``RegistryError`` and is left as is."""
 
     location: str  # what to show people: a registry file, a database URL
-    sources: SourceFiles
+
+    @property
+    def sources(self) -> SourceFiles:
+        """The uploaded originals (read-only here: each store holds its own kind)."""
+        ...
 
     def list(self) -> list[dict[str, Any]]:
         """Metadata of every document, newest first, without reading any document."""
@@ -206,7 +211,9 @@ class DocumentStore(Protocol):
         """Access entries by collection name: ``{"readers": [...], "editors": [...]}``."""
         ...
 
-    def set_collection(self, name: str, readers: list[str], editors: list[str]) -> None:
+    def set_collection(
+        self, name: str, readers: builtins.list[str], editors: builtins.list[str]
+    ) -> None:
         """Create or replace one collection's members (under the same lock as documents)."""
         ...
 
@@ -219,12 +226,12 @@ class DocumentStore(Protocol):
         concurrent writers (threads, processes) never lose one."""
         ...
 
-    def audit_log(self) -> list[dict[str, Any]]:
+    def audit_log(self) -> builtins.list[dict[str, Any]]:
         """Every audit entry, oldest first."""
         ...
 
     # -- conversations: each person's chat threads (rules: ``treerag_core.chat``) ---------
-    def threads(self, owner: str) -> list[dict[str, Any]]:
+    def threads(self, owner: str) -> builtins.list[dict[str, Any]]:
         """The owner's threads without their turns (``thread_id``, ``title``, ``doc_ids``,
         ``created_at``, ``updated_at``, ``turns`` = how many), most recently updated first."""
         ...
@@ -247,7 +254,7 @@ class DocumentStore(Protocol):
     def delete_thread(self, owner: str, thread_id: str) -> bool: ...
 
     # -- the regression set: questions people turned from answers into evaluation rows ----
-    def saved_questions(self) -> list[dict[str, Any]]:
+    def saved_questions(self) -> builtins.list[dict[str, Any]]:
         """Every saved evaluation question, oldest first."""
         ...
 
@@ -261,7 +268,7 @@ class DocumentStore(Protocol):
 RegistryLike = str | os.PathLike[str] | DocumentStore
 
 
-def collection_of(row: dict[str, Any]) -> str:
+def collection_of(row: Mapping[str, Any]) -> str:
     """The collection a listed row or document belongs to (older rows: the default one)."""
     return str(row.get("collection") or DEFAULT_COLLECTION)
 

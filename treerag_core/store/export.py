@@ -48,6 +48,7 @@ def parse_import(data: bytes, max_bytes: int = MAX_IMPORT_BYTES) -> list[Documen
         payload = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise InvalidImportError(f"The file is not valid JSON: {exc}") from None
+    documents: Any  # a JSON value until checked below
     if isinstance(payload, dict) and "flat_nodes" in payload:
         documents = [payload]
     elif isinstance(payload, dict) and payload.get("format") == EXPORT_FORMAT:

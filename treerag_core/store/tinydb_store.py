@@ -23,6 +23,7 @@ by giving every row the collection ``default`` (its TinyDB file is copied to
 
 from __future__ import annotations
 
+import builtins  # a class here has a method named list: its annotations say builtins.list
 import gzip
 import json
 import os
@@ -290,7 +291,9 @@ class TinyDBStore(ThreadMethods):
             for row in rows
         }
 
-    def set_collection(self, name: str, readers: list[str], editors: list[str]) -> None:
+    def set_collection(
+        self, name: str, readers: builtins.list[str], editors: builtins.list[str]
+    ) -> None:
         with locked(self.lock_path), self._db(holding_lock=True) as db:
             row = {"name": name, "readers": list(readers), "editors": list(editors)}
             db.table("collections").upsert(row, Query().name == name)
@@ -308,11 +311,11 @@ class TinyDBStore(ThreadMethods):
     def append_audit(self, entry: dict[str, Any]) -> None:
         self.audit.append(entry)
 
-    def audit_log(self) -> list[dict[str, Any]]:
+    def audit_log(self) -> builtins.list[dict[str, Any]]:
         return self.audit.entries()
 
     # -- conversations and the saved evaluation questions ------------------------------
-    def saved_questions(self) -> list[dict[str, Any]]:
+    def saved_questions(self) -> builtins.list[dict[str, Any]]:
         if not os.path.exists(self.path):
             return []
         with self._db() as db:

@@ -203,10 +203,10 @@ def _locate(
         ),
     )
     page, line, span = best
-    end = max(line + span, typeset.get((page, line), 0))
+    stop = max(line + span, typeset.get((page, line), 0))
     if line > 0 and label_only(pages.texts[page][line - 1]):
         line -= 1  # "Part II" over "Plotting styles": the entry "II Plotting styles" is both
-    return page, line, end
+    return page, line, stop
 
 
 def _title_keys(title: str) -> list[str]:

@@ -203,7 +203,7 @@ def _block(row: list[Line | None], i: int, dropped: set[Position], layout: Layou
     while j < len(row) and len(block) <= MAX_HEADING_LINES:
         nxt = row[j]
         last = block[-1]
-        if nxt is None or (nxt.page, nxt.index) in dropped or not _wraps(last, nxt, layout):
+        if nxt is None or (nxt.page, nxt.index) in dropped or not _wraps(last, nxt, layout):  # type: ignore[arg-type]  # block holds no None
             break
         block.append(nxt)
         j += 1

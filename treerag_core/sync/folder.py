@@ -9,6 +9,7 @@ open fails instead). A link to a file inside the root is read at its target's re
 
 from __future__ import annotations
 
+import builtins  # a class here has a method named list: its annotations say builtins.list
 import contextlib
 import hashlib
 import os
@@ -125,7 +126,7 @@ class FolderSource:
             raise InvalidSourceError(f"{path} leads outside the folder: not read.")
         return real
 
-    def _read_confined(self, parts: list[str]) -> bytes:
+    def _read_confined(self, parts: builtins.list[str]) -> bytes:
         """Open root/parts[0]/…/parts[-1] refusing a link at every step, and read it."""
         limit = self.limits.max_file_bytes
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)

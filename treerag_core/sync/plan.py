@@ -133,6 +133,7 @@ def plan_sync(
     fingerprints = fingerprints or {}
     by_path: dict[str, Held] = {}
     extra: list[Held] = []  # a second document claiming one path (never written by us)
+    h: Held | None
     for h in sorted(held, key=lambda h: (h.path, h.doc_id)):
         if h.path in by_path:
             extra.append(h)

@@ -37,7 +37,7 @@ from ..settings import load
 from ..store.base import DocumentStore, RegistryLike, SyncSources
 from ..store.originals import safe_file_name, synced_key
 from ..summarize.summarizers import null_summarizer
-from ..types import Origin, ProgressFn, SummarizerFn
+from ..types import Document, Origin, ProgressFn, SummarizerFn
 from .config import open_reader
 from .listing import SourceReader
 from .plan import (
@@ -180,7 +180,7 @@ class SyncRun:
             if step.action == INDEX:  # nothing was kept for it: no empty folder stays either
                 self.store.sources.discard(self._location(step.path))
 
-    def index(self, step: Step) -> dict[str, Any] | None:
+    def index(self, step: Step) -> Document | None:
         """Read a new or changed file and index it at its kept place (None: it is gone)."""
         entry = self.entries.get(step.path) or self.reader.entry(step.path)
         if entry is None:
@@ -221,7 +221,7 @@ class SyncRun:
             collection=self.source["collection"],
             detail=f"from {step.previous_path}",
         ):
-            moved = {**document, "file_path": new,
+            moved: Document = {**document, "file_path": new,
                      "file_name": safe_file_name(os.path.basename(step.path)),
                      "origin": self._origin(entry, str(step.fingerprint))}  # fmt: skip
             with self.store.sources.staged(new, data):
@@ -281,7 +281,7 @@ def sync_file(
     principal: Principal | None = None,
     summarizer: SummarizerFn = null_summarizer,
     progress: ProgressFn | None = None,
-) -> dict[str, Any] | None:
+) -> Document | None:
     """Index one file of a source as it is now (a queued sync's job, run by a worker) and
     record its outcome in the source's state; returns the document (None: the file is
     gone, the next sync removes it). A failure is recorded, then raised."""

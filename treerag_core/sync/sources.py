@@ -43,7 +43,7 @@ from .s3 import check_endpoint
 MANAGING = "manage synced folders and buckets"
 
 
-def sync_store(registry_path: RegistryLike) -> tuple[DocumentStore, SyncSources]:
+def sync_store(registry_path: RegistryLike | None) -> tuple[DocumentStore, SyncSources]:
     """The store and its sources; a store of a caller's own without them is refused."""
     store = open_store(registry_path)
     if not isinstance(store, WithSyncSources):

@@ -68,6 +68,7 @@ def sentence_spans(text: str) -> list[tuple[str, int]]:
     raw = text.split("\n")
     width = _line_width([line.strip() for line in raw])
     blocks: list[tuple[str, list[tuple[int, int]]]] = []  # joined text, (pos, offset) anchors
+    anchors: list[tuple[int, int]]
     joined, anchors, prev, prev_row = "", [], "", False
     offset = 0
     for line in raw:

@@ -104,7 +104,7 @@ def build_server(
     if tokens is not None:
         # The SDK wants an issuer for its OAuth metadata; with static tokens none is
         # published (no resource_server_url), so this URL is never shown to a client.
-        auth = AuthSettings(issuer_url="http://127.0.0.1", resource_server_url=None)
+        auth = AuthSettings(issuer_url="http://127.0.0.1", resource_server_url=None)  # type: ignore[arg-type]  # pydantic reads the str as a URL
     server = TreeragMCPServer(
         library,
         name=SERVER_NAME,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from ..types import Document, FlatNode, Section, TreeNode
@@ -114,7 +115,7 @@ def tree_skeleton(flat: dict[str, FlatNode]) -> list[TreeNode]:
     return roots
 
 
-def excerpt_pages(node: FlatNode, start: int, end: int) -> tuple[int | None, int | None]:
+def excerpt_pages(node: Mapping[str, Any], start: int, end: int) -> tuple[int | None, int | None]:
     """Pages holding characters ``start:end`` of the node's own text."""
     first, last = node.get("page_start"), node.get("page_start")
     if first is None:
@@ -137,8 +138,8 @@ def subtree_page_range(flat: dict[str, FlatNode], node_id: str) -> tuple[int | N
     while todo:
         node = flat[todo.pop()]
         if node.get("page_start") is not None:
-            starts.append(node["page_start"])
-            ends.append(node.get("page_end") or node["page_start"])
+            starts.append(node["page_start"])  # type: ignore[arg-type]  # not None: checked above
+            ends.append(node.get("page_end") or node["page_start"])  # type: ignore[arg-type]  # as above
         todo.extend(node.get("children", []))
     return (min(starts), max(ends)) if starts else (None, None)
 

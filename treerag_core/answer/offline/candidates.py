@@ -83,7 +83,7 @@ class Vocabulary:
             self._weights[term] = weight
         return weight
 
-    def coverage(self, have: set[str], want: Iterable[str]) -> float:
+    def coverage(self, have: set[str] | frozenset[str], want: Iterable[str]) -> float:
         """The weighted share of ``want`` that ``have`` contains (0 when ``want`` is empty).
 
         A wanted word found nowhere in what the answer may quote ("explicitly", the

@@ -67,9 +67,9 @@ def extractive_answer(
     for s in sections:
         text, lead = str(s.get("text") or ""), str(s.get("lead") or "")
         rows.append(
-            remembered(memory, ("rows", text, lead), lambda t=text, h=lead: table_rows(t, h))
+            remembered(memory, ("rows", text, lead), lambda t=text, h=lead: table_rows(t, h))  # type: ignore[misc]  # a lambda's defaults bind the loop's values
         )
-        spans.append(remembered(memory, ("sentences", text), lambda t=text: sentence_spans(t)))
+        spans.append(remembered(memory, ("sentences", text), lambda t=text: sentence_spans(t)))  # type: ignore[misc]  # as above
     vocab = Vocabulary(
         [r.label for section in rows for r in section]
         + [text for section in spans for text, _ in section],

@@ -259,7 +259,7 @@ def read_question(
             hinted.append(section_rx)
     english = language in ("", "en")
     metric_text = _metric_text(asked, kind, english, statements)
-    phrases = []
+    phrases: list[list[str]] = []
     for group in synonyms:
         if any(re.search(rf"(?<![\w&]){re.escape(p)}(?![\w&])", metric_text) for p in group):
             phrases.extend(stems(p, language) for p in group)

@@ -101,10 +101,10 @@ def _cached(cache: Cache | None, key: str) -> OcrPage | None:
         lines = [
             OcrLine(
                 list(row[0]),
-                tuple(row[1]),  # type: ignore[arg-type]
+                tuple(row[1]),
                 int(row[2]),
                 float(row[3]),
-                [tuple(b) for b in row[4]],  # type: ignore[misc]
+                [tuple(b) for b in row[4]],
                 slant=float(row[5]),
             )
             for row in hit["lines"]

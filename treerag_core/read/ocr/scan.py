@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -146,7 +146,7 @@ def _read_in(
 
 def _recognise_all(
     jobs: list[PageJob], limits: Limits, language: str, started: float
-) -> Iterator[tuple[int, OcrPage]]:
+) -> Generator[tuple[int, OcrPage], None, None]:
     workers = workers_for(limits)
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="treerag-ocr")
     pending: dict[Future[OcrPage], int] = {}

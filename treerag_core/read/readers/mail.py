@@ -147,7 +147,7 @@ def thread_order(messages: list[EmailMessage]) -> list[tuple[int, int, list[int]
     for siblings in children.values():
         siblings.sort(key=lambda i: (dates[i], i))
     order: list[tuple[int, int, list[int]]] = []
-    stack = [(root, 0, []) for root in reversed(children[None])]
+    stack: list[tuple[int, int, list[int]]] = [(root, 0, []) for root in reversed(children[None])]
     while stack:
         index, depth, ancestors = stack.pop()
         order.append((index, depth, ancestors))

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from email.message import EmailMessage
+from typing import Any
 
 from ...errors import TreeragError
 from ...limits import Limits
@@ -120,7 +121,7 @@ def _attachment(name: str, part: EmailMessage, level: int, budget: Budget, depth
 
     head = heading(f"Attachment: {name}", level)
     fmt = _format(name, part, format_for_name, format_for_mime)
-    data = part.get_payload(decode=True)
+    data: Any = part.get_payload(decode=True)  # Any: bytes, or None when empty (checked below)
     reason = _refusal(budget, depth)
     if fmt is None:
         ext = os.path.splitext(name)[1] or part.get_content_type()

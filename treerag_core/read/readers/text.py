@@ -111,6 +111,7 @@ def as_utf8(data: bytes, content_type: str) -> bytes:
 def decode_bytes(data: bytes) -> str:
     """Decode text bytes: BOM, strict UTF-8, the declared charset, cp1252 when the text
     reads as Western European, the detected encoding, cp1252, Latin-1; NULs removed."""
+    encoding: str | None  # a BOM's, then the declared or guessed one (either may be None)
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return data[len(bom) :].decode(encoding, errors="replace").replace("\x00", "")

@@ -86,7 +86,7 @@ class Database:
         """A connection inside one transaction: committed at the end, rolled back on error."""
         try:
             with self._open().connection() as conn:
-                yield conn
+                yield conn  # type: ignore[misc]  # the pool's row_factory is dict_row
         except PoolTimeout as exc:
             raise StoreUnavailableError(self._message("cannot be reached", exc)) from None
         except psycopg.OperationalError as exc:

@@ -134,13 +134,13 @@ class PostgresLibraryIndex:
     def _idf(conn: psycopg.Connection[Any], tokens: list[str]) -> tuple[list[str], list[float]]:
         """Each token as a tsquery and its BM25 idf over all passages."""
         terms = [t for t in (_query([tok]) for tok in dict.fromkeys(tokens)) if t]
-        total = conn.execute("SELECT count(*) AS n FROM library_passages").fetchone()["n"]
+        total = conn.execute("SELECT count(*) AS n FROM library_passages").fetchone()["n"]  # type: ignore[index]  # count(*): one row
         idfs = []
         for term in terms:
             found = conn.execute(
                 "SELECT count(*) AS n FROM library_passages WHERE body @@ to_tsquery('english', %s)",
                 (term,),
-            ).fetchone()["n"]
+            ).fetchone()["n"]  # type: ignore[index]  # count(*): one row
             idfs.append(math.log(1 + (total - found + 0.5) / (found + 0.5)))
         return terms, idfs
 

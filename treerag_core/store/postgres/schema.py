@@ -196,7 +196,7 @@ def ensure_schema(conn: psycopg.Connection[Any], shown_url: str, upto: int = SCH
     )
     version = schema_version(conn)  # another replica may have migrated while we waited
     for number, (description, statements) in enumerate(MIGRATIONS[version:upto], version + 1):
-        conn.execute(statements)  # type: ignore[arg-type] - fixed DDL, no parameters
+        conn.execute(statements)  # fixed DDL, no parameters
         conn.execute(
             "INSERT INTO treerag_schema (version, description) VALUES (%s, %s)",
             (number, description),

@@ -10,6 +10,7 @@ second keeps the first one's ``doc_id``, as the file store does under its lock.
 
 from __future__ import annotations
 
+import builtins  # a class here has a method named list: its annotations say builtins.list
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -165,7 +166,9 @@ class PostgresStore(ThreadMethods):
             r["name"]: {"readers": list(r["readers"]), "editors": list(r["editors"])} for r in rows
         }
 
-    def set_collection(self, name: str, readers: list[str], editors: list[str]) -> None:
+    def set_collection(
+        self, name: str, readers: builtins.list[str], editors: builtins.list[str]
+    ) -> None:
         with self.transaction() as conn:
             conn.execute(
                 "INSERT INTO collections (name, readers, editors) VALUES (%s, %s, %s) "
@@ -187,13 +190,13 @@ class PostgresStore(ThreadMethods):
         with self.transaction() as conn:
             conn.execute("INSERT INTO audit_log (entry) VALUES (%s)", (Jsonb(entry),))
 
-    def audit_log(self) -> list[dict[str, Any]]:
+    def audit_log(self) -> builtins.list[dict[str, Any]]:
         with self.transaction() as conn:
             rows = conn.execute("SELECT entry FROM audit_log ORDER BY id").fetchall()
         return [r["entry"] for r in rows]
 
     # -- conversations and the saved evaluation questions (rows: see .threads) ----------
-    def saved_questions(self) -> list[dict[str, Any]]:
+    def saved_questions(self) -> builtins.list[dict[str, Any]]:
         return self.thread_backend.saved_questions()
 
     def save_question(self, row: dict[str, Any]) -> None:

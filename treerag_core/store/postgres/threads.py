@@ -15,6 +15,7 @@ upsert keeps a question's place, as the file store's table does).
 
 from __future__ import annotations
 
+import builtins  # a class here has a method named list: its annotations say builtins.list
 from collections.abc import Callable
 from typing import Any
 
@@ -50,7 +51,7 @@ class DatabaseThreads:
             ).fetchall()
         return [dict(row) for row in rows]
 
-    def owners(self) -> list[str]:
+    def owners(self) -> builtins.list[str]:
         with self._tx() as conn:
             rows = conn.execute("SELECT DISTINCT owner FROM threads ORDER BY owner").fetchall()
         return [row["owner"] for row in rows]
@@ -112,7 +113,7 @@ class DatabaseThreads:
         return thread if thread.get("owner") == owner else None
 
     # -- saved evaluation questions -------------------------------------------------------
-    def saved_questions(self) -> list[dict[str, Any]]:
+    def saved_questions(self) -> builtins.list[dict[str, Any]]:
         with self._tx() as conn:
             rows = conn.execute("SELECT question FROM saved_questions ORDER BY position").fetchall()
         return [row["question"] for row in rows]

@@ -3,8 +3,8 @@ LangChain tools, the MCP server).
 
 Best Buy's Q2 FY24 10-Q (30 pages, no bookmarks) from the shared bench goes into the
 ``finance`` collection, read by the ``finance`` group; a small Markdown memo goes into
-``hr``, read by ``hr``. Missing bench data fails, it is never skipped. Built once per run
-(conftest's ``agent_team`` fixture): the tests that use it only read it.
+``hr``, read by ``hr``. Missing bench data fails (``testkit.needs``), it is never skipped.
+Built once per run (conftest's ``agent_team`` fixture): the tests that use it only read it.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from testkit import needs
 from treerag_core import index_document
 from treerag_core.access.collections import set_collection_access
 from treerag_core.summarize.summarizers import make_summarizer
 
-BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench" / "pdfs"
 FILING = "BESTBUY_2024Q2_10Q.pdf"
 MEMO = """# Salary bands 2024
 Engineering bands rise 4% from April. Managers receive the new tables in March.
@@ -80,8 +80,7 @@ def _outline_ids(registry: Path, filing_id: str) -> dict[str, object]:
 
 def build_team_registry(folder: Path) -> TeamRegistry:
     """Index the filing and the memo (offline summaries) into ``folder/registry.json``."""
-    source = BENCH / FILING
-    assert source.exists(), f"bench filing {FILING} not found under {BENCH}: put shared/ beside"
+    source = needs.filing(FILING)
     registry = folder / "registry.json"
     summarizer = make_summarizer(None)
     filing = index_document(str(source), summarizer, registry, verbose=False, collection="finance")

@@ -1,4 +1,4 @@
-"""Measured figures for the Q&A note (not a test): ``.venv/bin/python tests/llm_measure.py``.
+"""Measured figures for the Q&A note (not a test): ``.venv/bin/python -m bench llm_measure``.
 
 A 100-section Markdown document (10 chapters x 10 sections, ~1,500 characters each),
 indexed with an LLM summarizer against the fake OpenAI server sleeping 0.2 s per call, at
@@ -11,16 +11,17 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(__file__))
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from fake_llm_servers import FakeLLMServer, default_reply, kind_of, messages_text, openai_chat  # noqa: E402
-
-from treerag_core import ask, index_document, make_retriever, make_summarizer  # noqa: E402
+from testkit.fake_llm_servers import (
+    FakeLLMServer,
+    default_reply,
+    kind_of,
+    messages_text,
+    openai_chat,
+)
+from treerag_core import ask, index_document, make_retriever, make_summarizer
 
 
 def document_text(seed: int = 7) -> str:

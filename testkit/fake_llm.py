@@ -1,9 +1,9 @@
 """A tiny OpenAI chat-completions server on 127.0.0.1 that sleeps before every reply.
 
-Why our own and not ``tests/fake_llm_servers.py``: that module imports pytest and lives in
-the test tree; the benchmark needs few behaviours (a fixed delay, a valid summary JSON, for
-``bench.load --engine model`` an outline pick and an answer streamed token by token) and
-must also serve treerag's client from another venv.
+Why not ``testkit.fake_llm_servers`` (the tests' scriptable servers): the benchmarks need
+few behaviours (a fixed delay, a valid summary JSON, for ``bench.load --engine model`` an
+outline pick and an answer streamed token by token) and must also serve treerag's client
+from another venv.
 """
 
 from __future__ import annotations
