@@ -148,6 +148,11 @@ CATALOG: tuple[Benchmark, ...] = (
     Benchmark("library", "bench.library",
               "the same questions asked of a whole library, no document named", "library",
               _library),
+    Benchmark("computed", "bench.computed",
+              "figures that need arithmetic (FinanceBench dev and our own, held-out half "
+              "apart), ours against another checkout's (--code DIR)", "computed"),
+    Benchmark("sheet_aggregate", "bench.sheet_aggregate",
+              "sums, averages and counts over a 50,000-row sheet", "sheet_aggregate"),
     Benchmark("structure", "bench.structure",
               "PDF headings without bookmarks vs pymupdf4llm", "structure", _structure),
     Benchmark("tree_quality", "bench.tree_quality",

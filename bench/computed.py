@@ -208,7 +208,6 @@ def write(report: dict, results: Path) -> None:
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE
     ).stdout.strip()
     report["commit"] = commit
-    (results / "computed.json").write_text(json.dumps(report, indent=1) + "\n")
     misses = [
         f"- {r['id']} ({r['set']}): gold {r['gold']}; answered “{r['after']['headline']}”"
         for r in report["rows"]
@@ -228,7 +227,10 @@ def write(report: dict, results: Path) -> None:
         *misses,
         "",
     ]
-    (results / "computed.md").write_text("\n".join(md))
+    # imported here: the --code run executes this file against another checkout's bench/
+    from bench.record import write_results
+
+    write_results("computed", report, md, folder=results)
 
 
 if __name__ == "__main__":

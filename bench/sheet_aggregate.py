@@ -13,7 +13,6 @@ Written to ``bench/results/sheet_aggregate.{json,md}``.
 from __future__ import annotations
 
 import csv
-import json
 import os
 import random
 import sys
@@ -22,7 +21,8 @@ import time
 from decimal import Decimal
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from bench.record import write_results
+
 ROWS = 50_000
 QUESTIONS = {
     "What was the total revenue of the North region in Q3?": (
@@ -133,8 +133,6 @@ def main() -> int:
         "cores": os.cpu_count(),
         "results": results,
     }
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "sheet_aggregate.json").write_text(json.dumps(report, indent=1) + "\n")
     lines = [
         "# Aggregates over a 50,000-row sheet (offline engine)",
         "",
@@ -153,7 +151,7 @@ def main() -> int:
         ],
         "",
     ]
-    (RESULTS / "sheet_aggregate.md").write_text("\n".join(lines))
+    write_results("sheet_aggregate", report, lines)
     print("\n".join(lines))
     return 0
 
