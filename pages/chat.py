@@ -19,7 +19,7 @@ def _pick_documents() -> tuple[list[str], bool]:
     question), and whether there is anything to ask at all."""
     listing = docs.rows()
     if not listing:
-        st.info("No documents yet: index one on the Upload & index page.")
+        st.info("No documents yet: add one, or try the sample, on the Library page.")
         return [], False
     labels = {r["doc_id"]: docs.label(r) for r in listing}
     ss[state.CHAT_DOCS] = [d for d in ss.get(state.CHAT_DOCS, []) if d in labels]
@@ -70,6 +70,8 @@ def main() -> None:
         st.caption("Some documents of this conversation were deleted: their answers stay.")
     doc_ids, askable = _pick_documents()
     context = _context(doc_ids)
+    chat_turns.arrived_question()
+    chat_turns.suggestion()
     chat_turns.conversation(context)
     chat_turns.question_box(askable)
 

@@ -81,7 +81,11 @@ def _form(chosen: dict[str, Any], merged: Settings) -> tuple[dict[str, str], str
         )  # fmt: skip
         base_url = st.text_input("OpenAI base URL (optional)", value=merged.openai_base_url)
         ollama_host = st.text_input("Ollama host", value=merged.ollama_host)
-        registry = st.text_input("Registry file or database URL", value=state.registry_setting())
+        registry = st.text_input(
+            "Registry file or database URL", value=state.registry_setting(),
+            help="Where the documents and conversations are kept",
+        )  # fmt: skip
+        st.caption(f"Registry: {md_escape(state.registry_label())}")
         saved = st.form_submit_button("Save settings", type="primary", on_click=_take_key)
     if not saved:
         return None

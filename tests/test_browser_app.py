@@ -58,7 +58,7 @@ def test_full_flow(page: Page, live_server: dict, tmp_path: Path) -> None:
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(live_server["url"])
+    page.goto(live_server["url"] + "/upload")
     expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
     shot(page, "01-upload-page.png")
 
@@ -126,7 +126,7 @@ def test_fifty_page_pdf_becomes_a_drawn_tree(page: Page, live_server: dict, tmp_
     """A 50-page PDF indexed offline opens as a drawn tree with its chapters (the time it
     takes is measured by the benchmark, not asserted here)."""
     page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(live_server["url"])
+    page.goto(live_server["url"] + "/upload")
     expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
     upload_and_index(page, make_pdf(tmp_path / "fifty.pdf", 50))
     page.get_by_role("button", name="Open in tree").click()

@@ -18,9 +18,9 @@ from treerag_core.evidence.render import render_evidence
 from treerag_core.store import open_store
 
 pytestmark = pytest.mark.browser
-PAGES = ["", "tree", "chat", "registry", "evaluate", "settings"]
+PAGES = ["", "upload", "tree", "chat", "registry", "evaluate", "settings"]
 ZOOM = 1.4  # ui.evidence.LARGE_ZOOM
-TITLES = ["Upload & index", "Tree browser", "Chat", "Registry", "Evaluate", "Settings"]
+TITLES = ["Library", "Upload & index", "Tree browser", "Chat", "Registry", "Evaluate", "Settings"]
 
 
 def outside_requests(page: Page, url: str) -> list[str]:
@@ -43,7 +43,10 @@ def test_first_visit_to_a_page_url_shows_the_app(page: Page, fresh_server: dict)
         expect(sidebar.get_by_text(title, exact=True)).to_be_visible()
     for raw in ("app", "evaluate", "tree", "upload"):  # no raw file names
         expect(sidebar.get_by_text(raw, exact=True)).to_have_count(0)
-    expect(sidebar.get_by_text(f"Registry: {fresh_server['registry']}")).to_be_visible()
+    expect(sidebar.get_by_text("Engine: Offline engine (no model)")).to_be_visible()
+    expect(sidebar.get_by_text("Registry:")).to_have_count(0)  # on Settings, not every page
+    page.goto(url + "/settings")
+    expect(page.get_by_text(f"Registry: {fresh_server['registry']}")).to_be_visible()
     expect(page.get_by_text("Page not found")).to_have_count(0)
     assert outside == []
 
@@ -63,7 +66,7 @@ def test_answer_shows_the_cited_passage_highlighted_on_its_page(
 ) -> None:
     url = live_server["url"]
     page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(url)
+    page.goto(url + "/upload")
     expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
     upload_and_index(page, make_pdf(tmp_path / "evidence.pdf", 8))
     page.get_by_role("link", name="Chat").click()

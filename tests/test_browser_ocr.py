@@ -27,7 +27,7 @@ def test_scan_upload_shows_ocr_progress_then_the_tree(
     source = text_pdf(tmp_path / "m.pdf", chapters)
     scan = scanned_pdf(source, tmp_path / "scanned-manual.pdf", chapters=chapters)
     page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(live_server["url"])
+    page.goto(live_server["url"] + "/upload")
     expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
     page.locator('input[type="file"]').first.set_input_files(str(scan))
     expect(page.get_by_text(scan.name).first).to_be_visible(timeout=20_000)

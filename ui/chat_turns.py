@@ -128,11 +128,17 @@ def _submitted() -> None:
     is open (and rerun the sidebar's place for it), and rerun only the place where its
     answer goes. Should that place be unknown (say, another tab added turns to the thread),
     the whole page runs, and answers in the place it draws."""
+    question = str(st.session_state.get(BOX) or "").strip()
+    if question:
+        _rerun(*_pend(question))
+
+
+def _pend(question: str) -> list[str]:
+    """Keep ``question`` to answer in the open thread's next place (opening a thread titled
+    by it if none is open); return the keys of the fragments to rerun for it."""
     ss = st.session_state
-    question = str(ss.get(BOX) or "").strip()
+    ss.pop(state.CHAT_SUGGESTED, None)  # asked: the suggestion has done its job
     doc_ids = list(ss.get(state.CHAT_DOCS) or [])  # none: the library
-    if not question:
-        return
     places = []
     if ss.get(state.CHAT_THREAD) is None:
         thread = create_thread(doc_ids, question, state.registry_path(), state.principal())
@@ -140,7 +146,32 @@ def _submitted() -> None:
         places.append(chat_threads.FRESH)
     index = len(ss[state.CHAT_THREAD]["turns"])
     ss[PENDING] = (index, question)
-    _rerun(*places, NEXT_TURN.format(index))
+    return [*places, NEXT_TURN.format(index)]
+
+
+def arrived_question() -> None:
+    """A question asked on another page (the home page's ask box): answered in a new
+    thread as soon as the chat draws its conversation."""
+    question = st.session_state.pop(state.CHAT_ASK, None)
+    if question:
+        _pend(str(question))
+
+
+def suggestion() -> None:
+    """A question offered to a newcomer (the sample's): one click asks it."""
+    question = st.session_state.get(state.CHAT_SUGGESTED)
+    thread = st.session_state.get(state.CHAT_THREAD)
+    if not question or (thread and thread.get("turns")):
+        return
+    st.caption("Try this question:")
+    st.button(
+        question, key="chat_suggested_ask", icon=":material/lightbulb:", type="secondary",
+        on_click=_ask_suggested, args=(question,),
+    )  # fmt: skip
+
+
+def _ask_suggested(question: str) -> None:
+    _pend(question)  # the whole page reruns: the suggestion goes, the answer comes
 
 
 def _rerun(*keys: str) -> None:

@@ -99,6 +99,7 @@ def _sign_in_page(config: AuthSettings) -> None:
 def sidebar(principal: Principal | None, config: AuthSettings) -> None:
     """Who is signed in and their role in each collection; sign out (OIDC)."""
     if principal is None:
+        st.caption("Signed in: you alone (local use, no sign-in)")
         return
     role = " (admin)" if principal.admin else ""
     st.caption(f"Signed in as **{md_escape(principal.user)}**{role}")

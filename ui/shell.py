@@ -28,6 +28,4 @@ def run_app() -> None:
             st.caption(f"Engine: {md_escape(engine_label())}")
         except Exception as exc:  # a bad provider setting must not break every page
             st.caption(f"Engine: not configured ({md_escape(message_for(exc), 120)})")
-        if admin:
-            st.caption(f"Registry: {md_escape(state.registry_label())}")
     page.run()

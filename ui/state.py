@@ -29,14 +29,17 @@ CHAT_DOCS = "chat_doc_ids"  # none chosen: every document the person may read
 CHAT_COLLECTION = "chat_collection"  # with no document chosen: only this collection
 CHAT_THREAD = "chat_thread"  # the open conversation (a thread dict as stored), or None
 CHAT_CONTEXT = "chat_context"  # {"doc_id", "node_id", "path"} from "Ask about this section"
+CHAT_ASK = "chat_ask"  # a question asked elsewhere (the home page), answered on arrival
+CHAT_SUGGESTED = "chat_suggested"  # a question offered to ask (the sample's)
 UPLOAD_RESULTS = "upload_results"
 EVAL_RESULT = "eval_result"  # the last evaluation (plain JSON) the Evaluate page shows
 PRINCIPAL = "principal"  # who is signed in (team modes); None: the single local user
 # What belongs to one person in one registry: cleared whenever the signed-in person or the
 # registry changes in a session.
-PERSONAL = (CHAT_DOCS, CHAT_COLLECTION, CHAT_THREAD, CHAT_CONTEXT, UPLOAD_RESULTS, EVAL_RESULT, TREE_DOC,
-            TREE_SELECTED, TREE_FOCUS)  # fmt: skip
+PERSONAL = (CHAT_DOCS, CHAT_COLLECTION, CHAT_THREAD, CHAT_CONTEXT, CHAT_ASK, CHAT_SUGGESTED,
+            UPLOAD_RESULTS, EVAL_RESULT, TREE_DOC, TREE_SELECTED, TREE_FOCUS)  # fmt: skip
 
+PAGE_HOME = "pages/home.py"
 PAGE_UPLOAD = "pages/upload.py"
 PAGE_TREE = "pages/tree.py"
 PAGE_CHAT = "pages/chat.py"
@@ -122,7 +125,10 @@ def app_pages(settings: bool = True, access: bool = True) -> list[Any]:
     deployment only admins see Settings (the engine, the registry file), Sources (the
     folders and buckets the library follows) and Access."""
     pages = [
-        st.Page(PAGE_UPLOAD, title="Upload & index", icon=":material/upload_file:", default=True),
+        st.Page(PAGE_HOME, title="Library", icon=":material/library_books:", default=True),
+        st.Page(
+            PAGE_UPLOAD, title="Upload & index", icon=":material/upload_file:", url_path="upload"
+        ),
         st.Page(PAGE_TREE, title="Tree browser", icon=":material/account_tree:", url_path="tree"),
         st.Page(PAGE_CHAT, title="Chat", icon=":material/chat:", url_path="chat"),
         st.Page(
@@ -169,6 +175,12 @@ def shared_store(url: str) -> DocumentStore:
     """One store per database URL for the whole server: every session and rerun shares its
     connection pool instead of connecting again."""
     return open_store(url)
+
+
+def is_admin() -> bool:
+    """Whether the session may use the admins' pages (everyone, when nobody signs in)."""
+    person = principal()
+    return person is None or person.admin
 
 
 def principal() -> Principal | None:
