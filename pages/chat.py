@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui import chat_threads, chat_turns, docs, state
+from ui import chat_threads, chat_turns, cite_links, docs, evidence, state
 from ui.errors import shown_errors
 from ui.text import md_escape
 
@@ -65,6 +65,22 @@ def main() -> None:
     thread = chat_threads.current()
     with st.sidebar:
         chat_threads.sidebar(thread)
+    cited, wide = cite_links.listen()
+    if not wide:  # a narrow window: the chat alone, evidence in a dialog
+        _chat(thread)
+        if cited:
+            evidence.show(cited.turn, cited.ref, cited.page, wide=False)
+        return
+    if cited:
+        ss[evidence.OPEN] = cited._asdict()
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        _chat(thread)
+    with right:
+        evidence.pane()
+
+
+def _chat(thread: dict[str, Any] | None) -> None:
     st.title("Chat")
     if thread and thread.get("doc_ids_gone"):
         st.caption("Some documents of this conversation were deleted: their answers stay.")

@@ -31,7 +31,7 @@ from treerag_core.chat import (
     set_feedback,
 )
 
-from . import chat_threads, docs, evidence, state
+from . import chat_threads, cite_links, docs, evidence, state
 from .chat_logic import (
     AnswerStream,
     batched,
@@ -43,7 +43,7 @@ from .chat_logic import (
 )
 from .engine import current_retriever
 from .errors import message_for, shown_errors
-from .text import answer_markdown, md_escape, plain_label
+from .text import answer_markdown, cited_markdown, md_escape, plain_label
 
 # Turns drawn at once; older ones wait behind a button (a long thread stays cheap to show).
 SHOWN_TURNS = 20
@@ -83,7 +83,7 @@ def conversation(context: dict[str, Any] | None) -> None:
                 if regenerating == (thread["thread_id"], index):
                     thread = _regenerate(thread, index)
                 else:
-                    _answer_text(turns[index])
+                    _answer_text(turns[index], index)
                 answer(index)
         next_turn(len(turns), context)
 
@@ -194,6 +194,7 @@ def _stream_answer(
     context: dict[str, Any] | None,
     history: list[dict[str, Any]],
     keep: Callable[[dict[str, Any]], dict[str, Any]],
+    turn_index: int,
 ) -> dict[str, Any]:
     """Stream one answer and ``keep`` its turn (with the error, if it failed: whatever
     streamed before it stays, and the error is shown under it); return what ``keep``
@@ -218,7 +219,10 @@ def _stream_answer(
             question, documents, current_retriever(), context, state.principal(),
             state.registry_path(), history, st.session_state.get(state.CHAT_COLLECTION),
         )  # fmt: skip
-        st.write_stream(chunks())
+        slot = st.empty()
+        slot.write_stream(chunks())
+        # Streamed, the markers were plain text; complete, they become links.
+        slot.markdown(cited_markdown(kept["thread"]["turns"][turn_index].get("answer"), turn_index))
     except Exception as exc:  # kept in the turn and shown under it
         if "thread" in kept:
             raise
@@ -242,7 +246,8 @@ def _ask(question: str, doc_ids: list[str], context: dict[str, Any] | None) -> N
             chat_threads.opened(saved)
             return saved
 
-        saved = _stream_answer(question, doc_ids, context, history_of(thread), keep)
+        turn_index = len(thread["turns"])
+        saved = _stream_answer(question, doc_ids, context, history_of(thread), keep, turn_index)
         answer(len(saved["turns"]) - 1)
 
 
@@ -265,8 +270,8 @@ def answer(index: int) -> None:
             _sources(thread, index, refs, turn)
 
 
-def _answer_text(turn: dict[str, Any]) -> None:
-    st.markdown(answer_markdown(turn.get("answer")))
+def _answer_text(turn: dict[str, Any], index: int) -> None:
+    st.markdown(cited_markdown(turn.get("answer"), index))
     if turn.get("error"):
         st.error(turn["error"])
 
@@ -283,7 +288,7 @@ def _regenerate(thread: dict[str, Any], index: int) -> dict[str, Any]:
         chat_threads.opened(saved)
         return saved
 
-    return _stream_answer(turn["question"], doc_ids, None, history_of(thread, index), keep)
+    return _stream_answer(turn["question"], doc_ids, None, history_of(thread, index), keep, index)
 
 
 def _actions(thread: dict[str, Any], index: int, turn: dict[str, Any]) -> None:
@@ -292,7 +297,7 @@ def _actions(thread: dict[str, Any], index: int, turn: dict[str, Any]) -> None:
     verdict_key = _key(thread, index, "verdict")
     if verdict_key not in st.session_state:
         st.session_state[verdict_key] = {"down": 0, "up": 1}.get(feedback.get("verdict"))
-    cols = st.columns([2, 2, 3, 2, 5], vertical_alignment="center")
+    cols = st.columns([2, 2, 3, 3, 1], vertical_alignment="center")
     with cols[0]:
         st.feedback("thumbs", key=verdict_key, on_change=_judge, args=(index, verdict_key))
     with cols[1], st.popover("Copy", icon=":material/content_copy:"):
@@ -302,7 +307,9 @@ def _actions(thread: dict[str, Any], index: int, turn: dict[str, Any]) -> None:
         help="Ask the same question again with the current settings",
         on_click=_regenerate_clicked, args=(thread["thread_id"], index),
     )  # fmt: skip
-    cols[3].toggle("Sources", key=_key(thread, index, "sources"))
+    sources_key = _key(thread, index, "sources")
+    st.session_state.setdefault(sources_key, True)  # evidence is shown unless put away
+    cols[3].toggle("Sources", key=sources_key)
     if feedback.get("verdict"):
         _comment(thread, index, feedback)
 
@@ -363,7 +370,7 @@ def _sources(thread: dict[str, Any], index: int, refs: list[dict[str, Any]], tur
     cited = [(r, ref) for r, ref in enumerate(refs) if ref.get("cited", True)]
     also_read = [(r, ref) for r, ref in enumerate(refs) if not ref.get("cited", True)]
     if live:
-        evidence.thumbnails(index, live)
+        evidence.thumbnails(index, live, st.session_state.get(cite_links.WIDE, True))
     if cited:
         st.caption("References used in the answer (open in the tree browser):")
         _reference_buttons(thread, index, cited)
