@@ -53,3 +53,21 @@ def test_library_rows_search_names_and_cards() -> None:
     listed = library_rows(rows, cards)
     assert listed[0]["periods"] == "2023, 2022" and listed[0]["kind"] == "annual report"
     assert listed[1]["pages"] == BLANK and listed[1]["kind"] == BLANK
+
+
+def test_the_tree_address_is_followed_once_and_kept() -> None:
+    from ui.tree_logic import ADDRESS, follow_address, keep_address
+
+    ss: dict = {"tree_doc_id": "a", "tree_selected": "0001"}
+    follow_address(ss, {"doc": "b", "node": "0007"}, ["a", "b"])  # a link or a reload
+    assert (ss["tree_doc_id"], ss["tree_selected"], ss[ADDRESS]) == ("b", "0007", ("b", "0007"))
+    ss["tree_selected"] = "0009"  # a click in the tree: the old address must not undo it
+    follow_address(ss, {"doc": "b", "node": "0007"}, ["a", "b"])
+    assert ss["tree_selected"] == "0009"
+    params = {"doc": "b", "node": "0007"}
+    keep_address(ss, params, "b", "0009")
+    assert params == {"doc": "b", "node": "0009"}
+    keep_address(ss, params, "b", None)
+    assert params == {"doc": "b"}
+    follow_address(ss, {"doc": "secret"}, ["a", "b"])  # not readable: ignored
+    assert ss["tree_doc_id"] == "b"

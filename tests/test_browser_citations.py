@@ -5,6 +5,8 @@ dialog. The sample handbook is the document (indexed from the home page)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser_helpers import shot, wait_idle
 from playwright.sync_api import Page, expect
@@ -52,3 +54,31 @@ def test_a_narrow_window_opens_the_dialog(page: Page, fresh_server: dict) -> Non
     dialog = page.get_by_role("dialog")
     expect(dialog).to_be_visible()
     expect(dialog.get_by_text("The passage the answer quoted")).to_be_visible()
+
+
+def test_a_reference_changes_the_address_survives_reload_and_back(
+    page: Page, fresh_server: dict
+) -> None:
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    _sample_answer(page, fresh_server["url"])
+    chat_url = page.url
+    assert "/chat?thread=" in chat_url
+    page.get_by_role("link", name="S1, p. 2").click()
+    page.locator(PANE).get_by_role("button", name="Open in tree").click()
+    expect(page.get_by_role("heading", name="Tree browser")).to_be_visible()
+    section = page.get_by_role("heading", name="Annual leave")
+    expect(section).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/tree\?doc=[0-9a-f-]{36}&node=\d+$"))
+    tree_url = page.url
+    wait_idle(page)
+    shot(page, "tree-from-citation.png", full_page=False)
+    page.reload()
+    expect(page.get_by_role("heading", name="Annual leave")).to_be_visible()
+    assert page.url == tree_url
+    page.goto(tree_url)  # a shared link, in a new session
+    expect(page.get_by_role("heading", name="Annual leave")).to_be_visible()
+    page.go_back()
+    page.go_back()
+    expect(page.get_by_role("heading", name="Chat")).to_be_visible()
+    expect(page.get_by_text("28 days of paid annual leave").first).to_be_visible()
+    assert page.url == chat_url

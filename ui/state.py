@@ -245,7 +245,10 @@ def open_in_tree(
     ss[TREE_FOCUS] = None
     ss[TREE_PAGE] = 0
     ss[TREE_LAST_CLICK] = None
-    st.switch_page(PAGE_TREE)
+    # The address names the section (a link to share or reload; back returns here).
+    st.switch_page(
+        PAGE_TREE, query_params={"doc": doc_id, **({"node": node_id} if node_id else {})}
+    )
 
 
 def open_in_chat(doc_ids: list[str], context: dict[str, Any] | None = None) -> None:
