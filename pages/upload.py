@@ -55,8 +55,11 @@ def _run(
                     name, name, registry, summarizer, overwrite, _reporter(bar), collection,
                     principal,
                 )  # fmt: skip
+            if outcome.error:  # the bar's last step is not where it stands: it failed
+                bar.empty()
+                st.error(md_escape(outcome.error, 600))
             box.update(
-                label=f"{md_escape(name, 80)}: {'failed' if outcome.error else 'done'}",
+                label=status_label(name, outcome.error),
                 state="error" if outcome.error else "complete",
                 expanded=bool(outcome.error),
             )
@@ -106,8 +109,19 @@ def _collection() -> tuple[str | None, bool]:
     return st.selectbox("Collection", targets, key="upload_collection"), True
 
 
+def status_label(name: str, error: str | None) -> str:
+    """A file's status line once it is over: done, or failed with the reason's first
+    sentence (the whole reason is in the box)."""
+    if not error:
+        return f"{md_escape(name, 80)}: done"
+    reason = error.split(". ")[0].rstrip(".")
+    return f"{md_escape(name, 80)}: failed — {md_escape(reason, 120)}"
+
+
 def main() -> None:
     st.title("Upload & index")
+    if state.arrived():  # each visit starts clean: the last run's cards stay behind
+        st.session_state[state.UPLOAD_RESULTS] = []
     files = st.file_uploader(
         # The drop zone lists the accepted types, from the one format table.
         "Documents (scans and images are read by OCR; e-mail attachments are read too)",

@@ -22,6 +22,7 @@ def run_app() -> None:
     page = st.navigation(
         state.app_pages(settings=admin, access=principal is not None and principal.admin)
     )
+    state.note_page(page.url_path)
     with st.sidebar:
         identity.sidebar(principal, auth)
         try:

@@ -34,6 +34,8 @@ CHAT_SUGGESTED = "chat_suggested"  # a question offered to ask (the sample's)
 UPLOAD_RESULTS = "upload_results"
 EVAL_RESULT = "eval_result"  # the last evaluation (plain JSON) the Evaluate page shows
 PRINCIPAL = "principal"  # who is signed in (team modes); None: the single local user
+PAGE_NOW = "page_now"  # the page this run shows, and the one the run before showed
+PAGE_BEFORE = "page_before"
 # What belongs to one person in one registry: cleared whenever the signed-in person or the
 # registry changes in a session.
 PERSONAL = (CHAT_DOCS, CHAT_COLLECTION, CHAT_THREAD, CHAT_CONTEXT, CHAT_ASK, CHAT_SUGGESTED,
@@ -175,6 +177,21 @@ def shared_store(url: str) -> DocumentStore:
     """One store per database URL for the whole server: every session and rerun shares its
     connection pool instead of connecting again."""
     return open_store(url)
+
+
+def note_page(url_path: str) -> None:
+    """Remember which page this run shows (``run_app`` calls it), so a page can tell a
+    visit from a rerun of itself."""
+    ss = st.session_state
+    ss[PAGE_BEFORE] = ss.get(PAGE_NOW)
+    ss[PAGE_NOW] = url_path
+
+
+def arrived() -> bool:
+    """Whether this run is a visit to the page (from another page, or the session's first),
+    not a rerun of the page the person is on."""
+    ss = st.session_state
+    return ss.get(PAGE_BEFORE) != ss.get(PAGE_NOW)
 
 
 def is_admin() -> bool:
