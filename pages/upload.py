@@ -55,13 +55,11 @@ def _run(
                     name, name, registry, summarizer, overwrite, _reporter(bar), collection,
                     principal,
                 )  # fmt: skip
-            if outcome.error:  # the bar's last step is not where it stands: it failed
-                bar.empty()
-                st.error(md_escape(outcome.error, 600))
+            bar.empty()  # its last step is not where the file stands: the label says
             box.update(
                 label=status_label(name, outcome.error),
                 state="error" if outcome.error else "complete",
-                expanded=bool(outcome.error),
+                expanded=False,  # the reason in full is on the file's card below
             )
         results.append(outcome.as_dict())
     st.session_state[state.UPLOAD_RESULTS] = results

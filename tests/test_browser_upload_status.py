@@ -25,7 +25,7 @@ def test_a_failed_file_reads_failed_and_the_next_visit_starts_clean(
     expect(page.get_by_role("heading", name="Upload & index")).to_be_visible()
     page.locator('input[type="file"]').first.set_input_files([str(broken), str(good)])
     page.get_by_role("button", name="Index", exact=True).click()
-    status = page.get_by_test_id("stExpander").filter(has_text="broken.pdf: failed")
+    status = page.get_by_test_id("stExpander").filter(has_text="broken.pdf: failed — broken.pdf is")
     expect(status.first).to_be_visible(timeout=120_000)
     expect(page.get_by_text("Reading the document")).to_have_count(0)
     expect(page.get_by_text("minutes.md: done")).to_be_visible()
