@@ -9,6 +9,7 @@ import streamlit as st
 
 from ui import chat_threads, chat_turns, cite_links, docs, evidence, state
 from ui.errors import shown_errors
+from ui.i18n import t
 from ui.text import md_escape
 
 ss = st.session_state
@@ -19,7 +20,7 @@ def _pick_documents() -> tuple[list[str], bool]:
     question), and whether there is anything to ask at all."""
     listing = docs.rows()
     if not listing:
-        st.info("No documents yet: add one, or try the sample, on the Library page.")
+        st.info(t("chat.no_documents"))
         return [], False
     labels = {r["doc_id"]: docs.label(r) for r in listing}
     ss[state.CHAT_DOCS] = [d for d in ss.get(state.CHAT_DOCS, []) if d in labels]
@@ -81,7 +82,7 @@ def main() -> None:
 
 
 def _chat(thread: dict[str, Any] | None) -> None:
-    st.title("Chat")
+    st.title(t("chat.title"))
     if thread and thread.get("doc_ids_gone"):
         st.caption("Some documents of this conversation were deleted: their answers stay.")
     doc_ids, askable = _pick_documents()

@@ -8,10 +8,11 @@ import streamlit as st
 
 from ui import docs, home, state
 from ui.errors import shown_errors
+from ui.i18n import t
 
 
 def main() -> None:
-    st.title("Library")
+    st.title(t("home.title"))
     rows = docs.rows()
     if not rows:
         home.welcome()
@@ -19,7 +20,7 @@ def main() -> None:
     home.add_documents()
     home.ask_box()
     home.listing(rows)
-    st.subheader("Recent conversations")
+    st.subheader(t("home.recent"))
     home.recent_conversations()
 
 

@@ -11,6 +11,7 @@ from treerag_core.read import accepted_extensions
 from ui import access_view, jobs_view, state
 from ui.engine import current_library, current_summarizer, engine_label
 from ui.errors import shown_errors
+from ui.i18n import t
 from ui.indexing import IndexOutcome, index_source, index_uploaded_file
 from ui.presets import CUSTOM, PRESETS, system_prompt_for
 from ui.text import md_escape
@@ -111,9 +112,9 @@ def status_label(name: str, error: str | None) -> str:
     """A file's status line once it is over: done, or failed with the reason's first
     sentence (the whole reason is in the box)."""
     if not error:
-        return f"{md_escape(name, 80)}: done"
+        return t("upload.done", name=md_escape(name, 80))
     reason = error.split(". ")[0].rstrip(".")
-    return f"{md_escape(name, 80)}: failed — {md_escape(reason, 120)}"
+    return t("upload.failed", name=md_escape(name, 80), reason=md_escape(reason, 120))
 
 
 def main() -> None:

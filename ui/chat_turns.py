@@ -43,6 +43,7 @@ from .chat_logic import (
 )
 from .engine import current_retriever
 from .errors import message_for, shown_errors
+from .i18n import t
 from .text import answer_markdown, cited_markdown, md_escape, plain_label
 
 # Turns drawn at once; older ones wait behind a button (a long thread stays cheap to show).
@@ -52,7 +53,6 @@ REGENERATING = "chat_regenerating"  # (thread id, turn index) to answer again
 VERDICTS = {0: "down", 1: "up"}  # st.feedback's thumbs
 PENDING = "chat_pending"  # (turn index, question) submitted, to answer in that turn's place
 BOX = "chat_question"  # the question box
-PROMPT = "Ask a question about your documents"
 CONVERSATION = "chat_conversation"  # the conversation fragment's key (regenerate reruns it)
 NEXT_TURN = "chat_turn_{}"  # the key of the place where the answer to turn n goes
 
@@ -116,7 +116,7 @@ def question_box(askable: bool) -> None:
     question is answered, the browser greys out what the interaction would rerun by
     default (for a box in the page's body, the whole page, on every question)."""
     with st.bottom:
-        st.chat_input(PROMPT, disabled=not askable, key=BOX, on_submit=_submitted)
+        st.chat_input(t("chat.prompt"), disabled=not askable, key=BOX, on_submit=_submitted)
 
 
 def _title(thread: dict[str, Any]) -> None:
@@ -163,7 +163,7 @@ def suggestion() -> None:
     thread = st.session_state.get(state.CHAT_THREAD)
     if not question or (thread and thread.get("turns")):
         return
-    st.caption("Try this question:")
+    st.caption(t("chat.try"))
     st.button(
         question, key="chat_suggested_ask", icon=":material/lightbulb:", type="secondary",
         on_click=_ask_suggested, args=(question,),

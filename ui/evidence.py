@@ -21,6 +21,7 @@ from treerag_core.views.citations import evidence_caption
 
 from . import docs, state
 from .errors import shown_errors
+from .i18n import t
 from .text import md_escape
 
 THUMB_ZOOM = 0.6  # the highlighted part of the page, cropped, stays legible
@@ -146,13 +147,10 @@ def pane() -> None:
     passage highlighted, and the way to its section in the tree."""
     st.html(PANE_CSS)
     with st.container(key=PANE, border=True):
-        st.subheader("Evidence")
+        st.subheader(t("evidence.title"))
         chosen = opened_ref()
         if chosen is None:
-            st.caption(
-                "Click a citation such as [S1, p. 2] in an answer, or a source under it: "
-                "the cited page opens here with the passage highlighted."
-            )
+            st.caption(t("evidence.empty"))
             return
         ref, page = chosen
         document = docs.load(str(ref["doc_id"]))
@@ -165,13 +163,13 @@ def pane() -> None:
                 crop_to_evidence(image, PANE_MARGIN, full_width=True).png, width="stretch",
                 caption=f"{document.get('file_name')}, {where}",
             )  # fmt: skip
-            with st.expander("Whole page"):
+            with st.expander(t("evidence.whole_page")):
                 st.image(image.png, width="stretch")
         elif reason and document.get("source_type") == "pdf":
             st.warning(reason)
-        with st.expander("The passage the answer quoted", expanded=image is None):
+        with st.expander(t("evidence.passage"), expanded=image is None):
             st.markdown(marked_passage(document, ref) or md_escape(ref.get("title")))
-        if st.button("Open in tree", key="pane_tree", icon=":material/account_tree:"):
+        if st.button(t("evidence.open_tree"), key="pane_tree", icon=":material/account_tree:"):
             state.open_in_tree(str(ref["doc_id"]), str(ref["node_id"]), evidence=ref)
 
 

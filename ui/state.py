@@ -16,6 +16,8 @@ from treerag_core.access import Principal
 from treerag_core.settings import load
 from treerag_core.store import DocumentStore, RegistryLike, is_database_url, open_store
 
+from .i18n import t
+
 REGISTRY_PATH = "registry_path"
 PROVIDER = "provider_settings"  # dict for treerag_core.make_llms (key included)
 TREE_DOC = "tree_doc_id"
@@ -127,29 +129,47 @@ def app_pages(settings: bool = True, access: bool = True) -> list[Any]:
     deployment only admins see Settings (the engine, the registry file), Sources (the
     folders and buckets the library follows) and Access."""
     pages = [
-        st.Page(PAGE_HOME, title="Library", icon=":material/library_books:", default=True),
+        st.Page(PAGE_HOME, title=t("nav.library"), icon=":material/library_books:", default=True),
         st.Page(
-            PAGE_UPLOAD, title="Upload & index", icon=":material/upload_file:", url_path="upload"
+            PAGE_UPLOAD, title=t("nav.upload"), icon=":material/upload_file:", url_path="upload"
         ),
-        st.Page(PAGE_TREE, title="Tree browser", icon=":material/account_tree:", url_path="tree"),
-        st.Page(PAGE_CHAT, title="Chat", icon=":material/chat:", url_path="chat"),
+        st.Page(PAGE_TREE, title=t("nav.tree"), icon=":material/account_tree:", url_path="tree"),
+        st.Page(PAGE_CHAT, title=t("nav.chat"), icon=":material/chat:", url_path="chat"),
         st.Page(
-            PAGE_REGISTRY, title="Registry", icon=":material/inventory_2:", url_path="registry"
-        ),
-        st.Page(PAGE_EVALUATE, title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),
+            PAGE_REGISTRY,
+            title=t("nav.registry"),
+            icon=":material/inventory_2:",
+            url_path="registry",
+        ),  # fmt: skip
+        st.Page(
+            PAGE_EVALUATE,
+            title=t("nav.evaluate"),
+            icon=":material/fact_check:",
+            url_path="evaluate",
+        ),  # fmt: skip
     ]
     if settings:
         pages.append(
-            st.Page(PAGE_SOURCES, title="Sources", icon=":material/sync:", url_path="sources")
+            st.Page(
+                PAGE_SOURCES, title=t("nav.sources"), icon=":material/sync:", url_path="sources"
+            )
         )
         pages.append(
             st.Page(
-                PAGE_SETTINGS, title="Settings", icon=":material/settings:", url_path="settings"
+                PAGE_SETTINGS,
+                title=t("nav.settings"),
+                icon=":material/settings:",
+                url_path="settings",
             )
         )
     if access:
         pages.append(
-            st.Page(PAGE_ACCESS, title="Access", icon=":material/shield_person:", url_path="access")
+            st.Page(
+                PAGE_ACCESS,
+                title=t("nav.access"),
+                icon=":material/shield_person:",
+                url_path="access",
+            )
         )
     return pages
 
