@@ -145,9 +145,7 @@ def _import() -> None:
 
 
 def main() -> None:
-    st.title("Registry")
-    if state.principal() is None or state.principal().admin:
-        st.caption(f"Registry: {md_escape(state.registry_label())}")
+    st.title("Registry")  # where it is kept: on the Settings page, for admins
     listing = docs.rows()
     if not listing:
         if state.principal() is None:
