@@ -91,8 +91,9 @@ def test_full_flow(page: Page, live_server: dict, tmp_path: Path) -> None:
     box.press("Enter")
     expect(page.get_by_text("Deloitte").first).to_be_visible(timeout=60_000)
     wait_idle(page)
-    page.get_by_test_id("stCheckbox").filter(has_text="Sources").first.click()  # on demand
-    reference = page.get_by_role("button", name="Section 3.2 Details").first
+    # the sources are shown by default
+    # the reference's button (the evidence tile's fullscreen button carries the same words)
+    reference = page.get_by_role("button", name=re.compile(r"^\[S\d\] Section 3\.2 Details")).first
     expect(reference).to_be_visible(timeout=30_000)
     wait_idle(page)
     shot(page, "05-chat-answer-references.png")

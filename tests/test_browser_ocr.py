@@ -55,10 +55,9 @@ def test_scan_upload_shows_ocr_progress_then_the_tree(
     box.press("Enter")
     expect(page.get_by_text("42 minutes").first).to_be_visible(timeout=60_000)
     wait_idle(page)
-    page.get_by_test_id("stCheckbox").filter(has_text="Sources").first.click()
-    expect(page.get_by_test_id("stImage").first).to_be_visible(timeout=30_000)
+    expect(page.get_by_test_id("stImage").first).to_be_visible(timeout=30_000)  # by default
     page.get_by_role("button", name=re.compile(r"^View S\d")).first.click()
-    dialog = page.get_by_role("dialog")
+    dialog = page.locator(".st-key-evidence_pane")  # a wide window: the pane beside the chat
     image = dialog.get_by_test_id("stImage").locator("img").first
     expect(image).to_be_visible(timeout=30_000)
     src = image.get_attribute("src") or ""
