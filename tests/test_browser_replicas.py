@@ -62,7 +62,7 @@ def test_two_replicas_on_one_database(page: Page, pg_url: str, tmp_path: Path) -
         )  # fmt: skip
         assert worker.returncode == 0 and "1 job(s) run" in worker.stderr, worker.stderr
 
-        page.goto(url_a)  # replica a shows the job replica b queued, done
+        page.goto(url_a + "/upload")  # replica a shows the job replica b queued, done
         expect(page.get_by_text(re.compile(r"queued-notes\.md · done"))).to_be_visible(
             timeout=30_000
         )
