@@ -187,6 +187,9 @@ CATALOG: tuple[Benchmark, ...] = (
               "local_model", _local_model),
     Benchmark("llm_measure", "bench.llm_measure",
               "indexing with a model at 1, 5 and 10 workers; outline vs document tokens", None),
+    Benchmark("walkthrough", "bench.walkthrough",
+              "a newcomer's first minutes in Chromium (time to first answer, clicks, no "
+              "sideways scroll); writes the README's screenshots", "walkthrough"),
     Benchmark("tree_screenshots", "bench.tree_screenshots",
               "screenshots of the tree browser (docs/screenshots/structure-*.png)", None),
 )  # fmt: skip

@@ -7,8 +7,9 @@ from typing import Any
 
 import streamlit as st
 
-from ui import chat_threads, chat_turns, docs, state
+from ui import chat_threads, chat_turns, cite_links, docs, evidence, state
 from ui.errors import shown_errors
+from ui.i18n import t
 from ui.text import md_escape
 
 ss = st.session_state
@@ -19,7 +20,7 @@ def _pick_documents() -> tuple[list[str], bool]:
     question), and whether there is anything to ask at all."""
     listing = docs.rows()
     if not listing:
-        st.info("No documents yet: index one on the Upload & index page.")
+        st.info(t("chat.no_documents"))
         return [], False
     labels = {r["doc_id"]: docs.label(r) for r in listing}
     ss[state.CHAT_DOCS] = [d for d in ss.get(state.CHAT_DOCS, []) if d in labels]
@@ -65,11 +66,29 @@ def main() -> None:
     thread = chat_threads.current()
     with st.sidebar:
         chat_threads.sidebar(thread)
-    st.title("Chat")
+    cited, wide = cite_links.listen()
+    if not wide:  # a narrow window: the chat alone, evidence in a dialog
+        _chat(thread)
+        if cited:
+            evidence.show(cited.turn, cited.ref, cited.page, wide=False)
+        return
+    if cited:
+        ss[evidence.OPEN] = cited._asdict()
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        _chat(thread)
+    with right:
+        evidence.pane()
+
+
+def _chat(thread: dict[str, Any] | None) -> None:
+    st.title(t("chat.title"))
     if thread and thread.get("doc_ids_gone"):
         st.caption("Some documents of this conversation were deleted: their answers stay.")
     doc_ids, askable = _pick_documents()
     context = _context(doc_ids)
+    chat_turns.arrived_question()
+    chat_turns.suggestion()
     chat_turns.conversation(context)
     chat_turns.question_box(askable)
 

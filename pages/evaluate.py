@@ -8,7 +8,14 @@ from typing import Any
 
 import streamlit as st
 
-from treerag_core.evaluation import METHODS, gold_label, missed, retrieved_rows, summary_rows
+from treerag_core.evaluation import (
+    METHODS,
+    gold_label,
+    missed,
+    retrieved_rows,
+    summary_columns,
+    summary_rows,
+)
 from ui import evaluate_saved, state
 from ui.engine import current_retriever, engine_label
 from ui.errors import shown_errors
@@ -63,7 +70,7 @@ def _show_misses(result: dict[str, Any]) -> None:
 def _show(result: dict[str, Any]) -> None:
     st.subheader(f"Results for {md_escape(result.get('file'), 80)}")
     st.caption(f"Engine: {md_escape(result.get('engine'), 120)}")
-    rows = summary_rows(result["summary"])
+    rows = summary_columns(summary_rows(result["summary"]))  # a measure a row: stays narrow
     if result["summary"]["navigation"]["questions"]:
         st.dataframe(rows, hide_index=True)
     else:

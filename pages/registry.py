@@ -15,7 +15,7 @@ from ui import access_view, docs, state
 from ui.engine import current_summarizer
 from ui.errors import message_for, shown_errors
 from ui.indexing import reindex
-from ui.registry_logic import export_bytes, import_bytes, table_rows
+from ui.registry_logic import MAIN_COLUMNS, MORE_COLUMNS, export_bytes, import_bytes, table_rows
 from ui.text import md_escape
 
 ss = st.session_state
@@ -145,9 +145,7 @@ def _import() -> None:
 
 
 def main() -> None:
-    st.title("Registry")
-    if state.principal() is None or state.principal().admin:
-        st.caption(f"Registry: {md_escape(state.registry_label())}")
+    st.title("Registry")  # where it is kept: on the Settings page, for admins
     listing = docs.rows()
     if not listing:
         if state.principal() is None:
@@ -156,7 +154,13 @@ def main() -> None:
             st.info("There are no documents you may read yet: index one, or ask an admin.")
         _import()
         return
-    st.dataframe(table_rows(listing, state.registry_path()), hide_index=True)
+    more = st.multiselect(
+        "More columns", MORE_COLUMNS, key="reg_columns", placeholder="Structure, engine, size…"
+    )
+    st.dataframe(
+        table_rows(listing, state.registry_path()), hide_index=True,
+        column_order=[*MAIN_COLUMNS, *more],
+    )  # fmt: skip
     ids = [r["doc_id"] for r in listing]
     registry = state.registry_path()
     by_id = {r["doc_id"]: r for r in listing}

@@ -14,7 +14,7 @@ import streamlit as st
 from treerag_core import Settings
 from treerag_core.llm import PROVIDERS, check_connection, resolve_provider
 from treerag_core.navigate import SEARCH_MODES
-from ui import chat_threads, state
+from ui import chat_threads, i18n, state
 from ui.engine import PROVIDER_LABELS, default_models, effective_settings
 from ui.errors import message_for, shown_errors
 from ui.text import md_escape
@@ -81,7 +81,11 @@ def _form(chosen: dict[str, Any], merged: Settings) -> tuple[dict[str, str], str
         )  # fmt: skip
         base_url = st.text_input("OpenAI base URL (optional)", value=merged.openai_base_url)
         ollama_host = st.text_input("Ollama host", value=merged.ollama_host)
-        registry = st.text_input("Registry file or database URL", value=state.registry_setting())
+        registry = st.text_input(
+            "Registry file or database URL", value=state.registry_setting(),
+            help="Where the documents and conversations are kept",
+        )  # fmt: skip
+        st.caption(f"Registry: {md_escape(state.registry_label())}")
         saved = st.form_submit_button("Save settings", type="primary", on_click=_take_key)
     if not saved:
         return None
@@ -118,8 +122,19 @@ def _connection_buttons(chosen: dict[str, Any]) -> None:
         st.rerun()
 
 
+def _language() -> None:
+    """The app's language for this session: as the browser says, or one chosen."""
+    ss.setdefault(i18n.CHOSEN, "")
+    on_change = state.bind(i18n.CHOSEN, "settings_language")
+    st.selectbox(
+        i18n.t("settings.language"), i18n.choices(), format_func=i18n.choice_label,
+        key="settings_language", on_change=on_change, width=360,
+    )  # fmt: skip
+
+
 def main() -> None:
-    st.title("Settings")
+    st.title(i18n.t("nav.settings"))
+    _language()
     chosen = dict(ss.get(state.PROVIDER) or {})
     merged = effective_settings(chosen)
     submitted = _form(chosen, merged)

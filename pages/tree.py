@@ -11,7 +11,15 @@ from ui import docs, panel, state
 from ui.errors import shown_errors
 from ui.graph import graph_elements
 from ui.text import md_escape, plain_label
-from ui.tree_logic import MAX_DRAWN, apply_click, breadcrumb, structure_note, visible_slice
+from ui.tree_logic import (
+    MAX_DRAWN,
+    apply_click,
+    breadcrumb,
+    follow_address,
+    keep_address,
+    structure_note,
+    visible_slice,
+)
 
 ss = st.session_state
 GRAPH_HEIGHT = 520  # fixed, so the panel beside it stays in view
@@ -22,10 +30,11 @@ OUTLINE_HEIGHT = 320
 def _pick_document() -> str | None:
     listing = docs.rows()
     if not listing:
-        st.info("No documents yet: index one on the Upload & index page.")
+        st.info("No documents yet: add one, or try the sample, on the Library page.")
         return None
     ids = [r["doc_id"] for r in listing]
     labels = {r["doc_id"]: docs.label(r) for r in listing}
+    follow_address(ss, st.query_params, ids)
     if ss.get(state.TREE_DOC) not in ids:
         ss[state.TREE_DOC] = ids[0]
     on_change = state.bind(state.TREE_DOC, "tree_doc_pick")
@@ -133,6 +142,7 @@ def main() -> None:
             note += f" (at most {MAX_DRAWN}, in readable widths: click a (+N) node to see more)"
         st.caption(note + ". Click a node to open it; (+N) marks hidden sub-sections.")
         _outline(flat, view, doc.get("page_unit"))
+    keep_address(ss, st.query_params, doc_id, selected)
     with right:
         if selected:
             with st.container(border=True):

@@ -11,6 +11,7 @@ from treerag_core.read import accepted_extensions
 from ui import access_view, jobs_view, state
 from ui.engine import current_library, current_summarizer, engine_label
 from ui.errors import shown_errors
+from ui.i18n import t
 from ui.indexing import IndexOutcome, index_source, index_uploaded_file
 from ui.presets import CUSTOM, PRESETS, system_prompt_for
 from ui.text import md_escape
@@ -55,10 +56,11 @@ def _run(
                     name, name, registry, summarizer, overwrite, _reporter(bar), collection,
                     principal,
                 )  # fmt: skip
+            bar.empty()  # its last step is not where the file stands: the label says
             box.update(
-                label=f"{md_escape(name, 80)}: {'failed' if outcome.error else 'done'}",
+                label=status_label(name, outcome.error),
                 state="error" if outcome.error else "complete",
-                expanded=bool(outcome.error),
+                expanded=False,  # the reason in full is on the file's card below
             )
         results.append(outcome.as_dict())
     st.session_state[state.UPLOAD_RESULTS] = results
@@ -106,8 +108,19 @@ def _collection() -> tuple[str | None, bool]:
     return st.selectbox("Collection", targets, key="upload_collection"), True
 
 
+def status_label(name: str, error: str | None) -> str:
+    """A file's status line once it is over: done, or failed with the reason's first
+    sentence (the whole reason is in the box)."""
+    if not error:
+        return t("upload.done", name=md_escape(name, 80))
+    reason = error.split(". ")[0].rstrip(".")
+    return t("upload.failed", name=md_escape(name, 80), reason=md_escape(reason, 120))
+
+
 def main() -> None:
     st.title("Upload & index")
+    if state.arrived():  # each visit starts clean: the last run's cards stay behind
+        st.session_state[state.UPLOAD_RESULTS] = []
     files = st.file_uploader(
         # The drop zone lists the accepted types, from the one format table.
         "Documents (scans and images are read by OCR; e-mail attachments are read too)",

@@ -107,7 +107,7 @@ def upload_and_open_first_section(page: Page, url: str, source: Path) -> None:
     """Upload ``source`` on the upload page, index it, open it in the tree browser and
     click its first top-level section's node, until the section's text is shown."""
     page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(url)
+    page.goto(url + "/upload")
     expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
     page.locator('input[type="file"]').first.set_input_files(str(source))
     page.get_by_role("button", name="Index", exact=True).click()

@@ -83,11 +83,13 @@ def test_answer_is_kept_and_its_sources_open_the_tree(make_app, sample_doc, app_
     rows = trace_rows(turn["trace"]["documents"][0], turn["references"])
     assert rows[0]["chosen"].startswith("0000 Introduction")
     assert "Sources: S1 Introduction" in shown(at)
-    assert not [b for b in at.button if str(b.key).startswith("ref_")]  # drawn on demand
-    assert len(at.dataframe) == 0
     key = f"sources_{thread['thread_id'][:12]}_0"
-    at.toggle(key=key).set_value(True).run()
+    assert at.toggle(key=key).value is True  # evidence is shown by default
     assert len(at.dataframe) == 2  # trace steps and token usage
+    at.toggle(key=key).set_value(False).run()
+    assert not [b for b in at.button if str(b.key).startswith("ref_")]  # put away
+    assert len(at.dataframe) == 0
+    at.toggle(key=key).set_value(True).run()
     ref_button = next(b for b in at.button if str(b.key).startswith("ref_"))
     assert "Introduction" in ref_button.label
     ref_button.click().run()

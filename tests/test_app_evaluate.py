@@ -90,13 +90,13 @@ def _evaluate(make_app, data: bytes, baseline: bool = True):  # noqa: ANN001, AN
 def test_table_misses_and_skipped(make_app, two_docs, app_registry: Path) -> None:  # noqa: ANN001
     at = _evaluate(make_app, _jsonl(QUESTIONS))
     assert not at.error
-    table = at.dataframe[0].value
-    assert list(table["method"]) == ["tree navigation", "chunk baseline (BM25)"]
-    nav = table.iloc[0]
-    assert nav["questions"] == 2
-    assert nav["page hit rate"] == "100.0%" and nav["page-graded questions"] == 1
-    assert nav["section hit rate"] == "0.0%" and nav["section-graded questions"] == 1
-    assert {"mean sections", "mean pages", "mean tokens"} <= set(table.columns)
+    table = at.dataframe[0].value  # a measure a row, a method a column (stays narrow)
+    assert list(table.columns) == ["measure", "tree navigation", "chunk baseline (BM25)"]
+    nav = dict(zip(table["measure"], table["tree navigation"], strict=True))
+    assert nav["questions"] == "2"
+    assert nav["page hit rate"] == "100.0%" and nav["page-graded questions"] == "1"
+    assert nav["section hit rate"] == "0.0%" and nav["section-graded questions"] == "1"
+    assert {"mean sections", "mean pages", "mean tokens"} <= set(nav)
     shown = texts(at)
     # the skipped question, with a clear message
     assert "Skipped 1 question" in shown and "missing.pdf is not in the registry" in shown
@@ -120,12 +120,12 @@ def test_without_baseline_and_missing_source(make_app, two_docs) -> None:  # noq
     os.unlink(two_docs["report.pdf"]["file_path"])
     at = _evaluate(make_app, _jsonl(QUESTIONS[:1]), baseline=False)
     table = at.dataframe[0].value
-    assert list(table["method"]) == ["tree navigation"]
+    assert list(table.columns) == ["measure", "tree navigation"]
     assert "Misses, tree navigation (0)" in [e.label for e in at.expander]
     at.checkbox(key="eval_baseline").check().run()
     at.button(key="eval_run").click().run()
     assert not at.exception
-    assert len(at.dataframe[0].value) == 2
+    assert len(at.dataframe[0].value.columns) == 3  # both methods
     assert "source file is no longer on disk" in texts(at)
 
 

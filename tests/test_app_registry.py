@@ -21,9 +21,17 @@ def test_table_and_delete_with_confirmation(make_app, sample_doc, app_registry: 
     assert not at.exception
     table = at.dataframe[0].value
     assert list(table["name"]) == ["sample.md"]
-    assert {"sections", "structure", "pages", "indexed at", "engine", "size on disk"} <= set(
-        table.columns
-    )
+    row = table.iloc[0]
+    assert row["pages"] == "–" and row["sections"] == "4"  # Markdown has no pages: no "None"
+    assert row["summaries made offline"] == 4  # the offline engine wrote every summary
+    assert {"structure from", "summaries by", "size on disk"} <= set(table.columns)
+    assert at.dataframe[0].proto.column_order == [
+        "name",
+        "collection",
+        "pages",
+        "sections",
+        "indexed at",
+    ]  # the rest on request
     at.button(key="reg_delete").click().run()
     assert "cannot be undone" in texts(at)
     at.button(key="reg_delete_no").click().run()

@@ -18,7 +18,7 @@ def _upload(at, *files):  # noqa: ANN001, ANN202
 
 
 def test_upload_two_files_shows_result_cards(make_app, app_registry: Path) -> None:
-    at = make_app()
+    at = make_app("pages/upload.py")
     _upload(
         at,
         ("a.md", SAMPLE_MD.encode(), "text/markdown"),
@@ -36,7 +36,7 @@ def test_upload_two_files_shows_result_cards(make_app, app_registry: Path) -> No
 
 
 def test_same_name_new_content_reindexes_same_document(make_app, app_registry: Path) -> None:
-    at = make_app()
+    at = make_app("pages/upload.py")
     _upload(at, ("a.md", SAMPLE_MD.encode(), "text/markdown"))
     first = list_documents(str(app_registry))
     changed = SAMPLE_MD + "\n# Appendix\nA new closing section.\n"
@@ -50,14 +50,14 @@ def test_same_name_new_content_reindexes_same_document(make_app, app_registry: P
 
 
 def test_unchanged_upload_keeps_stored_index(make_app, app_registry: Path) -> None:
-    at = make_app()
+    at = make_app("pages/upload.py")
     _upload(at, ("a.md", SAMPLE_MD.encode(), "text/markdown"))
     _upload(at, ("a.md", SAMPLE_MD.encode(), "text/markdown"))
     assert "Unchanged since it was last indexed" in texts(at)
 
 
 def test_separate_copy_makes_a_second_document(make_app, app_registry: Path) -> None:
-    at = make_app()
+    at = make_app("pages/upload.py")
     _upload(at, ("a.md", SAMPLE_MD.encode(), "text/markdown"))
     at.checkbox(key="upload_separate").check().run()
     _upload(at, ("a.md", b"# Other\nA different file with the same name.", "text/markdown"))
@@ -66,7 +66,7 @@ def test_separate_copy_makes_a_second_document(make_app, app_registry: Path) -> 
 
 def test_oversized_upload_is_refused(make_app, app_registry: Path, monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.setenv("TREERAG_MAX_FILE_BYTES", "100")
-    at = make_app()
+    at = make_app("pages/upload.py")
     _upload(at, ("big.md", b"# Big\n" + b"x" * 500, "text/markdown"))
     assert not at.exception
     assert any("over the upload limit" in e.value for e in at.error)
@@ -74,7 +74,7 @@ def test_oversized_upload_is_refused(make_app, app_registry: Path, monkeypatch) 
 
 
 def test_failed_reindex_keeps_previous_file_and_index(make_app, app_registry: Path) -> None:
-    at = make_app()
+    at = make_app("pages/upload.py")
     _upload(at, ("a.md", SAMPLE_MD.encode(), "text/markdown"))
     _upload(at, ("a.md", b"   \n", "text/markdown"))
     assert not at.exception
@@ -86,7 +86,7 @@ def test_failed_reindex_keeps_previous_file_and_index(make_app, app_registry: Pa
 
 
 def test_blocked_url_shows_message(make_app, app_registry: Path) -> None:
-    at = make_app()
+    at = make_app("pages/upload.py")
     at.text_input(key="upload_url").input("http://127.0.0.1:9/secret").run()
     next(b for b in at.button if b.label == "Index").click().run()
     assert not at.exception
@@ -96,7 +96,7 @@ def test_blocked_url_shows_message(make_app, app_registry: Path) -> None:
 
 
 def test_custom_prompt_field_appears(make_app) -> None:
-    at = make_app()
+    at = make_app("pages/upload.py")
     at.selectbox(key="upload_preset").select("Custom").run()
     assert at.text_area(key="upload_custom")
     assert [o for o in at.selectbox(key="upload_preset").options] == [

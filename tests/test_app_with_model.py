@@ -43,7 +43,7 @@ def _index_sample(at) -> None:  # noqa: ANN001
 
 
 def test_index_and_ask_with_a_configured_model(make_app, app_registry: Path, model_server) -> None:  # noqa: ANN001
-    at = make_app()
+    at = make_app("pages/upload.py")
     assert model_server.protocol in texts(at).lower()  # the sidebar names the provider
     _index_sample(at)
     metrics = {m.label: m.value for m in at.metric}
@@ -69,7 +69,7 @@ def test_stream_cut_mid_answer_is_answered_offline_and_chat_stays_usable(
     app_registry: Path,
     model_server,  # noqa: ANN001
 ) -> None:
-    at = make_app()
+    at = make_app("pages/upload.py")
     _index_sample(at)
     calls = {"answers": 0}
 

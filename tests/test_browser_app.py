@@ -58,7 +58,7 @@ def test_full_flow(page: Page, live_server: dict, tmp_path: Path) -> None:
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(live_server["url"])
+    page.goto(live_server["url"] + "/upload")
     expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
     shot(page, "01-upload-page.png")
 
@@ -91,8 +91,9 @@ def test_full_flow(page: Page, live_server: dict, tmp_path: Path) -> None:
     box.press("Enter")
     expect(page.get_by_text("Deloitte").first).to_be_visible(timeout=60_000)
     wait_idle(page)
-    page.get_by_test_id("stCheckbox").filter(has_text="Sources").first.click()  # on demand
-    reference = page.get_by_role("button", name="Section 3.2 Details").first
+    # the sources are shown by default
+    # the reference's button (the evidence tile's fullscreen button carries the same words)
+    reference = page.get_by_role("button", name=re.compile(r"^\[S\d\] Section 3\.2 Details")).first
     expect(reference).to_be_visible(timeout=30_000)
     wait_idle(page)
     shot(page, "05-chat-answer-references.png")
@@ -126,7 +127,7 @@ def test_fifty_page_pdf_becomes_a_drawn_tree(page: Page, live_server: dict, tmp_
     """A 50-page PDF indexed offline opens as a drawn tree with its chapters (the time it
     takes is measured by the benchmark, not asserted here)."""
     page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(live_server["url"])
+    page.goto(live_server["url"] + "/upload")
     expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
     upload_and_index(page, make_pdf(tmp_path / "fifty.pdf", 50))
     page.get_by_role("button", name="Open in tree").click()

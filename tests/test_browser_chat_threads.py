@@ -125,9 +125,8 @@ def test_conversation_survives_reload_and_restart(page: Page, report_server: dic
     expect(page.get_by_test_id("stChatMessage")).to_have_count(4)
     expect(first).to_contain_text("280,522")
 
-    # The follow-up's sources, drawn on demand: the statement, openable in the tree.
+    # The follow-up's sources, shown by default: the statement, openable in the tree.
     answer = page.get_by_test_id("stChatMessage").nth(3)
-    answer.get_by_test_id("stCheckbox").filter(has_text="Sources").click()
     expect(answer.get_by_role("button", name=STATEMENT).first).to_be_visible(timeout=30_000)
     # A thumbs-down is offered as an evaluation question.
     answer.get_by_role("radio", name="Thumbs down").click()

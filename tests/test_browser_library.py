@@ -50,8 +50,7 @@ def test_the_chat_asks_the_library_and_opens_a_cited_document(page: Page, tmp_pa
         expect(page.get_by_text("Searched 2 documents; opened handbook.md")).to_be_visible()
         wait_idle(page)
         shot(page, "library-01-chat-answer.png")
-        page.get_by_test_id("stCheckbox").filter(has_text="Sources").first.click()
-        wait_idle(page)
+        wait_idle(page)  # the sources are shown by default
         shot(page, "library-01b-sources.png")
         reference = page.get_by_role("button", name=re.compile(r"Wifi.*handbook\.md")).first
         expect(reference).to_be_visible()

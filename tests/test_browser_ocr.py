@@ -28,7 +28,7 @@ def test_scan_upload_shows_ocr_progress_then_the_tree(
     source = text_pdf(tmp_path / "m.pdf", chapters)
     scan = scanned_pdf(source, tmp_path / "scanned-manual.pdf", chapters=chapters)
     page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(live_server["url"])
+    page.goto(live_server["url"] + "/upload")
     expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
     page.locator('input[type="file"]').first.set_input_files(str(scan))
     expect(page.get_by_text(scan.name).first).to_be_visible(timeout=20_000)
@@ -56,10 +56,9 @@ def test_scan_upload_shows_ocr_progress_then_the_tree(
     box.press("Enter")
     expect(page.get_by_text("42 minutes").first).to_be_visible(timeout=60_000)
     wait_idle(page)
-    page.get_by_test_id("stCheckbox").filter(has_text="Sources").first.click()
-    expect(page.get_by_test_id("stImage").first).to_be_visible(timeout=30_000)
+    expect(page.get_by_test_id("stImage").first).to_be_visible(timeout=30_000)  # by default
     page.get_by_role("button", name=re.compile(r"^View S\d")).first.click()
-    dialog = page.get_by_role("dialog")
+    dialog = page.locator(".st-key-evidence_pane")  # a wide window: the pane beside the chat
     image = dialog.get_by_test_id("stImage").locator("img").first
     expect(image).to_be_visible(timeout=30_000)
     src = image.get_attribute("src") or ""

@@ -30,7 +30,7 @@ def test_a_deck_and_a_workbook_are_uploaded_and_answered(
     deck = _deck(tmp_path / "review.pptx")
     book = _book(tmp_path / "sales.xlsx")
     page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(fresh_server["url"])
+    page.goto(fresh_server["url"] + "/upload")
     expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
     page.locator('input[type="file"]').first.set_input_files([str(deck), str(book)])
     expect(page.get_by_text("sales.xlsx").first).to_be_visible(timeout=WAIT_MS)
@@ -58,7 +58,9 @@ def test_a_deck_and_a_workbook_are_uploaded_and_answered(
     expect(page.get_by_text(re.compile(r"Customer health \(slide 4\)")).first).to_be_visible()
     shot(page, "office-03-slide-answer.png")
     if shutil.which("soffice"):  # the cited slide, drawn by LibreOffice, as evidence
-        page.get_by_test_id("stCheckbox").filter(has_text="Sources").last.click()
-        expect(page.get_by_text(re.compile(r"S\d · slide 4")).first).to_be_visible(timeout=WAIT_MS)
+        # the sources are shown by default, captioned "S1 · <path>, slide 4"
+        expect(page.get_by_text(re.compile(r"S\d · .*slide 4")).first).to_be_visible(
+            timeout=WAIT_MS
+        )
         wait_idle(page)
         shot(page, "office-04-slide-evidence.png")

@@ -30,7 +30,7 @@ def test_two_replicas_on_one_database(page: Page, pg_url: str, tmp_path: Path) -
     (_, url_a, _), (_, url_b, _) = servers
     try:
         page.set_viewport_size({"width": 1400, "height": 1000})
-        page.goto(url_a)
+        page.goto(url_a + "/upload")
         expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
         upload_and_index(page, make_pdf(tmp_path / "replica.pdf", 4))
 
@@ -39,10 +39,11 @@ def test_two_replicas_on_one_database(page: Page, pg_url: str, tmp_path: Path) -
         expect(page.get_by_role("combobox", name="Document")).to_have_value(
             re.compile("replica.pdf"), timeout=30_000
         )
-        expect(page.get_by_text("Registry: postgresql://treerag@127.0.0.1").first).to_be_visible()
         shot(page, "11-replica-b-registry.png")
+        page.goto(url_b + "/settings")  # the registry's location is on Settings
+        expect(page.get_by_text("Registry: postgresql://treerag@127.0.0.1").first).to_be_visible()
 
-        page.goto(url_b)  # queue a file on replica b for the workers
+        page.goto(url_b + "/upload")  # queue a file on replica b for the workers
         expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
         page.get_by_text("Queue for the indexing workers").click()
         notes = tmp_path / "queued-notes.md"
@@ -61,7 +62,7 @@ def test_two_replicas_on_one_database(page: Page, pg_url: str, tmp_path: Path) -
         )  # fmt: skip
         assert worker.returncode == 0 and "1 job(s) run" in worker.stderr, worker.stderr
 
-        page.goto(url_a)  # replica a shows the job replica b queued, done
+        page.goto(url_a + "/upload")  # replica a shows the job replica b queued, done
         expect(page.get_by_text(re.compile(r"queued-notes\.md · done"))).to_be_visible(
             timeout=30_000
         )

@@ -476,4 +476,4 @@ def test_failed_summaries_are_counted_and_shown(server, tmp_path) -> None:
     (row,) = list_documents(registry)
     assert row["summary_fallbacks"] == 1
     assert "1 of 2 summaries are the offline leads" in structure_note(doc)
-    assert table_rows([row], registry)[0]["offline summaries"] == 1
+    assert table_rows([row], registry)[0]["summaries made offline"] == 1  # the one the model failed

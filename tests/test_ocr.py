@@ -151,7 +151,7 @@ def test_upload_page_names_the_package_when_tesseract_is_missing(
     monkeypatch: pytest.MonkeyPatch,  # noqa: ANN001
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
-    at = make_app()
+    at = make_app("pages/upload.py")
     at.file_uploader[0].set_value([("scan.pdf", scan.read_bytes(), "application/pdf")])
     at.run()
     next(b for b in at.button if b.label == "Index").click().run()

@@ -202,7 +202,7 @@ def test_the_upload_page_names_the_missing_package(make_app) -> None:  # noqa: A
     code = next((c for c in OTHERS if c not in INSTALLED), None)
     if code is None:
         pytest.skip(f"{', '.join(OTHERS)} are all installed")
-    at = make_app()
+    at = make_app("pages/upload.py")
     at.file_uploader[0].set_value([(f"{code}.png", scan_png(OTHERS[code]), "image/png")])
     at.run()
     next(b for b in at.button if b.label == "Index").click().run(timeout=120)

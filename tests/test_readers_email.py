@@ -402,7 +402,7 @@ def test_a_mailbox_past_the_section_limit_stops_at_a_whole_message() -> None:
 def test_the_upload_page_indexes_mail_and_says_what_is_wrong_with_a_broken_book(
     make_app, app_registry
 ) -> None:
-    at = make_app()
+    at = make_app("pages/upload.py")
     at.file_uploader[0].set_value(
         [
             ("offsite.eml", _offsite().as_bytes(), "message/rfc822"),

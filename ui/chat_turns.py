@@ -31,7 +31,7 @@ from treerag_core.chat import (
     set_feedback,
 )
 
-from . import chat_threads, docs, evidence, state
+from . import chat_threads, cite_links, docs, evidence, state
 from .answer_table_logic import comparison_table, table_csv
 from .chat_logic import (
     AnswerStream,
@@ -44,7 +44,8 @@ from .chat_logic import (
 )
 from .engine import current_retriever
 from .errors import message_for, shown_errors
-from .text import answer_markdown, md_escape, plain_label
+from .i18n import t
+from .text import answer_markdown, cited_markdown, md_escape, plain_label
 
 # Turns drawn at once; older ones wait behind a button (a long thread stays cheap to show).
 SHOWN_TURNS = 20
@@ -53,7 +54,6 @@ REGENERATING = "chat_regenerating"  # (thread id, turn index) to answer again
 VERDICTS = {0: "down", 1: "up"}  # st.feedback's thumbs
 PENDING = "chat_pending"  # (turn index, question) submitted, to answer in that turn's place
 BOX = "chat_question"  # the question box
-PROMPT = "Ask a question about your documents"
 CONVERSATION = "chat_conversation"  # the conversation fragment's key (regenerate reruns it)
 NEXT_TURN = "chat_turn_{}"  # the key of the place where the answer to turn n goes
 
@@ -84,7 +84,7 @@ def conversation(context: dict[str, Any] | None) -> None:
                 if regenerating == (thread["thread_id"], index):
                     thread = _regenerate(thread, index)
                 else:
-                    _answer_text(turns[index])
+                    _answer_text(turns[index], index)
                 answer(index)
         next_turn(len(turns), context)
 
@@ -117,7 +117,7 @@ def question_box(askable: bool) -> None:
     question is answered, the browser greys out what the interaction would rerun by
     default (for a box in the page's body, the whole page, on every question)."""
     with st.bottom:
-        st.chat_input(PROMPT, disabled=not askable, key=BOX, on_submit=_submitted)
+        st.chat_input(t("chat.prompt"), disabled=not askable, key=BOX, on_submit=_submitted)
 
 
 def _title(thread: dict[str, Any]) -> None:
@@ -129,11 +129,17 @@ def _submitted() -> None:
     is open (and rerun the sidebar's place for it), and rerun only the place where its
     answer goes. Should that place be unknown (say, another tab added turns to the thread),
     the whole page runs, and answers in the place it draws."""
+    question = str(st.session_state.get(BOX) or "").strip()
+    if question:
+        _rerun(*_pend(question))
+
+
+def _pend(question: str) -> list[str]:
+    """Keep ``question`` to answer in the open thread's next place (opening a thread titled
+    by it if none is open); return the keys of the fragments to rerun for it."""
     ss = st.session_state
-    question = str(ss.get(BOX) or "").strip()
+    ss.pop(state.CHAT_SUGGESTED, None)  # asked: the suggestion has done its job
     doc_ids = list(ss.get(state.CHAT_DOCS) or [])  # none: the library
-    if not question:
-        return
     places = []
     if ss.get(state.CHAT_THREAD) is None:
         thread = create_thread(doc_ids, question, state.registry_path(), state.principal())
@@ -141,7 +147,32 @@ def _submitted() -> None:
         places.append(chat_threads.FRESH)
     index = len(ss[state.CHAT_THREAD]["turns"])
     ss[PENDING] = (index, question)
-    _rerun(*places, NEXT_TURN.format(index))
+    return [*places, NEXT_TURN.format(index)]
+
+
+def arrived_question() -> None:
+    """A question asked on another page (the home page's ask box): answered in a new
+    thread as soon as the chat draws its conversation."""
+    question = st.session_state.pop(state.CHAT_ASK, None)
+    if question:
+        _pend(str(question))
+
+
+def suggestion() -> None:
+    """A question offered to a newcomer (the sample's): one click asks it."""
+    question = st.session_state.get(state.CHAT_SUGGESTED)
+    thread = st.session_state.get(state.CHAT_THREAD)
+    if not question or (thread and thread.get("turns")):
+        return
+    st.caption(t("chat.try"))
+    st.button(
+        question, key="chat_suggested_ask", icon=":material/lightbulb:", type="secondary",
+        on_click=_ask_suggested, args=(question,),
+    )  # fmt: skip
+
+
+def _ask_suggested(question: str) -> None:
+    _pend(question)  # the whole page reruns: the suggestion goes, the answer comes
 
 
 def _rerun(*keys: str) -> None:
@@ -164,6 +195,7 @@ def _stream_answer(
     context: dict[str, Any] | None,
     history: list[dict[str, Any]],
     keep: Callable[[dict[str, Any]], dict[str, Any]],
+    turn_index: int,
 ) -> dict[str, Any]:
     """Stream one answer and ``keep`` its turn (with the error, if it failed: whatever
     streamed before it stays, and the error is shown under it); return what ``keep``
@@ -188,7 +220,10 @@ def _stream_answer(
             question, documents, current_retriever(), context, state.principal(),
             state.registry_path(), history, st.session_state.get(state.CHAT_COLLECTION),
         )  # fmt: skip
-        st.write_stream(chunks())
+        slot = st.empty()
+        slot.write_stream(chunks())
+        # Streamed, the markers were plain text; complete, they become links.
+        slot.markdown(cited_markdown(kept["thread"]["turns"][turn_index].get("answer"), turn_index))
     except Exception as exc:  # kept in the turn and shown under it
         if "thread" in kept:
             raise
@@ -212,7 +247,8 @@ def _ask(question: str, doc_ids: list[str], context: dict[str, Any] | None) -> N
             chat_threads.opened(saved)
             return saved
 
-        saved = _stream_answer(question, doc_ids, context, history_of(thread), keep)
+        turn_index = len(thread["turns"])
+        saved = _stream_answer(question, doc_ids, context, history_of(thread), keep, turn_index)
         answer(len(saved["turns"]) - 1)
 
 
@@ -236,8 +272,8 @@ def answer(index: int) -> None:
             _sources(thread, index, refs, turn)
 
 
-def _answer_text(turn: dict[str, Any]) -> None:
-    st.markdown(answer_markdown(turn.get("answer")))
+def _answer_text(turn: dict[str, Any], index: int) -> None:
+    st.markdown(cited_markdown(turn.get("answer"), index))
     if turn.get("error"):
         st.error(turn["error"])
 
@@ -275,7 +311,7 @@ def _regenerate(thread: dict[str, Any], index: int) -> dict[str, Any]:
         chat_threads.opened(saved)
         return saved
 
-    return _stream_answer(turn["question"], doc_ids, None, history_of(thread, index), keep)
+    return _stream_answer(turn["question"], doc_ids, None, history_of(thread, index), keep, index)
 
 
 def _actions(thread: dict[str, Any], index: int, turn: dict[str, Any]) -> None:
@@ -284,7 +320,7 @@ def _actions(thread: dict[str, Any], index: int, turn: dict[str, Any]) -> None:
     verdict_key = _key(thread, index, "verdict")
     if verdict_key not in st.session_state:
         st.session_state[verdict_key] = {"down": 0, "up": 1}.get(feedback.get("verdict"))
-    cols = st.columns([2, 2, 3, 2, 5], vertical_alignment="center")
+    cols = st.columns([2, 2, 3, 3, 1], vertical_alignment="center")
     with cols[0]:
         st.feedback("thumbs", key=verdict_key, on_change=_judge, args=(index, verdict_key))
     with cols[1], st.popover("Copy", icon=":material/content_copy:"):
@@ -294,7 +330,9 @@ def _actions(thread: dict[str, Any], index: int, turn: dict[str, Any]) -> None:
         help="Ask the same question again with the current settings",
         on_click=_regenerate_clicked, args=(thread["thread_id"], index),
     )  # fmt: skip
-    cols[3].toggle("Sources", key=_key(thread, index, "sources"))
+    sources_key = _key(thread, index, "sources")
+    st.session_state.setdefault(sources_key, True)  # evidence is shown unless put away
+    cols[3].toggle("Sources", key=sources_key)
     if feedback.get("verdict"):
         _comment(thread, index, feedback)
 
@@ -355,7 +393,7 @@ def _sources(thread: dict[str, Any], index: int, refs: list[dict[str, Any]], tur
     cited = [(r, ref) for r, ref in enumerate(refs) if ref.get("cited", True)]
     also_read = [(r, ref) for r, ref in enumerate(refs) if not ref.get("cited", True)]
     if live:
-        evidence.thumbnails(index, live)
+        evidence.thumbnails(index, live, st.session_state.get(cite_links.WIDE, True))
     if cited:
         st.caption("References used in the answer (open in the tree browser):")
         _reference_buttons(thread, index, cited)

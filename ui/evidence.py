@@ -1,8 +1,10 @@
-"""Evidence under an answer: each cited page with the quoted passage highlighted.
+"""Evidence: each cited page with the quoted passage highlighted.
 
-PDF sources show the real page (a thumbnail under the answer, large in a dialog with the
-passage beside it); other sources show the section text with the passage marked, through
-escaped Markdown highlight syntax, never raw HTML.
+PDF sources show the real page: thumbnails under the answer (a grid of equal tiles), and
+large in the evidence pane beside the chat on a wide window (in a dialog on a narrow one)
+when a citation marker or a thumbnail is clicked; the pane keeps the last source opened
+while the conversation goes on. Other sources show the section text with the passage
+marked, through escaped Markdown highlight syntax, never raw HTML.
 """
 
 from __future__ import annotations
@@ -15,17 +17,28 @@ from treerag_core import Document
 from treerag_core.errors import EvidenceUnavailableError
 from treerag_core.evidence import EvidencePage, crop_to_evidence, render_evidence, sentence_offsets
 from treerag_core.tree import page_label
+from treerag_core.views.citations import evidence_caption
 
 from . import docs, state
 from .errors import shown_errors
+from .i18n import t
 from .text import md_escape
 
 THUMB_ZOOM = 0.6  # the highlighted part of the page, cropped, stays legible
+THUMB_ASPECT = 16 / 9  # every thumbnail the same shape: a grid of equal tiles
 LARGE_ZOOM = 1.4
-THUMBS_PER_ROW = 4
+PANE_MARGIN = 160  # page above and below the passage in the pane (pixels at LARGE_ZOOM)
+# The pane stays in view while the conversation beside it scrolls.
+PANE_CSS = (
+    "<style>[data-testid='stColumn']:has(> div > .st-key-evidence_pane) {align-self: flex-start;"
+    " position: sticky; top: 3.5rem;}</style>"
+)
+THUMBS_PER_ROW = 3
 MAX_THUMBS = 8
 CONTEXT_CHARS = 500  # section text shown around a marked passage
 EVIDENCE_AT = "evidence_at"  # (turn index, position in the answer's cited pages)
+OPEN = "evidence_open"  # what the pane shows: {"turn", "ref", "page"} (kept across turns)
+PANE = "evidence_pane"  # the pane's container key (its CSS class: st-key-evidence_pane)
 
 
 def pages(document: Document, ref: dict[str, Any], zoom: float) -> tuple[list[EvidencePage], str]:
@@ -67,8 +80,10 @@ def _cited_pages(refs: list[dict[str, Any]]) -> list[tuple[int, int | None]]:
     return out
 
 
-def thumbnails(turn_index: int, refs: list[dict[str, Any]]) -> None:
-    """A thumbnail of each cited page (or a line of its text), each opening the dialog."""
+def thumbnails(turn_index: int, refs: list[dict[str, Any]], wide: bool = True) -> None:
+    """A tile for each cited page (or a line of its text), all the same width and shape,
+    captioned ``S3 · Item 7 › Liquidity, p. 45``; each opens its page in the pane (wide
+    window) or the dialog (narrow)."""
     stops = _cited_pages(refs)[:MAX_THUMBS]
     if not stops:
         return
@@ -79,15 +94,83 @@ def thumbnails(turn_index: int, refs: list[dict[str, Any]]) -> None:
             document = docs.load(str(ref["doc_id"]))
             shown, _reason = pages(document, ref, THUMB_ZOOM)
             image = next((p for p in shown if p.page == page), shown[0] if shown else None)
+            caption = evidence_caption(ref, image.page if image is not None else page)
             if image is not None:
-                where = page_label(image.page, None, ref.get("page_unit"))
-                st.image(crop_to_evidence(image).png, caption=f"{ref.get('ref')} · {where}")
+                tile = crop_to_evidence(image, aspect=THUMB_ASPECT)
+                st.image(tile.png, caption=caption, width="stretch")
+            else:
+                st.caption(md_escape(caption, 200))
             label = f"View {ref.get('ref')}" + (
                 f", {page_label(page, None, ref.get('page_unit'))}" if page else ""
             )
             if st.button(label, key=f"evidence_{turn_index}_{position}", icon=":material/zoom_in:"):
-                st.session_state[EVIDENCE_AT] = (turn_index, position)
-                evidence_dialog(refs)
+                show(turn_index, str(ref.get("ref")), page, wide)
+
+
+def show(turn_index: int, ref: str, page: int | None, wide: bool) -> None:
+    """Open one cited page: in the pane (the whole page reruns to draw it) or the dialog."""
+    st.session_state[OPEN] = {"turn": turn_index, "ref": ref, "page": page}
+    if wide:
+        st.rerun()
+    refs = _turn_refs(turn_index)
+    stops = _cited_pages(refs)
+    position = next(
+        (n for n, (i, p) in enumerate(stops) if refs[i].get("ref") == ref and page in (None, p)),
+        0,
+    )
+    st.session_state[EVIDENCE_AT] = (turn_index, position)
+    evidence_dialog(refs)
+
+
+def _turn_refs(turn_index: int) -> list[dict[str, Any]]:
+    thread = st.session_state.get(state.CHAT_THREAD) or {}
+    turns = thread.get("turns") or []
+    if not 0 <= turn_index < len(turns):
+        return []
+    return [r for r in turns[turn_index].get("references") or [] if not r.get("gone")]
+
+
+def opened_ref() -> tuple[dict[str, Any], int | None] | None:
+    """The reference the pane shows and its page, if it is still in the open thread."""
+    opened = st.session_state.get(OPEN) or {}
+    for ref in _turn_refs(int(opened.get("turn", -1))):
+        if ref.get("ref") == opened.get("ref"):
+            page = opened.get("page")
+            if page is None:
+                page = next((h["page"] for h in ref.get("highlights") or [] if "page" in h), None)
+            return ref, page
+    return None
+
+
+def pane() -> None:
+    """The evidence pane beside the chat: the last opened cited page, large, with its
+    passage highlighted, and the way to its section in the tree."""
+    st.html(PANE_CSS)
+    with st.container(key=PANE, border=True):
+        st.subheader(t("evidence.title"))
+        chosen = opened_ref()
+        if chosen is None:
+            st.caption(t("evidence.empty"))
+            return
+        ref, page = chosen
+        document = docs.load(str(ref["doc_id"]))
+        st.markdown(f"**{md_escape(evidence_caption(ref, page), 300)}**")
+        shown, reason = pages(document, ref, LARGE_ZOOM)
+        image = next((p for p in shown if p.page == page), shown[0] if shown else None)
+        if image is not None:
+            where = page_label(image.page, None, document.get("page_unit"))
+            st.image(
+                crop_to_evidence(image, PANE_MARGIN, full_width=True).png, width="stretch",
+                caption=f"{document.get('file_name')}, {where}",
+            )  # fmt: skip
+            with st.expander(t("evidence.whole_page")):
+                st.image(image.png, width="stretch")
+        elif reason and document.get("source_type") == "pdf":
+            st.warning(reason)
+        with st.expander(t("evidence.passage"), expanded=image is None):
+            st.markdown(marked_passage(document, ref) or md_escape(ref.get("title")))
+        if st.button(t("evidence.open_tree"), key="pane_tree", icon=":material/account_tree:"):
+            state.open_in_tree(str(ref["doc_id"]), str(ref["node_id"]), evidence=ref)
 
 
 @st.dialog("Evidence", width="large")

@@ -28,6 +28,7 @@ from treerag_core.access import (
 from treerag_core.errors import NotSignedInError
 
 from . import state
+from .i18n import t
 from .text import md_escape
 
 
@@ -99,6 +100,7 @@ def _sign_in_page(config: AuthSettings) -> None:
 def sidebar(principal: Principal | None, config: AuthSettings) -> None:
     """Who is signed in and their role in each collection; sign out (OIDC)."""
     if principal is None:
+        st.caption(t("sidebar.local_user"))
         return
     role = " (admin)" if principal.admin else ""
     st.caption(f"Signed in as **{md_escape(principal.user)}**{role}")

@@ -7,6 +7,8 @@ from typing import Any
 from treerag_core.access import Principal
 from treerag_core.library import export_registry, import_documents
 from treerag_core.store import RegistryLike, open_store
+from treerag_core.text import ENGINE_NAME
+from treerag_core.views import blank
 
 
 def human_size(n: int) -> str:
@@ -17,27 +19,42 @@ def human_size(n: int) -> str:
     return f"{n} B"
 
 
+# The registry table's columns: the first ones always shown, the others on request (the
+# table stays within a 1280 px window). Each header says what its column holds or counts.
+MAIN_COLUMNS = ("name", "collection", "pages", "sections", "indexed at")
+MORE_COLUMNS = ("structure from", "summaries by", "summaries made offline", "size on disk",
+                "type")  # fmt: skip
+
+
+def offline_summaries(row: dict[str, Any]) -> int:
+    """How many of a document's section summaries the offline engine wrote: all of them
+    when it indexed the document, else those a model failed to write (its fallbacks)."""
+    if str(row.get("engine") or "").startswith(ENGINE_NAME):
+        return int(row.get("total_sections") or 0)
+    return int(row.get("summary_fallbacks") or 0)
+
+
 def table_rows(rows: list[dict[str, Any]], registry_path: RegistryLike) -> list[dict[str, Any]]:
     """One row per document as the registry table shows it (sizes from the listed rows;
-    the store is asked only for a row that lacks one)."""
+    the store is asked only for a row that lacks one); an empty value shows as a dash."""
     store = open_store(registry_path)
     out = []
     for row in rows:
         size = row.get("size_bytes")
         out.append(
             {
-                "name": row.get("file_name"),
+                "name": blank(row.get("file_name")),
                 "collection": row.get("collection") or "default",
-                "sections": row.get("total_sections"),
-                "structure": row.get("structure_source"),
-                "pages": row.get("total_pages"),
-                "indexed at": row.get("indexed_at"),
-                "engine": row.get("engine"),
-                "offline summaries": row.get("summary_fallbacks") or 0,
+                "pages": str(blank(row.get("total_pages"))),
+                "sections": str(blank(row.get("total_sections"))),
+                "indexed at": blank(row.get("indexed_at")),
+                "structure from": blank(row.get("structure_source")),
+                "summaries by": blank(row.get("engine")),
+                "summaries made offline": offline_summaries(row),
                 "size on disk": human_size(
                     int(size) if size is not None else store.stored_size(row["doc_id"])
                 ),
-                "type": row.get("source_type"),
+                "type": blank(row.get("source_type")),
             }
         )
     return out

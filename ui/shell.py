@@ -11,6 +11,7 @@ import streamlit as st
 from . import identity, state
 from .engine import engine_label
 from .errors import message_for
+from .i18n import t
 from .text import md_escape
 
 
@@ -22,12 +23,11 @@ def run_app() -> None:
     page = st.navigation(
         state.app_pages(settings=admin, access=principal is not None and principal.admin)
     )
+    state.note_page(page.url_path)
     with st.sidebar:
         identity.sidebar(principal, auth)
         try:
-            st.caption(f"Engine: {md_escape(engine_label())}")
+            st.caption(t("sidebar.engine", engine=md_escape(engine_label())))
         except Exception as exc:  # a bad provider setting must not break every page
-            st.caption(f"Engine: not configured ({md_escape(message_for(exc), 120)})")
-        if admin:
-            st.caption(f"Registry: {md_escape(state.registry_label())}")
+            st.caption(t("sidebar.engine_bad", reason=md_escape(message_for(exc), 120)))
     page.run()

@@ -16,6 +16,8 @@ from treerag_core.access import Principal
 from treerag_core.settings import load
 from treerag_core.store import DocumentStore, RegistryLike, is_database_url, open_store
 
+from .i18n import t
+
 REGISTRY_PATH = "registry_path"
 PROVIDER = "provider_settings"  # dict for treerag_core.make_llms (key included)
 TREE_DOC = "tree_doc_id"
@@ -29,14 +31,19 @@ CHAT_DOCS = "chat_doc_ids"  # none chosen: every document the person may read
 CHAT_COLLECTION = "chat_collection"  # with no document chosen: only this collection
 CHAT_THREAD = "chat_thread"  # the open conversation (a thread dict as stored), or None
 CHAT_CONTEXT = "chat_context"  # {"doc_id", "node_id", "path"} from "Ask about this section"
+CHAT_ASK = "chat_ask"  # a question asked elsewhere (the home page), answered on arrival
+CHAT_SUGGESTED = "chat_suggested"  # a question offered to ask (the sample's)
 UPLOAD_RESULTS = "upload_results"
 EVAL_RESULT = "eval_result"  # the last evaluation (plain JSON) the Evaluate page shows
 PRINCIPAL = "principal"  # who is signed in (team modes); None: the single local user
+PAGE_NOW = "page_now"  # the page this run shows, and the one the run before showed
+PAGE_BEFORE = "page_before"
 # What belongs to one person in one registry: cleared whenever the signed-in person or the
 # registry changes in a session.
-PERSONAL = (CHAT_DOCS, CHAT_COLLECTION, CHAT_THREAD, CHAT_CONTEXT, UPLOAD_RESULTS, EVAL_RESULT, TREE_DOC,
-            TREE_SELECTED, TREE_FOCUS)  # fmt: skip
+PERSONAL = (CHAT_DOCS, CHAT_COLLECTION, CHAT_THREAD, CHAT_CONTEXT, CHAT_ASK, CHAT_SUGGESTED,
+            UPLOAD_RESULTS, EVAL_RESULT, TREE_DOC, TREE_SELECTED, TREE_FOCUS)  # fmt: skip
 
+PAGE_HOME = "pages/home.py"
 PAGE_UPLOAD = "pages/upload.py"
 PAGE_TREE = "pages/tree.py"
 PAGE_CHAT = "pages/chat.py"
@@ -122,26 +129,47 @@ def app_pages(settings: bool = True, access: bool = True) -> list[Any]:
     deployment only admins see Settings (the engine, the registry file), Sources (the
     folders and buckets the library follows) and Access."""
     pages = [
-        st.Page(PAGE_UPLOAD, title="Upload & index", icon=":material/upload_file:", default=True),
-        st.Page(PAGE_TREE, title="Tree browser", icon=":material/account_tree:", url_path="tree"),
-        st.Page(PAGE_CHAT, title="Chat", icon=":material/chat:", url_path="chat"),
+        st.Page(PAGE_HOME, title=t("nav.library"), icon=":material/library_books:", default=True),
         st.Page(
-            PAGE_REGISTRY, title="Registry", icon=":material/inventory_2:", url_path="registry"
+            PAGE_UPLOAD, title=t("nav.upload"), icon=":material/upload_file:", url_path="upload"
         ),
-        st.Page(PAGE_EVALUATE, title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),
+        st.Page(PAGE_TREE, title=t("nav.tree"), icon=":material/account_tree:", url_path="tree"),
+        st.Page(PAGE_CHAT, title=t("nav.chat"), icon=":material/chat:", url_path="chat"),
+        st.Page(
+            PAGE_REGISTRY,
+            title=t("nav.registry"),
+            icon=":material/inventory_2:",
+            url_path="registry",
+        ),  # fmt: skip
+        st.Page(
+            PAGE_EVALUATE,
+            title=t("nav.evaluate"),
+            icon=":material/fact_check:",
+            url_path="evaluate",
+        ),  # fmt: skip
     ]
     if settings:
         pages.append(
-            st.Page(PAGE_SOURCES, title="Sources", icon=":material/sync:", url_path="sources")
+            st.Page(
+                PAGE_SOURCES, title=t("nav.sources"), icon=":material/sync:", url_path="sources"
+            )
         )
         pages.append(
             st.Page(
-                PAGE_SETTINGS, title="Settings", icon=":material/settings:", url_path="settings"
+                PAGE_SETTINGS,
+                title=t("nav.settings"),
+                icon=":material/settings:",
+                url_path="settings",
             )
         )
     if access:
         pages.append(
-            st.Page(PAGE_ACCESS, title="Access", icon=":material/shield_person:", url_path="access")
+            st.Page(
+                PAGE_ACCESS,
+                title=t("nav.access"),
+                icon=":material/shield_person:",
+                url_path="access",
+            )
         )
     return pages
 
@@ -169,6 +197,27 @@ def shared_store(url: str) -> DocumentStore:
     """One store per database URL for the whole server: every session and rerun shares its
     connection pool instead of connecting again."""
     return open_store(url)
+
+
+def note_page(url_path: str) -> None:
+    """Remember which page this run shows (``run_app`` calls it), so a page can tell a
+    visit from a rerun of itself."""
+    ss = st.session_state
+    ss[PAGE_BEFORE] = ss.get(PAGE_NOW)
+    ss[PAGE_NOW] = url_path
+
+
+def arrived() -> bool:
+    """Whether this run is a visit to the page (from another page, or the session's first),
+    not a rerun of the page the person is on."""
+    ss = st.session_state
+    return ss.get(PAGE_BEFORE) != ss.get(PAGE_NOW)
+
+
+def is_admin() -> bool:
+    """Whether the session may use the admins' pages (everyone, when nobody signs in)."""
+    person = principal()
+    return person is None or person.admin
 
 
 def principal() -> Principal | None:
@@ -233,7 +282,10 @@ def open_in_tree(
     ss[TREE_FOCUS] = None
     ss[TREE_PAGE] = 0
     ss[TREE_LAST_CLICK] = None
-    st.switch_page(PAGE_TREE)
+    # The address names the section (a link to share or reload; back returns here).
+    st.switch_page(
+        PAGE_TREE, query_params={"doc": doc_id, **({"node": node_id} if node_id else {})}
+    )
 
 
 def open_in_chat(doc_ids: list[str], context: dict[str, Any] | None = None) -> None:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 
+from treerag_core.views.citations import Citation, link_citations
+
+from .cite_links import href
+
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
 
 
@@ -19,6 +23,19 @@ def answer_markdown(text: object) -> str:
     """An answer as Markdown with its dollar signs literal: Streamlit reads "$…$" as LaTeX,
     so "$1,488 million; 2018 $1,544 million" would otherwise render as a formula."""
     return str(text if text is not None else "").replace("$", "\\$")
+
+
+def cited_markdown(text: object, turn: int | None = None) -> str:
+    """An answer as Markdown (see :func:`answer_markdown`) whose citation markers are links
+    to the evidence pane (``ui.cite_links``); ``turn`` None: plain markers (a stream still
+    coming in). The one place an answer's text becomes what the chat shows."""
+    if turn is None:
+        return answer_markdown(text)
+
+    def link(citation: Citation) -> str:
+        return f"[{citation.text}]({href(turn, citation.ref, citation.page)})"
+
+    return link_citations(str(text if text is not None else ""), link, answer_markdown)
 
 
 def plain_label(text: object, max_chars: int = 60) -> str:

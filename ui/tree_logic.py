@@ -124,3 +124,43 @@ def structure_note(doc: Mapping[str, Any]) -> str:
             "failed on them (re-index to ask it again)"
         )
     return " · ".join(parts)
+
+
+# The tree browser's address: ``/tree?doc=<id>&node=<id>`` names what it shows, so a link
+# can be shared or reloaded and the browser's back button leaves it for the page before.
+DOC_PARAM, NODE_PARAM = "doc", "node"
+ADDRESS = "tree_address"  # (doc, node) as last read from or written to the address
+
+
+def address_of(doc_id: str | None, node_id: str | None) -> dict[str, str]:
+    """The query parameters that name a document and one of its sections."""
+    params = {DOC_PARAM: doc_id} if doc_id else {}
+    if doc_id and node_id:
+        params[NODE_PARAM] = node_id
+    return params
+
+
+def follow_address(ss: Any, params: Mapping[str, str], doc_ids: list[str]) -> None:
+    """Show what the address names when it changed outside this session's own writes (a
+    reload, a shared link, an arrival from another page); a document the person may not
+    read is ignored."""
+    doc, node = params.get(DOC_PARAM), params.get(NODE_PARAM)
+    if not doc or doc not in doc_ids or ss.get(ADDRESS) == (doc, node):
+        return
+    if doc != ss.get("tree_doc_id"):
+        ss["tree_doc_id"], ss["tree_evidence"] = doc, None
+    ss["tree_selected"], ss["tree_focus"], ss["tree_page"] = node, None, 0
+    ss["tree_last_click"] = None
+    ss[ADDRESS] = (doc, node)
+
+
+def keep_address(ss: Any, params: Any, doc_id: str, node_id: str | None) -> None:
+    """Write what the browser shows into the address (a replacement: no history entry)."""
+    if ss.get(ADDRESS) == (doc_id, node_id) and params.get(DOC_PARAM) == doc_id:
+        return
+    wanted = address_of(doc_id, node_id)
+    for key in (DOC_PARAM, NODE_PARAM):
+        if key not in wanted and key in params:
+            del params[key]
+    params.update(wanted)
+    ss[ADDRESS] = (doc_id, node_id)

@@ -11,6 +11,7 @@ from .report import (
     gold_label,
     missed,
     retrieved_rows,
+    summary_columns,
     summary_rows,
     summary_table,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "registry_loader",
     "registry_page_texts",
     "retrieved_rows",
+    "summary_columns",
     "summary_rows",
     "summary_table",
 ]

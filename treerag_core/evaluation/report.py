@@ -17,7 +17,7 @@ METHODS = {
 
 
 def pct(value: float | None) -> str:
-    return "—" if value is None else f"{value * 100:.1f}%"
+    return "–" if value is None else f"{value * 100:.1f}%"
 
 
 def summary_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
@@ -44,6 +44,23 @@ def summary_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def summary_columns(rows: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """:func:`summary_rows` turned on its side: one row per measure, one column per method,
+    so the table stays narrow however many measures there are (values as text, "–" for
+    none)."""
+    if not rows:
+        return []
+    measures = [key for key in rows[0] if key != "method"]
+    return [
+        {"measure": measure, **{row["method"]: _shown(row.get(measure)) for row in rows}}
+        for measure in measures
+    ]
+
+
+def _shown(value: Any) -> str:
+    return "–" if value is None or value == "" else str(value)
 
 
 def summary_table(summary: dict[str, Any]) -> str:

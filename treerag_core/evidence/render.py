@@ -163,9 +163,14 @@ def _render(
     }
 
 
-def crop_to_evidence(page: EvidencePage, margin: int = 48) -> EvidencePage:
+def crop_to_evidence(
+    page: EvidencePage, margin: int = 48, aspect: float | None = None, full_width: bool = False
+) -> EvidencePage:
     """The part of a rendered page around the cited sentence (or else the whole quoted
-    passage), with some of the page around it: a thumbnail that stays legible."""
+    passage), with some of the page around it: a thumbnail that stays legible. ``aspect``
+    (width / height): the window grows (within the page) to that shape, so thumbnails of
+    different passages line up in a grid of equal tiles. ``full_width``: the page's whole
+    lines, a band of it (a large view, where a cut line would read as a cut sentence)."""
     from PIL import Image
 
     boxes = page.sentence_boxes or page.boxes
@@ -175,6 +180,10 @@ def crop_to_evidence(page: EvidencePage, margin: int = 48) -> EvidencePage:
     top = max(0, min(b[1] for b in boxes) - margin)
     right = min(page.width, max(b[2] for b in boxes) + margin)
     bottom = min(page.height, max(b[3] for b in boxes) + margin)
+    if full_width:
+        left, right = 0, page.width
+    if aspect:
+        left, top, right, bottom = _to_aspect((left, top, right, bottom), aspect, page)
     image = Image.open(io.BytesIO(page.png)).crop((left, top, right, bottom))
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
@@ -190,3 +199,20 @@ def crop_to_evidence(page: EvidencePage, margin: int = 48) -> EvidencePage:
         boxes=[shift(b) for b in page.boxes],
         sentence_boxes=[shift(b) for b in page.sentence_boxes],
     )
+
+
+def _to_aspect(
+    box: tuple[int, int, int, int], aspect: float, page: EvidencePage
+) -> tuple[int, int, int, int]:
+    """``box`` grown around its centre to ``aspect``, shifted back inside the page (and cut
+    to it when the page itself is narrower than the shape asked)."""
+    left, top, right, bottom = box
+    width, height = right - left, bottom - top
+    if width / max(1, height) < aspect:
+        width = min(page.width, round(height * aspect))
+    else:
+        height = min(page.height, round(width / aspect))
+    centre_x, centre_y = (left + right) / 2, (top + bottom) / 2
+    left = int(min(max(0, centre_x - width / 2), page.width - width))
+    top = int(min(max(0, centre_y - height / 2), page.height - height))
+    return left, top, left + width, top + height

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import InvalidHistoryError
 from ..llm.prompts import HISTORY_TEMPLATE, quote_conversation
-from ..text import OFFLINE_NOTE
+from ..text.messages import in_every_language
 from ..text.tokens import estimate_tokens
 from ..tree.outline import page_label
 from .followup import Resolution, resolve, resolve_chain
@@ -73,7 +73,9 @@ def check_history(history: Sequence[Any] | None) -> list[dict[str, Any]]:
 
 
 def _answer_opening(answer: str) -> str:
-    text = " ".join(answer.replace(OFFLINE_NOTE, "").split())
+    for note in in_every_language("note.offline"):
+        answer = answer.replace(note, "")
+    text = " ".join(answer.split())
     if len(text) <= ANSWER_CHARS:
         return text
     return text[: ANSWER_CHARS - 1].rsplit(" ", 1)[0] + "…"

@@ -9,12 +9,11 @@ usable.
 """
 
 ENGINE_NAME = "treerag-offline"
-# Said under every offline answer (and taken out again where an earlier answer is quoted).
-OFFLINE_NOTE = (
-    "(Extractive answer from the offline engine: the lines above are copied from the "
-    "document's own tables and sentences that best match the question, not a generated answer.)"
-)
-
 from .language import LANGUAGE_NAMES, detect_language, language_name  # noqa: E402
+from .messages import message  # noqa: E402
+
+# Said under every offline answer, in the answer's language (and taken out again, in any
+# language, where an earlier answer is quoted); English's is the default.
+OFFLINE_NOTE = message("note.offline")
 
 __all__ = ["detect_language", "LANGUAGE_NAMES", "language_name"]

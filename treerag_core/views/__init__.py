@@ -1,5 +1,7 @@
-"""views: what people are shown of a document (tree slices, outline rows), apart from answering."""
+"""views: what people are shown of a document (tree slices, outline rows) and of the library
+(its listing), apart from answering."""
 
+from .library_view import BLANK, LIBRARY_COLUMNS, blank, library_row, library_rows
 from .tree_view import (
     MAX_DRAWN_NODES,
     TreeSlice,
@@ -13,6 +15,11 @@ from .tree_view import (
 )
 
 __all__ = [
+    "BLANK",
+    "blank",
+    "LIBRARY_COLUMNS",
+    "library_row",
+    "library_rows",
     "ancestors",
     "MAX_DRAWN_NODES",
     "node_pages",

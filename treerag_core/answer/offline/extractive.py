@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...navigate.ranking import RankingMemory, remembered
-from ...text import OFFLINE_NOTE
+from ...text import OFFLINE_NOTE  # noqa: F401 - English's note, read here by callers
+from ...text.messages import message
 from ...text.sentences import sentence_spans
 from ...text.tables import table_rows
 from ...tree.labels import page_label
@@ -27,10 +28,7 @@ from .question import Question, read_question
 from .rows import row_candidates
 from .sentences import sentence_candidates
 
-NO_MATCH_NOTE = (
-    "The offline engine found no table row or sentence in the selected sections that matches "
-    "the question, so the document may not contain the answer."
-)
+NO_MATCH_NOTE = message("note.no_match")  # English's; each language's is in the catalogue
 # How much a row is preferred to a sentence, by what is asked: a figure is best read from
 # its table; a date, a name or a yes/no is said in a sentence.
 ROW_PREFERENCE = {
@@ -80,12 +78,13 @@ def extractive_answer(
         question, spans, vocab
     )
     chosen = choose(question, candidates, max_sentences)
+    note = message("note.offline", language)  # the answer quotes the sections: their language
     if not chosen:
-        return NO_MATCH_NOTE + "\n\n" + OFFLINE_NOTE, []
+        return message("note.no_match", language) + "\n\n" + note, []
     lines = [f"{chosen[0].text} {cite(sections[chosen[0].section], chosen[0].offset)}"]
     lines += [f"- {c.text} {cite(sections[c.section], c.offset)}" for c in chosen[1:]]
     used = list(dict.fromkeys(c.section for c in chosen))
-    return "\n".join(lines) + "\n\n" + OFFLINE_NOTE, used
+    return "\n".join(lines) + "\n\n" + note, used
 
 
 def _rank(question: Question, candidate: AnswerLine) -> tuple[float, int, float, int, int]:

@@ -1,0 +1,56 @@
+"""The message catalogue: every key in every language (also as the app runs it, AppTest),
+the person's language chosen on Settings, and answer notes in the answer's language."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import texts
+
+from treerag_core.answer.offline.extractive import extractive_answer
+from treerag_core.navigate.history import _answer_opening
+from treerag_core.text.messages import CATALOGUE, EN, language_of, message
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def test_every_key_is_in_every_language_with_the_same_placeholders() -> None:
+    for language, catalogue in CATALOGUE.items():
+        assert set(catalogue) == set(EN), language
+        for key, text in catalogue.items():
+            assert text.strip(), (language, key)
+            assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(EN[key])), key
+
+
+def test_language_tags_and_fallback() -> None:
+    assert language_of("de-AT") == "de" and language_of("de_DE") == "de"
+    assert language_of("ja-JP") == "en" and language_of(None) == "en"
+    assert message("upload.failed", "de", name="a.pdf", reason="kaputt").startswith("a.pdf: fehl")
+
+
+def test_the_note_follows_the_answer_language() -> None:
+    german = [{"text": "Jeder Mitarbeiter hat 30 Urlaubstage im Jahr.", "label": "Urlaub"}]
+    answer, _ = extractive_answer("Wie viele Urlaubstage?", german, language="de")
+    assert answer.endswith(message("note.offline", "de"))
+    answer, _ = extractive_answer("Wie viele Urlaubstage?", german, language="en")
+    assert answer.endswith(message("note.offline", "en"))
+    nothing, _ = extractive_answer("Wer ist der Präsident?", german, language="de")
+    assert nothing.startswith(message("note.no_match", "de"))
+    # quoted as an earlier turn, a note is left out whatever its language
+    opening = _answer_opening("30 Tage. [S1]\n\n" + message("note.offline", "de"))
+    assert opening == "30 Tage. [S1]"
+
+
+def test_the_app_in_every_language(make_app) -> None:
+    """Each language chosen on Settings draws the home page and the chat in its words, with
+    no key missing (a missing key would raise KeyError in the run)."""
+    for language in CATALOGUE:
+        at = make_app("pages/settings.py")
+        at.selectbox(key="settings_language").set_value(language).run()
+        assert not at.exception, language
+        at.switch_page("pages/home.py").run()
+        assert not at.exception, language
+        assert at.title[0].value == message("home.title", language)
+        assert message("home.sample", language) in [b.label for b in at.button]
+        at.switch_page("pages/chat.py").run()
+        assert not at.exception and message("chat.no_documents", language) in texts(at)
