@@ -17,7 +17,7 @@ from treerag_core import Document
 from treerag_core.errors import EvidenceUnavailableError
 from treerag_core.evidence import EvidencePage, crop_to_evidence, render_evidence, sentence_offsets
 from treerag_core.tree import page_label
-from treerag_core.views.citations import evidence_caption
+from treerag_core.views import evidence_caption
 
 from . import docs, state
 from .errors import shown_errors

@@ -12,8 +12,7 @@ from typing import Any
 import streamlit as st
 
 from treerag_core.chat import list_threads
-from treerag_core.library.catalog import document_cards
-from treerag_core.library.sample import SAMPLE_QUESTION, index_sample
+from treerag_core.library import SAMPLE_QUESTION, document_cards, index_sample
 from treerag_core.store import open_store
 from treerag_core.views import library_rows
 

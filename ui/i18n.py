@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from treerag_core.text.messages import LANGUAGE_LABELS, language_of, message
+from treerag_core.text import LANGUAGE_LABELS, language_of, message
 
 CHOSEN = "ui_language"  # the Settings page's choice: "" (as the browser) or a catalogue code
 

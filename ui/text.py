@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from treerag_core.views.citations import Citation, link_citations
+from treerag_core.views import Citation, link_citations
 
 from .cite_links import href
 

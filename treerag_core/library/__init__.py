@@ -9,7 +9,13 @@ imports; ``migrate`` copies a whole registry into another store; ``asking`` hand
 answer stage only documents its principal may read.
 """
 
-from .catalog import check_library_index, edit_card, get_card, rebuild_library_index
+from .catalog import (
+    check_library_index,
+    document_cards,
+    edit_card,
+    get_card,
+    rebuild_library_index,
+)
 from .documents import (
     delete_document,
     get_document,
@@ -22,9 +28,13 @@ from .documents import (
 )
 from .indexing import index_document, index_upload
 from .migrate import migrate_registry
+from .sample import SAMPLE_QUESTION, index_sample
 from .transfer import export_registry, import_documents
 
 __all__ = [
+    "document_cards",
+    "index_sample",
+    "SAMPLE_QUESTION",
     "check_library_index",
     "delete_document",
     "edit_card",

@@ -10,10 +10,18 @@ usable.
 
 ENGINE_NAME = "treerag-offline"
 from .language import LANGUAGE_NAMES, detect_language, language_name  # noqa: E402
-from .messages import message  # noqa: E402
+from .messages import LANGUAGE_LABELS, language_of, message  # noqa: E402
 
 # Said under every offline answer, in the answer's language (and taken out again, in any
 # language, where an earlier answer is quoted); English's is the default.
 OFFLINE_NOTE = message("note.offline")
 
-__all__ = ["detect_language", "LANGUAGE_NAMES", "language_name"]
+__all__ = [
+    "detect_language",
+    "ENGINE_NAME",
+    "LANGUAGE_LABELS",
+    "language_of",
+    "LANGUAGE_NAMES",
+    "language_name",
+    "message",
+]

@@ -1,6 +1,7 @@
 """views: what people are shown of a document (tree slices, outline rows) and of the library
 (its listing), apart from answering."""
 
+from .citations import Citation, evidence_caption, find_citations, link_citations
 from .library_view import BLANK, LIBRARY_COLUMNS, blank, library_row, library_rows
 from .tree_view import (
     MAX_DRAWN_NODES,
@@ -15,6 +16,10 @@ from .tree_view import (
 )
 
 __all__ = [
+    "Citation",
+    "evidence_caption",
+    "find_citations",
+    "link_citations",
     "BLANK",
     "blank",
     "LIBRARY_COLUMNS",
