@@ -1,0 +1,193 @@
+"""What an answer's sentence claims, and what the passages it cites hold, taken apart the
+same way so the two can be compared: figures, years, names, key terms and negation.
+
+Both sides are cut once per answer (the passages into lines with their figures and terms,
+each line keeping its offset for its page); :mod:`.support` compares them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..text.figures import MULTIPLIERS, NUMBER_WORDS, Figure, figures_in
+from ..text.numbers import years_in
+from ..text.sentences import sentence_spans
+from ..text.tokens import tokenize
+
+# A citation as answers print it: [S2], [S2, p. 38], [S1, S3], [S2, slide 4].
+CITATION = re.compile(r"\[(S\d+)[^\]]*\]")
+_REF = re.compile(r"\bS\d+\b")
+# Words of answering, not of what is answered: never a claim about the document.
+ANSWER_WORDS = frozenset(
+    """according accordingly answer answers based cited cite cites document documents filing
+    filings report reported reports reporting section sections show shows shown state states
+    stated provided provide figure figures approximately around roughly about total amount
+    information data given source sources note notes say says mention mentions""".split()
+)
+NOT_TERMS = (
+    ANSWER_WORDS
+    | frozenset(NUMBER_WORDS)
+    | frozenset(MULTIPLIERS)
+    | frozenset("percent pct cent hundred dollar dollars point points basis".split())
+)
+# Words that turn a statement around ("did not increase", "no longer", "never").
+NEGATIONS = frozenset(
+    "not no never none neither nor without cannot nothing nobody n't isn't wasn't didn't "
+    "doesn't don't weren't aren't hasn't haven't hadn't won't".split()
+)
+_NEGATION = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in NEGATIONS) + r")\b|n't\b", re.I)
+# A sentence that says the sources do not answer: no claim about the document's content.
+REFUSAL = re.compile(
+    r"\b(?:do(?:es)?|did) not (?:contain|say|mention|provide|specify|state|include|give)\b"
+    r"|\bnot (?:found|available|provided|mentioned|specified|stated)\b|\bno information\b"
+    r"|\bcannot (?:find|determine|answer|tell)\b|\bunable to (?:find|determine|answer)\b",
+    re.I,
+)
+# Capitalised words that start sentences or name no one.
+COMMON_CAPITALS = frozenset(
+    """i a an the in on at for of to and or but as by from with this that these those it its
+    their there here what which who when where how yes no total net fiscal fy q1 q2 q3 q4
+    january february march april may june july august september october november december
+    usd eur gbp gaap non""".split()
+)
+_NAME = re.compile(r"\b(?:[A-Z][\w&'’.-]*[A-Za-z0-9]|[A-Z]{2,}|\d+[A-Z][A-Za-z]*)\b")
+_COMPACT = re.compile(r"[\W_]+")
+# Sentences of an answer end at a stop and a space before a capital, a quote or a bracket.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[A-Z0-9$€£])")
+_ABBREVIATED = re.compile(r"\b(?:Inc|Co|Corp|Ltd|No|Mr|Mrs|Ms|Dr|St|vs|approx|U\.S|e\.g|i\.e)\.$")
+# Words longer than this are compared by their first letters ("increased", "increase").
+STEM_CHARS = 6
+
+
+def stem(word: str) -> str:
+    return word[:STEM_CHARS] if len(word) > STEM_CHARS else word
+
+
+def terms_of(text: str, language: str = "") -> set[str]:
+    """Key terms: words without stopwords, numbers (in digits or words, with their units)
+    and words of answering, stemmed."""
+    return {
+        stem(w)
+        for w in tokenize(text, language)
+        if not w[:1].isdigit() and w not in NOT_TERMS and not _REF.fullmatch(w.upper())
+    }
+
+
+def compact(text: str) -> str:
+    """Lower case, letters and digits only: "Coca-Cola" and "COCACOLA" meet."""
+    return _COMPACT.sub("", text.lower())
+
+
+def names_in(text: str) -> list[str]:
+    """Names a sentence states: capitalised words past its first word, acronyms, "3M"."""
+    out = []
+    for m in _NAME.finditer(text):
+        word = m.group(0).rstrip(".")
+        if word.lower() in COMMON_CAPITALS or _REF.fullmatch(word):
+            continue
+        first = m.start() == len(text) - len(text.lstrip())
+        if first and not (word.isupper() or any(ch.isdigit() for ch in word)):
+            continue
+        out.append(word)
+    return list(dict.fromkeys(out))
+
+
+def negated(text: str) -> bool:
+    return bool(_NEGATION.search(text))
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of an answer: where it is, what it cites, what it claims."""
+
+    text: str
+    start: int
+    end: int
+    refs: tuple[str, ...]
+    body: str  # without its citations
+
+
+def answer_sentences(text: str) -> list[Sentence]:
+    """The answer's sentences with their exact spans; a citation left alone after a stop
+    ("… $5 million. [S1]") belongs to the sentence before it."""
+    out: list[Sentence] = []
+    offset = 0
+    for line in text.split("\n"):
+        start = offset
+        offset += len(line) + 1
+        pieces, at = [], 0
+        masked = CITATION.sub(lambda m: "[" + "x" * (len(m.group(0)) - 2) + "]", line)
+        for m in [*_SENTENCE_END.finditer(masked), None]:
+            end = m.start() if m else len(line)
+            piece = line[at:end]
+            if pieces and (
+                _ABBREVIATED.search(pieces[-1][0]) or not CITATION.sub("", piece).strip()
+            ):
+                pieces[-1] = (line[pieces[-1][1] : end], pieces[-1][1])
+            elif piece.strip():
+                pieces.append((piece, at))
+            at = m.end() if m else len(line)
+        for piece, at in pieces:
+            lead = len(piece) - len(piece.lstrip(" -*•>#\t"))
+            body = piece[lead:].rstrip()
+            if not body:
+                continue
+            refs = tuple(dict.fromkeys(r for c in re.findall(r"\[[^\]]*\]", body)
+                                       for r in _REF.findall(c) if c.startswith("[S")))  # fmt: skip
+            clean = " ".join(re.sub(r"\[S\d+[^\]]*\]", " ", body).split())
+            out.append(
+                Sentence(body, start + at + lead, start + at + lead + len(body), refs, clean)
+            )
+    return out
+
+
+@dataclass
+class Line:
+    """One line (a table row or a sentence) of a passage."""
+
+    text: str
+    offset: int
+    figures: list[Figure]
+    terms: set[str]
+    negated: bool
+
+
+@dataclass
+class Passage:
+    """A section the answer read, cut into lines once."""
+
+    ref: str
+    section: Mapping[str, Any]
+    lines: list[Line]
+    terms: set[str] = field(default_factory=set)
+    years: set[int] = field(default_factory=set)
+    compact: str = ""
+
+    def page(self, offset: int) -> Any:
+        page = self.section.get("page_start")
+        for mark_offset, mark_page in self.section.get("page_marks") or []:
+            if mark_offset <= offset:
+                page = mark_page
+        return page
+
+
+def passages_of(sections: Sequence[Mapping[str, Any]], language: str = "") -> list[Passage]:
+    """Each section's lines with their figures and terms; its lead (a table's header cut off
+    above the excerpt) and label count for its years, names and terms."""
+    out = []
+    for number, section in enumerate(sections, 1):
+        text = str(section.get("text") or "")
+        around = f"{section.get('lead') or ''}\n{section.get('label') or ''}"
+        lines = [
+            Line(line, at, figures_in(line), terms_of(line, language), negated(line))
+            for line, at in sentence_spans(text)
+        ]
+        passage = Passage(str(section.get("ref") or f"S{number}"), section, lines)
+        passage.terms = set().union(*(line.terms for line in lines), terms_of(around, language))
+        passage.years = set(years_in(f"{around}\n{text}"))
+        passage.compact = compact(f"{around}\n{text}")
+        out.append(passage)
+    return out
