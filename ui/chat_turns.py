@@ -31,7 +31,7 @@ from treerag_core.chat import (
     set_feedback,
 )
 
-from . import chat_threads, docs, evidence, state
+from . import chat_threads, docs, evidence, state, support_view
 from .chat_logic import (
     AnswerStream,
     batched,
@@ -187,7 +187,13 @@ def _stream_answer(
             question, documents, current_retriever(), context, state.principal(),
             state.registry_path(), history, st.session_state.get(state.CHAT_COLLECTION),
         )  # fmt: skip
-        st.write_stream(chunks())
+        place = st.empty()
+        with place.container():
+            st.write_stream(chunks())
+        shown = stream.turn(question)
+        if shown.get("answer") != "".join(stream.parts) or shown.get("support"):
+            with place.container():  # renumbered, marked, or the offline answer instead
+                support_view.show(shown)
     except Exception as exc:  # kept in the turn and shown under it
         if "thread" in kept:
             raise
@@ -235,7 +241,7 @@ def answer(index: int) -> None:
 
 
 def _answer_text(turn: dict[str, Any]) -> None:
-    st.markdown(answer_markdown(turn.get("answer")))
+    support_view.show(turn)
     if turn.get("error"):
         st.error(turn["error"])
 

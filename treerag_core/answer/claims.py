@@ -53,6 +53,15 @@ COMMON_CAPITALS = frozenset(
     january february march april may june july august september october november december
     usd eur gbp gaap non""".split()
 )
+# Words a sentence opens with that are not names (a capitalised first word otherwise may be
+# one: "Adidas reported…"; a common word there is found in the passages anyway).
+OPENERS = frozenset(
+    """however overall additionally also therefore thus hence yes based according during
+    as after before since while although because if so then both each all most some many
+    our we you they he she one two three first second finally moreover furthermore
+    meanwhile instead still about approximately around roughly nearly almost over under
+    just only less more""".split()
+)
 _NAME = re.compile(r"\b(?:[A-Z][\w&'’.-]*[A-Za-z0-9]|[A-Z]{2,}|\d+[A-Z][A-Za-z]*)\b")
 _COMPACT = re.compile(r"[\W_]+")
 # Sentences of an answer end at a stop and a space before a capital, a quote or a bracket.
@@ -89,7 +98,7 @@ def names_in(text: str) -> list[str]:
         if word.lower() in COMMON_CAPITALS or _REF.fullmatch(word):
             continue
         first = m.start() == len(text) - len(text.lstrip())
-        if first and not (word.isupper() or any(ch.isdigit() for ch in word)):
+        if first and (word.lower() in OPENERS or word.lower().endswith("ly")):
             continue
         out.append(word)
     return list(dict.fromkeys(out))
