@@ -40,7 +40,7 @@ SETS = {"FinanceBench dev": DEV_SET, **OWN_SETS}
 
 
 def half(question_id: str) -> str:
-    """"tuned" or "held out": a fixed split by the id's hash, the same on every machine."""
+    """ "tuned" or "held out": a fixed split by the id's hash, the same on every machine."""
     digest = hashlib.sha256(question_id.encode()).digest()[0]
     return "tuned" if digest % 2 == 0 else "held out"
 
@@ -54,13 +54,20 @@ def prepared_for(item: dict[str, Any], load: Any, retriever: Any) -> Any:
     return prepare_answer(item["question"], [document], [nav], retriever, "")
 
 
-def gold_ref(prepared: Any, pages: list[int]) -> str:
-    """The ref of a section read that holds a gold page, or ""."""
-    for ref in prepared.references:
+def gold_ref(prepared: Any, pages: list[int], item: dict[str, Any]) -> str:
+    """The ref a right answer cites: a section read that holds a gold page, the one whose
+    text prints the gold figure's digits if any does (a model cites where it read the
+    figure); "" when no gold page was read."""
+    figure = gold_figure(item)
+    digits = "".join(ch for ch in figure.text if ch.isdigit()) if figure else ""
+    holding = []
+    for ref, section in zip(prepared.references, prepared.sections, strict=True):
         start, end = ref.get("page_start"), ref.get("page_end") or ref.get("page_start")
         if start and any(start <= p <= end for p in pages):
-            return str(ref["ref"])
-    return ""
+            holding.append((bool(digits) and digits in section["text"].replace(",", ""),
+                            str(ref["ref"])))  # fmt: skip
+    printed = [ref for prints, ref in holding if prints]
+    return (printed or [ref for _, ref in holding] or [""])[0]
 
 
 def run_checks(cases: list[Case]) -> list[dict[str, Any]]:
@@ -70,7 +77,8 @@ def run_checks(cases: list[Case]) -> list[dict[str, Any]]:
     rows = []
     for case in cases:
         for arm, text, model in case.answers:
-            support = check_support(text, case.sections, case.question, model=model)
+            support = check_support(text, case.sections, case.question, model=model,
+                                    known=case.known)  # fmt: skip
             rows.append({"id": case.id, "set": case.set, "half": case.half, "arm": arm,
                          "flagged": support["flagged"], "set_aside": support["set_aside"],
                          "verdict": support["verdict"], "score": support["score"],
@@ -177,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--half", choices=("tuned", "held out", "both"), default="both")
     parser.add_argument("--e2e", type=int, default=8, help="questions run end to end")
+    parser.add_argument("--limit", type=int, default=0, help="first N questions (a dry run)")
     args = parser.parse_args(argv)
     from treerag_core.answer.library import lasting_ranking_memory
     from treerag_core.answer.retriever import make_retriever
@@ -193,11 +202,13 @@ def main(argv: list[str] | None = None) -> int:
                 item = json.loads(line)
                 if args.half in ("both", half(item["id"])):
                     items.append((name, item))
+    items = items[: args.limit] if args.limit else items
     companies = sorted({str(item.get("company") or "") for _, item in items})
     cases = []
+    kept = _kept(args.registry.parent / "support-prepared.json")
     for at, (name, item) in enumerate(items):
-        prepared = prepared_for(item, load, retriever)
-        ref = gold_ref(prepared, list(item.get("evidence_pages") or []))
+        prepared = kept(item["id"], lambda item=item: prepared_for(item, load, retriever))
+        ref = gold_ref(prepared, list(item.get("evidence_pages") or []), item)
         donor = _donor(items, at)
         cases.append(answers_for(name, half(item["id"]), item, prepared, ref, companies, donor))
     print(f"[support] {len(cases)} questions prepared", file=sys.stderr, flush=True)
@@ -213,6 +224,34 @@ def main(argv: list[str] | None = None) -> int:
         json.dumps({"meta": meta, "summary": table, "end_to_end": e2e, "rows": rows}, indent=1)
     )
     return 0
+
+
+class _Sections:
+    """What the offline answer and the check need of a prepared question."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.sections, self.references = data["sections"], data["references"]
+        self.question = data["question"]
+        self.searched_as, self.memory, self.overview = data["question"], None, ""
+        self.navs: list[Any] = []
+        self.documents: dict[str, Any] = {}
+
+
+def _kept(path: Path) -> Any:
+    """The sections read for each question, kept in ``path`` (navigation is the slow part
+    and does not change with the check)."""
+    store = json.loads(path.read_text()) if path.exists() else {}
+
+    def get(question_id: str, make: Any) -> _Sections:
+        if question_id not in store:
+            prepared = make()
+            store[question_id] = {"question": prepared.trace.get("question", ""),
+                                  "sections": prepared.sections,
+                                  "references": prepared.references}  # fmt: skip
+            path.write_text(json.dumps(store))
+        return _Sections(store[question_id])
+
+    return get
 
 
 def _donor(items: list[tuple[str, dict[str, Any]]], at: int) -> dict[str, Any] | None:

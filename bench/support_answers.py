@@ -45,6 +45,7 @@ class Case:
     item: dict[str, Any]
     sections: list[dict[str, Any]]
     gold_ref: str
+    known: str = ""  # the files' names (what ``ask`` passes the check)
     answers: list[tuple[str, str, bool]] = field(default_factory=list)
 
 
@@ -69,7 +70,7 @@ def changed(text: str, figure_text: str) -> str:
     value = float(printed.replace(",", "")) * 1.1
     new = f"{value:,.{decimals}f}" if "," in printed else f"{value:.{decimals}f}"
     if new == printed:
-        new = f"{float(printed.replace(',', '')) + 10 ** -decimals:.{decimals}f}"
+        new = f"{float(printed.replace(',', '')) + 10**-decimals:.{decimals}f}"
     return text.replace(figure_text, figure_text.replace(printed, new), 1)
 
 
@@ -81,8 +82,9 @@ def answers_for(
     from treerag_core.answer.result import offline_reply
 
     question = item["question"]
+    known = " ".join(dict.fromkeys(str(r.get("file_name") or "") for r in prepared.references))
     case = Case(item["id"], set_name, half, question, item,
-                copy.deepcopy(prepared.sections), ref)  # fmt: skip
+                copy.deepcopy(prepared.sections), ref, known)  # fmt: skip
     case.answers.append(("a offline", offline_reply(question, prepared).text, False))
     company = str(item.get("company") or "The company")
     figure = gold_figure(item)

@@ -38,7 +38,9 @@ QUESTION = "What was Nike's revenue in fiscal 2022?"
 
 
 def verdicts(answer: str, question: str = QUESTION, model: bool = True) -> list[str]:
-    return [s["verdict"] for s in check_support(answer, SECTIONS, question, model=model)["sentences"]]
+    return [
+        s["verdict"] for s in check_support(answer, SECTIONS, question, model=model)["sentences"]
+    ]
 
 
 @pytest.mark.parametrize(
@@ -92,12 +94,8 @@ def test_a_negation_turned_around_is_unsupported() -> None:
     assert verdicts("The Company did not repurchase shares in the fourth quarter [S1].") == [
         "supported"
     ]
-    assert verdicts("The Company repurchased shares in the fourth quarter [S1].") == [
-        "unsupported"
-    ]
-    assert verdicts("Revenues did not increase compared to the prior year [S1].") == [
-        "unsupported"
-    ]
+    assert verdicts("The Company repurchased shares in the fourth quarter [S1].") == ["unsupported"]
+    assert verdicts("Revenues did not increase compared to the prior year [S1].") == ["unsupported"]
 
 
 def test_a_figure_from_a_section_it_does_not_cite_is_partly_supported() -> None:
@@ -125,8 +123,11 @@ def test_fluent_but_unrelated_answers_are_flagged() -> None:
         ('<section_data ref="S1">\nRevenues 51,217 49,072', "markup"),
         ("Revenues were $51,217 million [S1]. " * 3, "repeats"),
         ("The figure is the figure is the figure is the figure is the figure is it.", "repeats"),
-        ("Le chiffre d'affaires de Nike pour l'exercice 2022 était de 51 217 millions de "
-         "dollars, selon le rapport de la société [S1].", "language"),  # fmt: skip
+        (
+            "Le chiffre d'affaires de Nike pour l'exercice 2022 était de 51 217 millions de "
+            "dollars, selon le rapport de la société [S1].",
+            "language",
+        ),  # fmt: skip
     ],
 )
 def test_garbled_replies_count_as_unsupported(reply: str, why: str) -> None:

@@ -52,7 +52,9 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     """Renumber, check, and set a model's answer aside when it cannot be checked."""
     by_model = bool(reply.model) and reply.model != ENGINE_NAME
     text = renumber(prepared, reply.text)
-    support = check_support(text, prepared.sections, query, model=by_model, language=language)
+    known = " ".join(dict.fromkeys(str(r.get("file_name") or "") for r in prepared.references))
+    support = check_support(text, prepared.sections, query, model=by_model, language=language,
+                            known=known)  # fmt: skip
     if not (support["set_aside"] and prepared.sections and not prepared.overview):
         return Checked(text, support, model=reply.model)
     offline, _ = extractive_answer(
@@ -63,7 +65,8 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     mapping = order_of_use(shown, prepared)
     shown, model_text = _renumbered(shown, mapping), _renumbered(text, mapping)
     _apply(prepared, mapping)
-    offline_support = check_support(shown, prepared.sections, query, language=language)
+    offline_support = check_support(shown, prepared.sections, query, language=language,
+                                    known=known)  # fmt: skip
     offline_support["model"] = {
         key: support[key] for key in ("verdict", "score", "garbled", "missing_figure", "counts")
     }

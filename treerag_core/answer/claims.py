@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from ..text.figures import MULTIPLIERS, NUMBER_WORDS, Figure, figures_in
-from ..text.numbers import years_in
+from ..text.figures import MULTIPLIERS, NUMBER_WORDS, Figure, figures_in, word_figures
 from ..text.sentences import sentence_spans
 from ..text.tokens import tokenize
 
@@ -94,10 +93,12 @@ def names_in(text: str) -> list[str]:
     """Names a sentence states: capitalised words past its first word, acronyms, "3M"."""
     out = []
     for m in _NAME.finditer(text):
-        word = m.group(0).rstrip(".")
+        word = re.sub(r"['’]s?$", "", m.group(0).rstrip("."))
         if word.lower() in COMMON_CAPITALS or _REF.fullmatch(word):
             continue
         first = m.start() == len(text) - len(text.lstrip())
+        if text[m.end() : m.end() + 1] == ":":
+            continue  # "Highest: …", "Note: …": a label
         if first and (word.lower() in OPENERS or word.lower().endswith("ly")):
             continue
         out.append(word)
@@ -155,25 +156,108 @@ def answer_sentences(text: str) -> list[Sentence]:
 
 @dataclass
 class Line:
-    """One line (a table row or a sentence) of a passage."""
+    """One line (a table row or a sentence) of a passage, its figures and terms read once
+    asked for."""
 
     text: str
     offset: int
-    figures: list[Figure]
-    terms: set[str]
-    negated: bool
+    language: str = ""
+    _figures: list[Figure] | None = None
+    _terms: set[str] | None = None
+
+    @property
+    def figures(self) -> list[Figure]:
+        if self._figures is None:
+            self._figures = figures_in(self.text)
+        return self._figures
+
+    @property
+    def terms(self) -> set[str]:
+        if self._terms is None:
+            self._terms = terms_of(self.text, self.language)
+        return self._terms
+
+    @property
+    def negated(self) -> bool:
+        return negated(self.text)
 
 
-@dataclass
 class Passage:
-    """A section the answer read, cut into lines once."""
+    """A section the answer read. Cut lazily: most sentences cite one or two sections, and
+    a 10-K's five sections hold thousands of numbers, so a figure is looked for among the
+    printed numbers by value first (one C-speed scan) and read in full only where it may be.
+    """
 
-    ref: str
-    section: Mapping[str, Any]
-    lines: list[Line]
-    terms: set[str] = field(default_factory=set)
-    years: set[int] = field(default_factory=set)
-    compact: str = ""
+    def __init__(self, ref: str, section: Mapping[str, Any], language: str = "") -> None:
+        self.ref, self.section, self.language = ref, section, language
+        self.text = str(section.get("text") or "")
+        around = f"{section.get('lead') or ''}\n{section.get('label') or ''}\n"
+        self.lower = (around + self.text).lower()
+        self._around = len(around)
+        self._lines: list[Line] | None = None
+        self._numbers: list[tuple[int, float]] | None = None
+        self._compact = ""
+        self._words: list[Figure] | None = None
+
+    @property
+    def lines(self) -> list[Line]:
+        if self._lines is None:
+            self._lines = [Line(t, at, self.language) for t, at in sentence_spans(self.text)]
+        return self._lines
+
+    @property
+    def compact(self) -> str:
+        if not self._compact:
+            self._compact = compact(self.lower)
+        return self._compact
+
+    @property
+    def numbers(self) -> list[tuple[int, float]]:
+        """Every number printed in the text: (offset, value)."""
+        if self._numbers is None:
+            self._numbers = []
+            for m in _NUMBER.finditer(self.text):
+                try:
+                    self._numbers.append((m.start(), float(m.group(0).replace(",", ""))))
+                except ValueError:
+                    continue
+        return self._numbers
+
+    def has_term(self, term: str) -> bool:
+        """Whether a word starting with ``term`` is in the passage (or its lead or label)."""
+        if not term.isascii():
+            return term in self.lower
+        at = self.lower.find(term)
+        while at >= 0:
+            if at == 0 or not self.lower[at - 1].isalnum():
+                return True
+            at = self.lower.find(term, at + 1)
+        return False
+
+    def has_year(self, year: int) -> bool:
+        return re.search(rf"(?<!\d){year}(?!\d)", self.lower) is not None
+
+    def find(self, figure: Figure) -> int | None:
+        """Where a printed figure agreeing with ``figure`` is (its offset), or None."""
+        if figure.value == 0:
+            return None
+        for at, value in self.numbers:
+            if figure.may_be(value):
+                window = self.text[max(0, at - 6) : at + 40]
+                if any(figure.agrees(other) for other in figures_in(window)):
+                    return at
+        if self._words is None:
+            self._words = word_figures(self.text)
+        return next((w.start for w in self._words if figure.agrees(w)), None)
+
+    def line_at(self, offset: int) -> Line | None:
+        """The line holding ``offset``."""
+        best = None
+        for line in self.lines:
+            if line.offset > offset:
+                break
+            best = line
+        return best
 
     def page(self, offset: int) -> Any:
         page = self.section.get("page_start")
@@ -183,20 +267,12 @@ class Passage:
         return page
 
 
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
 def passages_of(sections: Sequence[Mapping[str, Any]], language: str = "") -> list[Passage]:
-    """Each section's lines with their figures and terms; its lead (a table's header cut off
-    above the excerpt) and label count for its years, names and terms."""
-    out = []
-    for number, section in enumerate(sections, 1):
-        text = str(section.get("text") or "")
-        around = f"{section.get('lead') or ''}\n{section.get('label') or ''}"
-        lines = [
-            Line(line, at, figures_in(line), terms_of(line, language), negated(line))
-            for line, at in sentence_spans(text)
-        ]
-        passage = Passage(str(section.get("ref") or f"S{number}"), section, lines)
-        passage.terms = set().union(*(line.terms for line in lines), terms_of(around, language))
-        passage.years = set(years_in(f"{around}\n{text}"))
-        passage.compact = compact(f"{around}\n{text}")
-        out.append(passage)
-    return out
+    """The sections as passages (nothing is cut until a sentence asks)."""
+    return [
+        Passage(str(section.get("ref") or f"S{number}"), section, language)
+        for number, section in enumerate(sections, 1)
+    ]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..text import OFFLINE_NOTE
@@ -38,7 +39,7 @@ from .claims import (
 )
 from .garbled import garbled
 from .offline.extractive import NO_MATCH_NOTE
-from .offline.question import read_question
+from .offline.question import INSTRUCTION_WORDS, METRIC_SYNONYMS, read_question
 
 # Share of a sentence's key terms the passages (or the question) must hold: at least the
 # first for "supported", the second for "partly"; below it the sentence says something else.
@@ -50,13 +51,23 @@ MIN_CLAIM_TERMS = 2
 # Lines whose figures may be combined into a computed one: those sharing most terms with the
 # sentence (a growth rate is two cells of one row, or the same row of two tables).
 COMPUTE_LINES = 3
+# Passages whose lines are read for a sentence that cites none (those holding most of its
+# terms), and for the figures a sentence computes.
+NEAREST_PASSAGES = 2
 COMPUTE_FIGURES = 16  # and at most this many of their figures (pairs grow as its square)
 # Below this score, most of a model's answer is unsupported: it is set aside.
 SET_ASIDE_BELOW = 0.5
 # Questions whose answer is a figure ("How much…", "How many…").
 FIGURE_KINDS = ("amount", "count")
 QUOTE_CHARS = 200
-_NOTE_LINE = re.compile(r"^\s*_.*_\s*$", re.M)  # our own italic notes (a failed call, a cut)
+# A question that asks for a computed figure (English; extend for other languages).
+COMPUTE_WORDS = re.compile(
+    r"\b(?:calculat\w*|comput\w*|ratio|margin|defined as|average|cagr|growth rate|"
+    r"per cent(?:age)?|percent(?:age)?|rounded?|turnover|days|return on)\b",
+    re.I,
+)
+_NOTE_LINE = re.compile(r"^[ \t]*_.*_[ \t]*$", re.M)  # our italic notes (a failed call, a cut)
+_EXCERPT_MARK = re.compile(r"\[… [\d,]+ (?:more )?characters[^\]]*\]")
 
 
 def check_support(
@@ -66,6 +77,7 @@ def check_support(
     *,
     model: bool = False,
     language: str = "",
+    known: str = "",
 ) -> dict[str, Any]:
     """The answer's support: ``{"verdict", "score", "flagged", "set_aside", "garbled",
     "missing_figure", "counts", "sentences": [{"text", "start", "end", "verdict", "refs",
@@ -78,9 +90,11 @@ def check_support(
     started = time.perf_counter()
     body = _without_notes(answer)
     passages = passages_of(sections, language)
-    given = f"{question}\n" + " ".join(str(s.get("file_name") or "") for s in sections)
-    context = _Given(terms_of(given, language), compact(given), set(years_in(question)))
-    broken = garbled(body, question, check_language=model)
+    given = f"{question}\n{known}\n" + " ".join(str(s.get("file_name") or "") for s in sections)
+    context = _Given(terms_of(given, language), compact(given), set(years_in(question)),
+                     _asked_terms(question, language))  # fmt: skip
+    context.computes = bool(COMPUTE_WORDS.search(question))
+    broken = garbled(body, question) if model else ""  # the offline engine copies lines
     rows = [_check(s, passages, context, language) for s in answer_sentences(body)]
     rows = [r for r in rows if r is not None]
     if broken:
@@ -114,14 +128,24 @@ class _Given:
     """What the answer may repeat without a source: the question's terms, names and years
     (and the files' names)."""
 
-    def __init__(self, terms: set[str], compacted: str, years: set[int]) -> None:
+    def __init__(self, terms: set[str], compacted: str, years: set[int], asked: set[str]) -> None:
         self.terms, self.compact, self.years = terms, compacted, years
+        self.asked = asked  # the question's own terms: what the lines that compute are about
+        # The question asks for a figure to be computed (a ratio, a growth rate): one the
+        # check cannot reproduce from two printed figures is doubtful, not refuted.
+        self.computes = False
 
 
 def _without_notes(answer: str) -> str:
-    """The answer without the engine's own notes (they are ours, not claims)."""
-    text = answer.replace(OFFLINE_NOTE, "").replace(NO_MATCH_NOTE, "")
-    return _NOTE_LINE.sub("", text)
+    """The answer without the engine's own notes (they are ours, not claims): the offline
+    note, italic notes, an excerpt's "[… 5,380 characters before]". Offsets are kept (each
+    note becomes as many spaces), so a sentence's place is its place in the answer."""
+    text = answer
+    for note in (OFFLINE_NOTE, NO_MATCH_NOTE):
+        text = text.replace(note, " " * len(note))
+    for pattern in (_NOTE_LINE, _EXCERPT_MARK):
+        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return text
 
 
 def _check(
@@ -132,7 +156,7 @@ def _check(
     figures = [f for f in figures_in(text) if not f.year]
     years = set(years_in(text))
     names = names_in(text)
-    terms = terms_of(text, language)
+    terms = terms_of(text, language) - terms_of(" ".join(names), language)  # names: by name
     row: dict[str, Any] = {
         "text": sentence.text, "start": sentence.start, "end": sentence.end,
         "refs": list(sentence.refs), "verdict": "none", "support": None, "missing": [], "why": "",
@@ -143,17 +167,26 @@ def _check(
         row["why"] = "says the sources do not answer"
         return row
     cited = [p for p in passages if p.ref in sentence.refs]
-    scope = cited or passages
-    found, elsewhere, best = _figures_found(figures, terms, scope, passages)
+    scope = _nearest(cited or passages, terms)
+    found, elsewhere, best = _figures_found(figures, terms | given.asked, scope, passages)
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
     missing += [str(y) for y in sorted(years) if not _year_found(y, scope, given)]
     missing += [n for n in names if not _name_found(n, scope, given)]
-    known = set().union(*(p.terms for p in scope)) | given.terms
-    coverage = len(terms & known) / len(terms) if terms else 1.0
+    known = [t for t in terms if t in given.terms or any(p.has_term(t) for p in scope)]
+    coverage = len(known) / len(terms) if terms else 1.0
     line, passage = best or _best_line(terms, scope)
     reversed_ = line is not None and negated(text) != line.negated and coverage >= TERMS_PARTLY
-    row["missing"], row["figures"] = missing, len(found)
-    row["verdict"], row["why"] = _verdict(figures, found, elsewhere, missing, coverage, reversed_)
+    row["missing"], row["figures"] = missing, len(found) + len(elsewhere)
+    row["verdict"], row["why"] = _verdict(
+        figures,
+        found,
+        elsewhere,
+        missing,
+        coverage,
+        reversed_,
+        len(terms) < MIN_CLAIM_TERMS,
+        given.computes,
+    )
     if line is not None and passage is not None and row["verdict"] != "unsupported":
         row["support"] = {
             "ref": passage.ref, "page": passage.page(line.offset),
@@ -163,12 +196,25 @@ def _check(
     return row
 
 
+def _nearest(scope: list[Passage], terms: set[str]) -> list[Passage]:
+    """A sentence citing nothing is checked against everything read; its lines are then
+    looked for in the few passages that hold most of its terms (cutting every passage
+    into lines would cost more than the answer)."""
+    if len(scope) <= NEAREST_PASSAGES:
+        return scope
+    hits = [(sum(p.has_term(t) for t in terms), -i) for i, p in enumerate(scope)]
+    order = sorted(range(len(scope)), key=lambda i: hits[i], reverse=True)
+    return [scope[i] for i in order]
+
+
 def _verdict(
     figures: list[Figure], found: list[Figure], elsewhere: list[Figure], missing: list[str],
-    coverage: float, reversed_: bool,
+    coverage: float, reversed_: bool, few_terms: bool = False, computes: bool = False,
 ) -> tuple[str, str]:  # fmt: skip
     """The verdict and why, from what was found."""
     lost = [f for f in figures if f not in found and f not in elsewhere]
+    if figures and len(lost) == len(figures) and computes:
+        return "partly", "its figure is not printed in the passages nor computed simply from them"
     if figures and len(lost) == len(figures):
         return "unsupported", "its figures are not in the passages"
     if reversed_:
@@ -180,7 +226,7 @@ def _verdict(
     if missing:
         return "partly", "a name or date is not in the passages"
     floor = TERMS_PARTLY if found else TERMS_SUPPORTED
-    if coverage >= floor:
+    if coverage >= floor or (found and few_terms):
         return "supported", ""
     if coverage >= TERMS_PARTLY:
         return "partly", "some of its words are not in the passages"
@@ -193,12 +239,13 @@ def _figures_found(
     """The figures found in ``scope`` (printed or computed), those found only in another
     passage, and the line holding the first one found."""
     found, elsewhere, best = [], [], None
+    others = [p for p in everything if p not in scope]
     for figure in figures:
         hit = _find(figure, terms, scope)
         if hit is not None:
             found.append(figure)
             best = best or hit
-        elif scope is not everything and _find(figure, terms, everything) is not None:
+        elif any(p.find(figure) is not None for p in others):
             elsewhere.append(figure)
     return found, elsewhere, best
 
@@ -207,12 +254,14 @@ def _find(figure: Figure, terms: set[str], scope: list[Passage]) -> tuple[Line, 
     """The line printing ``figure``; else one of the lines nearest the sentence's terms
     whose figures compute it."""
     for passage in scope:
-        for line in passage.lines:
-            if any(figure.agrees(other) for other in line.figures):
+        at = passage.find(figure)
+        if at is not None:
+            line = passage.line_at(at)
+            if line is not None:
                 return line, passage
     ranked = sorted(
-        ((len(terms & line.terms), -i, line, p) for p in scope for i, line in enumerate(p.lines)
-         if line.figures),
+        ((len(terms & line.terms), -i, line, p) for p in scope[:NEAREST_PASSAGES]
+         for i, line in enumerate(p.lines) if _has_digit(line.text)),
         key=lambda t: (t[0], t[1]), reverse=True,
     )[:COMPUTE_LINES]  # fmt: skip
     if not ranked:
@@ -223,9 +272,13 @@ def _find(figure: Figure, terms: set[str], scope: list[Passage]) -> tuple[Line, 
     return None
 
 
+def _has_digit(text: str) -> bool:
+    return any(ch.isdigit() for ch in text)
+
+
 def _best_line(terms: set[str], scope: list[Passage]) -> tuple[Line | None, Passage | None]:
     best, where, most = None, None, 0
-    for passage in scope:
+    for passage in scope[:NEAREST_PASSAGES]:
         for line in passage.lines:
             shared = len(terms & line.terms)
             if shared > most:
@@ -234,7 +287,7 @@ def _best_line(terms: set[str], scope: list[Passage]) -> tuple[Line | None, Pass
 
 
 def _year_found(year: int, scope: list[Passage], given: _Given) -> bool:
-    return year in given.years or any(year in p.years for p in scope)
+    return year in given.years or any(p.has_year(year) for p in scope)
 
 
 def _name_found(name: str, scope: list[Passage], given: _Given) -> bool:
@@ -242,13 +295,31 @@ def _name_found(name: str, scope: list[Passage], given: _Given) -> bool:
     return not key or key in given.compact or any(key in p.compact for p in scope)
 
 
+@lru_cache(maxsize=256)
+def _asked_terms(question: str, language: str) -> set[str]:
+    """What the question asks about, as the lines that compute an answer name it: its own
+    words but those of instruction ("using the income statement"), and every name
+    documents print for a metric it names ("revenue": "total net sales")."""
+    lowered = question.lower()
+    words = [w for w in re.findall(r"\w+", lowered) if w not in INSTRUCTION_WORDS]
+    for group in METRIC_SYNONYMS:
+        if any(re.search(rf"\b{re.escape(phrase)}\b", lowered) for phrase in group):
+            words += " ".join(group).split()
+    return terms_of(" ".join(words), language)
+
+
+@lru_cache(maxsize=256)
+def _kind(question: str, language: str) -> str:
+    return read_question(question, language=language).kind
+
+
 def _missing_figure(
     question: str, claims: list[dict[str, Any]], passages: list[Passage], language: str
 ) -> bool:
     """A question asking for a figure, passages holding figures, and an answer that states
     none of them."""
-    if not question or read_question(question, language=language).kind not in FIGURE_KINDS:
+    if not question or _kind(question, language) not in FIGURE_KINDS:
         return False
-    if not any(line.figures for p in passages for line in p.lines):
+    if not any(p.numbers for p in passages):
         return False
     return not any(r.get("figures") for r in claims if r["verdict"] != "unsupported")

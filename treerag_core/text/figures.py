@@ -85,6 +85,13 @@ class Figure:
             scales = (1.0,) if other.percent or other.text in UNSCALED else SCALES
         return any(abs(a - b * s) <= self.precision + other.precision * s for s in scales)
 
+    def may_be(self, printed: float) -> bool:
+        """A quick test before reading a printed number in full: could it agree (at any
+        scale, whatever its own precision, at most half a unit)?"""
+        a, b = abs(self.value), abs(printed)
+        scales = (1.0, 100.0) if self.percent else SCALES
+        return any(abs(a - b * s) <= self.precision + 0.5 * s for s in scales)
+
 
 def _precision(number: str) -> tuple[float, int]:
     """Half a unit of the last printed digit, and the significant digits printed."""
@@ -119,15 +126,28 @@ def figures_in(text: str) -> list[Figure]:
             Figure(m.group(0).strip(" (").strip(), value * mult, half * mult, digits, pct, year,
                    m.start(), m.end())
         )  # fmt: skip
-    for m in _WORD_FIGURE.finditer(text):
-        if not (m.group("pct") or m.group("mult")):
-            continue  # "two segments": a count in words is read only with its unit
+    return sorted(out + word_figures(text), key=lambda f: f.start)
+
+
+def word_figures(text: str) -> list[Figure]:
+    """Figures written in words with their unit: "ten percent", "twenty-five million"
+    ("two segments", a count in words without one, is not read)."""
+    out = []
+    for unit in _UNIT_WORD.finditer(text):  # only where a unit word is (a quick scan)
+        at = max(0, unit.start() - 30)
+        m = next((w for w in _WORD_FIGURE.finditer(text, at, unit.end())
+                  if w.end() == unit.end()), None)  # fmt: skip
+        if m is None or not (m.group("pct") or m.group("mult")):
+            continue
         value = _words_value(m.group("words"))
         mult = MULTIPLIERS.get((m.group("mult") or "").lower(), 1.0)
         digits = len(str(int(value)).rstrip("0")) or 1
         out.append(Figure(m.group(0), value * mult, 0.5 * mult, digits, bool(m.group("pct")),
                           False, m.start(), m.end()))  # fmt: skip
-    return sorted(out, key=lambda f: f.start)
+    return out
+
+
+_UNIT_WORD = re.compile(r"\b(?:percent|per cent|thousand|million|billion|trillion)\b", re.I)
 
 
 def _words_value(words: str) -> float:
