@@ -77,11 +77,11 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
 def _why(support: dict[str, Any]) -> str:
     if support["garbled"]:
         return support["garbled"]
-    if support["missing_figure"]:
-        return "it states none of the figures the sections hold for the question"
     counts = support["counts"]
-    claims = sum(counts.values())
-    return f"{counts['unsupported'] + counts['partly']} of its {claims} statements are not in it"
+    claims, doubtful = sum(counts.values()), counts["unsupported"] + counts["partly"]
+    if doubtful:
+        return f"{doubtful} of its {claims} statements are not in it"
+    return "it states none of the figures the sections hold for the question"
 
 
 def renumber(prepared: Prepared, text: str) -> str:

@@ -17,7 +17,6 @@ The result is a plain dict (see :func:`check_support`) kept with the answer ever
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -81,13 +80,12 @@ def check_support(
 ) -> dict[str, Any]:
     """The answer's support: ``{"verdict", "score", "flagged", "set_aside", "garbled",
     "missing_figure", "counts", "sentences": [{"text", "start", "end", "verdict", "refs",
-    "support": {"ref", "page", "page_unit", "quote"} | None, "missing": [...], "why"}], "ms"}``.
+    "support": {"ref", "page", "page_unit", "quote"} | None, "missing": [...], "why"}]}``.
 
     ``sections`` are what was read (``Prepared.sections``: ``ref``, ``text``, ``lead``,
     ``label``, pages). ``model``: a model wrote the answer (its language is checked, and
     ``set_aside`` says whether the offline answer should be shown first instead).
     """
-    started = time.perf_counter()
     body = _without_notes(answer)
     passages = passages_of(sections, language)
     given = f"{question}\n{known}\n" + " ".join(str(s.get("file_name") or "") for s in sections)
@@ -120,7 +118,6 @@ def check_support(
         "missing_figure": missing,
         "counts": counts,
         "sentences": rows,
-        "ms": round(1000 * (time.perf_counter() - started), 2),
     }
 
 
