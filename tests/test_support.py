@@ -162,3 +162,25 @@ def test_figures_read_in_prose() -> None:
     )]  # fmt: skip
     assert values == [(2019, False, True), (1.6e9, False, False), (10, True, False),
                       (1577, False, False)]  # fmt: skip
+
+
+def test_supporting_lines_belong_to_the_question() -> None:
+    """A segment's row is named by its segment; a row of an unrelated table is dropped."""
+    from treerag_core.answer.offline.extractive import extractive_answer
+
+    sections = [
+        {"ref": "S1", "label": "S1 · Item 8 > Consolidated Statements of Income, p. 40",
+         "page_start": 40, "text": "(in millions) 2023 2022\nTotal revenues 13,418 12,105\n"},
+        {"ref": "S2", "label": "S2 · Item 8 > Segments > Converse, p. 88", "page_start": 88,
+         "text": "(in millions) 2023 2022\nRevenues 2,427 2,346\n"},
+        {"ref": "S3", "label": "S3 · Item 8 > Debt, p. 90", "page_start": 90,
+         "text": "(in millions) 2023 2022\nInterest expense 58 102\n"},
+    ]  # fmt: skip
+    text, _ = extractive_answer("What were total revenues in 2023?", sections)
+    lines = text.split("\n\n")[0].splitlines()
+    assert lines[0].startswith("Total revenues, 2023: $13,418 million") or "13,418" in lines[0]
+    assert any(line.startswith("- Converse · Revenues") for line in lines[1:])
+    assert "Interest" not in text
+    assert check_support(text, sections, "What were total revenues in 2023?")["verdict"] == (
+        "supported"
+    )
