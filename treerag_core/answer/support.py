@@ -163,6 +163,8 @@ def _check(
     if REFUSAL.search(text) and not figures:
         row["why"] = "says the sources do not answer"
         return row
+    if text.endswith(":") and not figures:
+        return row  # "It has 2 main parts:": it opens a list, the list says what it claims
     cited = [p for p in passages if p.ref in sentence.refs]
     scope = _nearest(cited or passages, terms)
     found, elsewhere, best = _figures_found(figures, terms | given.asked, scope, passages)
