@@ -46,6 +46,7 @@ class Case:
     sections: list[dict[str, Any]]
     gold_ref: str
     known: str = ""  # the files' names (what ``ask`` passes the check)
+    printed: bool = False  # the gold figure's digits are printed in a section read
     answers: list[tuple[str, str, bool]] = field(default_factory=list)
 
 
@@ -91,6 +92,11 @@ def answers_for(
     said = str(item.get("answer") or "")
     said = said if len(said) <= MAX_ANSWER_CHARS else (figure.text if figure else "")
     right = ""
+    if figure is not None:
+        digits = "".join(ch for ch in figure.text if ch.isdigit()).rstrip("0").rstrip(".")
+        digits = digits or "0"
+        case.printed = any(digits in str(s["text"]).replace(",", "").replace(".", "")
+                           for s in prepared.sections)  # fmt: skip
     if ref and figure is not None:
         template = _pick(item["id"], RIGHT)
         right = template.format(company=company, answer=said, ref=f"[{ref}]")

@@ -54,6 +54,8 @@ COMPUTE_LINES = 3
 # terms), and for the figures a sentence computes.
 NEAREST_PASSAGES = 2
 COMPUTE_FIGURES = 16  # and at most this many of their figures (pairs grow as its square)
+# A line sharing this share of the closest line's terms is as close (see _said_alike).
+CLOSE_LINE = 0.8
 # Below this score, most of a model's answer is unsupported: it is set aside.
 SET_ASIDE_BELOW = 0.5
 # Questions whose answer is a figure ("How much…", "How many…").
@@ -174,7 +176,10 @@ def _check(
     known = [t for t in terms if t in given.terms or any(p.has_term(t) for p in scope)]
     coverage = len(known) / len(terms) if terms else 1.0
     line, passage = best or _best_line(terms, scope)
-    reversed_ = line is not None and negated(text) != line.negated and coverage >= TERMS_PARTLY
+    reversed_ = (
+        line is not None and negated(text) != line.negated and coverage >= TERMS_PARTLY
+        and not _said_alike(negated(text), terms, scope)
+    )  # fmt: skip
     row["missing"], row["figures"] = missing, len(found) + len(elsewhere)
     row["verdict"], row["why"] = _verdict(
         figures,
@@ -283,6 +288,16 @@ def _best_line(terms: set[str], scope: list[Passage]) -> tuple[Line | None, Pass
             if shared > most:
                 best, where, most = line, passage, shared
     return best, where
+
+
+def _said_alike(negative: bool, terms: set[str], scope: list[Passage]) -> bool:
+    """Whether a line nearly as close to the sentence as the closest one says it the same
+    way round (negated or not): only when every close line says the opposite is the
+    sentence turned around."""
+    lines = [(len(terms & line.terms), line) for p in scope[:NEAREST_PASSAGES] for line in p.lines]
+    best = max((shared for shared, _ in lines), default=0)
+    return any(shared >= max(1, CLOSE_LINE * best) and line.negated == negative
+               for shared, line in lines)  # fmt: skip
 
 
 def _year_found(year: int, scope: list[Passage], given: _Given) -> bool:
