@@ -184,3 +184,13 @@ def test_supporting_lines_belong_to_the_question() -> None:
     assert check_support(text, sections, "What were total revenues in 2023?")["verdict"] == (
         "supported"
     )
+
+
+def test_the_bench_changes_a_figure_the_way_it_was_printed() -> None:
+    from bench.support import half
+    from bench.support_answers import changed
+
+    assert changed("It was $1,577 million [S1].", "$1,577") == "It was $1,735 million [S1]."
+    assert changed("It was 24.6% [S1].", "24.6%") == "It was 27.1% [S1]."
+    assert changed("It was 1 point [S1].", "1") == "It was 2 point [S1]."  # ×1.1 rounds back
+    assert {half(f"q{n}") for n in range(20)} == {"tuned", "held out"}
