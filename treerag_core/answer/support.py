@@ -180,7 +180,7 @@ def _check(
         line is not None and negated(text) != line.negated and coverage >= TERMS_PARTLY
         and not _said_alike(negated(text), terms, scope)
     )  # fmt: skip
-    row["missing"], row["figures"] = missing, len(found) + len(elsewhere)
+    row["missing"], row["figures"] = missing, len(figures)
     row["verdict"], row["why"] = _verdict(
         figures,
         found,
@@ -337,3 +337,5 @@ def _missing_figure(
     if not any(p.numbers for p in passages):
         return False
     return not any(r.get("figures") for r in claims if r["verdict"] != "unsupported")
+    # (a figure stated in a sentence not refuted: found, found elsewhere, or computed in
+    # more steps than the check reproduces: doubtful, but stated)
