@@ -153,6 +153,9 @@ CATALOG: tuple[Benchmark, ...] = (
               "apart), ours against another checkout's (--code DIR)", "computed"),
     Benchmark("sheet_aggregate", "bench.sheet_aggregate",
               "sums, averages and counts over a 50,000-row sheet", "sheet_aggregate"),
+    Benchmark("support", "bench.support",
+              "the support check: right answers wrongly flagged, wrong answers caught, ms "
+              "per answer (held-out halves apart)", "support"),
     Benchmark("structure", "bench.structure",
               "PDF headings without bookmarks vs pymupdf4llm", "structure", _structure),
     Benchmark("tree_quality", "bench.tree_quality",

@@ -51,7 +51,7 @@ class _Handler(BaseHTTPRequestHandler):
             "choices": [
                 {
                     "index": 0,
-                    "message": {"role": "assistant", "content": _reply(request)},
+                    "message": {"role": "assistant", "content": _reply(request, server.answer)},
                     "finish_reason": "stop",
                 }
             ],
@@ -90,10 +90,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
 
-def _reply(request: dict[str, Any]) -> str:
+def _reply(request: dict[str, Any], answer: Any = None) -> str:
     """A section summary; for a search call the first three sections of the outline; for a
-    library routing call the first card."""
+    library routing call the first card; for an answer call, ``answer(prompt text)`` when
+    the server was given one (``bench.support``: a right, a wrong, a garbled answer)."""
     text = "\n".join(str(m.get("content") or "") for m in request.get("messages", []))
+    if answer is not None and "You answer questions about documents" in text:
+        return answer(text)
     ids = re.findall(r"^\s*- \[([^\]]+)\]", text, re.M)[:3]
     if "which documents of a library" in text:  # library routing: the first card shown
         return json.dumps({"reasoning": "the first card", "documents": [1]})
@@ -118,6 +121,7 @@ class FakeLLM:
 
     def __init__(self, delay: float = 0.2, token_s: float = 0.02) -> None:
         self.delay, self.token_s = delay, token_s
+        self.answer: Any = None  # answer calls: a function of the prompt text, or the summary
         self.requests = 0
         self._lock = threading.Lock()
         self._server = _Server(("127.0.0.1", 0), _Handler)

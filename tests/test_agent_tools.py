@@ -173,6 +173,9 @@ def test_ask_offline_answers_with_references_to_sections_and_pages(tools, agent_
     result = tools.ask("What was the total cost of shares repurchased?", [agent_team.filing_id])
     assert result["engine"] == "treerag-offline" and result["llm_calls"] == 0
     assert "Extractive answer" in result["answer"]
+    assert result["support"]["verdict"] in ("supported", "partly")  # each sentence checked
+    assert all(s["verdict"] in ("supported", "partly", "unsupported", "none")
+               for s in result["support"]["sentences"])  # fmt: skip
     refs = result["references"]
     assert refs and {r["doc_id"] for r in refs} == {agent_team.filing_id}
     assert all(r["node_id"] and r["path"] and r["pages"] and r["ref"] for r in refs)

@@ -97,3 +97,29 @@ def test_connection_test_reaches_the_model(make_app, model_server) -> None:  # n
     next(b for b in at.button if "connection" in b.label.lower()).click().run()
     assert not at.exception
     assert any("Connected to" in s.value for s in at.success)
+
+
+def test_a_sentence_not_in_the_sources_is_marked_and_a_wrong_answer_set_aside(
+    make_app,
+    model_server,  # noqa: ANN001
+) -> None:
+    """The answer's text is drawn with its support: a sentence its sources do not hold gets
+    a quiet underline with a note; a fluent wrong answer is set aside for the offline one,
+    the model's kept behind "See the model's answer anyway"."""
+    answers = iter([
+        "Revenue was $32 billion [S1]. The data also covers 1,200 retail stores [S1].",
+        "Revenue was $58 billion, driven by strong growth in every region [S1].",
+    ])  # fmt: skip
+    model_server.reply = lambda r: default_reply(r) if kind_of(r) != "answer" else next(answers)
+    at = make_app()
+    _index_sample(at)
+    at.switch_page(CHAT).run()
+    ask(at, "What was the revenue in the data?")
+    marked = [m.value for m in at.markdown if "treerag-unsupported" in str(m.value)]
+    assert len(marked) == 1 and "1,200 retail stores" in marked[0]
+    assert "Revenue was \\$32 billion" in marked[0].split("<span")[0]  # supported: plain
+    ask(at, "How much revenue was there?")
+    turn = at.session_state[state.CHAT_THREAD]["turns"][-1]
+    assert turn["model_answer"].startswith("Revenue was $58 billion")
+    assert "could not be checked" in turn["answer"] and "$32 billion" in turn["answer"]
+    assert any(e.label == "See the model's answer anyway" for e in at.expander)

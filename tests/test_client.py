@@ -113,7 +113,9 @@ def test_models_come_from_the_settings(tmp_path: Path, openai_server) -> None:  
     with Library.open(settings) as library:
         doc = library.index(tmp_path / "handbook.md")
         answer = library.ask("How many days of annual leave?", [doc["doc_id"]])
-    assert answer.text == "Answer from the sections."  # the fake model's reply
+    # the fake model's reply states no figure: set aside for the offline answer, kept
+    assert answer.model_answer == "Answer from the sections."
+    assert "25 days" in answer.text and answer.support["model"]["missing_figure"]
     assert {"summary", "search", "answer"} <= set(openai_server.kinds())
     assert doc["flat_nodes"]["0001"]["summary"].startswith("About ")
 

@@ -47,7 +47,12 @@ class Answer:
     references: list[Reference] = field(default_factory=list)
     trace: dict[str, Any] = field(default_factory=dict)
     usage: dict[str, Any] = field(default_factory=dict)
-    support: dict[str, Any] | None = None  # each sentence checked against its sources
+    # Each sentence checked against its sources (answer/support.py): per sentence its
+    # verdict and the passage and page that support it; a score for the whole answer.
+    support: dict[str, Any] | None = None
+    # The model's reply when it was set aside for the offline answer (it could not be
+    # checked against the document); "" otherwise.
+    model_answer: str = ""
 
     @property
     def cited(self) -> list[Reference]:
@@ -62,12 +67,13 @@ class Answer:
             return cls(
                 str(result.get("answer") or ""), list(refs or []), dict(result.get("trace") or {}),
                 dict(result.get("usage") or {}), result.get("support"),
+                str(result.get("model_answer") or ""),
             )  # fmt: skip
         return cls(
             str(result.content), list(getattr(result, "references", None) or []),
             dict(getattr(result, "trace", None) or {}),
             dict(getattr(result, "response_metadata", {}).get("token_usage") or {}),
-            getattr(result, "support", None),
+            getattr(result, "support", None), str(getattr(result, "model_answer", "") or ""),
         )  # fmt: skip
 
 

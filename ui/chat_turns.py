@@ -31,7 +31,7 @@ from treerag_core.chat import (
     set_feedback,
 )
 
-from . import chat_threads, cite_links, docs, evidence, state
+from . import chat_threads, cite_links, docs, evidence, state, support_view
 from .answer_table_logic import comparison_table, table_csv
 from .chat_logic import (
     AnswerStream,
@@ -45,7 +45,7 @@ from .chat_logic import (
 from .engine import current_retriever
 from .errors import message_for, shown_errors
 from .i18n import t
-from .text import answer_markdown, cited_markdown, md_escape, plain_label
+from .text import answer_markdown, md_escape, plain_label
 
 # Turns drawn at once; older ones wait behind a button (a long thread stays cheap to show).
 SHOWN_TURNS = 20
@@ -220,10 +220,14 @@ def _stream_answer(
             question, documents, current_retriever(), context, state.principal(),
             state.registry_path(), history, st.session_state.get(state.CHAT_COLLECTION),
         )  # fmt: skip
-        slot = st.empty()
-        slot.write_stream(chunks())
-        # Streamed, the markers were plain text; complete, they become links.
-        slot.markdown(cited_markdown(kept["thread"]["turns"][turn_index].get("answer"), turn_index))
+        place = st.empty()
+        with place.container():
+            st.write_stream(chunks())
+        # Streamed, the markers were plain text; complete, they become links, and the
+        # answer is drawn again as checked (renumbered, marked, or the offline one instead).
+        shown = stream.turn(question)
+        with place.container():
+            support_view.show(shown, turn_index)
     except Exception as exc:  # kept in the turn and shown under it
         if "thread" in kept:
             raise
@@ -273,7 +277,7 @@ def answer(index: int) -> None:
 
 
 def _answer_text(turn: dict[str, Any], index: int) -> None:
-    st.markdown(cited_markdown(turn.get("answer"), index))
+    support_view.show(turn, index)
     if turn.get("error"):
         st.error(turn["error"])
 

@@ -52,6 +52,7 @@ from ..navigate.base import NavigationResult
 from ..navigate.history import Conversation, conversation
 from ..store.base import RegistryLike
 from ..types import Document
+from .checked import renumber
 from .context import prepare_answer
 from .overview import asks_about_whole, prepare_overview
 from .result import AnswerMessage, degraded, final_chunk, finish, needs_model, offline_reply
@@ -198,6 +199,7 @@ def _plan(question: _Question, documents: list[Document], talk: Conversation) ->
         prepared = prepare_answer(query, documents, navs, retriever, extra, talk)
     if not needs_model(prepared, retriever):
         reply = offline_reply(query, prepared)
+        reply.text = renumber(prepared, reply.text)  # streamed as it will be shown
         if question.stream:
             yield from reply.text.splitlines(keepends=True)
     elif question.stream:

@@ -18,7 +18,7 @@ from typing import Any
 from ..access.principal import Principal
 from ..errors import LLMError
 from ..llm.call import LLMReply, ainvoke, invoke
-from ..navigate.history import check_history
+from ..navigate.history import conversation
 from ..navigate.ranking import RankingMemory
 from ..route.routing import (
     DEFAULT_K,
@@ -121,10 +121,13 @@ def _offline(
     retriever: Retriever, history: list[dict[str, Any]] | None, extra_context: str,
 ) -> tuple[Routing, RoutingCall | None]:  # fmt: skip
     """The offline routing, and the search model's call over its shortlist (None without a
-    search model). A follow-up is routed with the question before it, which names what the
-    follow-up leaves out ("And in 2018?")."""
-    earlier = " ".join(str(t.get("question") or "") for t in check_history(history)[-1:])
-    routing = route(f"{earlier} {query}", store, principal, collection, k)
+    search model). A follow-up is routed as it is resolved, with what it leaves out borrowed
+    from the question before ("And in 2018?"); a question about another document, entity
+    or topic is routed on its own (see :func:`~..navigate.history.conversation`)."""
+    talk = conversation(query, history)
+    followup = bool(talk.resolution and talk.resolution.followup)
+    earlier = " ".join(str(t.get("question") or "") for t in talk.turns[-1:]) if followup else ""
+    routing = route(talk.searched_as if followup else query, store, principal, collection, k)
     if retriever.search_llm is None or retriever.navigation.search_mode == "offline":
         return routing, None
     index = store.library_index()

@@ -18,6 +18,7 @@ from ..llm.call import LLMReply, model_name
 from ..navigate.base import NavigationResult
 from ..text import ENGINE_NAME
 from ..text.language import detect_language, document_language
+from .checked import Checked, checked_reply
 from .computed import computed_reply
 from .context import Prepared
 from .offline.extractive import extractive_answer
@@ -30,9 +31,13 @@ _CITATION = re.compile(r"\[S(\d+)\b")
 
 
 class AnswerMessage(AIMessage):
-    """A LangChain ``AIMessage`` with the sections the answer was drawn from."""
+    """A LangChain ``AIMessage`` with the sections the answer was drawn from, each
+    sentence's support (:mod:`.support`) and, when the model's reply was set aside for the
+    offline answer, that reply (``model_answer``)."""
 
     references: list[dict[str, Any]] = []
+    support: dict[str, Any] | None = None
+    model_answer: str = ""
 
 
 def needs_model(prepared: Prepared, retriever: Retriever) -> bool:
@@ -143,14 +148,17 @@ def finish(
 ) -> AnswerMessage | dict[str, Any]:
     """The answer as an ``AnswerMessage`` (the seed's contract) or a plain dict."""
     use = usage(prepared.navs, reply)
-    _cite(prepared, reply.text, retriever)
+    shown = _checked(prepared, reply)
+    _cite(prepared, shown.text, retriever)
     report_trace(prepared.trace, use, verbose)
     if not return_raw:
         return {
-            "answer": reply.text,
+            "answer": shown.text,
             "references": prepared.references,
             "trace": prepared.trace,
             "usage": use,
+            "support": shown.support,
+            "model_answer": shown.model_answer,
         }
     search_model = (
         model_name(retriever.search_llm) if retriever.search_llm is not None else ENGINE_NAME
@@ -170,8 +178,10 @@ def finish(
         "trace": prepared.trace,
     }
     return AnswerMessage(
-        content=reply.text,
+        content=shown.text,
         references=prepared.references,
+        support=shown.support,
+        model_answer=shown.model_answer,
         response_metadata=metadata,
         usage_metadata={
             "input_tokens": use["input_tokens"],
@@ -184,13 +194,26 @@ def finish(
 def final_chunk(
     prepared: Prepared, reply: LLMReply, retriever: Retriever, verbose: bool
 ) -> dict[str, Any]:
-    """The last item of a stream: references (with evidence), trace and usage."""
+    """The last item of a stream: references (with evidence), trace and usage, and the
+    answer as it is to be shown once complete (``answer``: its citations renumbered in the
+    order used, or the offline answer when the model's was set aside), with its support."""
     use = usage(prepared.navs, reply)
-    _cite(prepared, reply.text, retriever)
+    shown = _checked(prepared, reply)
+    _cite(prepared, shown.text, retriever)
     report_trace(prepared.trace, use, verbose)
     return {
         "__references__": prepared.references,
         "trace": prepared.trace,
         "usage": use,
         "model_name": reply.model,
+        "answer": shown.text,
+        "support": shown.support,
+        "model_answer": shown.model_answer,
     }
+
+
+def _checked(prepared: Prepared, reply: LLMReply) -> Checked:
+    """The reply renumbered, checked, and set aside if it cannot be checked (the question
+    is the one asked, as the trace keeps it)."""
+    query = str(prepared.trace.get("question") or prepared.searched_as or "")
+    return checked_reply(query, prepared, reply, _sections_language(query, prepared))

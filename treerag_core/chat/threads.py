@@ -42,7 +42,10 @@ MAX_TURNS = 500
 MAX_COMMENT_CHARS = 2000
 VERDICTS = ("up", "down")
 # What a turn keeps of an answer (plain JSON; everything the page shows again).
-TURN_FIELDS = ("question", "answer", "references", "trace", "usage", "model", "error")
+TURN_FIELDS = (
+    "question", "answer", "references", "trace", "usage", "model", "error", "support",
+    "model_answer",
+)  # fmt: skip
 
 
 def now() -> str:
@@ -74,17 +77,24 @@ def make_turn(
     error: str | None = None,
 ) -> dict[str, Any]:
     """A turn from a question, its answer text and the stream's last chunk (or
-    ``ask(..., return_raw=False)``'s dict)."""
+    ``ask(..., return_raw=False)``'s dict). The answer kept is the one to show: the last
+    chunk's (citations renumbered, or the offline answer when the model's was set aside)
+    when the stream finished, else what streamed."""
     final = final or {}
+    shown = final.get("answer") if final.get("answer") and not error else answer
     turn = {
         "question": str(question),
-        "answer": str(answer or ""),
+        "answer": str(shown or ""),
         "references": list(final.get("__references__") or final.get("references") or []),
         "trace": final.get("trace"),
         "usage": final.get("usage"),
         "model": final.get("model_name"),
         "asked_at": now(),
     }
+    if final.get("support"):
+        turn["support"] = final["support"]
+    if final.get("model_answer"):
+        turn["model_answer"] = str(final["model_answer"])
     if error:
         turn["error"] = str(error)
     return turn

@@ -201,6 +201,14 @@ def _ask(args: argparse.Namespace, library: Library) -> int:
         if isinstance(event, TextDelta):
             print(event.text, end="", flush=True)
             continue
+        if event.model_answer:  # the reply streamed could not be checked: what to read instead
+            print(f"\n\n{event.text}")
+        doubtful = [s for s in (event.support or {}).get("sentences") or []
+                    if s["verdict"] in ("unsupported", "partly")]  # fmt: skip
+        if doubtful and not event.model_answer:
+            print("\n\nNot (fully) found in its sources:")
+            for sentence in doubtful:
+                print(f"  - {sentence['text']} ({sentence['why']})")
         routed = event.trace.get("library")
         if routed:
             print(f"\n\nSearched {routed['searched']} documents, opened "

@@ -49,6 +49,11 @@ class QuestionResult:
     answer_figures: list[str] = field(default_factory=list)  # printed gold figures
     answer_hit: bool | None = None
     first_line_hit: bool | None = None  # … and says it in its first line
+    # The answer checked against the sections it read (answer/support.py): its sentences
+    # that state something, those supported, and whether the check flagged it.
+    sentences: int = 0
+    sentences_supported: int = 0
+    flagged: bool | None = None
 
     @property
     def pages_retrieved(self) -> int:
@@ -96,6 +101,12 @@ def summarize_results(results: Sequence[QuestionResult]) -> dict[str, Any]:
         "answer_hit_rate": rate([r.answer_hit for r in results]),
         "answer_questions": sum(r.answer_hit is not None for r in results),
         "first_line_hit_rate": rate([r.first_line_hit for r in results]),
+        "sentences_supported_rate": (
+            round(sum(r.sentences_supported for r in results) / total, 4)
+            if (total := sum(r.sentences for r in results))
+            else None
+        ),
+        "flagged_answers": sum(bool(r.flagged) for r in results),
         "mean_sections_retrieved": round(sum(len(r.retrieved) for r in results) / n, 2),
         "mean_pages_retrieved": round(sum(r.pages_retrieved for r in results) / n, 2),
         "mean_tokens": round(sum(r.tokens for r in results) / n, 1),

@@ -38,6 +38,8 @@ def summary_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
                 "answer has the figure": pct(s.get("answer_hit_rate")),
                 "in its first line": pct(s.get("first_line_hit_rate")),
                 "answer-graded questions": s.get("answer_questions", 0),
+                "sentences supported": pct(s.get("sentences_supported_rate")),
+                "answers flagged": s.get("flagged_answers", 0),
                 "mean sections": s["mean_sections_retrieved"],
                 "mean pages": s["mean_pages_retrieved"],
                 "mean tokens": round(s["mean_tokens"]),
@@ -67,16 +69,16 @@ def summary_table(summary: dict[str, Any]) -> str:
     """The same rows as a Markdown table (console and result files)."""
     lines = [
         "| method | page hit rate | section hit rate | answer has the figure | in its first line "
-        "| mean sections | mean pages | mean tokens |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| sentences supported | answers flagged | mean sections | mean pages | mean tokens |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in summary_rows(summary):
         lines.append(
             f"| {row['method']} | {row['page hit rate']} ({row['page-graded questions']} q) | "
             f"{row['section hit rate']} ({row['section-graded questions']} q) | "
             f"{row['answer has the figure']} ({row['answer-graded questions']} q) | "
-            f"{row['in its first line']} | "
-            f"{row['mean sections']} | {row['mean pages']} | {row['mean tokens']:,} |"
+            f"{row['in its first line']} | {row['sentences supported']} | "
+            f"{row['answers flagged']} | {row['mean sections']} | {row['mean pages']} | {row['mean tokens']:,} |"
         )
     return "\n".join(lines)
 

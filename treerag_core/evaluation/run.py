@@ -19,6 +19,7 @@ from ..answer.context import Prepared, prepare_answer
 from ..answer.offline.extractive import extractive_answer
 from ..answer.result import mark_cited, offline_reply
 from ..answer.retriever import Retriever, make_retriever
+from ..answer.support import check_support
 from ..errors import TreeragError
 from ..library.asking import readable_loader
 from ..navigate.history import conversation
@@ -128,6 +129,10 @@ def grade_answer(result: QuestionResult, question: str, sections: list[dict[str,
     wanted = [Decimal(f) for f in result.answer_figures]
     result.answer_hit = answer_hit(result.answer, wanted)
     result.first_line_hit = answer_hit(first_line(result.answer), wanted)
+    support = check_support(result.answer, sections, question)
+    result.sentences = sum(support["counts"].values())
+    result.sentences_supported = support["counts"]["supported"]
+    result.flagged = bool(support["flagged"])
 
 
 def chunk_index_for(

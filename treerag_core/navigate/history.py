@@ -14,16 +14,17 @@ calls read it, so the two-calls-per-question contract holds (no rewrite call):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import InvalidHistoryError
 from ..llm.prompts import HISTORY_TEMPLATE, quote_conversation
 from ..text.messages import in_every_language
-from ..text.tokens import estimate_tokens
+from ..text.tokens import estimate_tokens, tokenize
 from ..tree.outline import page_label
-from .followup import Resolution, resolve, resolve_chain
+from .followup import Resolution, Terms, resolve, resolve_chain
 
 # The compact history a model call sees, in tokens (chars / 4): four short turns fit, and it
 # stays a small share of the search call next to a 40k-character outline.
@@ -116,6 +117,9 @@ class Conversation:
     budget_tokens: int = HISTORY_TOKENS
     dropped_turns: int = 0  # earlier turns left out (older than the window or the budget)
     _multi: bool = field(default=False, repr=False)
+    # The question names another document, entity or topic than the conversation so far:
+    # it is asked on its own, the earlier turns shown to no call and routing no document.
+    on_its_own: bool = False
 
     @property
     def searched_as(self) -> str:
@@ -150,8 +154,8 @@ class Conversation:
                 "tokens": estimate_tokens(self.block()),
                 "budget_tokens": self.budget_tokens,
             }
-        if self.resolution and self.resolution.followup:
-            out["followup"] = self.resolution.as_trace()
+        if self.resolution and (self.resolution.followup or self.on_its_own):
+            out["followup"] = {**self.resolution.as_trace(), "asked_on_its_own": self.on_its_own}
         return out
 
 
@@ -164,6 +168,12 @@ def conversation(
         return Conversation(question, budget_tokens=budget_tokens)
     chain = resolve_chain([t["question"] for t in turns])
     resolution = resolve(question, chain[-1].searched_as)
+    if not resolution.followup:
+        why = new_subject(resolution.terms, turns)
+        if why:  # "What was the revenue of the North region?" after Nike's revenue
+            resolution = replace(resolution, why=f"{why}: asked on its own")
+            return Conversation(question, (), resolution, budget_tokens, len(turns),
+                                on_its_own=True)  # fmt: skip
     multi = len({str(r.get("doc_id")) for t in turns for r in t["references"]}) > 1
 
     def fits(kept: list[dict[str, Any]]) -> bool:
@@ -181,6 +191,29 @@ def conversation(
     return Conversation(
         question, tuple(kept), resolution, budget_tokens, len(turns) - len(kept), multi
     )
+
+
+def new_subject(terms: Terms, turns: list[dict[str, Any]]) -> str:
+    """What a question that stands on its own names that the conversation so far does not
+    (a name, or a topic none of its words were about), or ``""``: the earlier questions,
+    the opening of their answers and the files they read are the conversation."""
+    said = " ".join(
+        f"{t['question']} {_answer_opening(t['answer'])} "
+        + " ".join(str(r.get("file_name") or "") for r in t["references"])
+        for t in turns
+    )
+    known = _compact(said)
+    new_names = [name for name in terms.names if _compact(name) not in known]
+    if new_names:
+        return f"it names {', '.join(new_names)}, which the conversation so far does not"
+    asked = set(tokenize(" ".join(t["question"] for t in turns)))
+    if terms.topic and not asked.intersection(tokenize(" ".join(terms.topic))):
+        return "it asks about another topic than the conversation so far"
+    return ""
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.lower())
 
 
 def _shrunk(turn: dict[str, Any], fits: Any) -> dict[str, Any]:

@@ -39,7 +39,10 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
         "the whole library, where it goes to the documents it is about: the sections are "
         "chosen and the answer is written with references [S1], [S2] to sections and "
         "pages (by the configured model, or the offline engine's extractive answer, "
-        "which quotes the documents' own sentences). Prefer browse/search/read when you "
-        "want to check the text yourself."
+        "which quotes the documents' own sentences). 'support' says, sentence by sentence, "
+        "whether the sections cited hold what it states (supported / partly / "
+        "unsupported, with the section and page); a model answer that could not be "
+        "checked is replaced by the extractive one ('model_answer' keeps it). Prefer "
+        "browse/search/read when you want to check the text yourself."
     ),
 }

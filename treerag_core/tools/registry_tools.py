@@ -260,7 +260,10 @@ class RegistryTools:
             "engine": model_name(retriever.llm) if retriever.llm is not None else ENGINE_NAME,
             "references": references[:MAX_ANSWER_REFERENCES],
             "llm_calls": reply["usage"]["llm_calls"],
+            "support": _support(reply.get("support")),
         }
+        if reply.get("model_answer"):
+            result["model_answer"] = truncate(str(reply["model_answer"]), MAX_ANSWER_CHARS)
         cut = len(answer) > MAX_ANSWER_CHARS or len(references) > MAX_ANSWER_REFERENCES
         result["truncated"] = cut
         if cut:
@@ -337,6 +340,24 @@ def _card_fields(card: dict[str, Any] | None) -> dict[str, Any]:
         "periods": list(card.get("periods") or [])[:4],
         "description": truncate(str(card.get("description") or ""), MAX_CARD_CHARS),
     }
+
+
+def _support(support: dict[str, Any] | None) -> dict[str, Any]:
+    """The answer's support for an agent: the verdict and score, and each sentence's
+    verdict with the section and page that support it (or why none does)."""
+    support = support or {}
+    sentences = []
+    for sentence in support.get("sentences") or []:
+        found = sentence.get("support") or {}
+        sentences.append({
+            "text": clip(sentence.get("text"), MAX_QUOTE_CHARS), "verdict": sentence["verdict"],
+            **({"ref": found["ref"], "page": found.get("page")} if found else {}),
+            **({"why": sentence["why"]} if sentence.get("why") else {}),
+        })  # fmt: skip
+    out = {k: support.get(k) for k in ("verdict", "score", "flagged") if k in support}
+    if support.get("model"):  # the model's answer was set aside for the extractive one
+        out["model_answer_set_aside"] = True
+    return {**out, "sentences": sentences[:MAX_ANSWER_REFERENCES]}
 
 
 def _reference(ref: dict[str, Any]) -> dict[str, Any]:

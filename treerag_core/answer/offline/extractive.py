@@ -14,6 +14,7 @@ text, page], …]`` where later pages begin) so a row or sentence cites its own 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -82,7 +83,10 @@ def extractive_answer(
     if not chosen:
         return message("note.no_match", language) + "\n\n" + note, []
     lines = [f"{chosen[0].text} {cite(sections[chosen[0].section], chosen[0].offset)}"]
-    lines += [f"- {c.text} {cite(sections[c.section], c.offset)}" for c in chosen[1:]]
+    lines += [
+        f"- {named(c, sections, chosen[0])} {cite(sections[c.section], c.offset)}"
+        for c in chosen[1:]
+    ]
     used = list(dict.fromkeys(c.section for c in chosen))
     return "\n".join(lines) + "\n\n" + note, used
 
@@ -123,9 +127,12 @@ def choose(question: Question, candidates: list[AnswerLine], limit: int) -> list
     if other is not None and _score(question, other) >= floor:
         ranked = [first, other, *(c for c in ranked[1:] if c is not other)]
     said = set(first.terms)
+    metric = question.metric_terms()
     for candidate in ranked[1:]:
         if len(chosen) >= max(1, limit):
             break
+        if metric and candidate.kind == "row" and not candidate.terms & metric:
+            continue  # a row of another table, about something else
         score = _score(question, candidate)
         adds = bool(candidate.terms - said) and score >= best * NEW_TERMS_SHARE
         if (score < floor and not adds) or candidate.key in keys:
@@ -136,6 +143,26 @@ def choose(question: Question, candidates: list[AnswerLine], limit: int) -> list
         keys.add(candidate.key)
         said |= candidate.terms
     return chosen
+
+
+def named(line: AnswerLine, sections: Sequence[Mapping[str, Any]], first: AnswerLine) -> str:
+    """A supporting row from another section than the first line's, named by its section
+    ("Converse · Revenues, 2023: $2,427 million"): a segment's total must not read as the
+    company's. Sentences say what they are about; rows from the same section share it."""
+    if line.kind != "row" or line.section == first.section:
+        return line.text
+    title = section_title(sections[line.section])
+    if not title or title == section_title(sections[first.section]):
+        return line.text
+    return line.text if title.lower() in line.text.lower() else f"{title} · {line.text}"
+
+
+def section_title(section: Mapping[str, Any]) -> str:
+    """The section's own title, from its label ("S3 · Item 8 > Converse, p. 88")."""
+    label = str(section.get("label") or "")
+    path = label.split(" · ", 1)[-1]
+    path = re.sub(r",\s*(?:pp?\.|pages?|slides?|sheets?)\s*[\d–-]+.*$", "", path)
+    return path.split(" › ")[-1].split(" > ")[-1].strip()
 
 
 def cite(section: Mapping[str, Any], offset: int) -> str:

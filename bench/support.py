@@ -1,0 +1,287 @@
+"""``python -m bench.support``: does the support check catch wrong answers, and leave right
+ones alone?
+
+For each question (the FinanceBench development set and our printed-answer questions, on
+the filings indexed by ``python -m bench.financebench --index-only``) the offline engine
+navigates and prepares the sections as ``ask`` does; then answers of six kinds are checked
+against those sections with :func:`treerag_core.answer.support.check_support`:
+
+(a) the offline engine's own answer; (b) a model's right answer: the gold answer in a fluent
+sentence citing the section that holds a gold page (only questions whose gold page was
+read, since otherwise the sources do not hold it); (c) that answer with its figure changed
+(times 1.1, printed the same way); (d) with the company swapped for another's; (e) an
+unrelated fluent answer (another question's right answer, or a generic sentence);
+(f) garbled replies (the prompt's markup leaking, a loop, a repeated answer, another
+language). Recall: the share of (c)-(f) flagged; false alarms: the share of (a)-(b)
+flagged; time: the check's milliseconds per answer.
+
+Every set is split in two halves by a hash of the question's id: the rules were tuned
+looking at the first half only; both are reported. A last table runs a few questions end
+to end through the real ChatOpenAI client against ``testkit.fake_llm.FakeLLM`` answering
+(b) or (e): how often the model's answer is set aside, and whether the answer shown holds
+the gold figure. Results: ``bench/results/support.{json,md}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.financebench import DEV_SET, OUT, OWN_SETS, RESULTS
+from bench.record import write_results
+from bench.support_answers import ARMS, Case, answers_for, gold_figure
+
+SETS = {"FinanceBench dev": DEV_SET, **OWN_SETS}
+
+
+def half(question_id: str) -> str:
+    """ "tuned" or "held out": a fixed split by the id's hash, the same on every machine."""
+    digest = hashlib.sha256(question_id.encode()).digest()[0]
+    return "tuned" if digest % 2 == 0 else "held out"
+
+
+def prepared_for(item: dict[str, Any], load: Any, retriever: Any) -> Any:
+    """The sections ``ask`` would read for the question, offline."""
+    from treerag_core.answer.context import prepare_answer
+
+    document = load(item)
+    nav = retriever.navigate(item["question"], document)
+    return prepare_answer(item["question"], [document], [nav], retriever, "")
+
+
+def gold_ref(prepared: Any, pages: list[int], item: dict[str, Any]) -> str:
+    """The ref a right answer cites: a section read that holds a gold page, the one whose
+    text prints the gold figure's digits if any does (a model cites where it read the
+    figure); "" when no gold page was read."""
+    figure = gold_figure(item)
+    digits = "".join(ch for ch in figure.text if ch.isdigit()) if figure else ""
+    holding = []
+    for ref, section in zip(prepared.references, prepared.sections, strict=True):
+        start, end = ref.get("page_start"), ref.get("page_end") or ref.get("page_start")
+        if start and any(start <= p <= end for p in pages):
+            holding.append((bool(digits) and digits in section["text"].replace(",", ""),
+                            str(ref["ref"])))  # fmt: skip
+    printed = [ref for prints, ref in holding if prints]
+    return (printed or [ref for _, ref in holding] or [""])[0]
+
+
+def run_checks(cases: list[Case]) -> list[dict[str, Any]]:
+    """Every answer of every case checked; one row per answer."""
+    from treerag_core.answer.support import check_support
+
+    rows = []
+    for case in cases:
+        for arm, text, model in case.answers:
+            started = time.perf_counter()
+            support = check_support(text, case.sections, case.question, model=model,
+                                    known=case.known)  # fmt: skip
+            ms = round(1000 * (time.perf_counter() - started), 2)
+            rows.append({"id": case.id, "set": case.set, "half": case.half, "arm": arm,
+                         "printed": case.printed,
+                         "flagged": support["flagged"], "set_aside": support["set_aside"],
+                         "verdict": support["verdict"], "score": support["score"],
+                         "ms": ms, "text": text[:300]})  # fmt: skip
+    return rows
+
+
+def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per set and half: false alarms on (a)-(b), recall on (c)-(f), the check's time."""
+    out = []
+    keys = sorted({(r["set"], r["half"]) for r in rows}, key=lambda k: (k[0], k[1] != "tuned"))
+    for name, part in [*keys, ("all", "both")]:
+        mine = [r for r in rows if name == "all" or (r["set"] == name and r["half"] == part)]
+        line: dict[str, Any] = {"set": name, "half": part,
+                                "questions": len({r["id"] for r in mine})}  # fmt: skip
+        for arm in ARMS:
+            got = [r for r in mine if r["arm"] == arm]
+            line[arm] = (sum(r["flagged"] for r in got), len(got))
+        good = [r for r in mine if r["arm"] in ARMS[:2]]
+        bad = [r for r in mine if r["arm"] in ARMS[2:]]
+        line["false_alarms"] = _share(sum(r["flagged"] for r in good), len(good))
+        printed = [r for r in good if r["arm"] == ARMS[0] or r["printed"]]
+        line["false_alarms_printed"] = _share(sum(r["flagged"] for r in printed), len(printed))
+        computed_b = [r for r in good if r["arm"] == ARMS[1] and not r["printed"]]
+        line["b_computed"] = (sum(r["flagged"] for r in computed_b), len(computed_b))
+        line["recall"] = _share(sum(r["flagged"] for r in bad), len(bad))
+        times = [r["ms"] for r in mine]
+        line["ms_median"] = round(statistics.median(times), 2) if times else None
+        line["ms_p95"] = round(sorted(times)[int(0.95 * (len(times) - 1))], 2) if times else None
+        out.append(line)
+    return out
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def end_to_end(cases: list[Case], load: Any, limit: int) -> list[dict[str, Any]]:
+    """A few questions through ``ask`` with the real ChatOpenAI client and the fake server
+    answering right (b) or fluently wrong (e): set aside, and the gold figure shown."""
+    from langchain_openai import ChatOpenAI
+
+    from testkit.fake_llm import FakeLLM
+    from treerag_core.answer.ask import ask
+    from treerag_core.answer.retriever import make_retriever
+    from treerag_core.navigate.base import NavigationConfig
+    from treerag_core.text.figures import figures_in
+
+    rows = []
+    with FakeLLM(delay=0.0) as server:
+        llm = ChatOpenAI(model="fake", api_key="test", base_url=server.url, max_retries=0)
+        retriever = make_retriever(llm, navigation=NavigationConfig(search_mode="offline"))
+        runnable = [c for c in cases if any(arm == "b right" for arm, _, _ in c.answers)]
+        for case in runnable[:limit]:
+            texts = {arm: text for arm, text, _ in case.answers}
+            for arm in ("b right", "e unrelated"):
+                server.answer = lambda _prompt, t=texts[arm]: t
+                result = ask(case.question, load(case.item), retriever, return_raw=False)
+                gold = gold_figure(case.item)
+                shown = figures_in(result["answer"])
+                rows.append({"id": case.id, "arm": arm,
+                             "set_aside": bool(result.get("model_answer")),
+                             "gold_shown": bool(gold and any(gold.agrees(f) for f in shown)),
+                             "verdict": result["support"]["verdict"]})  # fmt: skip
+    return rows
+
+
+def markdown(table: list[dict[str, Any]], e2e: list[dict[str, Any]], meta: dict) -> str:
+    lines = [
+        "# Support check: wrong answers caught, right ones left alone",
+        "",
+        f"`python -m bench.support` at {meta['commit']}, {meta['when']}. Answers checked "
+        "against the sections the offline engine read for each question; (a) offline "
+        "engine, (b) right answer, (c) one figure changed, (d) company swapped, (e) "
+        "unrelated fluent answer, (f) garbled (markup, loop, repeat, other language). "
+        "Cells: answers flagged / answers. Halves split by a hash of the question id; the "
+        "rules were tuned looking at the first half only. 'Gold figure printed': (a) and "
+        "those (b) whose gold figure's digits are printed in a section read; the others' "
+        "gold answers are computed (a ratio, a margin, a multi-year growth rate) in more "
+        "steps than the check reproduces (two printed figures).",
+        "",
+        "| set | half | questions | " + " | ".join(ARMS) + " | false alarms (a-b) | "
+        "recall (c-f) | false alarms, gold figure printed | (b) computed gold flagged | "
+        "ms median | ms p95 |",
+        "|---|---|---:|" + "---:|" * (len(ARMS) + 6),
+    ]
+    for row in table:
+        cells = [f"{row[a][0]}/{row[a][1]}" for a in ARMS]
+        lines.append(
+            f"| {row['set']} | {row['half']} | {row['questions']} | " + " | ".join(cells)
+            + f" | {_pct(row['false_alarms'])} | {_pct(row['recall'])} | "
+            f"{_pct(row['false_alarms_printed'])} | {row['b_computed'][0]}/{row['b_computed'][1]} "
+            f"| {row['ms_median']} | {row['ms_p95']} |"
+        )  # fmt: skip
+    if e2e:
+        lines += ["", "End to end (`ask` through the real ChatOpenAI client against the fake "
+                  "server; offline navigation):", "",
+                  "| model answers | questions | set aside | answer shown holds the gold figure |",
+                  "|---|---:|---:|---:|"]  # fmt: skip
+        for arm in ("b right", "e unrelated"):
+            got = [r for r in e2e if r["arm"] == arm]
+            lines.append(f"| {arm} | {len(got)} | {sum(r['set_aside'] for r in got)} | "
+                         f"{sum(r['gold_shown'] for r in got)} |")  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.support", description=__doc__)
+    parser.add_argument("--registry", type=Path, default=OUT / "registry.json")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--half", choices=("tuned", "held out", "both"), default="both")
+    parser.add_argument("--e2e", type=int, default=8, help="questions run end to end")
+    parser.add_argument("--limit", type=int, default=0, help="first N questions (a dry run)")
+    args = parser.parse_args(argv)
+    from treerag_core.answer.library import lasting_ranking_memory
+    from treerag_core.answer.retriever import make_retriever
+    from treerag_core.evaluation.loader import registry_loader
+    from treerag_core.store import open_store
+
+    store = open_store(str(args.registry))
+    load = registry_loader(store, str(DEV_SET.parent))
+    retriever = make_retriever(None, ranking_memory=lasting_ranking_memory(store))
+    items = []
+    for name, path in SETS.items():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                item = json.loads(line)
+                if args.half in ("both", half(item["id"])):
+                    items.append((name, item))
+    items = items[: args.limit] if args.limit else items
+    companies = sorted({str(item.get("company") or "") for _, item in items})
+    cases = []
+    kept = _kept(args.registry.parent / "support-prepared.json")
+    for at, (name, item) in enumerate(items):
+        prepared = kept(item["id"], lambda item=item: prepared_for(item, load, retriever))
+        ref = gold_ref(prepared, list(item.get("evidence_pages") or []), item)
+        donor = _donor(items, at)
+        cases.append(answers_for(name, half(item["id"]), item, prepared, ref, companies, donor))
+    print(f"[support] {len(cases)} questions prepared", file=sys.stderr, flush=True)
+    rows = run_checks(cases)
+    table = summary(rows)
+    e2e = end_to_end(cases, load, args.e2e) if args.e2e else []
+    meta = {"commit": _commit(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    text = markdown(table, e2e, meta)
+    print(text)
+    data = {"meta": meta, "summary": table, "end_to_end": e2e, "rows": rows}
+    write_results("support", data, text, folder=args.results)
+    return 0
+
+
+class _Sections:
+    """What the offline answer and the check need of a prepared question."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.sections, self.references = data["sections"], data["references"]
+        self.question = data["question"]
+        self.searched_as, self.memory, self.overview = data["question"], None, ""
+        self.navs: list[Any] = []
+        self.documents: dict[str, Any] = {}
+
+
+def _kept(path: Path) -> Any:
+    """The sections read for each question, kept in ``path`` (navigation is the slow part
+    and does not change with the check)."""
+    store = json.loads(path.read_text()) if path.exists() else {}
+
+    def get(question_id: str, make: Any) -> _Sections:
+        if question_id not in store:
+            prepared = make()
+            store[question_id] = {"question": prepared.trace.get("question", ""),
+                                  "sections": prepared.sections,
+                                  "references": prepared.references}  # fmt: skip
+            path.write_text(json.dumps(store))
+        return _Sections(store[question_id])
+
+    return get
+
+
+def _donor(items: list[tuple[str, dict[str, Any]]], at: int) -> dict[str, Any] | None:
+    """The next question (round the list) about another company with a gold figure: its
+    right answer is (e)'s fluent, unrelated answer for this one."""
+    company = items[at][1].get("company")
+    for step in range(1, len(items)):
+        other = items[(at + step) % len(items)][1]
+        if other.get("company") != company and gold_figure(other) is not None:
+            return other
+    return None
+
+
+def _commit() -> str:
+    import subprocess
+
+    out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return out.stdout.strip() or "unknown"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,128 @@
+"""The answers ``bench.support`` checks for one question: six kinds, right and wrong.
+
+Written the way models write (a fluent sentence with a citation), from the question's gold
+answer and company; the wrong ones change one thing each (a figure, the company), or are
+fluent but about something else, or garbled the ways small models garble.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+ARMS = ("a offline", "b right", "c figure changed", "d name swapped", "e unrelated",
+        "f garbled")  # fmt: skip
+RIGHT = (
+    "{company}'s figure for this was {answer} {ref}.",
+    "According to the filing, {company} reported {answer} {ref}.",
+    "The answer is {answer}, as {company}'s filing shows {ref}.",
+)
+GENERIC = (
+    "The company continued to focus on operational excellence and disciplined capital "
+    "allocation, and management expects steady growth across its core markets [S1]."
+)
+FRENCH = (
+    "Selon le rapport annuel, le chiffre demandé pour {company} est de {answer}, ce qui "
+    "correspond aux données publiées par la société {ref}."
+)
+LOOP = "The figure is the figure is the figure is the figure is the figure is the figure [S1]."
+# Long gold answers (an analyst's sentence) are stated by their figure alone.
+MAX_ANSWER_CHARS = 60
+_DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+@dataclass
+class Case:
+    """One question, the sections read for it, and its answers ``(arm, text, by a model)``."""
+
+    id: str
+    set: str
+    half: str
+    question: str
+    item: dict[str, Any]
+    sections: list[dict[str, Any]]
+    gold_ref: str
+    known: str = ""  # the files' names (what ``ask`` passes the check)
+    printed: bool = False  # the gold figure's digits are printed in a section read
+    answers: list[tuple[str, str, bool]] = field(default_factory=list)
+
+
+def gold_figure(item: dict[str, Any]) -> Any:
+    """The first figure (not a year) of the gold answer, or None."""
+    from treerag_core.text.figures import figures_in
+
+    return next((f for f in figures_in(str(item.get("answer") or "")) if not f.year), None)
+
+
+def _pick(key: str, options: tuple[str, ...]) -> str:
+    return options[hashlib.sha256(key.encode()).digest()[1] % len(options)]
+
+
+def changed(text: str, figure_text: str) -> str:
+    """``text`` with ``figure_text``'s number times 1.1, printed the same way."""
+    number = _DIGITS.search(figure_text)
+    if number is None:
+        return text
+    printed = number.group(0)
+    decimals = len(printed.split(".")[1]) if "." in printed else 0
+    value = float(printed.replace(",", "")) * 1.1
+    new = f"{value:,.{decimals}f}" if "," in printed else f"{value:.{decimals}f}"
+    if new == printed:
+        new = f"{float(printed.replace(',', '')) + 10**-decimals:.{decimals}f}"
+    return text.replace(figure_text, figure_text.replace(printed, new), 1)
+
+
+def answers_for(
+    set_name: str, half: str, item: dict[str, Any], prepared: Any, ref: str,
+    companies: list[str], donor: dict[str, Any] | None = None,
+) -> Case:  # fmt: skip
+    """The question's case with its answers of every kind that applies to it."""
+    from treerag_core.answer.result import offline_reply
+
+    question = item["question"]
+    known = " ".join(dict.fromkeys(str(r.get("file_name") or "") for r in prepared.references))
+    case = Case(item["id"], set_name, half, question, item,
+                copy.deepcopy(prepared.sections), ref, known)  # fmt: skip
+    case.answers.append(("a offline", offline_reply(question, prepared).text, False))
+    company = str(item.get("company") or "The company")
+    figure = gold_figure(item)
+    said = str(item.get("answer") or "")
+    said = said if len(said) <= MAX_ANSWER_CHARS else (figure.text if figure else "")
+    right = ""
+    if figure is not None:
+        digits = "".join(ch for ch in figure.text if ch.isdigit()).rstrip("0").rstrip(".")
+        digits = digits or "0"
+        case.printed = any(digits in str(s["text"]).replace(",", "").replace(".", "")
+                           for s in prepared.sections)  # fmt: skip
+    if ref and figure is not None:
+        template = _pick(item["id"], RIGHT)
+        right = template.format(company=company, answer=said, ref=f"[{ref}]")
+        case.answers.append(("b right", right, True))
+        case.answers.append(("c figure changed", changed(right, figure.text), True))
+        others = [c for c in companies if c and c.lower() != company.lower()]
+        other = others[int(hashlib.sha256(item["id"].encode()).hexdigest(), 16) % len(others)]
+        case.answers.append(("d name swapped", template.format(
+            company=other, answer=said, ref=f"[{ref}]"), True))  # fmt: skip
+    if donor is not None:
+        donor_said = str(donor.get("answer") or "")
+        donor_figure = gold_figure(donor)
+        if donor_figure is not None:
+            donor_said = donor_said if len(donor_said) <= MAX_ANSWER_CHARS else donor_figure.text
+            case.answers.append(("e unrelated", _pick(donor["id"], RIGHT).format(
+                company=donor.get("company"), answer=donor_said, ref="[S1]"), True))  # fmt: skip
+    case.answers.append(("e unrelated", GENERIC, True))
+    first = str(prepared.sections[0]["text"])[:200] if prepared.sections else ""
+    base = right or GENERIC
+    case.answers += [
+        ("f garbled", f"SECTION\n\n{base}", True),
+        ("f garbled", f'<section_data ref="S1">\n{first}', True),
+        ("f garbled", LOOP, True),
+        ("f garbled", " ".join([base] * 3), True),
+    ]
+    if figure is not None:
+        case.answers.append(("f garbled", FRENCH.format(company=company, answer=said,
+                                                        ref=f"[{ref or 'S1'}]"), True))  # fmt: skip
+    return case

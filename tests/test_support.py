@@ -1,0 +1,196 @@
+"""The support check on hand-written answer/passage pairs: figures in other notations and
+computed, dates, names, negations, garbled replies, citations that point elsewhere; and
+the renumbering of citations in the order an answer uses them."""
+
+from __future__ import annotations
+
+import pytest
+
+from treerag_core.answer.garbled import garbled
+from treerag_core.answer.support import check_support
+from treerag_core.text.figures import figures_in
+
+INCOME = {
+    "ref": "S1",
+    "label": "S1 · Item 8 > Consolidated Statements of Income, p. 59",
+    "page_start": 59,
+    "page_marks": [[120, 60]],
+    "lead": "Year Ended May 31, 2022 2021 2020\n(in millions)",
+    "file_name": "NIKE_2022_10K.pdf",
+    "text": (
+        "Revenues 51,217 49,072 46,710\n"
+        "Net income 5,727 4,029 4,240\n"
+        "Revenues increased 4% compared to the prior year, driven by higher sales in North "
+        "America.\n"
+        "The Company did not repurchase any shares in the fourth quarter of fiscal 2022.\n"
+        "On June 30, 2022, John Donahoe remained President and CEO."
+    ),
+}
+EMPLOYEES = {
+    "ref": "S2",
+    "label": "S2 · Item 1 > Employees, p. 12",
+    "page_start": 12,
+    "text": "As of May 31, 2022, we had approximately 79,100 employees worldwide. Ten percent "
+    "of them work in retail stores.",
+}
+SECTIONS = [INCOME, EMPLOYEES]
+QUESTION = "What was Nike's revenue in fiscal 2022?"
+
+
+def verdicts(answer: str, question: str = QUESTION, model: bool = True) -> list[str]:
+    return [
+        s["verdict"] for s in check_support(answer, SECTIONS, question, model=model)["sentences"]
+    ]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Nike's revenue in fiscal 2022 was $51.2 billion [S1].",  # billions vs a millions table
+        "Revenues were $51,217 million in 2022 [S1].",
+        "Revenue came to 51.217 billion dollars in 2022 [S1].",
+        "Revenues rose 4% [S1].",
+        "Revenues rose four percent [S1].",
+        "Revenues increased by $2,145 million from 2021 [S1].",  # computed: 51,217 - 49,072
+        "Revenues grew 4.4% over 2021 [S1].",  # computed: the change between two cells
+        "About 10% of employees work in retail stores [S2].",  # "Ten percent" in the passage
+    ],
+)
+def test_figures_in_other_notations_and_computed_are_supported(answer: str) -> None:
+    assert verdicts(answer) == ["supported"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Nike's revenue in fiscal 2022 was $56.3 billion [S1].",
+        "Revenues were $51,271 million in 2022 [S1].",
+        "Revenues rose 14% [S1].",
+    ],
+)
+def test_a_changed_figure_is_unsupported(answer: str) -> None:
+    support = check_support(answer, SECTIONS, QUESTION, model=True)
+    assert [s["verdict"] for s in support["sentences"]] == ["unsupported"]
+    assert support["flagged"] and support["set_aside"]
+
+
+def test_the_supporting_passage_and_its_page_are_given() -> None:
+    support = check_support("Nike had about 79,100 employees [S2].", SECTIONS, "How many?")
+    (sentence,) = support["sentences"]
+    assert sentence["support"]["ref"] == "S2" and sentence["support"]["page"] == 12
+    assert "79,100" in sentence["support"]["quote"]
+    later = check_support("John Donahoe was CEO on June 30, 2022 [S1].", SECTIONS, "Who?")
+    assert later["sentences"][0]["support"]["page"] == 60  # the line is past the page mark
+
+
+def test_dates_and_names_must_be_in_the_sources() -> None:
+    assert verdicts("John Donahoe was President and CEO on June 30, 2022 [S1].") == ["supported"]
+    assert verdicts("Mark Parker was President and CEO on June 30, 2022 [S1].") == ["partly"]
+    assert verdicts("Revenues were $51,217 million in 2019 [S1].") == ["partly"]  # wrong year
+    assert verdicts("Adidas reported revenues of $51.2 billion in 2022 [S1].") == ["partly"]
+
+
+def test_a_negation_turned_around_is_unsupported() -> None:
+    assert verdicts("The Company did not repurchase shares in the fourth quarter [S1].") == [
+        "supported"
+    ]
+    assert verdicts("The Company repurchased shares in the fourth quarter [S1].") == ["unsupported"]
+    assert verdicts("Revenues did not increase compared to the prior year [S1].") == ["unsupported"]
+
+
+def test_a_figure_from_a_section_it_does_not_cite_is_partly_supported() -> None:
+    support = check_support("Nike had about 79,100 employees [S1].", SECTIONS, "How many?")
+    assert support["sentences"][0]["verdict"] == "partly"
+    assert "does not cite" in support["sentences"][0]["why"]
+
+
+def test_a_sentence_without_citation_is_checked_against_everything_read() -> None:
+    assert verdicts("Nike had about 79,100 employees.") == ["supported"]
+
+
+def test_fluent_but_unrelated_answers_are_flagged() -> None:
+    support = check_support(
+        "The penalty for lateness is a serious offense, and it can have severe consequences.",
+        SECTIONS, QUESTION, model=True,
+    )  # fmt: skip
+    assert support["flagged"] and support["set_aside"] and support["missing_figure"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "why"),
+    [
+        ("SECTION\n\nThe company has implemented a new leave policy.", "markup"),
+        ('<section_data ref="S1">\nRevenues 51,217 49,072', "markup"),
+        ("Revenues were $51,217 million [S1]. " * 3, "repeats"),
+        ("The figure is the figure is the figure is the figure is the figure is it.", "repeats"),
+        (
+            "Le chiffre d'affaires de Nike pour l'exercice 2022 était de 51 217 millions de "
+            "dollars, selon le rapport de la société [S1].",
+            "language",
+        ),  # fmt: skip
+    ],
+)
+def test_garbled_replies_count_as_unsupported(reply: str, why: str) -> None:
+    assert why in garbled(reply, QUESTION)
+    support = check_support(reply, SECTIONS, QUESTION, model=True)
+    assert support["verdict"] == "unsupported" and support["set_aside"]
+
+
+def test_the_offline_answer_and_its_notes_are_supported() -> None:
+    offline = (
+        "Revenues, 2022: $51,217 million [S1, p. 59]\n"
+        "- Revenues increased 4% compared to the prior year, driven by higher sales in North "
+        "America. [S1, p. 59]\n\n"
+        "(Extractive answer from the offline engine: the lines above are copied from the "
+        "document's own tables and sentences that best match the question, not a generated "
+        "answer.)"
+    )
+    support = check_support(offline, SECTIONS, QUESTION)
+    assert support["verdict"] == "supported" and support["score"] == 1.0
+    assert len(support["sentences"]) == 2 and not support["flagged"]
+
+
+def test_sentences_keep_their_exact_place_in_the_answer() -> None:
+    answer = "Revenues were $51,217 million [S1]. Mark Parker signed it [S1, p. 59]."
+    for sentence in check_support(answer, SECTIONS, QUESTION)["sentences"]:
+        assert answer[sentence["start"] : sentence["end"]] == sentence["text"]
+
+
+def test_figures_read_in_prose() -> None:
+    values = [(f.value, f.percent, f.year) for f in figures_in(
+        "In 2019 3M spent $1.6 billion, ten percent more, on Item 7 of its 10-K (1,577)."
+    )]  # fmt: skip
+    assert values == [(2019, False, True), (1.6e9, False, False), (10, True, False),
+                      (1577, False, False)]  # fmt: skip
+
+
+def test_supporting_lines_belong_to_the_question() -> None:
+    """A segment's row is named by its segment; a row of an unrelated table is dropped."""
+    from treerag_core.answer.offline.extractive import extractive_answer
+
+    sections = [
+        {"ref": "S1", "label": "S1 · Item 8 > Consolidated Statements of Income, p. 40",
+         "page_start": 40, "text": "(in millions) 2023 2022\nTotal revenues 13,418 12,105\n"},
+        {"ref": "S2", "label": "S2 · Item 8 > Segments > Converse, p. 88", "page_start": 88,
+         "text": "(in millions) 2023 2022\nRevenues 2,427 2,346\n"},
+        {"ref": "S3", "label": "S3 · Item 8 > Debt, p. 90", "page_start": 90,
+         "text": "(in millions) 2023 2022\nInterest expense 58 102\n"},
+    ]  # fmt: skip
+    text, _ = extractive_answer("What were total revenues in 2023?", sections)
+    lines = text.split("\n\n")[0].splitlines()
+    assert lines[0].startswith("Total revenues, 2023: $13,418 million") or "13,418" in lines[0]
+    assert any(line.startswith("- Converse · Revenues") for line in lines[1:])
+    assert "Interest" not in text
+    assert check_support(text, sections, "What were total revenues in 2023?")["verdict"] == (
+        "supported"
+    )
+
+
+def test_the_bench_changes_a_figure_the_way_it_was_printed() -> None:
+    from bench.support import half
+    from bench.support_answers import changed
+
+    assert changed("It was $1,577 million [S1].", "$1,577") == "It was $1,735 million [S1]."
+    assert changed("It was 24.6% [S1].", "24.6%") == "It was 27.1% [S1]."
+    assert changed("It was 1 point [S1].", "1") == "It was 2 point [S1]."  # ×1.1 rounds back
+    assert {half(f"q{n}") for n in range(20)} == {"tuned", "held out"}

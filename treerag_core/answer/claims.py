@@ -1,0 +1,278 @@
+"""What an answer's sentence claims, and what the passages it cites hold, taken apart the
+same way so the two can be compared: figures, years, names, key terms and negation.
+
+Both sides are cut once per answer (the passages into lines with their figures and terms,
+each line keeping its offset for its page); :mod:`.support` compares them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..text.figures import MULTIPLIERS, NUMBER_WORDS, Figure, figures_in, word_figures
+from ..text.sentences import sentence_spans
+from ..text.tokens import tokenize
+
+# A citation as answers print it: [S2], [S2, p. 38], [S1, S3], [S2, slide 4].
+CITATION = re.compile(r"\[(S\d+)[^\]]*\]")
+_REF = re.compile(r"\bS\d+\b")
+# Words of answering, not of what is answered: never a claim about the document.
+ANSWER_WORDS = frozenset(
+    """according accordingly answer answers based cited cite cites document documents filing
+    filings report reported reports reporting section sections show shows shown state states
+    stated provided provide figure figures approximately around roughly about total amount
+    information data given source sources note notes say says mention mentions""".split()
+)
+NOT_TERMS = (
+    ANSWER_WORDS
+    | frozenset(NUMBER_WORDS)
+    | frozenset(MULTIPLIERS)
+    | frozenset("percent pct cent hundred dollar dollars point points basis".split())
+)
+# Words that turn a statement around ("did not increase", "no longer", "never").
+NEGATIONS = frozenset(
+    "not no never none neither nor without cannot nothing nobody n't isn't wasn't didn't "
+    "doesn't don't weren't aren't hasn't haven't hadn't won't".split()
+)
+_NEGATION = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in NEGATIONS) + r")\b|n't\b", re.I)
+# A sentence that says the sources do not answer: no claim about the document's content.
+REFUSAL = re.compile(
+    r"\b(?:do(?:es)?|did) not (?:contain|say|mention|provide|specify|state|include|give)\b"
+    r"|\bnot (?:found|available|provided|mentioned|specified|stated)\b|\bno information\b"
+    r"|\bcannot (?:find|determine|answer|tell)\b|\bunable to (?:find|determine|answer)\b",
+    re.I,
+)
+# Capitalised words that start sentences or name no one.
+COMMON_CAPITALS = frozenset(
+    """i a an the in on at for of to and or but as by from with this that these those it its
+    their there here what which who when where how yes no total net fiscal fy q1 q2 q3 q4
+    january february march april may june july august september october november december
+    usd eur gbp gaap non""".split()
+)
+# Words a sentence opens with that are not names (a capitalised first word otherwise may be
+# one: "Adidas reported…"; a common word there is found in the passages anyway).
+OPENERS = frozenset(
+    """however overall additionally also therefore thus hence yes based according during
+    as after before since while although because if so then both each all most some many
+    our we you they he she one two three first second finally moreover furthermore
+    meanwhile instead still about approximately around roughly nearly almost over under
+    just only less more""".split()
+)
+_NAME = re.compile(r"\b(?:[A-Z][\w&'’.-]*[A-Za-z0-9]|[A-Z]{2,}|\d+[A-Z][A-Za-z]*)\b")
+_COMPACT = re.compile(r"[\W_]+")
+# Sentences of an answer end at a stop and a space before a capital, a quote or a bracket.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[A-Z0-9$€£])")
+_ABBREVIATED = re.compile(r"\b(?:Inc|Co|Corp|Ltd|No|Mr|Mrs|Ms|Dr|St|vs|approx|U\.S|e\.g|i\.e)\.$")
+# Words longer than this are compared by their first letters ("increased", "increase").
+STEM_CHARS = 6
+
+
+def stem(word: str) -> str:
+    return word[:STEM_CHARS] if len(word) > STEM_CHARS else word
+
+
+def terms_of(text: str, language: str = "") -> set[str]:
+    """Key terms: words without stopwords, numbers (in digits or words, with their units)
+    and words of answering, stemmed."""
+    return {
+        stem(w)
+        for w in tokenize(text, language)
+        if not w[:1].isdigit() and w not in NOT_TERMS and not _REF.fullmatch(w.upper())
+    }
+
+
+def compact(text: str) -> str:
+    """Lower case, letters and digits only: "Coca-Cola" and "COCACOLA" meet."""
+    return _COMPACT.sub("", text.lower())
+
+
+def names_in(text: str) -> list[str]:
+    """Names a sentence states: capitalised words past its first word, acronyms, "3M"."""
+    out = []
+    for m in _NAME.finditer(text):
+        word = re.sub(r"['’]s?$", "", m.group(0).rstrip("."))
+        if word.lower() in COMMON_CAPITALS or _REF.fullmatch(word):
+            continue
+        first = m.start() == len(text) - len(text.lstrip())
+        if text[m.end() : m.end() + 1] == ":":
+            continue  # "Highest: …", "Note: …": a label
+        if first and (word.lower() in OPENERS or word.lower().endswith("ly")):
+            continue
+        out.append(word)
+    return list(dict.fromkeys(out))
+
+
+def negated(text: str) -> bool:
+    return bool(_NEGATION.search(text))
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of an answer: where it is, what it cites, what it claims."""
+
+    text: str
+    start: int
+    end: int
+    refs: tuple[str, ...]
+    body: str  # without its citations
+
+
+def answer_sentences(text: str) -> list[Sentence]:
+    """The answer's sentences with their exact spans; a citation left alone after a stop
+    ("… $5 million. [S1]") belongs to the sentence before it."""
+    out: list[Sentence] = []
+    offset = 0
+    for line in text.split("\n"):
+        start = offset
+        offset += len(line) + 1
+        pieces, at = [], 0
+        masked = CITATION.sub(lambda m: "[" + "x" * (len(m.group(0)) - 2) + "]", line)
+        for m in [*_SENTENCE_END.finditer(masked), None]:
+            end = m.start() if m else len(line)
+            piece = line[at:end]
+            if pieces and (
+                _ABBREVIATED.search(pieces[-1][0]) or not CITATION.sub("", piece).strip()
+            ):
+                pieces[-1] = (line[pieces[-1][1] : end], pieces[-1][1])
+            elif piece.strip():
+                pieces.append((piece, at))
+            at = m.end() if m else len(line)
+        for piece, at in pieces:
+            lead = len(piece) - len(piece.lstrip(" -*•>#\t"))
+            body = piece[lead:].rstrip()
+            if not body:
+                continue
+            refs = tuple(dict.fromkeys(r for c in re.findall(r"\[[^\]]*\]", body)
+                                       for r in _REF.findall(c) if c.startswith("[S")))  # fmt: skip
+            clean = " ".join(re.sub(r"\[S\d+[^\]]*\]", " ", body).split())
+            out.append(
+                Sentence(body, start + at + lead, start + at + lead + len(body), refs, clean)
+            )
+    return out
+
+
+@dataclass
+class Line:
+    """One line (a table row or a sentence) of a passage, its figures and terms read once
+    asked for."""
+
+    text: str
+    offset: int
+    language: str = ""
+    _figures: list[Figure] | None = None
+    _terms: set[str] | None = None
+
+    @property
+    def figures(self) -> list[Figure]:
+        if self._figures is None:
+            self._figures = figures_in(self.text)
+        return self._figures
+
+    @property
+    def terms(self) -> set[str]:
+        if self._terms is None:
+            self._terms = terms_of(self.text, self.language)
+        return self._terms
+
+    @property
+    def negated(self) -> bool:
+        return negated(self.text)
+
+
+class Passage:
+    """A section the answer read. Cut lazily: most sentences cite one or two sections, and
+    a 10-K's five sections hold thousands of numbers, so a figure is looked for among the
+    printed numbers by value first (one C-speed scan) and read in full only where it may be.
+    """
+
+    def __init__(self, ref: str, section: Mapping[str, Any], language: str = "") -> None:
+        self.ref, self.section, self.language = ref, section, language
+        self.text = str(section.get("text") or "")
+        around = f"{section.get('lead') or ''}\n{section.get('label') or ''}\n"
+        self.lower = (around + self.text).lower()
+        self._around = len(around)
+        self._lines: list[Line] | None = None
+        self._numbers: list[tuple[int, float]] | None = None
+        self._compact = ""
+        self._words: list[Figure] | None = None
+
+    @property
+    def lines(self) -> list[Line]:
+        if self._lines is None:
+            self._lines = [Line(t, at, self.language) for t, at in sentence_spans(self.text)]
+        return self._lines
+
+    @property
+    def compact(self) -> str:
+        if not self._compact:
+            self._compact = compact(self.lower)
+        return self._compact
+
+    @property
+    def numbers(self) -> list[tuple[int, float]]:
+        """Every number printed in the text: (offset, value)."""
+        if self._numbers is None:
+            self._numbers = []
+            for m in _NUMBER.finditer(self.text):
+                try:
+                    self._numbers.append((m.start(), float(m.group(0).replace(",", ""))))
+                except ValueError:
+                    continue
+        return self._numbers
+
+    def has_term(self, term: str) -> bool:
+        """Whether a word starting with ``term`` is in the passage (or its lead or label)."""
+        if not term.isascii():
+            return term in self.lower
+        at = self.lower.find(term)
+        while at >= 0:
+            if at == 0 or not self.lower[at - 1].isalnum():
+                return True
+            at = self.lower.find(term, at + 1)
+        return False
+
+    def has_year(self, year: int) -> bool:
+        return re.search(rf"(?<!\d){year}(?!\d)", self.lower) is not None
+
+    def find(self, figure: Figure) -> int | None:
+        """Where a printed figure agreeing with ``figure`` is (its offset), or None."""
+        if figure.value == 0:
+            return None
+        for at, value in self.numbers:
+            if figure.may_be(value):
+                window = self.text[max(0, at - 6) : at + 40]
+                if any(figure.agrees(other) for other in figures_in(window)):
+                    return at
+        if self._words is None:
+            self._words = word_figures(self.text)
+        return next((w.start for w in self._words if figure.agrees(w)), None)
+
+    def line_at(self, offset: int) -> Line | None:
+        """The line holding ``offset``."""
+        best = None
+        for line in self.lines:
+            if line.offset > offset:
+                break
+            best = line
+        return best
+
+    def page(self, offset: int) -> Any:
+        page = self.section.get("page_start")
+        for mark_offset, mark_page in self.section.get("page_marks") or []:
+            if mark_offset <= offset:
+                page = mark_page
+        return page
+
+
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def passages_of(sections: Sequence[Mapping[str, Any]], language: str = "") -> list[Passage]:
+    """The sections as passages (nothing is cut until a sentence asks)."""
+    return [
+        Passage(str(section.get("ref") or f"S{number}"), section, language)
+        for number, section in enumerate(sections, 1)
+    ]

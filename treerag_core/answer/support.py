@@ -1,0 +1,341 @@
+"""Every sentence of an answer checked against the passages it cites: is it supported?
+
+The answer's reader chose this app over a chatbot to see where an answer comes from, so an
+answer must not state what its sources do not hold without saying so. Each sentence is
+matched to the passages it cites (all passages read when it cites none): its figures (as
+printed, in another notation, or computed from two of the passages' figures), its years,
+its names and its key terms must be found there, and a negation must not be turned around
+("did not increase" against "increased"). A sentence is **supported**, **partly**
+supported (a name, a year or some terms missing, or its figure found only in a passage it
+does not cite) or **unsupported** (a figure, or most of its terms, nowhere; its statement
+reversed). A garbled reply (:mod:`.garbled`) is unsupported as a whole.
+
+Deterministic, no model call, a few milliseconds: the passages are cut once per answer.
+The result is a plain dict (see :func:`check_support`) kept with the answer everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from ..text import OFFLINE_NOTE
+from ..text.figures import Figure, computed, figures_in
+from ..text.numbers import years_in
+from .claims import (
+    REFUSAL,
+    Line,
+    Passage,
+    Sentence,
+    answer_sentences,
+    compact,
+    names_in,
+    negated,
+    passages_of,
+    terms_of,
+)
+from .garbled import garbled
+from .offline.extractive import NO_MATCH_NOTE
+from .offline.question import INSTRUCTION_WORDS, METRIC_SYNONYMS, read_question
+
+# Share of a sentence's key terms the passages (or the question) must hold: at least the
+# first for "supported", the second for "partly"; below it the sentence says something else.
+TERMS_SUPPORTED = 0.6
+TERMS_PARTLY = 0.34
+# A sentence with fewer key terms than this, and no figure or name, claims nothing to check
+# ("Here is what the filing says:").
+MIN_CLAIM_TERMS = 2
+# Lines whose figures may be combined into a computed one: those sharing most terms with the
+# sentence (a growth rate is two cells of one row, or the same row of two tables).
+COMPUTE_LINES = 3
+# Passages whose lines are read for a sentence that cites none (those holding most of its
+# terms), and for the figures a sentence computes.
+NEAREST_PASSAGES = 2
+COMPUTE_FIGURES = 16  # and at most this many of their figures (pairs grow as its square)
+# A line sharing this share of the closest line's terms is as close (see _said_alike).
+CLOSE_LINE = 0.8
+# Below this score, most of a model's answer is unsupported: it is set aside.
+SET_ASIDE_BELOW = 0.5
+# Questions whose answer is a figure ("How much…", "How many…").
+FIGURE_KINDS = ("amount", "count")
+QUOTE_CHARS = 200
+# A question that asks for a computed figure (English; extend for other languages).
+COMPUTE_WORDS = re.compile(
+    r"\b(?:calculat\w*|comput\w*|ratio|margin|defined as|average|cagr|growth rate|"
+    r"per cent(?:age)?|percent(?:age)?|rounded?|turnover|days|return on)\b",
+    re.I,
+)
+_NOTE_LINE = re.compile(r"^[ \t]*_.*_[ \t]*$", re.M)  # our italic notes (a failed call, a cut)
+_EXCERPT_MARK = re.compile(r"\[… [\d,]+ (?:more )?characters[^\]]*\]")
+
+
+def check_support(
+    answer: str,
+    sections: Sequence[Mapping[str, Any]],
+    question: str = "",
+    *,
+    model: bool = False,
+    language: str = "",
+    known: str = "",
+) -> dict[str, Any]:
+    """The answer's support: ``{"verdict", "score", "flagged", "set_aside", "garbled",
+    "missing_figure", "counts", "sentences": [{"text", "start", "end", "verdict", "refs",
+    "support": {"ref", "page", "page_unit", "quote"} | None, "missing": [...], "why"}]}``.
+
+    ``sections`` are what was read (``Prepared.sections``: ``ref``, ``text``, ``lead``,
+    ``label``, pages). ``model``: a model wrote the answer (its language is checked, and
+    ``set_aside`` says whether the offline answer should be shown first instead).
+    """
+    body = _without_notes(answer)
+    passages = passages_of(sections, language)
+    given = f"{question}\n{known}\n" + " ".join(str(s.get("file_name") or "") for s in sections)
+    context = _Given(terms_of(given, language), compact(given), set(years_in(question)),
+                     _asked_terms(question, language))  # fmt: skip
+    context.computes = bool(COMPUTE_WORDS.search(question))
+    broken = garbled(body, question) if model else ""  # the offline engine copies lines
+    rows = [_check(s, passages, context, language) for s in answer_sentences(body)]
+    rows = [r for r in rows if r is not None]
+    if broken:
+        for row in rows:
+            row.update(verdict="unsupported", why=f"the reply is garbled: {broken}")
+    claims = [r for r in rows if r["verdict"] != "none"]
+    counts = {v: sum(r["verdict"] == v for r in claims) for v in ("supported", "partly",
+                                                                     "unsupported")}  # fmt: skip
+    score = (counts["supported"] + 0.5 * counts["partly"]) / len(claims) if claims else 0.0
+    if broken:
+        score = 0.0
+    missing = model and _missing_figure(question, claims, passages, language)
+    verdict = "supported" if claims and score == 1.0 else "partly" if score >= 0.5 else (
+        "unsupported")  # fmt: skip
+    if not claims and not broken and not missing:
+        verdict, score = "supported", 1.0  # nothing claimed: nothing to contradict
+    return {
+        "verdict": verdict,
+        "score": round(score, 3),
+        "flagged": verdict != "supported" or bool(broken) or missing,
+        "set_aside": model and bool(broken or score < SET_ASIDE_BELOW or missing),
+        "garbled": broken,
+        "missing_figure": missing,
+        "counts": counts,
+        "sentences": rows,
+    }
+
+
+class _Given:
+    """What the answer may repeat without a source: the question's terms, names and years
+    (and the files' names)."""
+
+    def __init__(self, terms: set[str], compacted: str, years: set[int], asked: set[str]) -> None:
+        self.terms, self.compact, self.years = terms, compacted, years
+        self.asked = asked  # the question's own terms: what the lines that compute are about
+        # The question asks for a figure to be computed (a ratio, a growth rate): one the
+        # check cannot reproduce from two printed figures is doubtful, not refuted.
+        self.computes = False
+
+
+def _without_notes(answer: str) -> str:
+    """The answer without the engine's own notes (they are ours, not claims): the offline
+    note, italic notes, an excerpt's "[… 5,380 characters before]". Offsets are kept (each
+    note becomes as many spaces), so a sentence's place is its place in the answer."""
+    text = answer
+    for note in (OFFLINE_NOTE, NO_MATCH_NOTE):
+        text = text.replace(note, " " * len(note))
+    for pattern in (_NOTE_LINE, _EXCERPT_MARK):
+        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return text
+
+
+def _check(
+    sentence: Sentence, passages: list[Passage], given: _Given, language: str
+) -> dict[str, Any] | None:
+    """One sentence's verdict, the line that best supports it, and what is missing."""
+    text = sentence.body
+    figures = [f for f in figures_in(text) if not f.year]
+    years = set(years_in(text))
+    names = names_in(text)
+    terms = terms_of(text, language) - terms_of(" ".join(names), language)  # names: by name
+    row: dict[str, Any] = {
+        "text": sentence.text, "start": sentence.start, "end": sentence.end,
+        "refs": list(sentence.refs), "verdict": "none", "support": None, "missing": [], "why": "",
+    }  # fmt: skip
+    if not text or (not figures and not names and len(terms) < MIN_CLAIM_TERMS):
+        return row if text else None
+    if REFUSAL.search(text) and not figures:
+        row["why"] = "says the sources do not answer"
+        return row
+    if text.endswith(":") and not figures:
+        return row  # "It has 2 main parts:": it opens a list, the list says what it claims
+    cited = [p for p in passages if p.ref in sentence.refs]
+    scope = _nearest(cited or passages, terms)
+    found, elsewhere, best = _figures_found(figures, terms | given.asked, scope, passages)
+    missing = [f.text for f in figures if f not in found and f not in elsewhere]
+    missing += [str(y) for y in sorted(years) if not _year_found(y, scope, given)]
+    missing += [n for n in names if not _name_found(n, scope, given)]
+    known = [t for t in terms if t in given.terms or any(p.has_term(t) for p in scope)]
+    coverage = len(known) / len(terms) if terms else 1.0
+    line, passage = best or _best_line(terms, scope)
+    reversed_ = (
+        line is not None and negated(text) != line.negated and coverage >= TERMS_PARTLY
+        and not _said_alike(negated(text), terms, scope)
+    )  # fmt: skip
+    row["missing"], row["figures"] = missing, len(figures)
+    row["verdict"], row["why"] = _verdict(
+        figures,
+        found,
+        elsewhere,
+        missing,
+        coverage,
+        reversed_,
+        len(terms) < MIN_CLAIM_TERMS,
+        given.computes,
+    )
+    if line is not None and passage is not None and row["verdict"] != "unsupported":
+        row["support"] = {
+            "ref": passage.ref, "page": passage.page(line.offset),
+            "page_unit": passage.section.get("page_unit") or "page",
+            "quote": line.text[:QUOTE_CHARS],
+        }  # fmt: skip
+    return row
+
+
+def _nearest(scope: list[Passage], terms: set[str]) -> list[Passage]:
+    """A sentence citing nothing is checked against everything read; its lines are then
+    looked for in the few passages that hold most of its terms (cutting every passage
+    into lines would cost more than the answer)."""
+    if len(scope) <= NEAREST_PASSAGES:
+        return scope
+    hits = [(sum(p.has_term(t) for t in terms), -i) for i, p in enumerate(scope)]
+    order = sorted(range(len(scope)), key=lambda i: hits[i], reverse=True)
+    return [scope[i] for i in order]
+
+
+def _verdict(
+    figures: list[Figure], found: list[Figure], elsewhere: list[Figure], missing: list[str],
+    coverage: float, reversed_: bool, few_terms: bool = False, computes: bool = False,
+) -> tuple[str, str]:  # fmt: skip
+    """The verdict and why, from what was found."""
+    lost = [f for f in figures if f not in found and f not in elsewhere]
+    if figures and len(lost) == len(figures) and computes:
+        return "partly", "its figure is not printed in the passages nor computed simply from them"
+    if figures and len(lost) == len(figures):
+        return "unsupported", "its figures are not in the passages"
+    if reversed_:
+        return "unsupported", "the passage says the opposite (a negation differs)"
+    if lost:
+        return "partly", "some of its figures are not in the passages"
+    if elsewhere:
+        return "partly", "its figure is in a passage it does not cite"
+    if missing:
+        return "partly", "a name or date is not in the passages"
+    floor = TERMS_PARTLY if found else TERMS_SUPPORTED
+    if coverage >= floor or (found and few_terms):
+        return "supported", ""
+    if coverage >= TERMS_PARTLY:
+        return "partly", "some of its words are not in the passages"
+    return "unsupported", "its words are not in the passages"
+
+
+def _figures_found(
+    figures: list[Figure], terms: set[str], scope: list[Passage], everything: list[Passage]
+) -> tuple[list[Figure], list[Figure], tuple[Line, Passage] | None]:
+    """The figures found in ``scope`` (printed or computed), those found only in another
+    passage, and the line holding the first one found."""
+    found, elsewhere, best = [], [], None
+    others = [p for p in everything if p not in scope]
+    for figure in figures:
+        hit = _find(figure, terms, scope)
+        if hit is not None:
+            found.append(figure)
+            best = best or hit
+        elif any(p.find(figure) is not None for p in others):
+            elsewhere.append(figure)
+    return found, elsewhere, best
+
+
+def _find(figure: Figure, terms: set[str], scope: list[Passage]) -> tuple[Line, Passage] | None:
+    """The line printing ``figure``; else one of the lines nearest the sentence's terms
+    whose figures compute it."""
+    for passage in scope:
+        at = passage.find(figure)
+        if at is not None:
+            line = passage.line_at(at)
+            if line is not None:
+                return line, passage
+    ranked = sorted(
+        ((len(terms & line.terms), -i, line, p) for p in scope[:NEAREST_PASSAGES]
+         for i, line in enumerate(p.lines) if _has_digit(line.text)),
+        key=lambda t: (t[0], t[1]), reverse=True,
+    )[:COMPUTE_LINES]  # fmt: skip
+    if not ranked:
+        return None
+    near = [f for *_, line, _p in ranked for f in line.figures][:COMPUTE_FIGURES]
+    if any(figure.agrees(other) for other in computed(near)):
+        return ranked[0][2], ranked[0][3]
+    return None
+
+
+def _has_digit(text: str) -> bool:
+    return any(ch.isdigit() for ch in text)
+
+
+def _best_line(terms: set[str], scope: list[Passage]) -> tuple[Line | None, Passage | None]:
+    best, where, most = None, None, 0
+    for passage in scope[:NEAREST_PASSAGES]:
+        for line in passage.lines:
+            shared = len(terms & line.terms)
+            if shared > most:
+                best, where, most = line, passage, shared
+    return best, where
+
+
+def _said_alike(negative: bool, terms: set[str], scope: list[Passage]) -> bool:
+    """Whether a line nearly as close to the sentence as the closest one says it the same
+    way round (negated or not): only when every close line says the opposite is the
+    sentence turned around."""
+    lines = [(len(terms & line.terms), line) for p in scope[:NEAREST_PASSAGES] for line in p.lines]
+    best = max((shared for shared, _ in lines), default=0)
+    return any(shared >= max(1, CLOSE_LINE * best) and line.negated == negative
+               for shared, line in lines)  # fmt: skip
+
+
+def _year_found(year: int, scope: list[Passage], given: _Given) -> bool:
+    return year in given.years or any(p.has_year(year) for p in scope)
+
+
+def _name_found(name: str, scope: list[Passage], given: _Given) -> bool:
+    key = compact(name)
+    return not key or key in given.compact or any(key in p.compact for p in scope)
+
+
+@lru_cache(maxsize=256)
+def _asked_terms(question: str, language: str) -> set[str]:
+    """What the question asks about, as the lines that compute an answer name it: its own
+    words but those of instruction ("using the income statement"), and every name
+    documents print for a metric it names ("revenue": "total net sales")."""
+    lowered = question.lower()
+    words = [w for w in re.findall(r"\w+", lowered) if w not in INSTRUCTION_WORDS]
+    for group in METRIC_SYNONYMS:
+        if any(re.search(rf"\b{re.escape(phrase)}\b", lowered) for phrase in group):
+            words += " ".join(group).split()
+    return terms_of(" ".join(words), language)
+
+
+@lru_cache(maxsize=256)
+def _kind(question: str, language: str) -> str:
+    return read_question(question, language=language).kind
+
+
+def _missing_figure(
+    question: str, claims: list[dict[str, Any]], passages: list[Passage], language: str
+) -> bool:
+    """A question asking for a figure, passages holding figures, and an answer that states
+    none of them."""
+    if not question or _kind(question, language) not in FIGURE_KINDS:
+        return False
+    if not any(p.numbers for p in passages):
+        return False
+    return not any(r.get("figures") for r in claims if r["verdict"] != "unsupported")
+    # (a figure stated in a sentence not refuted: found, found elsewhere, or computed in
+    # more steps than the check reproduces: doubtful, but stated)

@@ -1,0 +1,179 @@
+"""Figures in prose, in any of the notations people and documents print them.
+
+An answer says "$51.2 billion" where the filing's table prints ``51,217`` under "(in
+millions)", "ten percent" where the text says "10%", "1,577" where the row says
+``(1,577)``. To check one against the other, each figure is read as a value with its
+precision: half a unit of its last printed digit, times its multiplier word ("51.2
+billion" is 51.2e9 ± 0.05e9). Two figures agree when their values are within both
+precisions, at one of the scales a table may be printed in (units, thousands, millions,
+billions), and the document's figure is printed at least about as precisely as the
+answer's: a lone ``51`` elsewhere on the page does not confirm "$51.2 billion".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .numbers import YEAR_RANGE, number_value
+
+# Multiplier words after a figure (English; extend for other languages).
+MULTIPLIERS = {
+    "thousand": 1e3, "k": 1e3, "million": 1e6, "millions": 1e6, "mn": 1e6, "m": 1e6,
+    "mio": 1e6, "billion": 1e9, "billions": 1e9, "bn": 1e9, "b": 1e9, "mrd": 1e9,
+    "trillion": 1e12, "thousands": 1e3,
+}  # fmt: skip
+PERCENT_WORDS = ("%", "percent", "per cent", "pct", "percentage points", "basis points")
+# The scales a document's table may print a figure in ("(in millions)").
+SCALES = (1.0, 1e3, 1e6, 1e9)
+# A document's figure confirms an answer's only if it is printed with at least this many
+# significant digits, or as many as the answer's (whichever is fewer).
+MIN_CONFIRMING_DIGITS = 3
+# Bare whole numbers up to this, with no unit or sign, are list markers, items and notes
+# ("Item 7", "two segments" is a word) more often than claims: not checked.
+SMALL_NUMBER = 12
+# Computed figures that are pure numbers: never read at a table's scale.
+UNSCALED = ("ratio",)
+_UNIT_WORDS = sorted(MULTIPLIERS, key=len, reverse=True)
+_FIGURE = re.compile(
+    r"(?<![\w.,])(?P<neg>[-−(])?(?P<cur>[$€£¥₹]|US\$|USD ?|EUR ?|GBP ?)?\s?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<close>\))?"
+    r"(?:\s?(?P<pct>%|percent\b|per cent\b|pct\b|percentage points?\b|basis points?\b))?"
+    r"(?:\s?(?P<mult>" + "|".join(_UNIT_WORDS) + r")\b)?"
+    r"(?![\w-]*[A-Za-z])",
+    re.I,
+)
+_ONES = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+).split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+NUMBER_WORDS = {w: i for i, w in enumerate(_ONES)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
+_WORD_FIGURE = re.compile(
+    r"\b(?P<words>(?:" + "|".join(NUMBER_WORDS) + r")(?:[- ](?:" + "|".join(NUMBER_WORDS)
+    + r"))?(?: hundred)?)\s?(?P<pct>percent\b|per cent\b)?(?:\s?(?P<mult>thousand|million|"
+    r"billion|trillion)\b)?",
+    re.I,
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure as printed: its value (multiplier applied), precision and where it is."""
+
+    text: str
+    value: float
+    precision: float  # half a unit of the last printed digit, times the multiplier
+    digits: int  # significant digits printed
+    percent: bool = False
+    year: bool = False  # a bare year (2019): a date, not an amount
+    start: int = 0
+    end: int = 0
+
+    def agrees(self, other: Figure) -> bool:
+        """Whether ``other`` (a document's figure) confirms this one (an answer's)."""
+        if self.year or other.year:
+            return self.year and other.year and self.value == other.value
+        if other.digits < min(self.digits, MIN_CONFIRMING_DIGITS):
+            return False
+        a, b = abs(self.value), abs(other.value)
+        if self.percent:  # 10% is 10%, a ratio printed 0.10, or a table's 10.0 under "%"
+            scales = (1.0,) if other.percent or "." in other.text else ()
+            scales += (100.0,) if b < 1 and not other.percent else ()
+        else:
+            scales = (1.0,) if other.percent or other.text in UNSCALED else SCALES
+        return any(abs(a - b * s) <= self.precision + other.precision * s for s in scales)
+
+    def may_be(self, printed: float) -> bool:
+        """A quick test before reading a printed number in full: could it agree (at any
+        scale, whatever its own precision, at most half a unit)?"""
+        a, b = abs(self.value), abs(printed)
+        scales = (1.0, 100.0) if self.percent else SCALES
+        return any(abs(a - b * s) <= self.precision + 0.5 * s for s in scales)
+
+
+def _precision(number: str) -> tuple[float, int]:
+    """Half a unit of the last printed digit, and the significant digits printed."""
+    digits = number.replace(",", "")
+    whole, _, frac = digits.partition(".")
+    significant = len((whole + frac).lstrip("0")) or 1
+    if frac:
+        return 0.5 * 10 ** -len(frac), significant
+    trailing = len(whole) - len(whole.rstrip("0")) if whole.strip("0") else 0
+    return 0.5, max(1, significant - trailing)
+
+
+def figures_in(text: str) -> list[Figure]:
+    """Every figure printed in ``text`` (numbers in digits or words), in order."""
+    out: list[Figure] = []
+    for m in _FIGURE.finditer(text):
+        number = m.group("num")
+        value = number_value(number) if not number.startswith(".") else float(number)
+        half, digits = _precision(number)
+        mult_word = (m.group("mult") or "").lower()
+        pct = bool(m.group("pct"))
+        if pct and "basis" in m.group("pct").lower():
+            value, half = value / 100, half / 100
+        if len(mult_word) == 1 and not m.group("cur"):
+            continue  # "3M", "5 m": a name or a length, unless money ("$5.3B")
+        mult = MULTIPLIERS.get(mult_word, 1.0)
+        bare = not (m.group("cur") or pct or mult_word)
+        year = bare and "," not in number and "." not in number and int(value) in YEAR_RANGE
+        if bare and not year and "." not in number and value <= SMALL_NUMBER:
+            continue
+        out.append(
+            Figure(m.group(0).strip(" (").strip(), value * mult, half * mult, digits, pct, year,
+                   m.start(), m.end())
+        )  # fmt: skip
+    return sorted(out + word_figures(text), key=lambda f: f.start)
+
+
+def word_figures(text: str) -> list[Figure]:
+    """Figures written in words with their unit: "ten percent", "twenty-five million"
+    ("two segments", a count in words without one, is not read)."""
+    out = []
+    for unit in _UNIT_WORD.finditer(text):  # only where a unit word is (a quick scan)
+        at = max(0, unit.start() - 30)
+        m = next((w for w in _WORD_FIGURE.finditer(text, at, unit.end())
+                  if w.end() == unit.end()), None)  # fmt: skip
+        if m is None or not (m.group("pct") or m.group("mult")):
+            continue
+        value = _words_value(m.group("words"))
+        mult = MULTIPLIERS.get((m.group("mult") or "").lower(), 1.0)
+        digits = len(str(int(value)).rstrip("0")) or 1
+        out.append(Figure(m.group(0), value * mult, 0.5 * mult, digits, bool(m.group("pct")),
+                          False, m.start(), m.end()))  # fmt: skip
+    return out
+
+
+_UNIT_WORD = re.compile(r"\b(?:percent|per cent|thousand|million|billion|trillion)\b", re.I)
+
+
+def _words_value(words: str) -> float:
+    """ "twenty-five" → 25, "three hundred" → 300."""
+    parts = re.split(r"[- ]", words.lower())
+    total = sum(NUMBER_WORDS.get(p, 0) for p in parts if p != "hundred")
+    return float(total * 100 if "hundred" in parts else total)
+
+
+def computed(figures: list[Figure]) -> list[Figure]:
+    """What an answer may compute from two figures: sums, differences, ratios and changes,
+    each with the precision its inputs give it (percentages too)."""
+    out: list[Figure] = []
+    plain = [f for f in figures if not f.year and f.value]
+    for i, a in enumerate(plain):
+        for b in plain[i + 1 :]:
+            x, y = abs(a.value), abs(b.value)
+            err = a.precision + b.precision
+            digits = min(a.digits, b.digits)
+            out.append(Figure("sum", x + y, err, digits))
+            out.append(Figure("difference", abs(x - y), err, digits))
+            for top, bottom in ((x, y), (y, x)):
+                if bottom:
+                    rel = err / bottom * (1 + top / bottom)
+                    out.append(Figure("ratio", top / bottom, rel, digits))
+                    out.append(Figure("share", 100 * top / bottom, 100 * rel, digits, True))
+                    change = 100 * (top - bottom) / bottom
+                    out.append(Figure("change", abs(change), 100 * rel, digits, True))
+    return out
