@@ -93,6 +93,7 @@ class Document(TypedDict, total=False):
     # The sections written in another language than ``language`` (a bilingual contract's
     # other half): node id → ISO 639-1; each is cut and stemmed in its own
     section_languages: dict[str, str]
+    tables: list[dict[str, Any]]  # the document's tables as rows × columns (text/table_data)
     content_hash: str
     indexed_at: str
     total_sections: int

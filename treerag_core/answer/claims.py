@@ -128,7 +128,8 @@ def answer_sentences(text: str) -> list[Sentence]:
     for line in text.split("\n"):
         start = offset
         offset += len(line) + 1
-        pieces, at = [], 0
+        pieces: list[tuple[str, int]] = []
+        at = 0
         masked = CITATION.sub(lambda m: "[" + "x" * (len(m.group(0)) - 2) + "]", line)
         for m in [*_SENTENCE_END.finditer(masked), None]:
             end = m.start() if m else len(line)

@@ -13,6 +13,7 @@ cells it did find; it never prints a number it did not compute.
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from ..navigate.ranking import remembered
@@ -51,7 +52,7 @@ def computed_reply(query: str, prepared: Prepared) -> str | None:
     best: Computation | None = None
     for doc_id, document in docs:
         key = ("table-index", doc_id, str(document.get("indexed_at", "")))
-        index = remembered(prepared.memory, key, lambda d=document: TableIndex.of(d))
+        index: TableIndex = remembered(prepared.memory, key, partial(TableIndex.of, document))
         result = compute(ask, index)
         if result.complete:
             best = result
@@ -121,8 +122,8 @@ def compared_reply(query: str, prepared: Prepared) -> str | None:
     table: list[tuple[str, list[tuple[Decimal | None, str]]]] = []
     for doc_id, document in _ordered(prepared):
         key = ("table-index", doc_id, str(document.get("indexed_at", "")))
-        index = remembered(prepared.memory, key, lambda d=document: TableIndex.of(d))
-        cells = []
+        index: TableIndex = remembered(prepared.memory, key, partial(TableIndex.of, document))
+        cells: list[tuple[Decimal | None, str]] = []
         for year in years:
             result = compute(per_period(ask, year), index)
             if result.complete and result.result is not None:
@@ -171,7 +172,7 @@ def entity_name(document: dict[str, Any]) -> str:
 def _ordered(prepared: Prepared) -> list[tuple[str, dict[str, Any]]]:
     order = [str(r.get("doc_id", "")) for r in prepared.references]
     return sorted(
-        prepared.documents.items(),
+        ((doc_id, dict(document)) for doc_id, document in prepared.documents.items()),
         key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order),
     )
 
@@ -180,7 +181,7 @@ def aggregated_reply(query: str, prepared: Prepared) -> str | None:
     """A sum, average or count over a sheet's rows the question filters, with the rows used."""
     for doc_id, document in prepared.documents.items():
         key = ("sheet-records", doc_id, str(document.get("indexed_at", "")))
-        records = remembered(prepared.memory, key, lambda d=document: sheet_records(d))
+        records = remembered(prepared.memory, key, partial(sheet_records, document))
         found = aggregate(query, document, records)
         if found is None:
             continue

@@ -95,8 +95,8 @@ def check_support(
                      _asked_terms(question, language))  # fmt: skip
     context.computes = bool(COMPUTE_WORDS.search(question))
     broken = garbled(body, question) if model else ""  # the offline engine copies lines
-    rows = [_check(s, passages, context, language) for s in answer_sentences(body)]
-    rows = [r for r in rows if r is not None]
+    checks = (_check(s, passages, context, language) for s in answer_sentences(body))
+    rows = [r for r in checks if r is not None]
     if broken:
         for row in rows:
             row.update(verdict="unsupported", why=f"the reply is garbled: {broken}")

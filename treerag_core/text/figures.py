@@ -78,6 +78,7 @@ class Figure:
         if other.digits < min(self.digits, MIN_CONFIRMING_DIGITS):
             return False
         a, b = abs(self.value), abs(other.value)
+        scales: tuple[float, ...]
         if self.percent:  # 10% is 10%, a ratio printed 0.10, or a table's 10.0 under "%"
             scales = (1.0,) if other.percent or "." in other.text else ()
             scales += (100.0,) if b < 1 and not other.percent else ()

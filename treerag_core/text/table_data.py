@@ -141,7 +141,7 @@ def _rows(text: str, node: Mapping[str, Any], group: list[Row]) -> list[dict[str
         # are the header, the units line and the title)
         gap = text[: max(0, row.start)].rstrip("\n").rsplit("\n", 1)[-1:] if first else None
         heading = _heading_between(
-            "\n".join(gap) if first else text[max(0, end) : max(0, row.start)]
+            "\n".join(gap or []) if first else text[max(0, end) : max(0, row.start)]
         )
         first = False
         if heading:

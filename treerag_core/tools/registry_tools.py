@@ -354,7 +354,9 @@ def _support(support: dict[str, Any] | None) -> dict[str, Any]:
             **({"ref": found["ref"], "page": found.get("page")} if found else {}),
             **({"why": sentence["why"]} if sentence.get("why") else {}),
         })  # fmt: skip
-    out = {k: support.get(k) for k in ("verdict", "score", "flagged") if k in support}
+    out: dict[str, Any] = {
+        k: support.get(k) for k in ("verdict", "score", "flagged") if k in support
+    }
     if support.get("model"):  # the model's answer was set aside for the extractive one
         out["model_answer_set_aside"] = True
     return {**out, "sentences": sentences[:MAX_ANSWER_REFERENCES]}

@@ -103,7 +103,7 @@ def sheet_records(document: Mapping[str, Any]) -> Records:
     layout: list[str] | None = None
     for node_id, node in (document.get("flat_nodes") or {}).items():
         text = str(node.get("text") or "")
-        continues = bool(layout) and text.lstrip().startswith(f"{layout[0]} ")
+        continues = bool(layout) and text.lstrip().startswith(f"{(layout or [''])[0]} ")
         if COLUMNS not in text and not continues:
             continue
         names: list[str] | None = layout if continues else None
