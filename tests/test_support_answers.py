@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from llm_test_docs import make_doc
 
 from testkit.fake_llm_servers import FakeLLMServer, kind_of, openai_chat
+from testkit.llm_test_docs import make_doc
 from treerag_core import Library, ask, make_retriever
 from treerag_core.answer.checked import SET_ASIDE_NOTE
 from treerag_core.answer.library import ask_library
