@@ -111,7 +111,7 @@ def test_a_sentence_not_in_the_sources_is_marked_and_a_wrong_answer_set_aside(
         "Revenue was $58 billion, driven by strong growth in every region [S1].",
     ])  # fmt: skip
     model_server.reply = lambda r: default_reply(r) if kind_of(r) != "answer" else next(answers)
-    at = make_app()
+    at = make_app("pages/upload.py")
     _index_sample(at)
     at.switch_page(CHAT).run()
     ask(at, "What was the revenue in the data?")
