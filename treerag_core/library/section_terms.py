@@ -18,6 +18,7 @@ is cut as its documents were.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -26,6 +27,8 @@ from ..summarize.card import card_text
 from ..text.tokens import tokenize
 from ..tree.labels import heading_label
 
+QUARTERLY_KINDS = ("quarterly report", "earnings release")
+_QUARTER = re.compile(r"^Q[1-4] (?:19|20)\d\d$")
 CARD_SECTION = -1  # the card's postings, beside the sections' (which count from 0)
 # Stored with the entry: the layout of ``postings`` and ``totals``. A change is a new index.
 SECTION_TERMS_VERSION = 1
@@ -37,6 +40,18 @@ def section_fields(node: Mapping[str, Any]) -> tuple[str, str, str]:
     title = f"{node.get('path') or ''} {heading_label(node)}"
     summary = f"{node.get('summary') or ''} {' '.join(map(str, node.get('tags') or []))}"
     return title, summary, str(node.get("text") or "")
+
+
+def own_period(card: Mapping[str, Any]) -> str:
+    """The period a document is about: a quarter's report's quarter ("Q2 2023"), else its
+    card's first period (the file name's year, or the "fiscal year ended"). A quarter
+    named in an annual report's opening does not make it a quarter's."""
+    periods = [str(p) for p in card.get("periods") or []]
+    if card.get("kind") in QUARTERLY_KINDS:
+        quarters = [p for p in periods if _QUARTER.match(p)]
+        if quarters:
+            return quarters[0]
+    return periods[0] if periods else ""
 
 
 def section_entry(
@@ -58,9 +73,8 @@ def section_entry(
     card_sums = [0, 0, 0]
     _add(postings, CARD_SECTION, (fields["name"], fields["about"], fields["summary"]), language,
          card_sums)  # fmt: skip
-    periods = card.get("periods") or []
     totals = {"sections": len(nodes), "lengths": sums, "card": card_sums, "language": language,
-              "period": str(periods[0]) if periods else "", "kind": str(card.get("kind") or "")}  # fmt: skip
+              "period": own_period(card), "kind": str(card.get("kind") or "")}  # fmt: skip
     return {"postings": postings, "totals": totals, "nodes": nodes, "titles": titles}
 
 

@@ -27,8 +27,6 @@ ALIASES: dict[str, str] = {
     "jnj": "Johnson Johnson", "j&j": "Johnson Johnson", "mmm": "3M", "amex": "American Express",
     "msft": "Microsoft", "amzn": "Amazon", "coke": "Coca-Cola",
 }  # fmt: skip
-# A word on more than this share of the cards asked names no particular document.
-NAME_SHARE = 0.5
 COMPARE = re.compile(
     r"\b(?:compare[ds]?|comparison|versus|vs\.?|difference between|differ|both|each of|"
     r"which (?:of|company|one)|between .+ and)\b", re.I,
@@ -42,6 +40,7 @@ _QUARTER = re.compile(
     r"\b(first|second|third|fourth)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?"
     r"((?:19|20)\d\d)\b", re.I,
 )  # fmt: skip
+_JOINERS = re.compile(r"[-'’.&]")
 _ORDINAL = {"first": "1", "second": "2", "third": "3", "fourth": "4"}
 _OWN_QUARTER = re.compile(r"^Q([1-4]) ((?:19|20)\d\d)$")
 
@@ -75,6 +74,7 @@ def read_question(query: str) -> Named:
         if not parts:
             continue
         joined = {"".join(parts), *("".join(pair) for pair in itertools.pairwise(parts))}
+        joined |= {_JOINERS.sub("", t) for t in joined | set(parts)}  # "coca-cola": "cocacola"
         names.append((" ".join(run), {*parts, *joined}))
     quarters = [f"Q{m[1] or m[4] or _ORDINAL[m[5].lower()]} {m[2] or m[3] or m[6]}"
                 for m in _QUARTER.finditer(query)]  # fmt: skip
@@ -82,14 +82,23 @@ def read_question(query: str) -> Named:
     return Named(names, years, list(dict.fromkeys(quarters)), bool(COMPARE.search(query)))
 
 
+def with_aliases(query: str) -> str:
+    """The question with each alias's full name beside it ("JnJ" → "Johnson Johnson")."""
+    found = [ALIASES[w.lower()] for w in _WORDS.findall(query) if w.lower() in ALIASES]
+    return " ".join([query, *found])
+
+
+def name_terms(named: Named) -> set[str]:
+    """Every form of every name the question gives (what the index is asked for)."""
+    return set().union(*(terms for _, terms in named.names)) if named.names else set()
+
+
 def name_filter(
-    named: Named, card_terms: Mapping[str, set[str]], scope_size: int
+    named: Named, card_terms: Mapping[str, set[str]]
 ) -> tuple[set[str] | None, dict[str, str]]:
     """The documents kept by the names the question gives (None: it names none the cards
     know), and for each document of ``card_terms`` why it was kept or dropped. A name is
-    matched by its longest form a card holds ("bestbuy" before "best"), and a form on more
-    than ``NAME_SHARE`` of the cards asked is no name."""
-    limit = max(1, int(NAME_SHARE * scope_size))
+    matched by its longest form a card holds ("bestbuy" before "best")."""
     holders: dict[str, set[str]] = {}
     for doc_id, terms in card_terms.items():
         for term in terms:
@@ -97,8 +106,7 @@ def name_filter(
     kept: set[str] = set()
     said: dict[str, list[str]] = {}
     for written, terms in named.names:
-        forms = sorted((t for t in terms if 0 < len(holders.get(t, ())) <= limit),
-                       key=lambda t: (-len(t), t))  # fmt: skip
+        forms = sorted((t for t in terms if t in holders), key=lambda t: (-len(t), t))
         if not forms:
             continue
         docs = holders[forms[0]]

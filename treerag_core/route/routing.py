@@ -37,7 +37,7 @@ from ..llm.schemas import routing_schema
 from ..navigate.ranking import expand_query
 from ..store.base import DocumentStore, LibraryIndex, WithLibraryIndex, collection_of
 from ..text.tokens import tokenize
-from .named import Named, name_filter, period_filter, read_question
+from .named import Named, name_filter, name_terms, period_filter, read_question, with_aliases
 from .scoring import DocumentScore, scope_statistics, score_documents
 
 DEFAULT_K = 5  # documents opened for one question at most: a comparison names two or three
@@ -165,12 +165,13 @@ def route(
     allowed: Collection[str] | None = None if principal is None and not collection else by_id
     index = store.library_index()
     totals = {d: t for d, t in index.totals(allowed).items() if d in by_id}
-    by_language = {lang: set(routing_tokens(query, lang))
+    named = read_question(query)
+    asked = with_aliases(query)
+    by_language = {lang: set(routing_tokens(asked, lang)) | name_terms(named)
                    for lang in {str(t.get("language") or "") for t in totals.values()}}  # fmt: skip
     terms = {d: by_language[str(t.get("language") or "")] for d, t in totals.items()}
     postings = index.postings(set().union(*by_language.values()), allowed)
     scores = score_documents(terms, postings, scope_statistics(totals))
-    named = read_question(query)
     considered, filters = _filtered(_considered(scores, by_id), scores, named, totals)
     _best_sections(considered, index)
     routing = _keep(considered, len(by_id), k, named)
@@ -196,7 +197,7 @@ def _filtered(
     filters: list[str] = []
     alive = {c.doc_id for c in considered}
     card_terms = {d: scores[d].card_terms for d in alive}
-    kept, why = name_filter(named, card_terms, len(totals))
+    kept, why = name_filter(named, card_terms)
     by_id = {c.doc_id: c for c in considered}
     if kept is not None:
         filters.append(f"names: {', '.join(w for w, _ in named.names)} → {len(kept)} documents")
