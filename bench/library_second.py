@@ -145,13 +145,13 @@ A company phone is given to people who are on call or travel more than 5 days a 
 
 def prepare(folder: Path) -> tuple[list[Path], list[Path], list[str]]:
     """The manuals found on this machine (copied into ``folder``, uncompressed), the
-    policies written there, and the packages missing (their manuals left out)."""
+    policies written there, and the manuals missing (their packages not installed)."""
     folder.mkdir(parents=True, exist_ok=True)
     manuals, missing = [], []
-    for name, (package, installed) in MANUALS.items():
+    for name, (_package, installed) in MANUALS.items():
         source, target = Path(installed), folder / name
         if not source.exists():
-            missing.append(package)
+            missing.append(name)
             continue
         if not target.exists():
             if source.suffix == ".gz":
@@ -170,7 +170,8 @@ def prepare(folder: Path) -> tuple[list[Path], list[Path], list[str]]:
 
 def build(registry: str, folder: Path, log: Any = print) -> list[str]:
     """Index the second library into ``registry`` (collections ``debian`` and
-    ``policies``); returns the Debian packages missing on this machine."""
+    ``policies``); returns the manuals missing on this machine (their questions are left
+    out: ``apt-get install`` the packages ``MANUALS`` names)."""
     from treerag_core import index_document, list_documents
 
     manuals, policies, missing = prepare(folder)
@@ -182,16 +183,39 @@ def build(registry: str, folder: Path, log: Any = print) -> list[str]:
                                collection=collection)  # fmt: skip
                 log(f"indexed {path.name}")
     if missing:
-        log("missing Debian packages (apt-get install them): " + " ".join(missing))
+        packages = " ".join(MANUALS[name][0] for name in missing)
+        log(f"manuals missing: {', '.join(missing)} (apt-get install {packages})")
     return missing
 
 
-def questions(missing_files: set[str]) -> list[dict[str, Any]]:
-    """The questions whose documents are on this machine, each with its half."""
+def questions(missing: list[str], only: str = "") -> list[dict[str, Any]]:
+    """The questions whose documents are on this machine, each with its half (``only``:
+    that half alone, e.g. ``tuning`` while tuning)."""
     import json
 
     rows = [json.loads(line) for line in QUESTIONS.open() if line.strip()]
-    return [{**r, "half": half(r["id"])} for r in rows if not set(r["files"]) & missing_files]
+    rows = [{**r, "half": half(r["id"])} for r in rows if not set(r["files"]) & set(missing)]
+    return [r for r in rows if not only or r["half"] == only]
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Hit rate, right document, documents opened and time: all, and each half apart."""
+    import statistics
+
+    out = {}
+    for name in ("all", "tuning", "held-out"):
+        part = [r for r in rows if name == "all" or r["half"] == name]
+        if part:
+            out[name] = {
+                "questions": len(part),
+                "hit_rate": round(sum(r["hit"] for r in part) / len(part), 4),
+                "right_document_cited": round(
+                    sum(r["right_document"] for r in part) / len(part), 4
+                ),
+                "opened_median": statistics.median(len(r["opened"]) for r in part),
+                "median_s": round(statistics.median(r["seconds"] for r in part), 4),
+            }
+    return out
 
 
 def run(registry: str, items: list[dict[str, Any]], collections: tuple[str, ...] | None,

@@ -193,3 +193,23 @@ def test_the_model_reads_cards_and_best_sections_through_the_real_client(tmp_pat
     assert "Best sections: How do I report a bug in the software?" in prompt
     assert "Chapter 1:" not in prompt.split("[2]")[0]  # the outline is not sent
     assert result["trace"]["library"]["opened"] == [faq["doc_id"]]
+
+
+def test_section_statistics_are_built_at_indexing_and_kept_in_step(
+    any_registry: RegistryUnderTest,
+) -> None:
+    """Written with the document (no question needed), replaced on re-index, gone on
+    delete: in both stores."""
+    from treerag_core import delete_document
+
+    url = any_registry.url
+    doc = _index(url, "notes.md", b"# Notes\n\n## Launch\nThe launch is on Tuesday.\n")
+    index = open_store(url).library_index()
+    assert set(index.postings({"launch"}, None)["launch"]) == {doc["doc_id"]}
+    assert index.totals(None)[doc["doc_id"]]["sections"] == 2
+    assert index.sections([doc["doc_id"]])[doc["doc_id"]]["titles"] == ["Notes", "Launch"]
+    _index(url, "notes.md", b"# Notes\n\n## Retro\nThe retrospective is on Friday.\n")
+    assert index.postings({"launch"}, None) == {}
+    assert set(index.postings({"retrospective"}, None)["retrospective"]) == {doc["doc_id"]}
+    delete_document(doc["doc_id"], url)
+    assert index.postings({"retrospective"}, None) == {} and index.totals(None) == {}
