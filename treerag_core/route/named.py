@@ -6,8 +6,9 @@ Why filters and not nudges: "What was 3M's capex in 2018?" is about 3M's 2018 re
 no weight of shared words should bring another company's filing or last year's report
 (which quotes this year's outlook) ahead of it. A name is a capitalised word of the
 question ("3M", "Debian", "Best Buy", "JnJ"; an alias as its full name) that the cards of
-the documents asked name (their title, file name or the names they are about); a period is
-a year or a quarter. When nothing is named, nothing is filtered.
+the documents asked hold in their name (title and file name: the names a card lists from
+the document's opening are often its capitalised key terms, "Cash", "Net Sales"); a period
+is a year or a quarter. When nothing is named, nothing is filtered.
 """
 
 from __future__ import annotations
@@ -29,18 +30,19 @@ ALIASES: dict[str, str] = {
 }  # fmt: skip
 COMPARE = re.compile(
     r"\b(?:compare[ds]?|comparison|versus|vs\.?|difference between|differ|both|each of|"
-    r"which (?:of|company|one)|between .+ and)\b", re.I,
+    r"which (?:of|company|one))\b", re.I,
 )  # fmt: skip
 _WORDS = re.compile(r"[^\W_][\w&'’.-]*[^\W_]|[^\W_]")
 _POSSESSIVE = re.compile(r"['’]s$", re.I)
 _PERIOD_WORD = re.compile(r"^(?:(?:fy|q[1-4]|h[12])'?\d{0,4}|'?\d{2,4})(?:q[1-4])?$", re.I)
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 _QUARTER = re.compile(
-    r"\bq([1-4])\s*(?:of\s+)?(?:fy\s*)?'?((?:19|20)\d\d)\b|\b((?:19|20)\d\d)\s*q([1-4])\b|"
+    r"\bq([1-4])\s*(?:of\s+)?(?:fy\s*)?'?((?:19|20)\d\d)\b|(?:\b|(?<=fy))((?:19|20)\d\d)\s*q([1-4])\b|"
     r"\b(first|second|third|fourth)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?"
     r"((?:19|20)\d\d)\b", re.I,
 )  # fmt: skip
 _JOINERS = re.compile(r"[-'’.&]")
+_SHORT_FY = re.compile(r"\bFY\s?'?(\d\d)\b", re.I)  # "FY21": fiscal 2021
 _ORDINAL = {"first": "1", "second": "2", "third": "3", "fourth": "4"}
 _OWN_QUARTER = re.compile(r"^Q([1-4]) ((?:19|20)\d\d)$")
 
@@ -58,13 +60,14 @@ class Named:
 
 def read_question(query: str) -> Named:
     """The names, periods and comparison a question holds (before any document is read)."""
-    words = [_POSSESSIVE.sub("", w) for w in _WORDS.findall(query)]
-    words = [ALIASES.get(w.lower(), w) for w in words]
     runs: list[list[str]] = [[]]
-    for i, w in enumerate(words):
+    for match in _WORDS.finditer(query):
+        w = _POSSESSIVE.sub("", match.group())
+        w = ALIASES.get(w.lower(), w)
         capital = any(c.isupper() for c in w) and not _PERIOD_WORD.match(w)
-        opening = i == 0 and w.istitle() and not (i + 1 < len(words) and words[1].istitle())
-        if capital and w.lower() not in STOPWORDS and not opening:  # "Explain …" names nothing
+        before = query[: match.start()].rstrip()
+        opening = (not before or before[-1] in ".?!:") and w.istitle()  # "Explain …"
+        if capital and w.lower() not in STOPWORDS and not opening:
             runs[-1].append(w)
         elif runs[-1]:
             runs.append([])
@@ -78,8 +81,9 @@ def read_question(query: str) -> Named:
         names.append((" ".join(run), {*parts, *joined}))
     quarters = [f"Q{m[1] or m[4] or _ORDINAL[m[5].lower()]} {m[2] or m[3] or m[6]}"
                 for m in _QUARTER.finditer(query)]  # fmt: skip
-    years = list(dict.fromkeys(_YEAR.findall(query)))
-    return Named(names, years, list(dict.fromkeys(quarters)), bool(COMPARE.search(query)))
+    years = _YEAR.findall(query) + [f"20{y}" for y in _SHORT_FY.findall(query)]
+    return Named(names, list(dict.fromkeys(years)), list(dict.fromkeys(quarters)),
+                 bool(COMPARE.search(query)))  # fmt: skip
 
 
 def with_aliases(query: str) -> str:

@@ -49,7 +49,7 @@ class DocumentScore:
     sections: float = 0.0
     card: float = 0.0
     best: list[tuple[int, float]] = field(default_factory=list)  # (section, score), best first
-    card_terms: set[str] = field(default_factory=set)  # question terms its card names
+    card_terms: set[str] = field(default_factory=set)  # question terms in its card's name
 
 
 @dataclass
@@ -102,7 +102,7 @@ def score_documents(
             for p in ps:
                 if p[0] == CARD_SECTION:
                     doc.card += idf_c * _saturated(p, CARD_WEIGHTS, CARD_B, stats.card_avg)
-                    if p[1] or p[2]:  # its name, or the names it is about
+                    if p[1]:  # its name: title and file name
                         doc.card_terms.add(term)
                     continue
                 part = idf_s * _saturated(p, SECTION_WEIGHTS, SECTION_B, stats.section_avg)
