@@ -86,41 +86,52 @@ def score_documents(
 ) -> dict[str, DocumentScore]:
     """Each document's best sections and card score for the question's terms
     (``terms_by_doc``: the terms the question is cut into in each document's language)."""
-    weights: dict[str, dict[int, list[float]]] = {}  # doc → section → [tf~ per term...]
+    weights: dict[str, dict[int, float]] = {}  # doc → section → its score so far
     section_df: dict[str, int] = {}
     card_df: dict[str, int] = {}
     for term, by_doc in postings.items():
         section_df[term] = sum(sum(1 for p in ps if p[0] != CARD_SECTION) for ps in by_doc.values())
         card_df[term] = sum(1 for ps in by_doc.values() if any(p[0] == CARD_SECTION for p in ps))
     out: dict[str, DocumentScore] = {}
+    section_norm = _norms(SECTION_WEIGHTS, SECTION_B, stats.section_avg)
+    card_norm = _norms(CARD_WEIGHTS, CARD_B, stats.card_avg)
     for term, by_doc in postings.items():
         idf_s, idf_c = _idf(stats.sections, section_df[term]), _idf(stats.cards, card_df[term])
         for doc_id, ps in by_doc.items():
             if term not in terms_by_doc.get(doc_id, ()):
                 continue
             doc = out.setdefault(doc_id, DocumentScore(doc_id))
+            sections = weights.setdefault(doc_id, {})
             for p in ps:
                 if p[0] == CARD_SECTION:
-                    doc.card += idf_c * _saturated(p, CARD_WEIGHTS, CARD_B, stats.card_avg)
+                    doc.card += idf_c * _saturated(p, card_norm)
                     if p[1]:  # its name: title and file name
                         doc.card_terms.add(term)
-                    continue
-                part = idf_s * _saturated(p, SECTION_WEIGHTS, SECTION_B, stats.section_avg)
-                weights.setdefault(doc_id, {}).setdefault(p[0], []).append(part)
+                else:
+                    sections[p[0]] = sections.get(p[0], 0.0) + idf_s * _saturated(p, section_norm)
     for doc_id, sections in weights.items():
-        ranked = sorted(((s, sum(parts)) for s, parts in sections.items()), key=lambda x: -x[1])
+        if not sections:
+            continue
+        ranked = sorted(sections.items(), key=lambda x: -x[1])
         doc = out[doc_id]
         doc.best = ranked[: 1 + FURTHER_SECTIONS]
         doc.sections = ranked[0][1] + FURTHER_WEIGHT * sum(x for _, x in doc.best[1:])
     return out
 
 
-def _saturated(
-    p: list[int], weights: tuple[float, ...], b: tuple[float, ...], avg: tuple[float, ...]
-) -> float:
+def _norms(
+    weights: tuple[float, ...], b: tuple[float, ...], avg: tuple[float, ...]
+) -> tuple[float, ...]:
+    """Each field's weight, and its ``b / average length`` and ``1 - b``: what BM25F's
+    length normalisation needs, worked out once per question."""
+    return tuple(x for f in range(3) for x in (weights[f], 1 - b[f], b[f] / avg[f]))
+
+
+def _saturated(p: list[int], n: tuple[float, ...]) -> float:
     """BM25F's saturated term weight of one posting ``[section, tf×3, length×3]``."""
-    tf = sum(
-        w * p[1 + f] / (1 - b[f] + b[f] * p[4 + f] / avg[f])
-        for f, w in enumerate(weights) if p[1 + f]
-    )  # fmt: skip
+    tf = (
+        (n[0] * p[1] / (n[1] + n[2] * p[4]) if p[1] else 0.0)
+        + (n[3] * p[2] / (n[4] + n[5] * p[5]) if p[2] else 0.0)
+        + (n[6] * p[3] / (n[7] + n[8] * p[6]) if p[3] else 0.0)
+    )
     return tf / (K1 + tf)
