@@ -12,11 +12,8 @@ The card is kept the same way, as section ``CARD_SECTION`` with its own three fi
 what it covers, description and outline), so the card is scored by the same BM25F over the
 cards of the same documents.
 
-Words are cut by the offline engine's tokenizer in the document's language, and English
-words are then stemmed ("reviewed" is found by "review": the offline tokenizer strips only
-plurals, which suits ranking a document's own sections but loses a library question's
-words among documents written by others); a question is cut the same way
-(:func:`index_terms`).
+Words are cut by the offline engine's tokenizer in the document's language, so a question
+is cut as its documents were.
 """
 
 from __future__ import annotations
@@ -43,24 +40,6 @@ def section_fields(node: Mapping[str, Any]) -> tuple[str, str, str]:
     title = f"{node.get('path') or ''} {heading_label(node)}"
     summary = f"{node.get('summary') or ''} {' '.join(map(str, node.get('tags') or []))}"
     return title, summary, str(node.get("text") or "")
-
-
-def index_terms(text: str, language: str = "") -> list[str]:
-    """The terms the index keeps for ``text`` and a question is cut into: the offline
-    tokenizer's, English ones stemmed (see :func:`stemmed`)."""
-    return stemmed(tokenize(text, language), language)
-
-
-def stemmed(words: list[str], language: str = "") -> list[str]:
-    """English words by their Snowball stem (other languages are stemmed by the tokenizer
-    already). A stemmer of its own per call: a Snowball stemmer is not thread-safe."""
-    if language not in ("", "en"):
-        return words
-    import snowballstemmer
-
-    stem = snowballstemmer.stemmer("english").stemWord
-    memo: dict[str, str] = {}
-    return [memo[w] if w in memo else memo.setdefault(w, stem(w)) for w in words]
 
 
 def own_period(card: Mapping[str, Any]) -> str:
@@ -103,7 +82,7 @@ def _add(
     postings: dict[str, list[list[int]]], section: int, fields: tuple[str, str, str],
     language: str, sums: list[int],
 ) -> None:  # fmt: skip
-    counts = [Counter(index_terms(text, language)) for text in fields]
+    counts = [Counter(tokenize(text, language)) for text in fields]
     lengths = [sum(c.values()) for c in counts]
     for f, length in enumerate(lengths):
         sums[f] += length

@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..library.section_terms import stemmed
 from ..text.tokens import STOPWORDS, tokenize
 
 # Another way a name is written, as the documents write it. A named constant: a team adds
@@ -79,7 +78,7 @@ def read_question(query: str) -> Named:
             continue
         joined = {"".join(parts), *("".join(pair) for pair in itertools.pairwise(parts))}
         joined |= {_JOINERS.sub("", t) for t in joined | set(parts)}  # "coca-cola": "cocacola"
-        names.append((" ".join(run), set(stemmed(sorted({*parts, *joined})))))
+        names.append((" ".join(run), {*parts, *joined}))
     quarters = [f"Q{m[1] or m[4] or _ORDINAL[m[5].lower()]} {m[2] or m[3] or m[6]}"
                 for m in _QUARTER.finditer(query)]  # fmt: skip
     years = _YEAR.findall(query) + [f"20{y}" for y in _SHORT_FY.findall(query)]

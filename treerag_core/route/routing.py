@@ -31,7 +31,6 @@ from ..access.principal import Principal
 from ..access.rules import readable_rows
 from ..errors import ConfigError
 from ..library.catalog import sync_index
-from ..library.section_terms import stemmed
 from ..llm.prompts import LIBRARY_ROUTING_SYSTEM_PROMPT, LIBRARY_ROUTING_USER_PROMPT
 from ..llm.replies import parse_search_reply
 from ..llm.schemas import routing_schema
@@ -65,7 +64,7 @@ _PERIOD = re.compile(r"^(?:fy|q[1-4])?(\d{4})(?:q[1-4])?$")
 
 def routing_tokens(query: str, language: str = "") -> list[str]:
     """The question's terms as the library index cut its documents in ``language`` (the
-    offline tokenizer, English stemmed), with what names are often written as in file names and headings:
+    offline tokenizer), with what names are often written as in file names and headings:
     periods split out ("fy2022" → "2022") and neighbouring words joined ("best buy" →
     "bestbuy", "coca-cola" → "cocacola")."""
     asked = _POSSESSIVE.sub("", expand_query(query))
@@ -74,7 +73,7 @@ def routing_tokens(query: str, language: str = "") -> list[str]:
     words = [w.lower() for w in _WORD.findall(asked)]
     extra += [a + b for a, b in itertools.pairwise(words)
               if a.isalpha() and b.isalpha() and tokenize(a) and tokenize(b)]  # fmt: skip
-    return list(dict.fromkeys(stemmed(kept + extra, language)))
+    return list(dict.fromkeys(kept + extra))
 
 
 @dataclass

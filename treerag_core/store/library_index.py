@@ -39,9 +39,7 @@ CREATE INDEX IF NOT EXISTS section_terms_doc ON section_terms (doc_id);
 """
 # The layout's version (SQLite's user_version): an index of another version is derived data
 # of an older treerag, dropped and built again from the documents by the next question.
-INDEX_VERSION = (
-    6  # 5: each document's own section statistics (routing by best sections); 6: stemmed
-)
+INDEX_VERSION = 5  # 5: each document's own section statistics (routing by best sections)
 BUSY_TIMEOUT_S = 30.0
 TABLES = ("entries", "section_terms", "cards", "passages", "passage_rows")  # older ones too
 
