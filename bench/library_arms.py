@@ -56,7 +56,7 @@ def own_questions(missing: list[str]) -> list[dict[str, Any]]:
     return [r for r in rows if not set(r["files"]) <= set(missing)]
 
 
-def _own_score(item: dict[str, Any], result: dict[str, Any], seconds: float) -> dict[str, Any]:
+def own_score(item: dict[str, Any], result: dict[str, Any], seconds: float) -> dict[str, Any]:
     refs = [r for r in result.get("references") or [] if r.get("file_name") in item["files"]]
     gold = set(item.get("evidence_pages") or [])
     pages = {p for r in refs if r.get("page_start")
@@ -85,7 +85,7 @@ def run_own(registry: str, questions: list[dict[str, Any]]) -> list[dict[str, An
         started = time.perf_counter()
         result = ask_library(item["question"], retriever, registry_path=registry,
                              return_raw=False)  # fmt: skip
-        rows.append(_own_score(item, result, time.perf_counter() - started))
+        rows.append(own_score(item, result, time.perf_counter() - started))
     return rows
 
 

@@ -122,15 +122,15 @@ class SummaryResult(TypedDict):
 
 # progress(done, total, message)
 class LibraryEntry(TypedDict):
-    """One document in the library index: its card, the card's text by field and its
-    passages (``(node_id, text)``), made once at indexing; the index cuts them into terms."""
+    """One document in the library index, made once at indexing: its card and its section
+    statistics (``treerag_core.library.section_terms.section_entry``: each term's postings,
+    the document's totals, its sections' node ids and titles)."""
 
     doc_id: str
     stamp: str  # what it was indexed from (content hash and time): a changed one is redone
     collection: str
     card: dict[str, Any]
-    card_fields: dict[str, str]
-    passages: list[tuple[str, str]]
+    sections: dict[str, Any]
 
 
 ProgressFn = Callable[[int, int, str], None]

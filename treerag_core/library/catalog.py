@@ -1,8 +1,8 @@
 """The library index, kept in step with the documents: entries made once at indexing, and
 repaired from the documents whenever they disagree.
 
-An entry is a document's card and its passages' tokens (the offline engine's tokenizer, so
-a question is cut the same way). Indexing writes it right after the document; deleting and
+An entry is a document's card and its sections' statistics (the offline engine's tokenizer,
+so a question is cut the same way: ``section_terms.py``). Indexing writes it right after the document; deleting and
 moving are kept in step by the stores themselves. Anything else that changes documents
 (imports, migrations, a restore, a writer killed between the document and its entry) is
 caught by :func:`sync_index`, which every question over the library runs first: it compares
@@ -28,13 +28,11 @@ from ..store.base import (
     WithLibraryIndex,
     collection_of,
 )
-from ..summarize.card import EDITABLE_FIELDS, build_card, card_text
-from ..text.bm25 import PASSAGE_CHARS
+from ..summarize.card import EDITABLE_FIELDS, build_card
 from ..text.language import LANGUAGE_NAMES
-from ..text.tokens import spaced
-from ..tree.labels import heading_label
 from ..types import Document, LibraryEntry
 from .documents import load_document
+from .section_terms import section_entry
 
 log = logging.getLogger("treerag.library")
 MAX_CARD_FIELD_CHARS = 1000  # a corrected kind or description: a few sentences at most
@@ -46,31 +44,16 @@ def stamp_of(row: Mapping[str, Any]) -> str:
 
 
 def library_entry(document: Document) -> LibraryEntry:
-    """A document's entry: its card, the card's fields and its passages as text, which the
-    index's own full-text engine cuts into terms (in C: an entry costs indexing little)."""
+    """A document's entry: its card and its sections' statistics (what routing ranks by,
+    built here at indexing so that no question has to open the document)."""
     card = build_card(document)
-    passages = [
-        (node_id, text)
-        for node_id, node in document.get("flat_nodes", {}).items()
-        for text in passage_texts(node)
-    ]
     return {
         "doc_id": str(document["doc_id"]),
         "stamp": stamp_of(document),
         "collection": collection_of(document),
         "card": dict(card),
-        "card_fields": {field: spaced(text) for field, text in card_text(card).items()},
-        "passages": passages,
+        "sections": section_entry(document.get("flat_nodes", {}), card),
     }
-
-
-def passage_texts(node: Mapping[str, Any], size: int = PASSAGE_CHARS) -> list[str]:
-    """A section's text in windows of the offline ranking's passage size, each headed by its
-    title, summary and tags (a passage is found by what its section is about, too)."""
-    head = f"{heading_label(node)} {node.get('summary') or ''} {' '.join(map(str, node.get('tags') or []))}"
-    text = str(node.get("text") or "")
-    windows = [text[i : i + size] for i in range(0, len(text), size)] or [""]
-    return [spaced(f"{head}\n{window}") for window in windows if (head + window).strip()]
 
 
 def index_entry(store: DocumentStore, document: Document) -> None:

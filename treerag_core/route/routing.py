@@ -1,21 +1,29 @@
 """Which documents of the library a question is about, before any document is opened.
 
-Offline, every document the person may read is ranked by its card (name, kind, periods,
-names, description, outline: what a question usually names) and by its best passages
-(what it actually says), each scaled to the best document's score, and only the documents
-that stand out are kept: within ``KEEP_RATIO`` of the best, at most ``k``. With a search
-model, the model makes the choice in one call, reading the cards of the documents the
-offline ranking puts first (``SHORTLIST`` of them, or every card of a small library), so
-the call's size does not grow with the library; a failed call or a reply that names no
-card falls back on the offline choice, and says so. Either way the choice is explained
-document by document in the trace.
+Offline, in three steps, each explained document by document in the trace:
+
+1. **Score** every document the person may read by its best answering sections (BM25F
+   over section titles, paths, summaries and text: :mod:`treerag_core.route.scoring`) and,
+   apart, by its card; the statistics are the scope's own, so documents outside the
+   collection or the person's readable set move nothing.
+2. **Filter** by what the question names (:mod:`treerag_core.route.named`): a company,
+   product, person or title keeps the documents whose cards name it; a period keeps the
+   documents whose own period it is (and those that have none). Nothing named: no filter.
+3. **Keep** the best; several only when the question compares, or when the next ones are
+   too close to the best to tell apart.
+
+With a search model, the model makes the choice in one call, reading the cards of the
+documents the offline ranking puts first (``SHORTLIST`` of them, or every card of a small
+library) with each one's best sections' titles, so the call's size does not grow with the
+library; a failed call or a reply that names no card falls back on the offline choice, and
+says so.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -28,59 +36,43 @@ from ..llm.replies import parse_search_reply
 from ..llm.schemas import routing_schema
 from ..navigate.ranking import expand_query
 from ..store.base import DocumentStore, LibraryIndex, WithLibraryIndex, collection_of
-from ..text.tokens import STOPWORDS, spaced
+from ..text.tokens import tokenize
+from .named import Named, name_filter, name_terms, period_filter, read_question, with_aliases
+from .scoring import DocumentScore, scope_statistics, score_documents
 
 DEFAULT_K = 5  # documents opened for one question at most: a comparison names two or three
-# A document is kept when its score is at least this share of the best one's: a question
-# about one filing keeps that filing; one that two documents answer alike keeps both.
+# How a document's two scores combine, each scaled to the best candidate's: its sections
+# say what it holds, its card what it is. The card is short and its words (kinds, years)
+# are shared by many cards, and names and periods are filters already: it weighs a quarter.
+CARD_SHARE = 0.25
+SECTION_SHARE = 1 - CARD_SHARE
+# A question that compares keeps the documents within this share of the best (and the best
+# of each name it gives); one that does not keeps the best alone, and a next one only when
+# it is within ``CLOSE_RATIO``: closer than the ranking can tell apart.
 KEEP_RATIO = 0.8
-# How a document's two scores combine: its card says what it is, its passages what it says.
-# The passages weigh more: in a small library a card's words (years, kinds) are shared by
-# most cards and tell little (FinanceBench dev set, 37 filings alone: right filing 76.9% at
-# 0.55, 92.3% at 0.3; in a library of 1,037: 89.2% and 96.9%).
-CARD_SHARE = 0.3
-PASSAGE_SHARE = 1 - CARD_SHARE
-# How many passages the library search returns: enough that each of the best documents
-# is represented by its best few.
-PASSAGE_POOL = 400
-# A document's passage score: its best passage plus a little for each further good one
-# (a document that discusses the subject throughout beats one that mentions it once).
-FURTHER_PASSAGES = 2
-FURTHER_WEIGHT = 0.25
-# A question that names a year prefers the documents whose own period it is (a card's first
-# period: the file name's, or the "fiscal year ended") over those that only mention it
-# (last year's filing quotes this year's outlook; a quarterly release compares with the year
-# before): among the best-ranked, their scores are multiplied by the first factor, those of
-# another known period by the second. A factor, not a bonus: documents of the asked year
-# keep their distances to each other (every 2022 filing must not crowd in beside the one a
-# 2022 question is about).
-PERIOD_FACTOR = 1.15
-OTHER_PERIOD_FACTOR = 0.85
-PERIOD_CHECKED = 40  # the best-ranked documents whose period is compared (their cards read)
+CLOSE_RATIO = 0.95
 TRACE_DOCUMENTS = 12  # documents listed in the trace (the kept ones and the nearest misses)
+BEST_SECTIONS = 3  # best sections' titles shown per document (trace, search model)
 # Cards the search model reads for one question: the offline ranking's best this many (a
-# library this small is shown whole). About 60 tokens a card: a bounded call at any size.
+# library this small is shown whole). About 80 tokens a card: a bounded call at any size.
 SHORTLIST = 40
 CARD_DESCRIPTION_CHARS = 200
-# "FY2022", "fiscal 2022", "Q2 2023", "2023Q2": the year is also asked on its own.
 _WORD = re.compile(r"[^\W_]+")
 _POSSESSIVE = re.compile(r"['’]s\b", re.I)  # "3M's" is asked of the documents about "3M"
 _PERIOD = re.compile(r"^(?:fy|q[1-4])?(\d{4})(?:q[1-4])?$")
-_YEAR = re.compile(r"^(?:19|20)\d\d$")
-_YEAR_IN = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
-def routing_tokens(query: str) -> list[str]:
-    """The question's words for the library index (which stems them as it stems the
-    documents), stopwords left out, with what names are often written as in file names and
-    headings: periods split out ("fy2022" → "2022") and each pair of neighbouring words
-    joined ("best buy" → "bestbuy", "coca-cola" → "cocacola")."""
-    asked = spaced(_POSSESSIVE.sub("", expand_query(query)))  # CJK: its bigrams, as indexed
-    words = [w.lower() for w in _WORD.findall(asked)]
-    kept = [w for w in words if w not in STOPWORDS]
+def routing_tokens(query: str, language: str = "") -> list[str]:
+    """The question's terms as the library index cut its documents in ``language`` (the
+    offline tokenizer), with what names are often written as in file names and headings:
+    periods split out ("fy2022" → "2022") and neighbouring words joined ("best buy" →
+    "bestbuy", "coca-cola" → "cocacola")."""
+    asked = _POSSESSIVE.sub("", expand_query(query))
+    kept = tokenize(asked, language)
     extra = [m.group(1) for w in kept if (m := _PERIOD.match(w)) and m.group(1) != w]
+    words = [w.lower() for w in _WORD.findall(asked)]
     extra += [a + b for a, b in itertools.pairwise(words)
-              if a.isalpha() and b.isalpha() and not {a, b} & STOPWORDS]  # fmt: skip
+              if a.isalpha() and b.isalpha() and tokenize(a) and tokenize(b)]  # fmt: skip
     return list(dict.fromkeys(kept + extra))
 
 
@@ -92,11 +84,15 @@ class Considered:
     file_name: str
     collection: str
     card: float = 0.0  # scaled to the best card's score: 0..1
-    passages: float = 0.0  # scaled to the best document's passages: 0..1
+    passages: float = 0.0  # its best sections, scaled to the best document's: 0..1
     score: float = 0.0
     kept: bool = False
     why: str = ""
-    period: str = ""  # how its own period weighed, when the question names a year
+    period: str = ""  # how its own period weighed, when the question names one
+    named: str = ""  # how the names the question gives weighed
+    sections: list[int] = field(default_factory=list)  # its best sections, best first
+    titles: list[str] = field(default_factory=list)  # their titles
+    filtered: bool = False  # dropped by a name or period the question gives
 
     def trace(self) -> dict[str, Any]:
         return {
@@ -109,6 +105,8 @@ class Considered:
             "kept": self.kept,
             "why": self.why,
             **({"period": self.period} if self.period else {}),
+            **({"named": self.named} if self.named else {}),
+            **({"best_sections": self.titles} if self.titles else {}),
         }
 
 
@@ -123,6 +121,7 @@ class Routing:
     note: str = ""
     rows: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)  # the scope
     usage: dict[str, Any] = field(default_factory=dict)  # the routing call's, with a model
+    filters: list[str] = field(default_factory=list)  # the filters applied, with why
 
     @property
     def doc_ids(self) -> list[str]:
@@ -134,6 +133,7 @@ class Routing:
             "searched": self.searched,
             "opened": self.doc_ids,
             "documents": [c.trace() for c in self.considered[:TRACE_DOCUMENTS]],
+            **({"filters": self.filters} if self.filters else {}),
             **({"note": self.note} if self.note else {}),
             **({"usage": self.usage} if self.usage else {}),
         }
@@ -163,70 +163,74 @@ def route(
     sync_index(store, rows, complete=principal is None and not collection)
     by_id = {row["doc_id"]: row for row in rows}
     allowed: Collection[str] | None = None if principal is None and not collection else by_id
-    tokens = routing_tokens(query)
     index = store.library_index()
-    cards = index.search_cards(tokens, allowed)
-    passages = index.search_passages(tokens, allowed, PASSAGE_POOL)
-    considered = _by_period(_score(by_id, cards, passages), asked_years(tokens), index)
-    return replace(_keep(considered, len(by_id), k), rows=by_id)
+    totals = {d: t for d, t in index.totals(allowed).items() if d in by_id}
+    named = read_question(query)
+    asked = with_aliases(query)
+    by_language = {lang: set(routing_tokens(asked, lang)) | name_terms(named)
+                   for lang in {str(t.get("language") or "") for t in totals.values()}}  # fmt: skip
+    terms = {d: by_language[str(t.get("language") or "")] for d, t in totals.items()}
+    postings = index.postings(set().union(*by_language.values()), allowed)
+    scores = score_documents(terms, postings, scope_statistics(totals))
+    considered, filters = _filtered(_considered(scores, by_id), scores, named, totals)
+    _best_sections(considered, index)
+    routing = _keep(considered, len(by_id), k, named)
+    return replace(routing, rows=by_id, filters=filters)
 
 
-def asked_years(tokens: list[str]) -> set[str]:
-    """The years a question names ("FY2020", "2020", "Q2 2023" → "2020", "2023")."""
-    return {t for t in tokens if _YEAR.match(t)}
-
-
-def own_year(card: dict[str, Any]) -> str | None:
-    """The year a document is about: its card's first period's."""
-    periods = card.get("periods") or []
-    found = _YEAR_IN.search(str(periods[0])) if periods else None
-    return found.group(0) if found else None
-
-
-def _by_period(
-    considered: list[Considered], years: set[str], index: LibraryIndex
-) -> list[Considered]:
-    """The best-ranked documents re-weighed by their own period (see ``PERIOD_FACTOR``)."""
-    if not years or not considered:
-        return considered
-    head = considered[:PERIOD_CHECKED]
-    cards = index.cards([c.doc_id for c in head])
-    for c in head:
-        year = own_year(cards.get(c.doc_id) or {})
-        if year in years:
-            c.score *= PERIOD_FACTOR
-            c.period = f"its own period, {year}, is the one asked"
-        elif year is not None:
-            c.score *= OTHER_PERIOD_FACTOR
-            c.period = f"its own period is {year}, not the one asked"
-    return sorted(considered, key=lambda c: (-c.score, c.file_name))
-
-
-def _score(
-    rows: dict[str, dict[str, Any]],
-    cards: dict[str, float],
-    passages: list[tuple[str, str, float]],
-) -> list[Considered]:
-    per_doc: dict[str, list[tuple[str, float]]] = {}
-    for doc_id, node_id, score in passages:
-        if doc_id in rows:
-            per_doc.setdefault(doc_id, []).append((node_id, score))
-    passage_score = {
-        doc_id: hits[0][1] + FURTHER_WEIGHT * sum(s for _, s in hits[1 : 1 + FURTHER_PASSAGES])
-        for doc_id, hits in per_doc.items()
-    }
-    best_card = max((s for d, s in cards.items() if d in rows), default=0.0) or 1.0
-    best_passage = max(passage_score.values(), default=0.0) or 1.0
+def _considered(scores: Mapping[str, DocumentScore], rows: Mapping[str, Any]) -> list[Considered]:
     out = []
-    for doc_id in set(per_doc) | {d for d in cards if d in rows}:
+    for doc_id, s in scores.items():
         row = rows[doc_id]
         c = Considered(doc_id, str(row.get("file_name")), collection_of(row))
-        c.card = max(0.0, cards.get(doc_id, 0.0)) / best_card
-        c.passages = passage_score.get(doc_id, 0.0) / best_passage
-        c.score = CARD_SHARE * c.card + PASSAGE_SHARE * c.passages
+        c.sections = [i for i, _ in s.best]
         out.append(c)
-    out.sort(key=lambda c: (-c.score, c.file_name))
     return out
+
+
+def _filtered(
+    considered: list[Considered], scores: Mapping[str, DocumentScore], named: Named,
+    totals: Mapping[str, Mapping[str, Any]],
+) -> tuple[list[Considered], list[str]]:  # fmt: skip
+    """The candidates after the name and period filters (the dropped ones last, marked),
+    each scored against the best remaining candidate; and the filters applied, with why."""
+    filters: list[str] = []
+    alive = {c.doc_id for c in considered}
+    card_terms = {d: scores[d].card_terms for d in alive}
+    kept, why = name_filter(named, card_terms)
+    by_id = {c.doc_id: c for c in considered}
+    if kept is not None:
+        filters.append(f"names: {', '.join(w for w, _ in named.names)} → {len(kept)} documents")
+        for doc_id, reason in why.items():
+            by_id[doc_id].named = reason
+        alive &= kept
+    kept, why = period_filter(named, totals, alive)
+    if kept is not None:
+        asked = ", ".join(named.quarters + named.years)
+        filters.append(f"period: {asked} → {len(kept & alive)} documents")
+        for doc_id, reason in why.items():
+            by_id[doc_id].period = reason
+        alive &= kept
+    best_s = max((scores[d].sections for d in alive), default=0.0) or 1.0
+    best_c = max((scores[d].card for d in alive), default=0.0) or 1.0
+    for c in considered:
+        s = scores[c.doc_id]
+        c.passages, c.card = s.sections / best_s, s.card / best_c
+        c.score = SECTION_SHARE * c.passages + CARD_SHARE * c.card
+        c.filtered = c.doc_id not in alive
+    considered.sort(key=lambda c: (c.filtered, -c.score, c.file_name))
+    return considered, filters
+
+
+def _best_sections(considered: list[Considered], index: LibraryIndex) -> None:
+    """The best sections' titles of the documents the trace shows."""
+    shown = [c for c in considered[:SHORTLIST] if c.sections]
+    if not shown:
+        return
+    sections = index.sections([c.doc_id for c in shown])
+    for c in shown:
+        titles = (sections.get(c.doc_id) or {}).get("titles") or []
+        c.titles = [titles[i] for i in c.sections[:BEST_SECTIONS] if i < len(titles)]
 
 
 @dataclass
@@ -246,8 +250,9 @@ def routing_call(
     query: str, routing: Routing, index: LibraryIndex, k: int, earlier: str = "",
     extra_context: str = "",
 ) -> RoutingCall | None:  # fmt: skip
-    """The prompt for the search model over the shortlisted cards (None: nothing to show);
-    only the shortlist's cards are read. ``earlier``: the conversation's last question."""
+    """The prompt for the search model over the shortlisted cards (None: nothing to show),
+    each with its best sections' titles; only the shortlist's cards are read. ``earlier``:
+    the conversation's last question."""
     shortlist = list(routing.considered[:SHORTLIST])
     if len(routing.rows) <= SHORTLIST:  # a small library: every card, matched or not
         seen = {c.doc_id for c in shortlist}
@@ -267,6 +272,8 @@ def routing_call(
 
 
 def card_line(c: Considered, card: dict[str, Any]) -> str:
+    """One card as the search model reads it: name, what it is, description, and the
+    titles of its sections that match the question best (what it holds, not its outline)."""
     about = " · ".join(
         part for part in (str(card.get("kind") or ""), ", ".join(card.get("periods") or [])[:60],
                           ", ".join(card.get("names") or [])[:80]) if part
@@ -274,7 +281,8 @@ def card_line(c: Considered, card: dict[str, Any]) -> str:
     description = " ".join(str(card.get("description") or "").split())
     if len(description) > CARD_DESCRIPTION_CHARS:
         description = description[: CARD_DESCRIPTION_CHARS - 1] + "…"
-    return f"{c.file_name} — {about} — {description}"
+    best = f" — Best sections: {'; '.join(t[:80] for t in c.titles)}" if c.titles else ""
+    return f"{c.file_name} — {about} — {description}{best}"
 
 
 def model_choice(
@@ -317,18 +325,47 @@ def checked_choice(chosen: Routing, offline: Routing, k: int) -> Routing:
     return replace(chosen, picked=picked, note=note)
 
 
-def _keep(considered: list[Considered], searched: int, k: int) -> Routing:
-    if not considered:
-        return Routing([], [], searched, note="no document in the library matches the question")
-    best = considered[0].score
+def _keep(considered: list[Considered], searched: int, k: int, named: Named) -> Routing:
+    """The best candidate; with it, when the question compares, the others within
+    ``KEEP_RATIO`` (and the best of each name given), else only those within
+    ``CLOSE_RATIO``."""
+    candidates = [c for c in considered if not c.filtered]
+    if not candidates:
+        return Routing([], considered, searched,
+                       note="no document in the library matches the question")  # fmt: skip
+    best = candidates[0].score or 1.0
+    ratio = KEEP_RATIO if named.compares else CLOSE_RATIO
     picked: list[Considered] = []
-    for rank, c in enumerate(considered, 1):
-        if len(picked) < k and c.score >= KEEP_RATIO * best:
+    for rank, c in enumerate(candidates, 1):
+        close = c.score >= ratio * best
+        if len(picked) < k and close:
             c.kept = True
             c.why = "the best match" if rank == 1 else f"{c.score / best:.0%} of the best"
             picked.append(c)
-        elif c.score >= KEEP_RATIO * best:
+        elif close:
             c.why = f"close, but only {k} documents are opened"
         else:
-            c.why = f"{c.score / best:.0%} of the best, below the {KEEP_RATIO:.0%} cut"
+            cut = "compares" if named.compares else "does not compare"
+            c.why = (
+                f"{c.score / best:.0%} of the best, below the {ratio:.0%} cut (the question {cut})"
+            )
+    if named.compares:
+        for c in _best_of_each_name(candidates, named):
+            if c not in picked and len(picked) < k:
+                c.kept, c.why = True, "the best of a name the question compares"
+                picked.append(c)
+    for c in considered:
+        if c.filtered:
+            c.why = "filtered out: " + "; ".join(x for x in (c.named, c.period) if x and "not" in x)
     return Routing(picked, considered, searched)
+
+
+def _best_of_each_name(candidates: list[Considered], named: Named) -> list[Considered]:
+    """For a comparison: each name's best document ("Compare 3M and Pfizer": one each)."""
+    out = []
+    for written, _ in named.names:
+        for c in candidates:  # best first
+            if written in c.named:
+                out.append(c)
+                break
+    return out

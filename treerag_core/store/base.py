@@ -116,8 +116,8 @@ class SyncSources(Protocol):
 
 
 class LibraryIndex(Protocol):
-    """Every document's card and passages, searchable without opening a document (what a
-    question over the whole library is routed by). Derived data: the library layer writes
+    """Every document's card and section statistics, read without opening a document
+    (what a question over the whole library is routed by). Derived data: the library layer writes
     entries and repairs the index from the documents; a search only returns documents the
     registry still lists, among the ones the caller names."""
 
@@ -135,16 +135,21 @@ class LibraryIndex(Protocol):
 
     def cards(self, doc_ids: Collection[str]) -> dict[str, dict[str, Any]]: ...
 
-    def search_cards(
-        self, tokens: list[str], doc_ids: Collection[str] | None = None
-    ) -> dict[str, float]:
-        """A relevance score (higher is better) of each card matching any token."""
+    def totals(self, doc_ids: Collection[str] | None) -> dict[str, dict[str, Any]]:
+        """Each document's totals among ``doc_ids`` (None: all): its sections, their summed
+        field lengths, its card's field lengths, its language. Summed over the documents a
+        question may read, they are its ranking statistics, and no one else's."""
         ...
 
-    def search_passages(
-        self, tokens: list[str], doc_ids: Collection[str] | None, limit: int
-    ) -> list[tuple[str, str, float]]:
-        """The best passages as ``(doc_id, node_id, score)``, best first."""
+    def postings(
+        self, terms: Collection[str], doc_ids: Collection[str] | None
+    ) -> dict[str, dict[str, list[list[int]]]]:
+        """``{term: {doc_id: [[section, tf by field..., length by field...], ...]}}`` for
+        the given terms, among ``doc_ids`` (None: all)."""
+        ...
+
+    def sections(self, doc_ids: Collection[str]) -> dict[str, dict[str, list[str]]]:
+        """Each document's ``{"nodes": [...], "titles": [...]}`` in section order."""
         ...
 
 

@@ -1,12 +1,13 @@
-"""The file store's library index: every document's card and passages in SQLite FTS5.
+"""The file store's library index: every document's card and section statistics in SQLite.
 
-Why SQLite: it is in Python's standard library, and FTS5 is a real full-text engine: an
-inverted index on disk, BM25 ranking with column weights, transactions. A question over a
-thousand documents reads a few index pages instead of every document, and memory does not
-grow with the library. FTS5 cuts the text into terms itself (Unicode words, accents
-folded, Porter stems), in C, so an entry adds little to indexing; the index is
-derived data: ``treerag_core.library.catalog`` rebuilds or repairs it from the documents,
-and a search only ever answers with documents the registry still lists.
+Why SQLite: it is in Python's standard library, keeps an index on disk with transactions,
+and a question over a thousand documents reads the rows of its own few terms (one B-tree
+lookup each) instead of every document, so memory does not grow with the library. The
+rows are postings by ``(term, document)``: the statistics routing ranks with are summed
+over the documents a question may read, never the whole index (see
+``treerag_core.library.section_terms``). The index is derived data:
+``treerag_core.library.catalog`` rebuilds or repairs it from the documents, and a search
+only ever answers with documents the registry still lists.
 
 Writes happen under the registry's file lock (the caller's), in one SQLite transaction
 each; readers never block writers for long (WAL).
@@ -18,7 +19,7 @@ import json
 import os
 import sqlite3
 import zlib
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -28,34 +29,23 @@ from ..types import LibraryEntry
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
     doc_id TEXT PRIMARY KEY, stamp TEXT NOT NULL, collection TEXT NOT NULL, card TEXT NOT NULL,
-    card_row INTEGER, first_row INTEGER, last_row INTEGER, texts BLOB
+    totals TEXT NOT NULL, sections BLOB NOT NULL
 );
-CREATE TABLE IF NOT EXISTS passage_rows (
-    row INTEGER PRIMARY KEY, doc_id TEXT NOT NULL, node_id TEXT NOT NULL
-);
-CREATE VIRTUAL TABLE IF NOT EXISTS cards USING fts5(
-    doc_id UNINDEXED, name, about, summary, tokenize = 'porter unicode61 remove_diacritics 2'
-);
-CREATE VIRTUAL TABLE IF NOT EXISTS passages USING fts5(
-    body, content = '', tokenize = 'porter unicode61 remove_diacritics 2'
-);
+CREATE TABLE IF NOT EXISTS section_terms (
+    term TEXT NOT NULL, doc_id TEXT NOT NULL, postings TEXT NOT NULL,
+    PRIMARY KEY (term, doc_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS section_terms_doc ON section_terms (doc_id);
 """
 # The layout's version (SQLite's user_version): an index of another version is derived data
 # of an older treerag, dropped and built again from the documents by the next question.
-INDEX_VERSION = 4  # 4: scripts without spaces indexed as bigrams
-# How much a match in each card field counts (name, about, summary): a question names the
-# company or product and the period far more often than words of a description.
-CARD_WEIGHTS = (6.0, 3.0, 0.5)
+INDEX_VERSION = 5  # 5: each document's own section statistics (routing by best sections)
 BUSY_TIMEOUT_S = 30.0
-
-
-def _match(tokens: Iterable[str]) -> str:
-    """An FTS5 query: any of the tokens, each quoted (a token is never an operator)."""
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in dict.fromkeys(tokens) if t)
+TABLES = ("entries", "section_terms", "cards", "passages", "passage_rows")  # older ones too
 
 
 class SqliteLibraryIndex:
-    """Cards and passages of one registry, in ``<registry stem>.library.sqlite``."""
+    """Cards and section statistics of one registry, in ``<registry stem>.library.sqlite``."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -70,11 +60,8 @@ class SqliteLibraryIndex:
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             if conn.execute("PRAGMA user_version").fetchone()[0] != INDEX_VERSION:
-                conn.executescript(
-                    "DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS cards; "
-                    "DROP TABLE IF EXISTS passage_rows; "
-                    f"DROP TABLE IF EXISTS passages; PRAGMA user_version = {INDEX_VERSION};"
-                )
+                drops = " ".join(f"DROP TABLE IF EXISTS {t};" for t in TABLES)
+                conn.executescript(f"{drops} PRAGMA user_version = {INDEX_VERSION};")
             conn.executescript(SCHEMA)
             with conn:  # one transaction: committed on success, rolled back on error
                 yield conn
@@ -85,25 +72,20 @@ class SqliteLibraryIndex:
 
     # -- writes ------------------------------------------------------------------------
     def put(self, entry: LibraryEntry) -> None:
-        """Insert or replace one document's card and passages."""
-        doc_id, fields = entry["doc_id"], entry["card_fields"]
+        """Insert or replace one document's card and section statistics."""
+        doc_id, sections = entry["doc_id"], entry["sections"]
+        shown = {"nodes": sections["nodes"], "titles": sections["titles"]}
         with self._db() as db:
             _remove(db, doc_id)
-            card_row = db.execute(
-                "INSERT INTO cards VALUES (?, ?, ?, ?)",
-                (doc_id, fields["name"], fields["about"], fields["summary"]),
-            ).lastrowid
-            first = last = None
-            for node_id, body in entry["passages"]:  # rows ascend: one range per document
-                last = db.execute("INSERT INTO passage_rows (doc_id, node_id) VALUES (?, ?)",
-                                  (doc_id, node_id)).lastrowid  # fmt: skip
-                db.execute("INSERT INTO passages (rowid, body) VALUES (?, ?)", (last, body))
-                first = first or last
-            texts = zlib.compress(json.dumps([b for _, b in entry["passages"]]).encode())
+            db.executemany(
+                "INSERT INTO section_terms VALUES (?, ?, ?)",
+                ((term, doc_id, json.dumps(p, separators=(",", ":")))
+                 for term, p in sections["postings"].items()),
+            )  # fmt: skip
             db.execute(
-                "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)",
                 (doc_id, entry["stamp"], entry["collection"], json.dumps(entry["card"]),
-                 card_row, first, last, texts),
+                 json.dumps(sections["totals"]), zlib.compress(json.dumps(shown).encode())),
             )  # fmt: skip
 
     def remove(self, doc_id: str) -> None:
@@ -123,9 +105,8 @@ class SqliteLibraryIndex:
 
     def clear(self) -> None:
         with self._db() as db:
-            for table in ("entries", "cards", "passage_rows"):
-                db.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed names
-            db.execute("INSERT INTO passages (passages) VALUES ('delete-all')")
+            db.execute("DELETE FROM entries")
+            db.execute("DELETE FROM section_terms")
 
     # -- reads -------------------------------------------------------------------------
     def stamps(self) -> dict[str, str]:
@@ -143,64 +124,44 @@ class SqliteLibraryIndex:
             ).fetchall()
         return {doc_id: json.loads(card) for doc_id, card in rows}
 
-    def search_cards(
-        self, tokens: list[str], doc_ids: Collection[str] | None = None
-    ) -> dict[str, float]:
-        """BM25 of each matching card (higher is better), among ``doc_ids`` (None: all)."""
-        query = _match(tokens)
-        if not query or doc_ids is not None and not doc_ids:
-            return {}
-        weights = ", ".join(map(str, CARD_WEIGHTS))
-        sql = f"SELECT doc_id, -bm25(cards, 0, {weights}) FROM cards WHERE cards MATCH ?"
+    def totals(self, doc_ids: Collection[str] | None) -> dict[str, dict[str, Any]]:
+        """Each document's totals (sections, field lengths, the card's, its language)."""
         with self._db() as db:
-            rows = db.execute(*_among(sql, query, doc_ids)).fetchall()
-        return dict(rows)
+            rows = db.execute("SELECT doc_id, totals FROM entries").fetchall()
+        return {d: json.loads(t) for d, t in rows if doc_ids is None or d in doc_ids}
 
-    def search_passages(
-        self, tokens: list[str], doc_ids: Collection[str] | None, limit: int
-    ) -> list[tuple[str, str, float]]:
-        """The best ``limit`` passages as ``(doc_id, node_id, score)``, among ``doc_ids``."""
-        query = _match(tokens)
-        if not query or doc_ids is not None and not doc_ids:
-            return []
-        sql = (
-            "SELECT r.doc_id, r.node_id, -bm25(passages) AS s FROM passages "
-            "JOIN passage_rows r ON r.row = passages.rowid WHERE passages MATCH ?"
-        )
-        sql, params = _among(sql, query, doc_ids, "r.doc_id")
+    def postings(
+        self, terms: Collection[str], doc_ids: Collection[str] | None
+    ) -> dict[str, dict[str, list[list[int]]]]:
+        """The postings of ``terms``, by term then document, among ``doc_ids`` (None: all)."""
+        wanted = list(dict.fromkeys(terms))
+        if not wanted or doc_ids is not None and not doc_ids:
+            return {}
         with self._db() as db:
-            rows = db.execute(sql + " ORDER BY s DESC LIMIT ?", (*params, limit)).fetchall()
-        return [(doc_id, node_id, score) for doc_id, node_id, score in rows]
+            rows = db.execute(
+                "SELECT term, doc_id, postings FROM section_terms "
+                f"WHERE term IN ({_marks(wanted)})",
+                wanted,
+            ).fetchall()
+        out: dict[str, dict[str, list[list[int]]]] = {}
+        for term, doc_id, postings in rows:
+            if doc_ids is None or doc_id in doc_ids:
+                out.setdefault(term, {})[doc_id] = json.loads(postings)
+        return out
+
+    def sections(self, doc_ids: Collection[str]) -> dict[str, dict[str, list[str]]]:
+        """Each document's sections' node ids and titles, in section order."""
+        with self._db() as db:
+            rows = db.execute(
+                f"SELECT doc_id, sections FROM entries WHERE doc_id IN ({_marks(doc_ids)})",
+                tuple(doc_ids),
+            ).fetchall()
+        return {doc_id: json.loads(zlib.decompress(blob)) for doc_id, blob in rows}
 
 
 def _remove(db: sqlite3.Connection, doc_id: str) -> None:
-    """A document's rows, found by their rowids (an FTS5 table is keyed by rowid only). The
-    passages' index keeps no copy of their text (that would double the registry's size), so
-    a passage is taken out by giving it its text again, kept compressed in its entry."""
-    row = db.execute(
-        "SELECT card_row, first_row, last_row, texts FROM entries WHERE doc_id = ?", (doc_id,)
-    ).fetchone()
-    if row is None:
-        return
-    card_row, first, last, texts = row
-    db.execute("DELETE FROM cards WHERE rowid = ?", (card_row,))
-    if first is not None:
-        bodies = json.loads(zlib.decompress(texts))
-        db.executemany(
-            "INSERT INTO passages (passages, rowid, body) VALUES ('delete', ?, ?)",
-            zip(range(first, last + 1), bodies, strict=True),
-        )
-        db.execute("DELETE FROM passage_rows WHERE row BETWEEN ? AND ?", (first, last))
+    db.execute("DELETE FROM section_terms WHERE doc_id = ?", (doc_id,))
     db.execute("DELETE FROM entries WHERE doc_id = ?", (doc_id,))
-
-
-def _among(
-    sql: str, query: str, doc_ids: Collection[str] | None, column: str = "doc_id"
-) -> tuple[str, tuple]:
-    """``sql`` narrowed to ``doc_ids`` (the documents the asker may read), if given."""
-    if doc_ids is None:
-        return sql, (query,)
-    return f"{sql} AND {column} IN ({_marks(doc_ids)})", (query, *doc_ids)
 
 
 def _marks(items: Collection[Any]) -> str:

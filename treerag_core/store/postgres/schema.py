@@ -166,6 +166,24 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             WHERE meta -> 'origin' ->> 'source_id' IS NOT NULL;
         """,
     ),
+    (
+        "the library index by sections: each document's own section statistics, summed over "
+        "the documents a question may read (the next question indexes every document anew)",
+        """
+        DROP TABLE library_passages;
+        DELETE FROM library_entries;
+        ALTER TABLE library_entries DROP COLUMN card_text;
+        ALTER TABLE library_entries ADD COLUMN totals jsonb NOT NULL DEFAULT '{}';
+        ALTER TABLE library_entries ADD COLUMN sections jsonb NOT NULL DEFAULT '{}';
+        CREATE TABLE library_section_terms (
+            term      text NOT NULL,
+            doc_id    text NOT NULL REFERENCES documents (doc_id) ON DELETE CASCADE,
+            postings  text NOT NULL,
+            PRIMARY KEY (term, doc_id)
+        );
+        CREATE INDEX library_section_terms_doc ON library_section_terms (doc_id);
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,0 +1,215 @@
+"""Routing a library question: the section that answers, not the biggest document; names
+and periods as filters; statistics of the scope's own; the model's call reads the best
+sections (through the real client)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import RegistryUnderTest
+
+from treerag_core import make_retriever
+from treerag_core.access.collections import set_collection_access
+from treerag_core.access.principal import Principal
+from treerag_core.answer.library import ask_library
+from treerag_core.library.indexing import index_upload
+from treerag_core.route.routing import route
+from treerag_core.store import open_store
+
+FAQ = b"""# Frequently asked questions
+
+## How do I report a bug in the software?
+Use the reportbug tool: it collects the versions and sends the report to the tracker.
+
+## How do I put a package on hold?
+Run the hold command so the package is kept at its version.
+
+## Where are the mailing lists?
+The lists are on the lists server.
+"""
+
+
+def manual(topic: str, chapters: int) -> bytes:
+    """A long manual that mentions every word of the questions somewhere, in passing."""
+    body = [f"# The {topic} manual\n"]
+    for i in range(chapters):
+        body.append(
+            f"## Chapter {i}: {topic} part {i}\nThis chapter of the software manual covers "
+            f"{topic} item {i}. A bug may be found in part {i}; the tracker lists each report "
+            f"and the tool that made it. How the package works, how to report progress and "
+            f"how software is kept on hold are described in other chapters.\n"
+        )
+    return "\n".join(body).encode()
+
+
+def _index(registry: str, name: str, data: bytes, **kw) -> dict:
+    return index_upload(name, data, registry_path=registry, **kw)
+
+
+def _opened(registry: str, question: str, **kw) -> list[str]:
+    store = open_store(registry)
+    return route(question, store, **kw).doc_ids
+
+
+def test_a_faq_entry_beats_longer_manuals(tmp_path) -> None:
+    registry = str(tmp_path / "lib.json")
+    faq = _index(registry, "faq.md", FAQ)
+    for topic, chapters in (("installation", 60), ("administration", 120)):
+        _index(registry, f"{topic}.md", manual(topic, chapters))
+    result = ask_library("How do I report a bug in the software?", make_retriever(),
+                         registry_path=registry, return_raw=False)  # fmt: skip
+    library = result["trace"]["library"]
+    assert library["opened"] == [faq["doc_id"]]  # one document: nothing compares
+    best = library["documents"][0]
+    assert best["best_sections"][0] == "How do I report a bug in the software?"
+    assert result["references"][0]["title"] == "How do I report a bug in the software?"
+
+
+REPORTS = {
+    "northwind_2021_10k.md": ("annual report for fiscal 2021", "2021", "410"),
+    "northwind_2022_10k.md": ("annual report for fiscal 2022", "2022", "455"),
+    "northwind_2023_10k.md": ("annual report for fiscal 2023", "2023", "502"),
+    "northwind_2022q2_10q.md": ("quarterly report for the second quarter of 2022", "2022", "111"),
+    "northwind_2023q2_10q.md": ("quarterly report for the second quarter of 2023", "2023", "123"),
+}
+
+
+def _reports(registry: str) -> dict[str, str]:
+    ids = {}
+    for name, (what, year, revenue) in REPORTS.items():
+        text = (f"# Northwind {what}\n\n## Results\nNorthwind's revenue was {revenue} million "
+                f"euros in {year}, compared with the year before ({int(year) - 1}).\n\n"
+                f"## Outlook\nFor {int(year) + 1} we expect revenue to grow.\n")  # fmt: skip
+        ids[name] = _index(registry, name, text.encode())["doc_id"]
+    # Another company's report of the same years shares every word but the name.
+    _index(registry, "southwind_2022_10k.md", b"# Southwind annual report for fiscal 2022\n\n"
+           b"## Results\nSouthwind's revenue was 90 million euros in 2022.\n")  # fmt: skip
+    return ids
+
+
+def test_the_asked_period_wins_among_annual_and_quarterly_reports(tmp_path) -> None:
+    registry = str(tmp_path / "lib.json")
+    ids = _reports(registry)
+    asked = {
+        "What was Northwind's revenue in FY2022?": "northwind_2022_10k.md",
+        "What was Northwind's revenue in fiscal 2023?": "northwind_2023_10k.md",
+        "What was Northwind's revenue in Q2 2022?": "northwind_2022q2_10q.md",
+        "What was Northwind's revenue in the second quarter of 2023?": "northwind_2023q2_10q.md",
+    }
+    for question, name in asked.items():
+        assert _opened(registry, question) == [ids[name]], question
+    routing = route("What was Northwind's revenue in Q2 2022?", open_store(registry))
+    trace = routing.trace()
+    assert any(f.startswith("period: Q2 2022") for f in trace["filters"])
+    by_name = {d["file_name"]: d for d in trace["documents"]}
+    assert (
+        by_name["northwind_2022q2_10q.md"]["period"] == "its own period, Q2 2022, is the one asked"
+    )
+    assert by_name["northwind_2022_10k.md"]["period"].startswith("its own period is 2022, not")
+    assert by_name["southwind_2022_10k.md"]["named"] == "its card does not name Northwind"
+    assert by_name["southwind_2022_10k.md"]["why"].startswith("filtered out")
+    # Nothing named: no filter, and a comparison opens each company's report.
+    plain = route("What was the revenue?", open_store(registry)).trace()
+    assert "filters" not in plain
+    both = route("Compare Northwind and Southwind revenue in 2022", open_store(registry))
+    assert {c.file_name for c in both.picked} == {"northwind_2022_10k.md", "southwind_2022_10k.md"}
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [("What did JnJ spend on research?", "johnson_johnson_2022_10k.md"),
+     ("What did Johnson & Johnson spend on research?", "johnson_johnson_2022_10k.md"),
+     ("What did MMM spend on research?", "3m_2022_10k.md"),
+     ("What did 3M's research cost?", "3m_2022_10k.md")],
+)  # fmt: skip
+def test_aliases_name_the_same_company(tmp_path, question: str, wanted: str) -> None:
+    registry = str(tmp_path / "lib.json")
+    ids = {}
+    for name, company in (("johnson_johnson_2022_10k.md", "Johnson & Johnson"),
+                          ("3m_2022_10k.md", "3M"), ("pfizer_2022_10k.md", "Pfizer")):  # fmt: skip
+        text = f"# {company} annual report 2022\n\n## Research\n{company} spent on research.\n"
+        ids[name] = _index(registry, name, text.encode())["doc_id"]
+    assert _opened(registry, question) == [ids[wanted]]
+
+
+def test_a_collections_routing_is_not_moved_by_another(any_registry: RegistryUnderTest) -> None:
+    """Statistics are summed over the documents a person may read: documents added to
+    another collection (sharing the question's words, in bulk) change nothing here."""
+    url = any_registry.url
+    set_collection_access("hr", readers=["hr"], registry_path=url)
+    set_collection_access("eng", readers=["eng"], registry_path=url)
+    for i, (name, text) in enumerate((
+        ("leave.md", "# Leave\n\n## Parental leave\nParental leave is 20 weeks.\n"),
+        ("travel.md", "# Travel\n\n## Hotels\nThe hotel cap is 180 euros; leave early.\n"),
+        ("security.md", "# Security\n\n## Laptops\nLaptops are encrypted. Weeks of leave: "
+                        "ask HR.\n"),
+    )):  # fmt: skip
+        _index(url, name, text.encode(), collection="hr" if i < 2 else "eng")
+    reader = Principal("hana", groups=frozenset({"hr"}))
+    question = "How many weeks of parental leave?"
+
+    def seen() -> list[tuple[str, float, float, float]]:
+        routing = route(question, open_store(url), principal=reader)
+        return [(c.file_name, round(c.score, 9), round(c.card, 9), round(c.passages, 9))
+                for c in routing.considered]  # fmt: skip
+
+    before = seen()
+    assert before[0][0] == "leave.md"
+    for i in range(6):
+        _index(url, f"other_{i}.md", (f"# Parental leave weeks {i}\n\n## Parental leave\n"
+               f"Parental leave weeks leave weeks parental {i}.\n").encode(), collection="eng")  # fmt: skip
+    assert seen() == before
+    everyone = route(question, open_store(url))  # the whole registry: other statistics
+    assert len(everyone.considered) > len(before)
+
+
+def test_the_model_reads_cards_and_best_sections_through_the_real_client(tmp_path) -> None:
+    from fake_llm_servers import FakeLLMServer, kind_of, messages_text, openai_chat
+
+    registry = str(tmp_path / "lib.json")
+    faq = _index(registry, "faq.md", FAQ)
+    _index(registry, "installation.md", manual("installation", 40))
+    server = FakeLLMServer("openai").start()
+    prompts: list[str] = []
+    try:
+
+        def reply(request: dict) -> str:
+            if kind_of(request) == "routing":
+                prompts.append(messages_text(request)[1])
+                return json.dumps({"reasoning": "the FAQ entry", "documents": [1]})
+            return "Use reportbug [S1]."
+
+        server.reply = reply
+        chat = openai_chat(server)
+        result = ask_library("How do I report a bug in the software?",
+                             make_retriever(chat, search_llm=chat), registry_path=registry,
+                             return_raw=False)  # fmt: skip
+    finally:
+        server.stop()
+    assert server.kinds().count("routing") == 1
+    (prompt,) = prompts
+    assert "[1] faq.md — " in prompt and "[2] installation.md — " in prompt
+    assert "Best sections: How do I report a bug in the software?" in prompt
+    assert "Chapter 1:" not in prompt.split("[2]")[0]  # the outline is not sent
+    assert result["trace"]["library"]["opened"] == [faq["doc_id"]]
+
+
+def test_section_statistics_are_built_at_indexing_and_kept_in_step(
+    any_registry: RegistryUnderTest,
+) -> None:
+    """Written with the document (no question needed), replaced on re-index, gone on
+    delete: in both stores."""
+    from treerag_core import delete_document
+
+    url = any_registry.url
+    doc = _index(url, "notes.md", b"# Notes\n\n## Launch\nThe launch is on Tuesday.\n")
+    index = open_store(url).library_index()
+    assert set(index.postings({"launch"}, None)["launch"]) == {doc["doc_id"]}
+    assert index.totals(None)[doc["doc_id"]]["sections"] == 2
+    assert index.sections([doc["doc_id"]])[doc["doc_id"]]["titles"] == ["Notes", "Launch"]
+    _index(url, "notes.md", b"# Notes\n\n## Retro\nThe retrospective is on Friday.\n")
+    assert index.postings({"launch"}, None) == {}
+    assert set(index.postings({"retrospective"}, None)["retrospective"]) == {doc["doc_id"]}
+    delete_document(doc["doc_id"], url)
+    assert index.postings({"retrospective"}, None) == {} and index.totals(None) == {}

@@ -1,0 +1,137 @@
+"""Documents scored by their best answering sections: BM25F over each section's fields,
+with term statistics summed over the documents the question may read.
+
+Why sections and not passages summed: a long manual shares some words of almost every
+question somewhere, and a sum of its passages' scores grows with its length; a FAQ's entry
+that answers holds the question's words together, in its title and its few lines. BM25F
+scores a section as one unit, its fields weighed (a title names what a section is about)
+and each field's length normalised against that field's average, so a long section does
+not win by holding more words. A document is then as good as its best few sections.
+
+Why the scope's own statistics: the number of sections that hold a word and the average
+section length are summed over the documents the person may read in the collection asked,
+from each document's totals and postings (``treerag_core.library.section_terms``), so
+adding documents to another collection moves nothing here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..library.section_terms import CARD_SECTION
+
+# BM25F's field weights (title and path, summary and tags, text) and length normalisation.
+# A title or path that holds a question's word says the section is about it; a summary
+# repeats the text's lead (offline) or digests it (a model's), so it counts as text does.
+# Titles and summaries are short and alike in length: half normalised; texts fully.
+SECTION_WEIGHTS = (3.0, 1.0, 1.0)
+SECTION_B = (0.5, 0.5, 0.75)
+# The card's fields (name, what it covers, description and outline), the same way: what
+# names the document counts most, then its kind, periods and names, then its description.
+CARD_WEIGHTS = (3.0, 2.0, 1.0)
+CARD_B = (0.5, 0.5, 0.75)
+K1 = 1.2  # BM25's usual saturation: a word's tenth occurrence adds little
+# A document's section score: its best section, and a quarter of each of the next two (a
+# document that answers in two places is a little surer than one that answers once, but
+# never by bulk).
+FURTHER_SECTIONS = 2
+FURTHER_WEIGHT = 0.25
+
+
+@dataclass
+class DocumentScore:
+    """One document's scores for a question (raw BM25F, not yet scaled)."""
+
+    doc_id: str
+    sections: float = 0.0
+    card: float = 0.0
+    best: list[tuple[int, float]] = field(default_factory=list)  # (section, score), best first
+    card_terms: set[str] = field(default_factory=set)  # question terms in its card's name
+
+
+@dataclass
+class Statistics:
+    """The scope's numbers: sections and cards counted, and each field's average length."""
+
+    sections: int
+    cards: int
+    section_avg: tuple[float, float, float]
+    card_avg: tuple[float, float, float]
+
+
+def scope_statistics(totals: Mapping[str, Mapping[str, Any]]) -> Statistics:
+    """Summed over the scope's documents' totals only."""
+    sections = sum(int(t.get("sections") or 0) for t in totals.values())
+    cards = len(totals)
+    lengths = [sum((t.get("lengths") or [0, 0, 0])[f] for t in totals.values()) for f in range(3)]
+    card = [sum((t.get("card") or [0, 0, 0])[f] for t in totals.values()) for f in range(3)]
+    return Statistics(
+        sections, cards,
+        tuple(max(1.0, x / max(1, sections)) for x in lengths),
+        tuple(max(1.0, x / max(1, cards)) for x in card),
+    )  # fmt: skip
+
+
+def _idf(n: int, df: int) -> float:
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+def score_documents(
+    terms_by_doc: Mapping[str, set[str]],
+    postings: Mapping[str, Mapping[str, list[list[int]]]],
+    stats: Statistics,
+) -> dict[str, DocumentScore]:
+    """Each document's best sections and card score for the question's terms
+    (``terms_by_doc``: the terms the question is cut into in each document's language)."""
+    weights: dict[str, dict[int, float]] = {}  # doc → section → its score so far
+    section_df: dict[str, int] = {}
+    card_df: dict[str, int] = {}
+    for term, by_doc in postings.items():
+        section_df[term] = sum(sum(1 for p in ps if p[0] != CARD_SECTION) for ps in by_doc.values())
+        card_df[term] = sum(1 for ps in by_doc.values() if any(p[0] == CARD_SECTION for p in ps))
+    out: dict[str, DocumentScore] = {}
+    section_norm = _norms(SECTION_WEIGHTS, SECTION_B, stats.section_avg)
+    card_norm = _norms(CARD_WEIGHTS, CARD_B, stats.card_avg)
+    for term, by_doc in postings.items():
+        idf_s, idf_c = _idf(stats.sections, section_df[term]), _idf(stats.cards, card_df[term])
+        for doc_id, ps in by_doc.items():
+            if term not in terms_by_doc.get(doc_id, ()):
+                continue
+            doc = out.setdefault(doc_id, DocumentScore(doc_id))
+            sections = weights.setdefault(doc_id, {})
+            for p in ps:
+                if p[0] == CARD_SECTION:
+                    doc.card += idf_c * _saturated(p, card_norm)
+                    if p[1]:  # its name: title and file name
+                        doc.card_terms.add(term)
+                else:
+                    sections[p[0]] = sections.get(p[0], 0.0) + idf_s * _saturated(p, section_norm)
+    for doc_id, sections in weights.items():
+        if not sections:
+            continue
+        ranked = sorted(sections.items(), key=lambda x: -x[1])
+        doc = out[doc_id]
+        doc.best = ranked[: 1 + FURTHER_SECTIONS]
+        doc.sections = ranked[0][1] + FURTHER_WEIGHT * sum(x for _, x in doc.best[1:])
+    return out
+
+
+def _norms(
+    weights: tuple[float, ...], b: tuple[float, ...], avg: tuple[float, ...]
+) -> tuple[float, ...]:
+    """Each field's weight, and its ``b / average length`` and ``1 - b``: what BM25F's
+    length normalisation needs, worked out once per question."""
+    return tuple(x for f in range(3) for x in (weights[f], 1 - b[f], b[f] / avg[f]))
+
+
+def _saturated(p: list[int], n: tuple[float, ...]) -> float:
+    """BM25F's saturated term weight of one posting ``[section, tf×3, length×3]``."""
+    tf = (
+        (n[0] * p[1] / (n[1] + n[2] * p[4]) if p[1] else 0.0)
+        + (n[3] * p[2] / (n[4] + n[5] * p[5]) if p[2] else 0.0)
+        + (n[6] * p[3] / (n[7] + n[8] * p[6]) if p[3] else 0.0)
+    )
+    return tf / (K1 + tf)
