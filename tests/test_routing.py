@@ -165,7 +165,7 @@ def test_a_collections_routing_is_not_moved_by_another(any_registry: RegistryUnd
 
 
 def test_the_model_reads_cards_and_best_sections_through_the_real_client(tmp_path) -> None:
-    from fake_llm_servers import FakeLLMServer, kind_of, messages_text, openai_chat
+    from testkit.fake_llm_servers import FakeLLMServer, kind_of, messages_text, openai_chat
 
     registry = str(tmp_path / "lib.json")
     faq = _index(registry, "faq.md", FAQ)
