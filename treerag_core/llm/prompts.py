@@ -67,7 +67,7 @@ def summary_prompt_for(focus: str) -> str:
 
 LIBRARY_ROUTING_SYSTEM_PROMPT = (
     "You choose which documents of a library a question should be answered from. You are "
-    "given one card per document: '[n] file name — kind · periods · names — description'. "
+    "given one card per document: '[n] file name — title (kind, periods) · names: description'. "
     "Pick the few documents (at most {max_documents}) most likely to hold the answer: the "
     "company, product, period and kind the question names matter most, by meaning, in "
     "whatever language the question and cards are written. Pick none when no card fits. "

@@ -28,6 +28,7 @@ from ..llm.replies import parse_search_reply
 from ..llm.schemas import routing_schema
 from ..navigate.ranking import expand_query
 from ..store.base import DocumentStore, LibraryIndex, WithLibraryIndex, collection_of
+from ..summarize.card import card_line
 from ..text.tokens import STOPWORDS, spaced
 
 DEFAULT_K = 5  # documents opened for one question at most: a comparison names two or three
@@ -257,24 +258,16 @@ def routing_call(
         return None
     cards = index.cards([c.doc_id for c in shortlist])
     numbered = {str(n): c for n, c in enumerate(shortlist, 1)}
-    lines = [f"[{n}] {card_line(c, cards.get(c.doc_id) or {})}" for n, c in numbered.items()]
+    lines = [f"[{n}] " + card_line({"file_name": c.file_name, **(cards.get(c.doc_id) or {})},
+                                   file_name=True, names=True,
+                                   max_description=CARD_DESCRIPTION_CHARS)
+             for n, c in numbered.items()]  # fmt: skip
     user = LIBRARY_ROUTING_USER_PROMPT.format(
         history=f"Earlier question: {earlier}\n" if earlier else "", query=query,
         cards="\n".join(lines),
         extra_context=f"Context: {extra_context}\n" if extra_context else "",
     )  # fmt: skip
     return RoutingCall(LIBRARY_ROUTING_SYSTEM_PROMPT.format(max_documents=k), user, numbered)
-
-
-def card_line(c: Considered, card: dict[str, Any]) -> str:
-    about = " · ".join(
-        part for part in (str(card.get("kind") or ""), ", ".join(card.get("periods") or [])[:60],
-                          ", ".join(card.get("names") or [])[:80]) if part
-    )  # fmt: skip
-    description = " ".join(str(card.get("description") or "").split())
-    if len(description) > CARD_DESCRIPTION_CHARS:
-        description = description[: CARD_DESCRIPTION_CHARS - 1] + "…"
-    return f"{c.file_name} — {about} — {description}"
 
 
 def model_choice(

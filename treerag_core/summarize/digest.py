@@ -24,7 +24,8 @@ from ..text.tables import Row, table_rows
 
 MAX_CHARS = 260  # a summary line in the outline: about two sentences
 LEAD_SHARE = 0.6  # a lead this share of MAX_CHARS long is enough: stop adding sentences
-MIN_SENTENCE_WORDS = 5  # fewer words: a heading, a label or a fragment
+MIN_SENTENCE_WORDS = 4  # fewer words: a heading, a label or a fragment
+CLOSED_SENTENCE_WORDS = 6  # a shorter one must end like a sentence ("Laptops must be encrypted.")
 LABEL_WORDS = 8  # a line ending in ":" shorter than this labels rows, it states nothing
 NUMERIC_SHARE = 0.35  # a "sentence" whose tokens are this much figures is a row of a table
 MIN_TABLE_ROWS = 3  # a table named in the summary: at least this many rows
@@ -47,7 +48,8 @@ BOILERPLATE = re.compile(
 # Pages every filing has, recognised by what they print, and what each holds.
 BOILERPLATE_KINDS: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("cover", re.compile(r"indicate by check mark|commission file (?:number|no)|exact name of "
-                         r"registrant|securities registered pursuant|\(mark one\)", re.I),
+                         r"registrant|securities registered pursuant|\(mark one\)|securities\s+and\s+exchange\s+"
+                         r"commission\s+washington", re.I),
      "Cover page of the {report}: the registrant, the securities registered and the "
      "filer's status."),
     ("signatures", re.compile(r"duly caused this (?:report|annual report|quarterly report)"
@@ -115,6 +117,8 @@ def _states_something(sentence: str, title: str) -> bool:
     """A whole sentence of prose: words, not figures; not a heading; not boilerplate."""
     words = _WORDS.findall(sentence)
     if len(words) < MIN_SENTENCE_WORDS or not sentence[:1].isupper() and sentence[:1] not in '"“':
+        return False
+    if len(words) < CLOSED_SENTENCE_WORDS and not sentence.rstrip().endswith((".", "!", "?")):
         return False
     if sentence.rstrip().endswith(":") and len(words) < LABEL_WORDS:
         return False  # a table's group label ("Earnings per common share:")

@@ -4,6 +4,7 @@ from .tree_view import (
     MAX_DRAWN_NODES,
     TreeSlice,
     ancestors,
+    hit_label,
     node_pages,
     outline_rows,
     root_ids,
@@ -14,6 +15,7 @@ from .tree_view import (
 
 __all__ = [
     "ancestors",
+    "hit_label",
     "MAX_DRAWN_NODES",
     "node_pages",
     "outline_rows",
