@@ -31,11 +31,51 @@ TOKENS = {
 }
 
 
+REPURCHASE = "9. Repurchase of Common Stock"
+NOTES = "f) Notes to Condensed Consolidated Financial Statements"
+ITEM_1 = "Item 1. Financial Statements"
+
+
 @dataclass(frozen=True)
 class TeamRegistry:
+    """The registry and the ids the tests name: looked up by title once it is built, so a
+    change in how the tree is numbered does not move the tests' targets."""
+
     path: Path
     filing_id: str
     memo_id: str
+    repurchase_id: str = ""  # the note on share repurchases (the agent questions' answer)
+    notes_id: str = ""  # the notes to the statements (a heading with sub-sections)
+    item1_id: str = ""  # Item 1 (a heading spanning the statements and the notes)
+    long_id: str = ""  # the filing's longest leaf section (paging through a read)
+    long_pages: tuple[int, int] = (0, 0)
+
+
+def _outline_ids(registry: Path, filing_id: str) -> dict[str, object]:
+    """Node ids by title, and the longest leaf, from the tools' own outline."""
+    from treerag_core import Library
+    from treerag_core.tools.registry_tools import RegistryTools
+
+    tools = RegistryTools(Library.open(registry))
+    entries: list[dict] = []
+
+    def walk(level: list[dict]) -> None:
+        for entry in level:
+            entries.append(entry)
+            walk(entry.get("below") or [])
+
+    walk(tools.browse(filing_id, depth=4)["outline"])
+    by_title = {e["title"]: e["node_id"] for e in entries}
+    leaves = [e for e in entries if not e.get("children")]
+    sizes = {e["node_id"]: tools.read(filing_id, e["node_id"])["total_chars"] for e in leaves}
+    longest = max(leaves, key=lambda e: sizes[e["node_id"]])
+    return {
+        "repurchase_id": by_title[REPURCHASE],
+        "notes_id": by_title[NOTES],
+        "item1_id": by_title[ITEM_1],
+        "long_id": longest["node_id"],
+        "long_pages": tuple(longest["pages"]),
+    }
 
 
 def build_team_registry(folder: Path) -> TeamRegistry:
@@ -50,7 +90,8 @@ def build_team_registry(folder: Path) -> TeamRegistry:
     memo = index_document(str(memo_path), summarizer, registry, verbose=False, collection="hr")
     set_collection_access("finance", readers=["finance"], registry_path=registry)
     set_collection_access("hr", readers=["hr"], registry_path=registry)
-    return TeamRegistry(registry, filing["doc_id"], memo["doc_id"])
+    ids = _outline_ids(registry, filing["doc_id"])
+    return TeamRegistry(registry, filing["doc_id"], memo["doc_id"], **ids)  # type: ignore[arg-type]
 
 
 def token_file(folder: Path) -> Path:

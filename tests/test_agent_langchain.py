@@ -81,11 +81,17 @@ def test_agent_browses_reads_and_cites_the_node_it_read(agent_team) -> None:
     calls = [c["name"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
     assert calls == ["list_documents", "browse", "read"]
     read = json.loads(messages[-2].content)
-    assert read["node_id"] == "0017" and read["title"] == "9. Repurchase of Common Stock"
+    assert (
+        read["node_id"] == agent_team.repurchase_id
+        and read["title"] == "9. Repurchase of Common Stock"
+    )
     final = messages[-1]
     assert isinstance(final, AIMessage) and not final.tool_calls
     assert "$69 million" in final.content  # the figure is in the section it read
-    assert "(node 0017), pp. 12–13" in final.content and read["pages"] == [12, 13]
+    assert f"(node {agent_team.repurchase_id}), pp. 12–13" in final.content and read["pages"] == [
+        12,
+        13,
+    ]
     # the real client sent the tools' typed schemas as OpenAI function definitions
     functions = {t["function"]["name"]: t["function"] for t in requests[0]["tools"]}
     assert list(functions) == ["list_documents", "browse", "search", "read", "ask"]
@@ -123,7 +129,9 @@ def test_tools_apply_the_principals_access_rules(agent_team) -> None:
     by_name = {tool.name: tool for tool in bob}
     listed = json.loads(by_name["list_documents"].invoke({}))
     assert [d["doc_id"] for d in listed["documents"]] == [agent_team.memo_id]
-    refused = by_name["read"].invoke({"doc_id": agent_team.filing_id, "node_id": "0017"})
+    refused = by_name["read"].invoke(
+        {"doc_id": agent_team.filing_id, "node_id": agent_team.repurchase_id}
+    )
     assert refused.startswith(f"There is no document '{agent_team.filing_id}' that you may read")
 
 
@@ -133,7 +141,7 @@ def test_ask_tool_uses_the_given_retriever(agent_team) -> None:
     def reply(request: dict[str, Any]) -> str:
         system = request["messages"][0]["content"]
         if "find the sections" in system:
-            return json.dumps({"reasoning": "repurchases", "node_list": ["0017"]})
+            return json.dumps({"reasoning": "repurchases", "node_list": [agent_team.repurchase_id]})
         return "Best Buy repurchased $69 million of shares in the quarter [S1]."
 
     server = FakeLLMServer("openai", reply=reply).start()
@@ -147,4 +155,4 @@ def test_ask_tool_uses_the_given_retriever(agent_team) -> None:
     assert result["engine"] == "fake-gpt" and result["llm_calls"] == 2
     assert result["answer"].endswith("[S1].")
     [ref] = result["references"]
-    assert ref["node_id"] == "0017" and ref["cited"] and ref["pages"][0] >= 12
+    assert ref["node_id"] == agent_team.repurchase_id and ref["cited"] and ref["pages"][0] >= 12

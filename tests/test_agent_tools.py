@@ -73,7 +73,7 @@ def test_browse_shows_the_filings_parts_and_items_with_pages(tools, agent_team) 
 
 
 def test_browse_below_a_node_lists_its_sections_and_cites_it(tools, agent_team) -> None:
-    result = tools.browse(agent_team.filing_id, node_id="0009", depth=1)
+    result = tools.browse(agent_team.filing_id, node_id=agent_team.notes_id, depth=1)
     assert result["node"]["path"] == (
         "Part I — Financial Information > Item 1. Financial Statements"
         " > f) Notes to Condensed Consolidated Financial Statements"
@@ -87,14 +87,14 @@ def test_browse_below_a_node_lists_its_sections_and_cites_it(tools, agent_team) 
 
 def test_browse_pages_a_wide_first_level(tools, agent_team, monkeypatch) -> None:
     monkeypatch.setattr(registry_tools, "BROWSE_PAGE_SIZE", 5)
-    first = tools.browse(agent_team.filing_id, node_id="0003", depth=1)
+    first = tools.browse(agent_team.filing_id, node_id=agent_team.item1_id, depth=1)
     assert first["truncated"] and "page=1" in first["more"] and len(first["outline"]) == 5
-    second = tools.browse(agent_team.filing_id, node_id="0003", depth=1, page=1)
+    second = tools.browse(agent_team.filing_id, node_id=agent_team.item1_id, depth=1, page=1)
     assert {e["node_id"] for e in first["outline"]}.isdisjoint(
         e["node_id"] for e in second["outline"]
     )
     with pytest.raises(ToolArgumentError, match="past the last page"):
-        tools.browse(agent_team.filing_id, node_id="0003", depth=1, page=99)
+        tools.browse(agent_team.filing_id, node_id=agent_team.item1_id, depth=1, page=99)
 
 
 def test_browse_is_bounded_in_nodes(tools, agent_team, monkeypatch) -> None:
@@ -107,10 +107,12 @@ def test_search_ranks_sections_with_pages_snippet_and_offset(tools, agent_team) 
     result = tools.search("share repurchases total cost", doc_ids=[agent_team.filing_id], k=3)
     hits = result["hits"]
     assert len(hits) == 3 and result["documents_searched"] == 1
+    # the note on repurchases and MD&A's "Share Repurchases and Dividends" both answer; the
+    # finer tree gives the latter a section of its own, so either may lead
+    assert agent_team.repurchase_id in [h["node_id"] for h in hits]
     top = hits[0]
-    assert top["node_id"] == "0017" and top["title"] == "9. Repurchase of Common Stock"
-    assert top["path"].endswith("9. Repurchase of Common Stock")
-    assert top["pages"] in ([12, 12], [12, 13], [13, 13]) and "repurchase" in top["snippet"]
+    assert "repurchase" in top["title"].lower() and top["path"].endswith(top["title"])
+    assert top["pages"][0] >= 12 and "repurchase" in top["snippet"].lower()
     read = tools.read(agent_team.filing_id, top["node_id"], max_chars=400, offset=top["offset"])
     assert read["text"].startswith(top["snippet"][:40])  # the offset leads to the passage
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
@@ -125,24 +127,25 @@ def test_search_over_every_readable_document(tools, agent_team) -> None:
 
 
 def test_read_pages_through_a_long_section_with_its_pages(tools, agent_team) -> None:
-    whole = tools.read(agent_team.filing_id, "0023", max_chars=MAX_READ_CHARS)
+    whole = tools.read(agent_team.filing_id, agent_team.long_id, max_chars=MAX_READ_CHARS)
     assert whole["total_chars"] > 2000
     parts, offset = [], 0
     while True:
-        part = tools.read(agent_team.filing_id, "0023", max_chars=1000, offset=offset)
+        part = tools.read(agent_team.filing_id, agent_team.long_id, max_chars=1000, offset=offset)
         assert len(part["text"]) <= 1000 and part["pages"]
         parts.append(part)
         if "next_offset" not in part:
             break
         assert part["truncated"] and f"offset={part['next_offset']}" in part["more"]
         offset = part["next_offset"]
-    full = tools.read(agent_team.filing_id, "0023", max_chars=MAX_READ_CHARS)
+    full = tools.read(agent_team.filing_id, agent_team.long_id, max_chars=MAX_READ_CHARS)
     assert "".join(p["text"] for p in parts) == full["text"][: sum(len(p["text"]) for p in parts)]
-    assert parts[0]["pages"][0] == 18 and parts[-1]["pages"][-1] == 20  # pp. 18–20 in all
+    first, last = agent_team.long_pages
+    assert parts[0]["pages"][0] == first and parts[-1]["pages"][-1] == last
 
 
 def test_read_a_heading_lists_its_sub_sections(tools, agent_team) -> None:
-    result = tools.read(agent_team.filing_id, "0003")
+    result = tools.read(agent_team.filing_id, agent_team.item1_id)
     assert result["text"] == "" and result["pages"] == [3, 14]
     notes = "f) Notes to Condensed Consolidated Financial Statements"
     assert notes in [c["title"] for c in result["children"]]
@@ -155,9 +158,9 @@ def test_bad_ids_and_arguments_raise_typed_errors_with_what_to_do(tools, agent_t
     with pytest.raises(ToolArgumentError, match="has no section '9999'.*browse it"):
         tools.read(agent_team.filing_id, "9999")
     with pytest.raises(ToolArgumentError, match="max_chars: Input should be greater"):
-        tools.read(agent_team.filing_id, "0017", max_chars=5)
+        tools.read(agent_team.filing_id, agent_team.repurchase_id, max_chars=5)
     with pytest.raises(ToolArgumentError, match="past the end"):
-        tools.read(agent_team.filing_id, "0017", offset=10**6)
+        tools.read(agent_team.filing_id, agent_team.repurchase_id, offset=10**6)
     with pytest.raises(ToolArgumentError, match="depth"):
         tools.browse(agent_team.filing_id, depth=9)
     with pytest.raises(ToolArgumentError, match="doc_ids"):
@@ -173,7 +176,7 @@ def test_ask_offline_answers_with_references_to_sections_and_pages(tools, agent_
     refs = result["references"]
     assert refs and {r["doc_id"] for r in refs} == {agent_team.filing_id}
     assert all(r["node_id"] and r["path"] and r["pages"] and r["ref"] for r in refs)
-    assert "0017" in [r["node_id"] for r in refs]
+    assert agent_team.repurchase_id in [r["node_id"] for r in refs]
     assert any(r["cited"] and r.get("quote") for r in refs)
     assert "highlights" not in to_json(result)  # PDF boxes are for the app, not an agent
 
@@ -193,9 +196,9 @@ def test_each_principal_sees_only_its_collections(agent_team) -> None:
     assert [d["doc_id"] for d in bob.list_documents()["documents"]] == [agent_team.memo_id]
     assert {h["doc_id"] for h in bob.search("share repurchases")["hits"]} <= {agent_team.memo_id}
     with pytest.raises(DocumentNotFoundError) as hidden:
-        bob.read(agent_team.filing_id, "0017")
+        bob.read(agent_team.filing_id, agent_team.repurchase_id)
     with pytest.raises(DocumentNotFoundError) as missing:
-        bob.read("no-such-document", "0017")
+        bob.read("no-such-document", agent_team.repurchase_id)
     # a hidden document reads exactly like a missing one (only the id differs)
     assert str(hidden.value).replace(agent_team.filing_id, "X") == str(missing.value).replace(
         "no-such-document", "X"

@@ -58,7 +58,7 @@ async def full_session(client: Any, agent_team: TeamRegistry) -> dict[str, Any]:
         )
     )
     hits = seen["search"]["hits"]
-    hit = next((h for h in hits if "Repurchase" in h["title"]), hits[0])
+    hit = next((h for h in hits if h["node_id"] == agent_team.repurchase_id), hits[0])
     seen["read"] = text_of(
         await client.call_tool("read", {"doc_id": hit["doc_id"], "node_id": hit["node_id"]})
     )
@@ -80,7 +80,7 @@ async def full_session(client: Any, agent_team: TeamRegistry) -> dict[str, Any]:
     seen["templates"] = (await client.list_resource_templates()).resource_templates
     outline_uri = f"treerag://documents/{agent_team.filing_id}/outline"
     seen["outline"] = (await client.read_resource(outline_uri)).contents[0].text
-    node_uri = f"treerag://documents/{agent_team.filing_id}/nodes/0017"
+    node_uri = f"treerag://documents/{agent_team.filing_id}/nodes/{agent_team.repurchase_id}"
     seen["node"] = (await client.read_resource(node_uri)).contents[0].text
     return seen
 
@@ -101,13 +101,13 @@ def check_session(seen: dict[str, Any], agent_team: TeamRegistry) -> None:
     assert any(t.upper().startswith("PART I ") for t in top)
     assert any(t.upper().startswith("PART II ") for t in top)
     hits = seen["search"]["hits"]
-    assert "0017" in [h["node_id"] for h in hits]
+    assert agent_team.repurchase_id in [h["node_id"] for h in hits]
     assert all(h["pages"] and h["path"] and h["snippet"] for h in hits)
     read = seen["read"]
     assert read["title"] == "9. Repurchase of Common Stock" and read["pages"] == [12, 13]
     assert "Total cost of shares repurchased $ 69" in read["text"]
     ask = seen["ask"]
-    assert ask["engine"] == "treerag-offline" and "0017" in [
+    assert ask["engine"] == "treerag-offline" and agent_team.repurchase_id in [
         r["node_id"] for r in ask["references"]
     ]
     assert all(r["pages"] and r["path"] for r in ask["references"])
@@ -122,7 +122,10 @@ def check_session(seen: dict[str, Any], agent_team: TeamRegistry) -> None:
         "treerag://documents/{doc_id}/outline",
         "treerag://documents/{doc_id}/nodes/{node_id}",
     }
-    assert seen["outline"].startswith("# BESTBUY_2024Q2_10Q.pdf") and "[0017]" in seen["outline"]
+    assert (
+        seen["outline"].startswith("# BESTBUY_2024Q2_10Q.pdf")
+        and f"[{agent_team.repurchase_id}]" in seen["outline"]
+    )
     assert seen["node"].startswith("# Part I — Financial Information > Item 1. Financial")
     assert "(pages 12-13)" in seen["node"].splitlines()[0]
 
@@ -201,7 +204,9 @@ def test_http_each_token_sees_its_own_collections(agent_team, http_server) -> No
     async def look(client: Any) -> tuple[list[str], list[str], Any]:
         listed = text_of(await client.call_tool("list_documents", {}))
         resources = (await client.list_resources()).resources
-        hidden = await client.call_tool("read", {"doc_id": agent_team.filing_id, "node_id": "0017"})
+        hidden = await client.call_tool(
+            "read", {"doc_id": agent_team.filing_id, "node_id": agent_team.repurchase_id}
+        )
         return [d["doc_id"] for d in listed["documents"]], [str(r.uri) for r in resources], hidden
 
     docs, uris, hidden = http_session(http_server, BOB_TOKEN, look)
