@@ -183,14 +183,31 @@ def periods(rows: Sequence[Row], text: str) -> str:
     return f"fiscal {span}" if re.search(r"\bfiscal\b", head, re.I) else span
 
 
-def row_names(rows: Sequence[Row]) -> list[str]:
-    """What a table's rows are: their labels, each once, in order (sub-rows such as
-    "Basic" and "Diluted" that repeat under several headings left out)."""
+def row_names(rows: Sequence[Row], text: str = "") -> list[str]:
+    """What a table's rows are: their labels, each once, in order. Rows grouped under a
+    label line ("Earnings per common share:" over "Basic" and "Diluted") are named by that
+    label; a one-word label that repeats under several groups is left out."""
+    groups = {}  # a row's start offset -> the group label printed just above it
+    for found in re.finditer(r"^([^\d\n$]{3,80}):\s*$", text, re.M):
+        groups[found.end()] = found.group(1).strip()
     labels = [" ".join(re.sub(r"\(\d\)|\$(?=\s|$)|:$", " ", r.label).split()) for r in rows]
     counts = {label.lower(): labels.count(label) for label in labels}
     names: list[str] = []
-    for label in labels:
-        if not _WORDS.search(label) or _RUNNING.match(label) or counts[label.lower()] > 1:
+    group = ""
+    for row, label in zip(rows, labels, strict=True):
+        above = [
+            g
+            for end, g in groups.items()
+            if end <= row.start and text[end : row.start].count("\n") <= 1
+        ]
+        if above:
+            group = above[-1]
+        one_word = len(label.split()) == 1
+        if one_word and group:
+            label = group
+        elif not one_word:
+            group = ""
+        if not _WORDS.search(label) or _RUNNING.match(label) or counts.get(label.lower(), 1) > 1:
             continue
         name = label.lower() if label.isupper() else label[:1].lower() + label[1:]
         if name not in names:
@@ -200,7 +217,7 @@ def row_names(rows: Sequence[Row]) -> list[str]:
 
 def table_summary(rows: Sequence[Row], caption: str, text: str) -> str:
     """``Caption for periods: first rows, …, last rows``."""
-    names = row_names(rows)
+    names = row_names(rows, text)
     if len(names) > ROW_NAMES_HEAD + ROW_NAMES_TAIL + 1:
         names = [*names[:ROW_NAMES_HEAD], "…", *names[-ROW_NAMES_TAIL:]]
     when = periods(rows, text)
