@@ -15,6 +15,7 @@ header of each page). It is, in order of preference:
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -23,6 +24,11 @@ from ..text.sentences import split_sentences
 from ..text.tables import Row, table_rows
 
 MAX_CHARS = 260  # a summary line in the outline: about two sentences
+# How much of a long section is read: its lead is in its first prose, its table's caption,
+# periods and first and last rows in its first pages (a summary, not an index).
+PROSE_CHARS = 6000
+RUNNING_CHARS = 60  # a running header or footer is a short line
+TABLE_CHARS = 30_000
 LEAD_SHARE = 0.6  # a lead this share of MAX_CHARS long is enough: stop adding sentences
 MIN_SENTENCE_WORDS = 4  # fewer words: a heading, a label or a fragment
 CLOSED_SENTENCE_WORDS = 6  # a shorter one must end like a sentence ("Laptops must be encrypted.")
@@ -107,7 +113,9 @@ def clean_lines(text: str, title: str = "") -> list[str]:
     kept = []
     for line in text.split("\n"):
         stripped = line.strip()
-        if not stripped or _RUNNING.match(stripped) or (heading and _norm(stripped) == heading):
+        if not stripped or len(stripped) <= RUNNING_CHARS and _RUNNING.match(stripped):
+            continue
+        if heading and len(stripped) <= len(title) + 8 and _norm(stripped) == heading:
             continue
         kept.append(stripped)
     return kept
@@ -139,12 +147,31 @@ def _bounded(parts: list[str], max_chars: int) -> str:
     return text
 
 
-def lead_sentences(lines: Sequence[str], title: str = "", max_chars: int = MAX_CHARS) -> str:
-    """The first sentences of the prose that state something, up to ``max_chars``."""
-    rows = {r.label for r in table_rows("\n".join(lines))}
-    prose = "\n".join(line for line in lines if not any(line.startswith(r) for r in rows if r))
+def _prose(lines: Sequence[str], rows: Sequence[Row]) -> str:
+    """The lines no table row is printed on, joined, up to PROSE_CHARS."""
+    covered = sorted((r.start, r.end) for r in rows)
+    kept, offset, size = [], 0, 0
+    for line in lines:
+        at = bisect.bisect_right(covered, (offset, float("inf"))) - 1
+        if not (at >= 0 and covered[at][0] <= offset < max(covered[at][1], covered[at][0] + 1)):
+            kept.append(line)
+            size += len(line) + 1
+            if size > PROSE_CHARS:
+                break
+        offset += len(line) + 1
+    return "\n".join(kept)
+
+
+def lead_sentences(
+    lines: Sequence[str], title: str = "", max_chars: int = MAX_CHARS,
+    rows: Sequence[Row] | None = None,
+) -> str:  # fmt: skip
+    """The first sentences of the prose that state something, up to ``max_chars``
+    (``rows``: the table rows of ``lines`` joined, when already read)."""
+    if rows is None:
+        rows = table_rows("\n".join(lines)[:TABLE_CHARS])
     chosen: list[str] = []
-    for sentence in split_sentences(prose):
+    for sentence in split_sentences(_prose(lines, rows)):
         if not _states_something(sentence, title):
             continue
         candidate = " ".join([*chosen, sentence])
@@ -276,9 +303,10 @@ def section_summary(node: Mapping[str, Any], child_titles: Sequence[str] = ()) -
     kind = boilerplate_kind(title, lines)
     if kind:
         return kind
-    text = "\n".join(lines)
-    rows = [r for r in table_rows(text) if r.label]
-    lead = lead_sentences(lines, title)
+    text = "\n".join(lines)[:TABLE_CHARS]
+    every = table_rows(text)
+    rows = [r for r in every if r.label]
+    lead = lead_sentences(lines, title, rows=every)
     if len(rows) >= MIN_TABLE_ROWS or rows and not lead:
         table = table_summary(rows, _caption(title, str(node.get("path") or "")), text)
         if not lead or len(rows) * 2 >= len(lines):  # mostly a table: the table says it

@@ -14,6 +14,7 @@ Measured against YAKE (``yake`` on PyPI) on bench.tree_quality: see docs/benchma
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -61,10 +62,11 @@ _ROMAN = re.compile(r"^[ivxlcdm]+$", re.I)
 
 
 def _is_caps_line(line: str) -> bool:
-    letters = [c for c in line if c.isalpha()]
-    return len(letters) >= 4 and not any(c.islower() for c in letters)
+    """A heading or a table header in capitals (string methods: this runs on every line)."""
+    return line == line.upper() and line != line.lower() and len(line) >= 4
 
 
+@functools.lru_cache(maxsize=16384)  # a pure function of one word, asked of every word
 def _boundary(word: str) -> bool:
     low = word.lower().strip("'’")
     if low in BOUNDARY_WORDS or low.endswith("ly") or _ROMAN.match(low):
