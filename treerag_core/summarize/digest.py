@@ -32,7 +32,6 @@ TABLE_CHARS = 30_000
 LEAD_SHARE = 0.6  # a lead this share of MAX_CHARS long is enough: stop adding sentences
 MIN_SENTENCE_WORDS = 4  # fewer words: a heading, a label or a fragment
 CLOSED_SENTENCE_WORDS = 6  # a shorter one must end like a sentence ("Laptops must be encrypted.")
-LABEL_WORDS = 8  # a line ending in ":" shorter than this labels rows, it states nothing
 NUMERIC_SHARE = 0.35  # a "sentence" whose tokens are this much figures is a row of a table
 MIN_TABLE_ROWS = 3  # a table named in the summary: at least this many rows
 ROW_NAMES_HEAD, ROW_NAMES_TAIL = 4, 2  # rows named: the first few, "…", the last ones
@@ -128,8 +127,8 @@ def _states_something(sentence: str, title: str) -> bool:
         return False
     if len(words) < CLOSED_SENTENCE_WORDS and not sentence.rstrip().endswith((".", "!", "?")):
         return False
-    if sentence.rstrip().endswith(":") and len(words) < LABEL_WORDS:
-        return False  # a table's group label ("Earnings per common share:")
+    if sentence.rstrip().endswith(":"):
+        return False  # a table's group label, or "… is as follows:": it only introduces
     if not any(c.islower() for c in sentence) or BOILERPLATE.search(sentence):
         return False
     tokens = sentence.split()
@@ -236,10 +235,18 @@ def row_names(rows: Sequence[Row], text: str = "") -> list[str]:
             group = ""
         if not _WORDS.search(label) or _RUNNING.match(label) or counts.get(label.lower(), 1) > 1:
             continue
-        name = label.lower() if label.isupper() else label[:1].lower() + label[1:]
+        name = label.lower() if label.isupper() else _lower_first(label)
         if name not in names:
             names.append(name)
     return names
+
+
+def _lower_first(label: str) -> str:
+    """``Cost of sales`` → ``cost of sales`` in a list; ``United States`` stays a name."""
+    rest = label.split()[1:]
+    if any(w[:1].isupper() for w in rest):
+        return label
+    return label[:1].lower() + label[1:]
 
 
 def table_summary(rows: Sequence[Row], caption: str, text: str) -> str:

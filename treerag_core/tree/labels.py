@@ -34,7 +34,7 @@ def page_label(start: int | None, end: int | None, unit: str | None = "page") ->
 _PAGES_SUFFIX = re.compile(r"\s*\((?:p|pp|pages?|slides?|sheets?)\.?\s[^()]*\)\s*$", re.I)
 # A parent shown for context by its number alone when it has one: "Item 7", "Note 4", "3.2".
 _NUMBERED_HEAD = re.compile(r"^((?:part|item|note|chapter|section|schedule|article)\s+"
-                            r"[\dIVXLC]+[A-Z]?|\d+(?:\.\d+)*)\b", re.I)  # fmt: skip
+                            r"[\dIVXLC]+[A-Z]?|\d{1,3}(?:\.\d+)*(?=\s))\b", re.I)  # fmt: skip
 CONTEXT_CHARS = 40  # a parent shown for context is cut to this
 
 
