@@ -31,6 +31,7 @@ RUNNING_CHARS = 60  # a running header or footer is a short line
 TABLE_CHARS = 30_000
 LEAD_SHARE = 0.6  # a lead this share of MAX_CHARS long is enough: stop adding sentences
 MIN_SENTENCE_WORDS = 4  # fewer words: a heading, a label or a fragment
+LABEL_WORDS = 8  # a line ending in ":" shorter than this labels rows, it states nothing
 CLOSED_SENTENCE_WORDS = 6  # a shorter one must end like a sentence ("Laptops must be encrypted.")
 NUMERIC_SHARE = 0.35  # a "sentence" whose tokens are this much figures is a row of a table
 MIN_TABLE_ROWS = 3  # a table named in the summary: at least this many rows
@@ -70,6 +71,11 @@ _MONTH = re.compile(
 _REPORT = re.compile(r"\b(annual|quarterly|transition)\s+report\s+pursuant", re.I)
 _PERIOD_ENDED = re.compile(r"\b(?:fiscal\s+year|quarterly\s+period|year)\s+ended\s+"
                            r"([a-z]+\s+\d{1,2},?\s+\d{4})", re.I)  # fmt: skip
+_INTRODUCES = re.compile(r"\b(?:as follows|the following|below)\s*:\s*$", re.I)
+# A list item's or a clause's mark before a sentence: "(a) ", "3.1 ", "2. "
+_ITEM_MARK = re.compile(
+    r"^(?:\([a-z0-9]{1,4}\)|\d{1,2}(?:\.\d{1,2})*\.?|[a-z]\.|[•·▪*–-])\s+", re.I
+)
 _CONTENTS_TITLE = re.compile(r"^\s*(?:table\s+of\s+)?contents\s*$|^\s*index\s*$", re.I)
 _PAGE_AT_END = re.compile(r"\s+\d{1,4}\s*$")
 _WORDS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
@@ -122,12 +128,15 @@ def clean_lines(text: str, title: str = "") -> list[str]:
 
 def _states_something(sentence: str, title: str) -> bool:
     """A whole sentence of prose: words, not figures; not a heading; not boilerplate."""
+    sentence = _ITEM_MARK.sub("", sentence)
     words = _WORDS.findall(sentence)
     if len(words) < MIN_SENTENCE_WORDS or not sentence[:1].isupper() and sentence[:1] not in '"“':
         return False
     if len(words) < CLOSED_SENTENCE_WORDS and not sentence.rstrip().endswith((".", "!", "?")):
         return False
-    if sentence.rstrip().endswith(":"):
+    if sentence.rstrip().endswith(":") and (
+        len(words) < LABEL_WORDS or _INTRODUCES.search(sentence)
+    ):
         return False  # a table's group label, or "… is as follows:": it only introduces
     if not any(c.islower() for c in sentence) or BOILERPLATE.search(sentence):
         return False
@@ -173,6 +182,7 @@ def lead_sentences(
     for sentence in split_sentences(_prose(lines, rows)):
         if not _states_something(sentence, title):
             continue
+        sentence = _ITEM_MARK.sub("", sentence)
         candidate = " ".join([*chosen, sentence])
         if len(candidate) > max_chars:
             if not chosen:

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..text import ENGINE_NAME
-from ..tree.labels import heading_label
 from ..types import FlatNode, ProgressFn, SummaryResult
 from .digest import section_summary
 from .phrases import key_phrases, section_tags, texts_of
@@ -26,7 +25,9 @@ def offline_summaries(nodes: Sequence[Mapping[str, Any]]) -> dict[str, dict[str,
     tags = key_phrases(texts_of(nodes))
     out = {}
     for nid, node in by_id.items():
-        children = [heading_label(by_id[c]) for c in node.get("children") or [] if c in by_id]
+        # a container names its sub-sections by their titles (their numbers say nothing)
+        children = [str(by_id[c].get("title") or "") for c in node.get("children") or []
+                    if c in by_id]  # fmt: skip
         out[nid] = {"summary": section_summary(node, children), "tags": tags.get(nid, [])}
     return out
 
