@@ -26,9 +26,9 @@ from ..text.tables import Row, table_rows
 MAX_CHARS = 260  # a summary line in the outline: about two sentences
 # How much of a long section is read: its lead is in its first prose, its table's caption,
 # periods and first and last rows in its first pages (a summary, not an index).
-PROSE_CHARS = 6000
+PROSE_CHARS = 3000
 RUNNING_CHARS = 60  # a running header or footer is a short line
-TABLE_CHARS = 30_000
+TABLE_CHARS = 8000
 LEAD_SHARE = 0.6  # a lead this share of MAX_CHARS long is enough: stop adding sentences
 MIN_SENTENCE_WORDS = 4  # fewer words: a heading, a label or a fragment
 LABEL_WORDS = 8  # a line ending in ":" shorter than this labels rows, it states nothing
@@ -71,6 +71,7 @@ _MONTH = re.compile(
 _REPORT = re.compile(r"\b(annual|quarterly|transition)\s+report\s+pursuant", re.I)
 _PERIOD_ENDED = re.compile(r"\b(?:fiscal\s+year|quarterly\s+period|year)\s+ended\s+"
                            r"([a-z]+\s+\d{1,2},?\s+\d{4})", re.I)  # fmt: skip
+_ENDS_IN_FIGURE = re.compile(r"\d[\d,.]*\)?\s*%?\s*$", re.M)
 _INTRODUCES = re.compile(r"\b(?:as follows|the following|below)\s*:\s*$", re.I)
 # A list item's or a clause's mark before a sentence: "(a) ", "3.1 ", "2. "
 _ITEM_MARK = re.compile(
@@ -155,6 +156,14 @@ def _bounded(parts: list[str], max_chars: int) -> str:
     return text
 
 
+def _rows(text: str) -> list[Row]:
+    """The text's table rows; none read when fewer than two lines end in a figure (prose,
+    code: reading them as a table costs time and finds nothing)."""
+    if len(_ENDS_IN_FIGURE.findall(text)) < 2:
+        return []
+    return table_rows(text)
+
+
 def _prose(lines: Sequence[str], rows: Sequence[Row]) -> str:
     """The lines no table row is printed on, joined, up to PROSE_CHARS."""
     covered = sorted((r.start, r.end) for r in rows)
@@ -177,7 +186,7 @@ def lead_sentences(
     """The first sentences of the prose that state something, up to ``max_chars``
     (``rows``: the table rows of ``lines`` joined, when already read)."""
     if rows is None:
-        rows = table_rows("\n".join(lines)[:TABLE_CHARS])
+        rows = _rows("\n".join(lines)[:TABLE_CHARS])
     chosen: list[str] = []
     for sentence in split_sentences(_prose(lines, rows)):
         if not _states_something(sentence, title):
@@ -321,7 +330,7 @@ def section_summary(node: Mapping[str, Any], child_titles: Sequence[str] = ()) -
     if kind:
         return kind
     text = "\n".join(lines)[:TABLE_CHARS]
-    every = table_rows(text)
+    every = _rows(text)
     rows = [r for r in every if r.label]
     lead = lead_sentences(lines, title, rows=every)
     if len(rows) >= MIN_TABLE_ROWS or rows and not lead:

@@ -24,6 +24,7 @@ from typing import Any
 from ..text.tokens import STOPWORDS
 
 MAX_TAGS = 6
+TAG_CHARS = 10_000
 MIN_WORDS, MAX_WORDS = 2, 4  # a phrase; longer runs are headings or lists of names
 MIN_NAME_CHARS = 5  # a lone capitalised word kept as a name: long enough not to be chance
 COMMON_SHARE = 0.5  # said in more than half of the sections: the document's, not theirs
@@ -170,4 +171,6 @@ def section_tags(text: str, max_tags: int = MAX_TAGS) -> list[str]:
 
 
 def texts_of(nodes: Iterable[Mapping[str, Any]]) -> dict[str, str]:
-    return {str(node["node_id"]): str(node.get("text") or "") for node in nodes}
+    """Each section's text as its tags are read from: its first TAG_CHARS (a long
+    section's topics are named early, and its tail would cost time, not tags)."""
+    return {str(node["node_id"]): str(node.get("text") or "")[:TAG_CHARS] for node in nodes}
