@@ -1,5 +1,7 @@
 """``python -m bench.tree_screenshots``: screenshots of the tree browser on documents of the
-structure set (bookmarks removed), indexed with the offline engine.
+structure set (bookmarks removed), indexed with the offline engine; ``--set tree``: a 10-K as
+filed (its bookmarks kept), a manual and a generated document, each with a section found
+by the tree search and selected (``docs/screenshots/tree-<name>.png``).
 
 They show what the structure strategies give a reader: the outline and graph with the
 headings found on the pages. Indexes the PDFs into a throwaway registry, starts
@@ -31,6 +33,15 @@ DOCUMENTS = (
     ("VERIZON_2022_10K.pdf", "structure-verizon.png", "Item 1A. Risk Factors", False),
     ("NIKE_2023_10K.pdf", "structure-nike.png", "Human Capital Resources", False),
 )
+# (PDF, screenshot name, the tree search's query, the hit to select): the issue-37 set.
+FILINGS = ROOT.parent / "shared" / "bench" / "financebench" / "pdfs"
+TREE_DOCUMENTS = (
+    (FILINGS / "NIKE_2023_10K.pdf", "tree-nike-10k.png", "statements of income",
+     "CONSOLIDATED STATEMENTS OF INCOME"),
+    (SET_DIR / "gnuplot.pdf", "tree-gnuplot-manual.png", "boxplot", "Boxplot"),
+    (ROOT / "bench" / "out" / "tree_quality" / "generated_manual.pdf", "tree-generated-manual.png",
+     "network development", "Network Development Statement"),
+)  # fmt: skip
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -46,13 +57,17 @@ VIEWPORT = {"width": 1500, "height": 1500}  # graph, outline and panel in one pi
 SERVER_START_S = 60  # a cold Streamlit import takes ~10 s on a loaded 2-core machine
 
 
-def index_all(registry: Path, names: list[str]) -> None:
-    """The PDFs indexed offline (no model, no summaries) into ``registry``."""
-    from treerag_core import index_document
+def index_all(registry: Path, names: list[str], summaries: bool = False) -> None:
+    """The PDFs (names in the structure set, or paths) indexed offline into ``registry``
+    (with the offline engine's summaries and tags when ``summaries``)."""
+    from treerag_core import index_document, make_summarizer
 
     for name in names:
         started = time.perf_counter()
-        doc = index_document(str(SET_DIR / name), registry_path=str(registry), verbose=False)
+        summarizer = make_summarizer() if summaries else None
+        extra = {"summarizer": summarizer} if summarizer else {}
+        doc = index_document(str(SET_DIR / name), registry_path=str(registry), verbose=False,
+                             **extra)  # fmt: skip
         log(
             f"{name}: {len(doc['flat_nodes'])} sections from {doc.get('structure_source')} "
             f"in {time.perf_counter() - started:.1f}s"
@@ -122,6 +137,35 @@ def shoot(url: str, documents: tuple[tuple[str, str, str, bool], ...], out: Path
         browser.close()
 
 
+def shoot_found(url: str, documents: tuple, out: Path) -> None:
+    """Each document's tree with the hit of a tree search selected: its path drawn."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=VIEWPORT)
+        for path, shot, query, hit in documents:
+            page.goto(url + "/tree")
+            expect(page.get_by_role("heading", name="Tree browser")).to_be_visible(timeout=60_000)
+            page.get_by_test_id("stSelectbox").first.click()
+            page.get_by_role("option", name=Path(path).name).first.click()
+            wait_idle(page)
+            search = page.get_by_label("Search sections (title, tag or text)")
+            search.fill(query)
+            search.press("Enter")
+            wait_idle(page)
+            page.get_by_role("button", name=hit).first.click()
+            wait_idle(page)
+            search.fill("")  # the hits put away: the graph and the section in view
+            search.press("Enter")
+            wait_idle(page)
+            page.locator('iframe[title="streamlit_agraph.agraph"]').first.wait_for(timeout=30_000)
+            page.wait_for_timeout(2500)  # vis-network lays the graph out after the iframe loads
+            page.screenshot(path=str(out / shot), full_page=True)
+            log(f"wrote {out / shot}")
+        browser.close()
+
+
 def wait_idle(page) -> None:  # noqa: ANN001 - a Playwright page
     """Streamlit shows a 'Running…' status widget while the script runs."""
     from playwright.sync_api import expect
@@ -133,16 +177,26 @@ def wait_idle(page) -> None:  # noqa: ANN001 - a Playwright page
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=SHOTS)
+    parser.add_argument("--set", choices=("structure", "tree"), default="structure")
     args = parser.parse_args(argv)
     ensure_set(SET_DIR)
     args.out.mkdir(parents=True, exist_ok=True)
+    tree = args.set == "tree"
+    if tree:
+        from .tree_quality_docs import ensure_generated
+
+        ensure_generated(ROOT / "bench" / "out" / "tree_quality")
     with tempfile.TemporaryDirectory(prefix="treerag-shots-") as tmp:
         workdir = Path(tmp)
         registry = workdir / "indexed_docs.json"
-        index_all(registry, [d[0] for d in DOCUMENTS])
+        names = [str(d[0]) for d in (TREE_DOCUMENTS if tree else DOCUMENTS)]
+        index_all(registry, names, summaries=tree)
         proc, url = start_server(registry, workdir)
         try:
-            shoot(url, DOCUMENTS, args.out)
+            if tree:
+                shoot_found(url, TREE_DOCUMENTS, args.out)
+            else:
+                shoot(url, DOCUMENTS, args.out)
         finally:
             proc.terminate()
             try:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit_agraph import agraph
 
-from treerag_core.tree import heading_label
-from treerag_core.views import outline_rows, search_nodes
+from treerag_core.views import hit_label, outline_rows, search_nodes
 from ui import docs, panel, state
 from ui.errors import shown_errors
 from ui.graph import graph_elements
@@ -50,7 +49,7 @@ def _pick_document() -> str | None:
     return ss[state.TREE_DOC]
 
 
-def _search(flat: dict) -> None:
+def _search(flat: dict, unit: str | None) -> None:
     query = st.text_input("Search sections (title, tag or text)", key="tree_search")
     if not query.strip():
         return
@@ -58,7 +57,7 @@ def _search(flat: dict) -> None:
     if not hits:
         st.caption("No section matches.")
     for nid, where in hits:
-        title = plain_label(heading_label(flat[nid]) or nid, 70)
+        title = plain_label(hit_label(flat, nid, unit) or nid, 90)
         if st.button(f"{title} · {where}", key=f"hit_{nid}"):
             ss[state.TREE_SELECTED] = nid
             st.rerun()
@@ -117,7 +116,7 @@ def main() -> None:
         st.warning("This document has no sections.")
         return
     st.caption(structure_note(doc))
-    _search(flat)
+    _search(flat, doc.get("page_unit"))
     on_depth = state.bind(state.TREE_DEPTH, "tree_depth_pick")
     st.slider("Depth shown", 1, 8, key="tree_depth_pick", on_change=on_depth, width=320)
     selected = ss.get(state.TREE_SELECTED) if ss.get(state.TREE_SELECTED) in flat else None

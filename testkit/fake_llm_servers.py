@@ -132,10 +132,14 @@ def default_reply(request: dict[str, Any]) -> str:
     _, user = messages_text(request)
     kind = kind_of(request)
     if kind == "summary":
+        # What the section holds, as a model would say it: its title and its first words
+        # (a reply that only restated the title would be asked again).
         title = re.search(r"Section title: (.*)", user)
-        return json.dumps(
-            {"summary": f"About {title.group(1) if title else 'it'}.", "tags": ["Fake"]}
-        )
+        quoted = re.search(r"<section_data[^>]*>\s*(.*?)\s*</section_data>", user, re.S)
+        words = " ".join((quoted.group(1) if quoted else "").split()[:12]).rstrip(".")
+        about = f"About {title.group(1) if title else 'it'}"
+        return json.dumps({"summary": f"{about}: {words}." if words else f"{about}.",
+                           "tags": ["Fake"]})  # fmt: skip
     if kind == "heading_check":  # every line found is a heading
         return json.dumps({"not_headings": []})
     question = re.search(r"Question: (.*)", user)

@@ -331,8 +331,13 @@ def test_sources_line() -> None:
         {"ref": "S1", "title": "Risk", "page_start": 3, "page_end": 4},
         {"ref": "S2", "title": "Debt", "page_start": 9, "page_end": 9, "gone": True},
         {"ref": "S3", "title": "Read only", "cited": False},
-    ]
-    assert sources_line(refs) == "S1 Risk (pp. 3–4) · S2 Debt (p. 9) (document deleted)"
+        # a title the document repeats: its parent in front; pages a title carried, once
+        {"ref": "S4", "title": "Overview", "label": "Item 7 › Overview (pp. 36–37)",
+         "page_start": 36, "page_end": 37},
+    ]  # fmt: skip
+    assert sources_line(refs) == (
+        "S1 Risk, pp. 3–4 · S2 Debt, p. 9 (document deleted) · S4 Item 7 › Overview, pp. 36–37"
+    )
 
 
 def test_the_chat_asks_the_whole_library_by_default(make_app, report, sample_doc) -> None:  # noqa: ANN001

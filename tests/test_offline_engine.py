@@ -84,8 +84,9 @@ def test_offline_summaries_and_tags_are_in_the_outline(guide) -> None:
     doc, _ = guide
     warranty = next(n for n in doc["flat_nodes"].values() if n["title"] == "Warranty")
     assert warranty["summary"].startswith("The warranty lasts 24 months")
-    assert "Dublin" in warranty["tags"] and "24 months" in warranty["tags"]
+    assert "Dublin" in warranty["tags"]  # a name, said mid-sentence
     assert "Customer Care" in " ".join(warranty["tags"])
+    assert not any(tag[0].isdigit() for tag in warranty["tags"])  # topics, not amounts
     assert "Dublin" in doc["tree_outline"]
 
 
@@ -175,7 +176,8 @@ def test_tag_extraction() -> None:
 
 
 def test_leading_summary_is_bounded() -> None:
-    assert leading_summary("One. Two. Three.") == "One. Two. Three."
+    three = "The first sentence is here. The second one follows it. The third one ends it."
+    assert leading_summary(three) == three
     assert len(leading_summary("word " * 1000)) <= 200
 
 

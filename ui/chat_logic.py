@@ -12,7 +12,7 @@ from treerag_core.access import Principal
 from treerag_core.answer import ask_library
 from treerag_core.chat import make_turn
 from treerag_core.settings import DEFAULT_REGISTRY
-from treerag_core.tree import page_label
+from treerag_core.tree import label_with_pages
 from treerag_core.views import section_document
 
 # A streamed answer is redrawn at most this often. Each redraw re-sends and re-renders the
@@ -109,14 +109,17 @@ def searched_line(library: dict[str, Any]) -> str:
 
 
 def sources_line(refs: list[dict[str, Any]], limit: int = 4) -> str:
-    """The cited references in one line under an answer: ``S1 Title (p. 38) · S2 …``."""
+    """The cited references in one line under an answer: ``S1 Item 7 › Liquidity and
+    Capital Resources, pp. 44–45 · S2 …`` (the parent only where titles repeat; pages once)."""
     cited = [r for r in refs if r.get("cited", True)]
     parts = []
     for ref in cited[:limit]:
-        pages = page_label(ref.get("page_start"), ref.get("page_end"), ref.get("page_unit"))
-        where = f" ({pages})" if pages else ""
+        title = str(ref.get("label") or ref.get("title") or ref.get("node_id") or "")
+        label = label_with_pages(
+            title, ref.get("page_start"), ref.get("page_end"), ref.get("page_unit")
+        )
         gone = " (document deleted)" if ref.get("gone") else ""
-        parts.append(f"{ref.get('ref', '')} {ref.get('title') or ref.get('node_id')}{where}{gone}")
+        parts.append(f"{ref.get('ref', '')} {label}{gone}")
     more = f" · and {len(cited) - limit} more" if len(cited) > limit else ""
     return " · ".join(p.strip() for p in parts) + more
 

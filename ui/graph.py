@@ -1,4 +1,6 @@
-"""The tree as streamlit-agraph nodes: left to right, coloured by depth, capped.
+"""The tree as streamlit-agraph nodes: left to right, coloured by depth, capped; the
+selected section red, the sections on its path from the top in charcoal, joined by thick
+charcoal edges, so where it sits in the tree is seen at a glance.
 
 Why the care: agraph 0.0.45 copies every Config keyword to the top level (so the layout
 is set on ``cfg.layout`` afterwards), and it puts each node's ``title`` into a div's
@@ -16,12 +18,13 @@ from streamlit_agraph import Config, Edge, Node
 
 from treerag_core import FlatNode
 from treerag_core.tree import heading_label
-from treerag_core.views import TreeSlice, node_pages
+from treerag_core.views import TreeSlice, ancestors, node_pages
 
 from .text import tooltip_text
 
 LEVEL_COLORS = ("#1f5f8b", "#2f8f6e", "#e08a1e", "#8e5ba8", "#c2527a", "#5b7f2a")
 SELECTED_COLOR = "#d62728"
+PATH_COLOR = "#2b2b2b"  # the selected section's ancestors, and the edges down to it
 ROW_HEIGHT = 36  # vertical pixels per sibling
 MIN_HEIGHT, MAX_HEIGHT = 360, 900
 EDGE_COLOR = "#9aa5b1"
@@ -65,23 +68,30 @@ def graph_elements(
     if height is None:
         widest = max(per_level.values(), default=1)
         height = max(MIN_HEIGHT, min(MAX_HEIGHT, ROW_HEIGHT * widest + 60))
+    path = set(ancestors(flat, selected)) if selected in flat else set()
     nodes = []
     for nid in view.node_ids:
         node = flat[nid]
         depth = int(node.get("level", 1)) - base + 1
-        is_selected = nid == selected
+        on_path = nid in path and nid != selected
+        color = SELECTED_COLOR if nid == selected else PATH_COLOR if on_path else level_color(depth)
         nodes.append(
             Node(
                 id=nid,
                 label=node_label(heading_label(node) or nid, view.hidden_children.get(nid, 0)),
                 title=node_tooltip(node, unit),
-                color=SELECTED_COLOR if is_selected else level_color(depth),
+                color=color,
                 shape="box",
                 margin=6,
                 font={"size": 13, "face": "sans-serif", "color": "#ffffff"},
             )
-        )
-    edges = [Edge(source=a, target=b, color=EDGE_COLOR) for a, b in view.edges]
+        )  # fmt: skip
+    edges = [
+        Edge(source=a, target=b, color=PATH_COLOR, width=4)
+        if a in path and b in path
+        else Edge(source=a, target=b, color=EDGE_COLOR, width=1)
+        for a, b in view.edges
+    ]
     config = Config(
         width=width,
         height=height,

@@ -14,6 +14,7 @@ from ..navigate.base import NavigationResult
 from ..navigate.history import Conversation
 from ..navigate.ranking import RankingMemory
 from ..summarize.summarizers import cut_point
+from ..tree.labels import context_label
 from ..tree.nodes import subtree_page_range
 from ..tree.outline import heading_label, page_label
 from ..types import Document, FlatNode
@@ -59,6 +60,8 @@ def reference(document: Document, node_id: str) -> dict[str, Any]:
     return {
         "node_id": node_id,
         "title": heading_label(node),
+        # the title with its parent where the document repeats it: how lists show it
+        "label": context_label(flat, node_id),
         "path": node.get("path", heading_label(node)),
         "file_name": document.get("file_name", ""),
         "doc_id": document.get("doc_id", ""),

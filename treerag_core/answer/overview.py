@@ -24,12 +24,16 @@ from typing import Any
 from ..llm.prompts import format_extra_context, quote_section
 from ..navigate.base import NavigationResult
 from ..navigate.history import Conversation
-from ..summarize.card import build_card
-from ..summarize.keyterms import leading_summary
+from ..summarize.card import build_card, card_line
+from ..summarize.describe import main_parts
+from ..summarize.digest import boilerplate_kind, clean_lines, leading_summary
+from ..text import OFFLINE_NOTE
 from ..text.tokens import STOPWORDS
+from ..tree.labels import page_label
 from ..tree.nodes import subtree_page_range
 from ..types import Document, FlatNode
 from .context import Prepared, reference
+from .highlights import highlights
 from .retriever import Retriever
 
 # The shapes of a question about a document as a whole; ``object`` is what it is about.
@@ -100,12 +104,21 @@ def asks_about_whole(query: str, document: Document) -> bool:
 
 
 def overview_parts(flat: dict[str, FlatNode]) -> list[str]:
-    """The document's top-level parts: its level-1 sections, or, under a lone title
-    heading (whose opening the card's description already gives), its sub-sections."""
-    roots = [nid for nid, node in flat.items() if not node.get("parent_id")]
-    if len(roots) == 1 and flat[roots[0]].get("children"):
-        return list(flat[roots[0]]["children"])
-    return roots
+    """The document's top-level parts (``summarize.describe.main_parts``), without the
+    pages every such document has (cover, contents, signatures): they say nothing of it."""
+    parts = main_parts(flat)
+    kept = [nid for nid in parts if not _boilerplate(flat[nid], flat)]
+    return kept or parts
+
+
+def _boilerplate(node: FlatNode, flat: dict[str, FlatNode]) -> bool:
+    """A cover, contents or signature page, or a heading holding only such pages."""
+    title = str(node.get("title") or "")
+    lines = clean_lines(str(node.get("text") or ""), title)
+    if lines:
+        return boilerplate_kind(title, lines) is not None
+    kids = [flat[c] for c in node.get("children") or [] if c in flat]
+    return bool(kids) and all(_boilerplate(kid, flat) for kid in kids)
 
 
 def overview_navigation(document: Document) -> NavigationResult:
@@ -137,19 +150,17 @@ def overview_reference(document: Document, node_id: str, number: int) -> dict[st
     return {**ref, "spans": [], "ref": f"S{number}"}
 
 
-def card_line(document: Document) -> str:
-    """The document in one line: title, kind and periods, and its description."""
-    card = build_card(document)
-    what = ", ".join(p for p in (str(card.get("kind") or ""),
-                                 ", ".join(card.get("periods") or [])) if p)  # fmt: skip
-    head = f"{card.get('title') or card.get('file_name')}" + (f" ({what})" if what else "")
-    description = " ".join(str(card.get("description") or "").split())
-    return f"{head}: {description}" if description else head
-
-
-def overview_text(line: str, references: list[dict[str, Any]], summaries: list[str]) -> str:
-    """The offline overview of one document: its card's line, then its parts, each cited."""
-    lines = [line, "", f"It has {len(references)} main parts:"]
+def overview_text(
+    line: str, references: list[dict[str, Any]], summaries: list[str],
+    facts: list[tuple[dict[str, Any], str]] = (),  # type: ignore[assignment]
+) -> str:  # fmt: skip
+    """The offline overview of one document: its card's line, what a reader wants first
+    (what the organisation does, headline figures, main risks), then its parts, each cited."""
+    lines = [line, ""]
+    for ref, text in facts:
+        pages = page_label(ref.get("page_start"), ref.get("page_end"), ref.get("page_unit"))
+        lines.append(f"{text}" + (f" ({pages})" if pages else "") + f" [{ref['ref']}]")
+    lines += ([""] if facts else []) + [f"It has {len(references)} main parts:"]
     for ref, summary in list(zip(references, summaries, strict=True))[:OVERVIEW_PARTS]:
         lines.append(f"- {ref['title']}" + (f": {summary}" if summary else "") + f" [{ref['ref']}]")
     if len(references) > OVERVIEW_PARTS:
@@ -179,7 +190,15 @@ def prepare_overview(
     references: list[dict[str, Any]]
     references, quotes, sections, blocks, lines = [], [], [], [], []
     for document, nav in zip(documents, navs, strict=True):
-        line = card_line(document)  # the card is built once per document
+        line = card_line(build_card(document))  # the card is built once per document
+        found = highlights(document["flat_nodes"])
+        for h in found:  # said once: as a cited fact, not also in the card's line
+            line = line.replace(" " + h.text.split(": ", 1)[-1], "")
+        facts = [({**reference(document, h.node_id), "spans": [],
+                   "ref": f"S{len(references) + i}"}, h.text)
+                 for i, h in enumerate(found, 1)]  # fmt: skip
+        references += [ref for ref, _ in facts]
+        quotes += [quoted_part(ref, text, line if many else None) for ref, text in facts]
         refs = [overview_reference(document, nid, len(references) + i)
                 for i, nid in enumerate(nav.node_ids, 1)]  # fmt: skip
         summaries = [part_summary(document["flat_nodes"], ref["node_id"]) for ref in refs]
@@ -189,7 +208,7 @@ def prepare_overview(
         sections += [{"label": f"{ref['ref']} · {ref['path']}", "ref": ref["ref"], "lead": "",
                       "text": text, "page_start": ref["page_start"], "page_marks": []}
                      for ref, text in zip(refs, summaries, strict=True)]  # fmt: skip
-        blocks.append(overview_text(line, refs, summaries))
+        blocks.append(overview_text(line, refs, summaries, facts))
         lines.append(line)
     about = " | ".join(lines)
     user = retriever.answer_user_prompt_template.format(
@@ -209,5 +228,5 @@ def prepare_overview(
     by_id = {str(d.get("doc_id", "")): d for d in documents}
     return Prepared(
         retriever.answer_system_prompt, user, references, sections, trace, navs, by_id, query,
-        retriever.ranking_memory, overview="\n\n".join(blocks),
+        retriever.ranking_memory, overview="\n\n".join(blocks) + "\n\n" + OFFLINE_NOTE,
     )  # fmt: skip

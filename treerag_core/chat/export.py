@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tree.outline import page_label
+from ..tree.labels import label_with_pages
 
 
 def reference_line(ref: dict[str, Any]) -> str:
-    """``[S1] Title — path (pp. 3–4) · file.pdf``, and ``(document deleted)`` when gone."""
-    label = str(ref.get("title") or ref.get("node_id") or "")
+    """``[S1] Item 7 › Liquidity, pp. 44–45 — path · file.pdf`` (the parent in front only
+    where titles repeat; the pages once), and ``(document deleted)`` when gone."""
+    title = str(ref.get("label") or ref.get("title") or ref.get("node_id") or "")
+    label = label_with_pages(
+        title, ref.get("page_start"), ref.get("page_end"), ref.get("page_unit")
+    )
     path = str(ref.get("path") or "")
-    if path and path != label:
+    if path and path not in (title, str(ref.get("title") or "")):
         label += f" — {path}"
-    pages = page_label(ref.get("page_start"), ref.get("page_end"), ref.get("page_unit"))
-    if pages:
-        label += f" ({pages})"
     if ref.get("file_name"):
         label += f" · {ref['file_name']}"
     if ref.get("gone"):

@@ -36,6 +36,7 @@ from ..llm.replies import parse_search_reply
 from ..llm.schemas import routing_schema
 from ..navigate.ranking import expand_query
 from ..store.base import DocumentStore, LibraryIndex, WithLibraryIndex, collection_of
+from ..summarize.card import card_line
 from ..text.tokens import tokenize
 from .named import Named, name_filter, name_terms, period_filter, read_question, with_aliases
 from .scoring import DocumentScore, scope_statistics, score_documents
@@ -262,7 +263,8 @@ def routing_call(
         return None
     cards = index.cards([c.doc_id for c in shortlist])
     numbered = {str(n): c for n, c in enumerate(shortlist, 1)}
-    lines = [f"[{n}] {card_line(c, cards.get(c.doc_id) or {})}" for n, c in numbered.items()]
+    lines = [f"[{n}] {_card_with_sections(c, cards.get(c.doc_id) or {})}"
+             for n, c in numbered.items()]  # fmt: skip
     user = LIBRARY_ROUTING_USER_PROMPT.format(
         history=f"Earlier question: {earlier}\n" if earlier else "", query=query,
         cards="\n".join(lines),
@@ -271,18 +273,13 @@ def routing_call(
     return RoutingCall(LIBRARY_ROUTING_SYSTEM_PROMPT.format(max_documents=k), user, numbered)
 
 
-def card_line(c: Considered, card: dict[str, Any]) -> str:
-    """One card as the search model reads it: name, what it is, description, and the
-    titles of its sections that match the question best (what it holds, not its outline)."""
-    about = " · ".join(
-        part for part in (str(card.get("kind") or ""), ", ".join(card.get("periods") or [])[:60],
-                          ", ".join(card.get("names") or [])[:80]) if part
-    )  # fmt: skip
-    description = " ".join(str(card.get("description") or "").split())
-    if len(description) > CARD_DESCRIPTION_CHARS:
-        description = description[: CARD_DESCRIPTION_CHARS - 1] + "…"
+def _card_with_sections(c: Considered, card: dict[str, Any]) -> str:
+    """One card as the search model reads it (the one ``card_line``), then the titles of its
+    sections that match the question best: what it holds, not its outline."""
+    line = card_line({"file_name": c.file_name, **card}, file_name=True, names=True,
+                     max_description=CARD_DESCRIPTION_CHARS)  # fmt: skip
     best = f" — Best sections: {'; '.join(t[:80] for t in c.titles)}" if c.titles else ""
-    return f"{c.file_name} — {about} — {description}{best}"
+    return line + best
 
 
 def model_choice(

@@ -1,10 +1,24 @@
 """summarize: each section's summary and tags, and the document's card.
 
-``summarizers`` holds the model and offline summarizers behind one call signature;
-``keyterms`` is the offline engine's summaries and tags; ``card`` describes the whole
-document for the library (kind, periods, names, description).
+Like ``navigate``: ``base`` is the :class:`Summarizer` interface (with its budget and the
+null summarizer), ``offline`` and ``model`` are the two summarizers side by side, and
+``summarizers.make_summarizer`` picks one. The offline engine's parts: ``digest`` (what a
+section holds), ``phrases`` (its key phrases), ``keyterms`` (names, for the card). ``card``
+describes the whole document for the library.
 """
 
-from .summarizers import SummaryBudget, make_summarizer, null_summarizer
+from .base import NullSummarizer, Summarizer, SummaryBudget, null_summarizer
+from .model import LLMSummarizer
+from .offline import OfflineSummarizer, offline_summarizer
+from .summarizers import make_summarizer
 
-__all__ = ["make_summarizer", "null_summarizer", "SummaryBudget"]
+__all__ = [
+    "LLMSummarizer",
+    "make_summarizer",
+    "null_summarizer",
+    "NullSummarizer",
+    "offline_summarizer",
+    "OfflineSummarizer",
+    "Summarizer",
+    "SummaryBudget",
+]

@@ -21,7 +21,9 @@ from ..text.language import indexed_language
 from ..text.tokens import STOPWORDS
 from ..tree.labels import heading_label
 from ..types import Document, FlatNode
-from .keyterms import extract_tags, leading_summary
+from .describe import business_sentence, describe, main_parts, registrant
+from .digest import boilerplate_kind, leading_summary
+from .keyterms import extract_tags
 
 # Card fields an editor may correct on the Registry page (kept across re-indexing).
 EDITABLE_FIELDS = ("kind", "periods", "description", "language")
@@ -133,16 +135,26 @@ def document_periods(file_name: str, opening: str) -> list[str]:
     return kept[:MAX_PERIODS]
 
 
-def _description(roots: list[FlatNode], flat: Mapping[str, FlatNode]) -> str:
-    """The top sections' summaries (or, unsummarised, their leads), within the length."""
-    parts: list[str] = []
+def _description(
+    roots: list[FlatNode], flat: Mapping[str, FlatNode], opening: str, kind: str, title: str
+) -> str:
+    """What the document is and covers (``describe``), then what it is about: the
+    sentence saying what the organisation does, else the first substantive sections' leads
+    (never a cover, contents or signature page), within the length."""
+    parts: list[str] = [describe(flat, main_parts(flat), opening, kind, title)]
+    business, _ = business_sentence(flat)
+    if business:
+        parts.append(business)
     for node in (roots or list(flat.values()))[: DESCRIPTION_SECTIONS * 2]:
-        text = str(node.get("summary") or "").strip()
-        text = text or leading_summary(str(node.get("text") or ""), str(node.get("title") or ""))
-        if text and text not in parts:
-            parts.append(text)
-        if len(parts) >= DESCRIPTION_SECTIONS:
+        if business or len(parts) > DESCRIPTION_SECTIONS:
             break
+        text = leading_summary(str(node.get("text") or ""), str(node.get("title") or ""))
+        if (
+            text
+            and text not in parts
+            and not boilerplate_kind(str(node.get("title") or ""), [text])
+        ):
+            parts.append(text)
     description = " ".join(parts)
     if len(description) > DESCRIPTION_CHARS:
         description = description[: DESCRIPTION_CHARS - 1].rsplit(" ", 1)[0] + "…"
@@ -167,11 +179,21 @@ def _title(document: Mapping[str, Any], roots: list[FlatNode]) -> str:
     return first if titled else stem
 
 
+def _is_name(term: str) -> bool:
+    """A name a question may use: not a lone word in capitals from a cover's legal lines
+    (``TRANSITION``), not a roman numeral, an amount or a year."""
+    words = term.split()
+    if not re.search(r"[^\W\d_]{2,}", term) or re.match(r"^[\d$€£]", term):
+        return False
+    return len(words) > 1 or not (term.isupper() or re.fullmatch(r"[IVXLC]+", term))
+
+
 def _names(opening: str, authors: list[str]) -> list[str]:
-    """The document's authors, then the names the opening mentions most, without the words
-    every such document has."""
+    """The document's authors and registrant, then the names the opening mentions most,
+    without the words every such document has."""
     tags = extract_tags(opening, max_tags=MAX_NAMES * 2)
-    found = [str(a) for a in authors] + [t for t in tags if not _generic(t) and not t.isdigit()]
+    found = [str(a) for a in authors] + ([registrant(opening)] if registrant(opening) else [])
+    found += [t for t in tags if not _generic(t) and _is_name(t)]
     return list(dict.fromkeys(found))[:MAX_NAMES]
 
 
@@ -181,15 +203,16 @@ def build_card(document: Document) -> Card:
     roots = _roots(flat)
     opening = _opening(flat)
     name = str(document.get("file_name") or "")
+    kind, title = document_kind(name, opening), _title(document, roots)
     card: Card = {
         "doc_id": str(document.get("doc_id") or ""),
-        "title": _title(document, roots),
+        "title": title,
         "file_name": name,
         "collection": str(document.get("collection") or ""),
-        "kind": document_kind(name, opening),
+        "kind": kind,
         "periods": document_periods(name, opening),
         "names": _names(opening, (document.get("metadata") or {}).get("authors") or []),
-        "description": _description(roots, flat),
+        "description": _description(roots, flat, opening, kind, title),
         "outline": [heading_label(node) for node in roots[:MAX_OUTLINE]],
         "sections": len(flat),
         "pages": document.get("total_pages"),
@@ -218,3 +241,27 @@ def card_text(card: Mapping[str, Any]) -> dict[str, str]:
         ),  # fmt: skip
         "summary": " ".join([str(card.get("description", "")), *(card.get("outline") or [])]),
     }
+
+
+def card_line(
+    card: Mapping[str, Any],
+    *,
+    file_name: bool = False,
+    names: bool = False,
+    max_description: int | None = None,
+) -> str:
+    """The document in one line, wherever one is shown or quoted (an overview's first line,
+    a routing prompt's card): ``Title (kind, periods): description``; with ``file_name``
+    the file in front, with ``names`` the names it is about after the kind."""
+    what = ", ".join(p for p in (str(card.get("kind") or ""),
+                                 ", ".join(card.get("periods") or [])) if p)  # fmt: skip
+    head = str(card.get("title") or card.get("file_name") or "")
+    head += f" ({what})" if what else ""
+    if file_name and card.get("file_name"):
+        head = f"{card['file_name']} — {head}"
+    if names and card.get("names"):
+        head += " · " + ", ".join(map(str, card["names"]))[:80]
+    description = " ".join(str(card.get("description") or "").split())
+    if max_description and len(description) > max_description:
+        description = description[: max_description - 1] + "…"
+    return f"{head}: {description}" if description else head

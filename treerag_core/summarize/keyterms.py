@@ -1,18 +1,17 @@
-"""Offline summaries and tags: a section's leading sentences and its key terms.
+"""Offline names: the names, acronyms, amounts with units and years a text mentions most.
 
-Honest and free: the summary is the section's own opening, the tags are the names, acronyms,
-amounts with units and years it mentions most.
+The card reads a document's names (who and what it is about) from its opening with
+:func:`extract_tags`; a section's *tags* are topics, not names, and come from
+``summarize.phrases``. ``leading_summary`` lives in ``summarize.digest`` (kept here by name).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
 
-from ..text.sentences import split_sentences
 from ..text.tokens import STOPWORDS
+from .digest import leading_summary
 
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,9}s?\b")
 _UNITS = (
@@ -28,23 +27,6 @@ _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 _CAP_PHRASE = re.compile(
     r"\b[A-Z][a-zA-Z'’\-]+(?:[ \t]+(?:(?:of|the|de|la|von|van|and|for|&)[ \t]+)?[A-Z][a-zA-Z'’\-]+)*"
 )
-
-
-def leading_summary(text: str, title: str = "", max_chars: int = 200) -> str:
-    """The section's first sentences, up to ``max_chars``: honest and free."""
-    summary = ""
-    for sentence in split_sentences(text):
-        if sentence.startswith(("|", "```")) or sentence == title:
-            continue
-        candidate = f"{summary} {sentence}".strip()
-        if len(candidate) > max_chars:
-            if not summary:
-                summary = candidate[: max_chars - 1].rsplit(" ", 1)[0] + "…"
-            break
-        summary = candidate
-        if len(summary) > max_chars * 0.6:
-            break
-    return summary
 
 
 def extract_tags(text: str, title: str = "", max_tags: int = 8) -> list[str]:
@@ -105,8 +87,4 @@ def extract_tags(text: str, title: str = "", max_tags: int = 8) -> list[str]:
     return tags
 
 
-def offline_summary(node: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"summary", "tags"}`` for one node from its own text (or its title when empty)."""
-    text = str(node.get("text") or "")
-    title = str(node.get("title") or "")
-    return {"summary": leading_summary(text, title), "tags": extract_tags(text, title)}
+__all__ = ["extract_tags", "leading_summary"]

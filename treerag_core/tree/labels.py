@@ -3,6 +3,7 @@ and to the ranking."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,3 +28,52 @@ def page_label(start: int | None, end: int | None, unit: str | None = "page") ->
         return ""
     one, many = PAGE_WORDS.get(unit or "page", PAGE_WORDS["page"])
     return f"{one} {start}" if end in (None, start) else f"{many} {start}–{end}"
+
+
+# A title cut from a stand-in or a caption may carry its pages already: "… (pp. 36–37)".
+_PAGES_SUFFIX = re.compile(r"\s*\((?:p|pp|pages?|slides?|sheets?)\.?\s[^()]*\)\s*$", re.I)
+# A parent shown for context by its number alone when it has one: "Item 7", "Note 4", "3.2".
+_NUMBERED_HEAD = re.compile(r"^((?:part|item|note|chapter|section|schedule|article)\s+"
+                            r"[\dIVXLC]+[A-Z]?|\d{1,3}(?:\.\d+)*(?=\s))\b", re.I)  # fmt: skip
+CONTEXT_CHARS = 40  # a parent shown for context is cut to this
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def own_title(node: Mapping[str, Any]) -> str:
+    """The section's label without pages a stand-in title carried in it."""
+    return _PAGES_SUFFIX.sub("", heading_label(node)).strip()
+
+
+def short_label(node: Mapping[str, Any]) -> str:
+    """A parent as context: its number when it has one (``Item 7``), else its title, cut."""
+    label = own_title(node)
+    numbered = _NUMBERED_HEAD.match(label)
+    if numbered:
+        return numbered.group(1)
+    return label if len(label) <= CONTEXT_CHARS else label[: CONTEXT_CHARS - 1].rstrip() + "…"
+
+
+def context_label(flat: Mapping[str, Mapping[str, Any]], node_id: str) -> str:
+    """A section as a list of references or search results shows it: its own title, with
+    its parent in front where another section of the document has the same title
+    (``Item 7 › Fiscal 2023 compared to fiscal 2022``)."""
+    node = flat[node_id]
+    title = own_title(node)
+    key = _norm(title)
+    repeated = sum(1 for other in flat.values() if _norm(own_title(other)) == key) > 1
+    parent = flat.get(str(node.get("parent_id") or ""))
+    if not repeated or parent is None:
+        return title
+    return f"{short_label(parent)} › {title}"
+
+
+def label_with_pages(
+    label: str, start: int | None, end: int | None, unit: str | None = "page"
+) -> str:
+    """``Title, pp. 44–45``: the pages once, whatever the title already carried."""
+    pages = page_label(start, end, unit)
+    label = _PAGES_SUFFIX.sub("", label).strip()
+    return f"{label}, {pages}" if pages else label

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..tree.labels import context_label, label_with_pages
 from ..tree.outline import heading_label, page_label
 from ..types import FlatNode
 
@@ -155,6 +156,14 @@ def search_nodes(
         elif all(w in text or w in title or w in tags for w in words):
             ranked["text"].append((nid, "text"))
     return (ranked["title"] + ranked["tag"] + ranked["text"])[:limit]
+
+
+def hit_label(flat: Mapping[str, FlatNode], node_id: str, unit: str | None = "page") -> str:
+    """A search result as a button shows it: ``Item 7 › Liquidity and Capital Resources,
+    pp. 44–45`` (the parent only where the title repeats, the pages once)."""
+    node = flat[node_id]
+    label = context_label(flat, node_id)
+    return label_with_pages(label, node.get("page_start"), node.get("page_end"), unit)
 
 
 def node_pages(node: Mapping[str, object], unit: str | None = "page") -> str:

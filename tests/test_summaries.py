@@ -1,0 +1,179 @@
+"""Summaries that say what a section holds and tags that are topics (offline), the card's
+description, and the model's summary asked again once when it only restates the title
+(through the real ChatOpenAI client against a fake server on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from testkit.fake_llm_servers import FakeLLMServer, messages_text, openai_chat
+from treerag_core import make_summarizer
+from treerag_core.summarize import Summarizer, offline_summarizer
+from treerag_core.summarize.card import build_card, card_line
+from treerag_core.summarize.offline import offline_summaries
+
+INCOME = """YEAR ENDED MAY 31,
+(In millions, except per share data) 2023 2022 2021
+Revenues $ 51,217 $ 46,710 $ 44,538
+Cost of sales 28,925 25,231 24,576
+Gross profit 22,292 21,479 19,962
+Demand creation expense 4,060 3,850 3,114
+Income before income taxes 6,201 6,651 6,661
+Income tax expense 1,131 605 934
+NET INCOME $ 5,070 $ 6,046 $ 5,727
+Earnings per common share:
+Basic $ 3.27 $ 3.83 $ 3.64
+Diluted $ 3.23 $ 3.75 $ 3.56
+2023 FORM 10-K 55"""
+RISKS = """Global economic conditions could have a material adverse effect on our business,
+operating results and financial condition. The uncertain state of the global economy
+continues to impact businesses around the world. Our share repurchase program may be
+suspended at any time, and changes in foreign currency exchange rates affect our
+currency-neutral revenues. Acme Corp relies on contract manufacturers.
+2023 FORM 10-K 14"""
+COVER = """UNITED STATES
+SECURITIES AND EXCHANGE COMMISSION
+Washington, D.C. 20549
+FORM 10-K
+(Mark One)
+ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(D) OF THE SECURITIES EXCHANGE ACT OF 1934
+FOR THE FISCAL YEAR ENDED MAY 31, 2023
+Commission File No. 1-10635
+Acme Corp
+(Exact name of Registrant as specified in its charter)
+Indicate by check mark whether the registrant is a well-known seasoned issuer. Yes No"""
+BUSINESS = """Acme Corp designs, develops and sells running shoes and apparel worldwide.
+Acme Corp was incorporated in 1967 and sells through retail accounts and its own stores."""
+
+
+def _node(nid: str, title: str, text: str, parent: str | None = None, **extra) -> dict:  # noqa: ANN003
+    path = f"Item 8 > {title}" if parent else title
+    return {"node_id": nid, "title": title, "text": text, "parent_id": parent, "path": path,
+            "level": 2 if parent else 1, "children": [], "page_start": 1, "page_end": 1,
+            **extra}  # fmt: skip
+
+
+def _filing() -> list[dict]:
+    nodes = [
+        _node("0000", "Cover", COVER),
+        _node("0001", "Item 1. Business", BUSINESS),
+        _node("0002", "Item 1A. Risk Factors", RISKS),
+        _node("0003", "Item 7. Management's Discussion and Analysis", ""),
+        _node("0004", "Item 8. Financial Statements and Supplementary Data", ""),
+        _node("0005", "CONSOLIDATED STATEMENTS OF INCOME", INCOME, "0004"),
+        _node(
+            "0006",
+            "Note 1 — Summary of Significant Accounting Policies",
+            "Acme Corp prepares its statements under U.S. GAAP. Acme Corp uses estimates.",
+            "0004",
+        ),  # fmt: skip
+    ]
+    nodes[4]["children"] = ["0005", "0006"]
+    return nodes
+
+
+JUNK_TAG = re.compile(r"^(?:[A-Z]{2,}|[IVXLC]+|[\d$.,%\s]+|(?:19|20)\d\d|the|and|of)$")
+
+
+def test_a_financial_statement_is_summarised_by_caption_periods_and_rows() -> None:
+    entry = offline_summaries(_filing())["0005"]
+    summary = entry["summary"]
+    assert summary.startswith("Consolidated statements of income for year ended May 31, 2021–2023:")
+    for row in ("revenues", "cost of sales", "gross profit", "net income"):
+        assert row in summary, (row, summary)
+    # not the heading, not the header row, not the running footer, not a row of figures
+    assert "(In millions" not in summary and "FORM 10-K" not in summary
+    assert "51,217" not in summary and summary != "CONSOLIDATED STATEMENTS OF INCOME"
+    assert entry["tags"] and not any(JUNK_TAG.match(t) for t in entry["tags"])
+
+
+def test_a_risk_section_is_summarised_by_its_sentences_and_tagged_by_its_topics() -> None:
+    entries = offline_summaries(_filing())
+    entry = entries["0002"]
+    assert entry["summary"].startswith("Global economic conditions could have a material adverse")
+    assert "Risk Factors" not in entry["summary"] and "FORM 10-K" not in entry["summary"]
+    tags = entry["tags"]
+    assert "share repurchase program" in tags and "currency-neutral revenues" in tags
+    assert not any(JUNK_TAG.match(t) for t in tags), tags
+    # the company's own name is on most sections: a tag of none
+    assert not any("Acme" in t for e in entries.values() for t in e["tags"])
+
+
+def test_a_cover_page_is_named_for_what_it_is_not_copied() -> None:
+    summary = offline_summaries(_filing())["0000"]["summary"]
+    assert summary.startswith("Cover page of the annual report for the period ended May 31, 2023")
+    for boilerplate in ("Indicate by check mark", "Washington", "SECURITIES AND EXCHANGE"):
+        assert boilerplate not in summary
+
+
+def test_a_heading_with_no_text_names_what_it_holds() -> None:
+    summary = offline_summaries(_filing())["0004"]["summary"]
+    assert summary.startswith("Covers Consolidated statements of income; Note 1")
+    assert summary != "Item 8. Financial Statements and Supplementary Data"
+
+
+def test_the_card_says_what_the_document_is_and_covers() -> None:
+    flat = {n["node_id"]: n for n in _filing()}
+    for nid, entry in offline_summaries(_filing()).items():
+        flat[nid].update(entry)
+    card = build_card({"doc_id": "a", "file_name": "ACME_2023_10K.pdf", "flat_nodes": flat})
+    assert card["description"].startswith(
+        "Acme Corp annual report on Form 10-K for fiscal 2023 (year ended May 31, 2023): "
+        "business, risk factors, MD&A, financial statements and notes."
+    )
+    assert "designs, develops and sells running shoes" in card["description"]
+    assert "Indicate by check mark" not in card["description"]
+    assert "Acme Corp" in card["names"] and not {"UNITED", "STATES", "II"} & set(card["names"])
+    line = card_line(card, file_name=True)
+    assert line.startswith("ACME_2023_10K.pdf — ACME 2023 10K (annual report, 2023): Acme Corp")
+
+
+def test_the_summarizers_share_one_interface() -> None:
+    assert isinstance(offline_summarizer, Summarizer)
+    assert make_summarizer() is offline_summarizer
+
+
+@pytest.fixture
+def server():
+    fake = FakeLLMServer("openai").start()
+    yield fake
+    fake.stop()
+
+
+def test_a_model_summary_that_restates_the_title_is_asked_again_once(server) -> None:
+    def reply(request: dict) -> str:
+        _, user = messages_text(request)
+        if "only restates the section's title" in user:
+            return json.dumps({"summary": "Revenues, costs and net income for 2021–2023.",
+                               "tags": ["net income"]})  # fmt: skip
+        return json.dumps({"summary": "Consolidated Statements of Income.", "tags": ["x"]})
+
+    server.reply = reply
+    node = _filing()[5]
+    result = make_summarizer(openai_chat(server), check_headings=False)([node])
+    entry = result["summaries"]["0005"]
+    assert entry["summary"] == "Revenues, costs and net income for 2021–2023."
+    requests = server.chat_requests()
+    assert len(requests) == 2  # once more, never a third time
+    _, first = messages_text(requests[0])
+    # the prompt gives the section's own title and its place in the tree
+    assert "Section title: CONSOLIDATED STATEMENTS OF INCOME" in first
+    assert "Section path: Item 8 > CONSOLIDATED STATEMENTS OF INCOME" in first
+
+
+def test_a_second_restatement_is_kept_and_no_third_call_is_made(server) -> None:
+    server.reply = lambda r: json.dumps({"summary": "Item 1A. Risk Factors", "tags": ["risk"]})
+    result = make_summarizer(openai_chat(server), check_headings=False)([_filing()[2]])
+    assert len(server.chat_requests()) == 2
+    assert result["summaries"]["0002"]["fallback"] is False
+
+
+def test_a_summary_that_says_more_than_its_title_is_not_asked_again(server) -> None:
+    server.reply = lambda r: json.dumps(
+        {"summary": "How economic conditions and currency rates may hurt results.", "tags": []}
+    )
+    make_summarizer(openai_chat(server), check_headings=False)([_filing()[2]])
+    assert len(server.chat_requests()) == 1
