@@ -17,7 +17,9 @@ def test_index_with_llm_summaries_then_ask(tmp_path) -> None:
             _, user = messages_text(request)
             if kind == "summary":
                 title = user.split("\n")[0].removeprefix("Section title: ")
-                return json.dumps({"summary": f"Covers {title.lower()}.", "tags": f"{title}, Acme"})
+                # more than the title (a summary that only restates it is asked again)
+                said = f"Covers {title.lower()}: the rules and time limits that apply."
+                return json.dumps({"summary": said, "tags": f"{title}, Acme"})
             if kind == "search":
                 line = next(ln for ln in user.splitlines() if "covers refunds" in ln.lower())
                 return f"The refund rules are in {line.split(']')[0].split('[')[1]}."
@@ -37,7 +39,7 @@ def test_index_with_llm_summaries_then_ask(tmp_path) -> None:
             progress=lambda done, total, msg: progress.append(msg),
         )
         assert (
-            "Covers refunds." in doc["tree_outline"]
+            "Covers refunds: the rules" in doc["tree_outline"]
             and "Tags: Refunds, Acme" in doc["tree_outline"]
         )
         stats = doc["stats"]["summaries"]
