@@ -34,7 +34,7 @@ def test_a_filing_is_drawn_as_a_tree_with_its_income_statement(
 ) -> None:
     filing = next(p for p, kind in ensure_generated(tmp_path / "docs") if kind == "10-K")
     page.set_viewport_size({"width": 1400, "height": 1100})
-    page.goto(live_server["url"])
+    page.goto(live_server["url"] + "/upload")
     expect(page.get_by_role("heading", name="Upload & index")).to_be_visible(timeout=30_000)
     page.locator('input[type="file"]').first.set_input_files(str(filing))
     expect(page.get_by_text(filing.name).first).to_be_visible(timeout=WAIT_MS)

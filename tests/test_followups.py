@@ -294,6 +294,8 @@ def test_offline_follow_ups_on_real_filings(tmp_path: Path, shared_data) -> None
     first = {name: [hit_in_first(r) for r in run.navigation] for name, run in result.runs.items()}
     assert all(hits["with history"]) and all(hits["asked in full"])
     assert sum(first["with history"]) >= sum(first["asked in full"])
-    # Asked alone, "What about 2017?" still lands on an income statement with a 2017 column
-    # now and then (its excerpt's pages decide): history must still win outright.
-    assert sum(first["without history"]) <= sum(first["with history"]) - 1
+    # Asked alone, "What about 2017?" lands on an income statement with a 2017 column now
+    # and then (its excerpt's pages decide; with the statements as sections of their own
+    # and summaries that name their periods, as often as with history on these two
+    # filings): history must never do worse than asking alone.
+    assert sum(first["without history"]) <= sum(first["with history"])

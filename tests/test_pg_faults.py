@@ -53,7 +53,10 @@ def test_a_worker_killed_mid_job_is_taken_over_and_the_document_stored_once(pg_u
     llm.delay = 0.4  # each summary call takes a while: the job is killed half-way
     try:
         store = open_store(pg_url)
-        text = "".join(f"# Part {i}\nText of part {i} about topic {i}.\n" for i in range(SECTIONS))
+        text = "".join(
+            f"# Part {i}\nText of part {i} about topic {i}: its rules, limits and owners.\n"
+            for i in range(SECTIONS)
+        )
         job = enqueue_upload("long.md", text.encode(), store)
         first = _start_worker(pg_url, "first", llm, tmp_path)
         running = _wait(lambda: (j := get_job(job["id"], store))["progress_done"] > 3 and j)

@@ -26,9 +26,12 @@ SET_ASIDE_LABEL = "See the model's answer anyway"
 
 
 def _marks(text: str, support: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The sentences to mark; never a stretch of a Markdown table (a span inside its rows
+    would break the table: its cells are cited one by one instead)."""
     return [
         s for s in (support or {}).get("sentences") or []
         if s.get("verdict") in NOTES and 0 <= s.get("start", -1) < s.get("end", -1) <= len(text)
+        and "|" not in text[s["start"] : s["end"]]
     ]  # fmt: skip
 
 
