@@ -46,7 +46,9 @@ def test_a_comparison_shows_its_table_chart_csv_and_sources(
     expect(table.locator("td").filter(has_text="27.8% [S")).to_have_count(1)
     expect(answer.locator('[data-testid="stVegaLiteChart"]')).to_have_count(1, timeout=30_000)
     expect(answer.get_by_role("button", name="Download table (CSV)")).to_be_visible()
-    answer.get_by_test_id("stCheckbox").filter(has_text="Sources").click()
+    sources = answer.get_by_test_id("stCheckbox").filter(has_text="Sources")
+    if not sources.locator("input").is_checked():  # the evidence is shown by default now
+        sources.click()
     expect(
         answer.get_by_role("button", name="Consolidated statements of income").first
     ).to_be_visible(timeout=30_000)
