@@ -81,6 +81,7 @@ SLOW = {
     "test_registry::test_several_processes_writing_one_registry_lose_nothing",
     "test_readers_email::test_bad_mail_is_refused_or_bounded_and_nothing_stored_changes",
     "test_readers_office::test_a_million_row_sheet_is_cut_with_a_section_saying_so",
+    "test_computed_answers::test_a_sheet_of_50000_rows_answers_sums_averages_and_counts",
     # Seconds each: a killed process, a refused connection's wait, bombs, a watch's settling.
     "test_registry::test_process_killed_mid_save_leaves_previous_registry_intact",
     "test_registry::test_an_unreachable_database_is_a_typed_error_that_hides_the_password",

@@ -64,6 +64,7 @@ fi  # not --quick
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 if [ -n "$quick" ]; then
-  exec .venv/bin/python -m pytest -q -p no:cacheprovider -m quick "$@"
+  # One worker per core (pytest-xdist): the quick tier's tests share no port, file or state.
+  exec .venv/bin/python -m pytest -q -p no:cacheprovider -m quick -n auto "$@"
 fi
 exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
