@@ -54,7 +54,7 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     text = renumber(prepared, reply.text)
     known = " ".join(dict.fromkeys(str(r.get("file_name") or "") for r in prepared.references))
     support = check_support(text, prepared.sections, query, model=by_model, language=language,
-                            known=known)  # fmt: skip
+                            known=known, results=prepared.computed)  # fmt: skip
     if not (support["set_aside"] and prepared.sections and not prepared.overview):
         return Checked(text, support, model=reply.model)
     offline, _ = extractive_answer(

@@ -128,7 +128,8 @@ def find_cell(
         if prefer_table and table.get("id") == prefer_table:
             score += SAME_TABLE_BONUS
         size = abs(parsed.cells[column].value or 0.0)
-        scored.append((score, size, _found(index, table, row, column, year, name)))
+        doc_id = str(index.document.get("doc_id", ""))
+        scored.append((score, size, found_cell(doc_id, table, row, column, year, name)))
     if not scored:
         return None
     top = max(s for s, _, _ in scored)
@@ -155,14 +156,16 @@ def _contiguous(phrase: list[str], words: list[str]) -> bool:
     return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
 
 
-def _found(
-    index: TableIndex,
+def found_cell(
+    doc_id: str,
     table: Mapping[str, Any],
     row: Mapping[str, Any],
     column: int,
     year: int,
-    name: str,
+    name: str = "",
 ) -> Found:
+    """Row ``row``'s cell in ``column`` as an answer uses it (an outflow ``name`` asks for,
+    printed in parentheses, as the amount it is)."""
     cell = row["cells"][column]
     value = Decimal(repr(float(cell["value"])))
     if value == value.to_integral_value():
@@ -183,5 +186,5 @@ def _found(
         node_id=str(table.get("node_id", "")),
         offset=int(row.get("offset") or 0),
         table=str(table.get("id", "")),
-        doc_id=str(index.document.get("doc_id", "")),
+        doc_id=doc_id,
     )
