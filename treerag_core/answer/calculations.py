@@ -88,7 +88,8 @@ def render_calculation(prepared: Prepared, item: dict[str, Any]) -> str:
 def calculation(prepared: Prepared, item: dict[str, Any]) -> Computation:
     """The calculation ``item`` asks for, over the cells the prompt sent."""
     formula = " ".join(_OPERATOR.sub(r" \1 ", str(item.get("compute") or "")).split())
-    operands = item.get("operands") if isinstance(item.get("operands"), dict) else {}
+    given = item.get("operands")
+    operands: dict[str, Any] = given if isinstance(given, dict) else {}
     cells: dict[str, Found] = {}
     missing: list[str] = []
     for letter, spec in operands.items():

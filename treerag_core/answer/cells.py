@@ -16,7 +16,7 @@ documents' tables never collide. Sheets keep their self-describing record lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,7 +70,7 @@ def _norm(text: str) -> str:
     return _SPACE.sub("", text)
 
 
-def tabled(text: str, candidates: list[tuple[str, Mapping[str, Any]]], sent: SentTables) -> str:
+def tabled(text: str, candidates: Sequence[tuple[str, Mapping[str, Any]]], sent: SentTables) -> str:
     """``text`` with the flattened lines of the ``candidates`` tables' rows replaced by
     those tables in compact form (each registered in ``sent``); sheets are left as text."""
     rows = [
