@@ -388,3 +388,12 @@ def test_the_chat_reads_a_comparison_table_back_for_its_chart_and_csv() -> None:
     }
     assert table_csv(table).splitlines()[1] == 'a,"27.8% [S1, p. 3]","25.0% [S1, p. 3]"'
     assert comparison_table("Net sales, 2023: $1,200 million [S1]") is None
+
+
+def test_a_comparison_reads_names_that_open_with_digits() -> None:
+    from treerag_core.answer.offline.compare import comparison
+
+    found = comparison("Compare operating income across 3M and Microsoft in 2022.")
+    assert found is not None and found[0].formula == "operating income" and found[1] == [2022]
+    found = comparison("How did revenues compare between Lockheed Martin and 3M from 2021 to 2022?")
+    assert found is not None and found[0].formula == "revenues" and found[1] == [2021, 2022]
