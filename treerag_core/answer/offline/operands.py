@@ -33,6 +33,9 @@ SAME_TABLE_BONUS = 0.05
 _ASIDE = re.compile(r"\([^)]*\)")
 _PER_SHARE = re.compile(r"\bper (?:common |diluted |basic )?share\b", re.I)
 _CHANGE_ROW = re.compile(r"^\W*(?:\(?increase\)?|\(?decrease\)?|change)\b", re.I)
+# What a label says after one of these words is not what it names ("Income before income
+# taxes" is income, "Earnings before interest and taxes" earnings), unless a question says so.
+_BEFORE = re.compile(r"\s+(?:before|excluding)\s+", re.I)
 # Rows scoring within this much of the best name the quantity equally well.
 NEAR_SCORE = 0.1
 
@@ -144,7 +147,10 @@ def names_all(vocab: Vocabulary, question: Question, label: str) -> bool:
     "Operating income" nor "Other income — net" nor "Net actuarial income" is net income),
     or one of its synonyms so ("Cost of sales" for COGS)."""
     phrases = [p for p in [question.metric, *question.phrases] if p]
-    for text in dict.fromkeys([label, _ASIDE.sub(" ", label)]):
+    texts = [label, _ASIDE.sub(" ", label)]
+    if not _BEFORE.search(question.text):  # "Income before provision for income taxes"
+        texts = [_BEFORE.split(t, maxsplit=1)[0] for t in texts]  # does not name the provision
+    for text in dict.fromkeys(texts):
         words = vocab.stems(text)
         if any(_contiguous(p, words) for p in phrases):
             return True
