@@ -1,4 +1,4 @@
-"""Word and web-page tables kept as data, as PDF and sheet tables are: a statement's table
+"""Word, OpenDocument and web-page tables kept as data, as PDF and sheet tables are: a statement's table
 (label column without a header, years as columns, parenthesised negatives, a units line in
 the paragraph above) is stored as rows × columns with its years and unit, and a ratio asked
 of it is computed from its cells, offline."""
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from testkit.builders import make_docx
+from testkit.office_files import make_odt
 from treerag_core import ask, index_document, make_retriever, make_summarizer
 from treerag_core.text.table_data import row_path
 
@@ -20,6 +21,11 @@ ROWS = [["", "2023", "2022"], ["Net sales", "1,200", "1,000"], ["Cost of sales",
 def _docx(folder: Path) -> Path:
     return make_docx(folder / "acme.docx", [("title", "Acme report"), ("h1", "Income statement"),
                      ("p", "In millions of dollars."), ("table", ROWS)])  # fmt: skip
+
+
+def _odt(folder: Path) -> Path:
+    return make_odt(folder / "acme.odt", [("h1", "Income statement"),
+                    ("p", "In millions of dollars."), ("table", ROWS)])  # fmt: skip
 
 
 def _html(folder: Path) -> Path:
@@ -34,9 +40,9 @@ def _html(folder: Path) -> Path:
     return path
 
 
-@pytest.fixture(params=["docx", "html"])
+@pytest.fixture(params=["docx", "odt", "html"])
 def document(request, tmp_path):
-    path = (_docx if request.param == "docx" else _html)(tmp_path)
+    path = {"docx": _docx, "odt": _odt, "html": _html}[request.param](tmp_path)
     return index_document(str(path), summarizer=make_summarizer(None),
                           registry_path=str(tmp_path / "reg.json"), verbose=False)  # fmt: skip
 
