@@ -194,3 +194,31 @@ def test_blocks_are_read_only_when_they_ask_for_a_calculation() -> None:
     found, rest = asked(text)
     assert found == [{"compute": "a + b", "operands": {}}]
     assert rest == 'A.\n\nB.\n```json\n{"x": 1}\n```'
+
+
+def test_a_model_answer_set_aside_gives_the_computed_answer(filing, openai) -> None:
+    said = "The balance sheet lists current assets and current liabilities [S1]."
+
+    def reply(request):
+        if kind_of(request) == "search":
+            return json.dumps({"reasoning": "balance sheet", "node_list": ["0001"]})
+        return said  # states no figure where one is asked: set aside
+
+    openai.reply = reply
+    result = ask(RATIO_QUESTION, filing, make_retriever(openai_chat(openai)), return_raw=False)
+    assert result["model_answer"] == said
+    computed = result["answer"].split("\n\n")[1].splitlines()[0]
+    assert computed.startswith("Current ratio, FY2023: 1.60 = total current assets 400 / total")
+    assert result["support"]["verdict"] == "supported"
+
+
+def test_a_ratio_the_model_states_in_its_head_is_not_shown_as_checked(filing, openai) -> None:
+    def reply(request):
+        if kind_of(request) == "search":
+            return json.dumps({"reasoning": "balance sheet", "node_list": ["0001"]})
+        return "The current ratio at the end of 2023 was 2.4 [S1]."  # wrong, and no block
+
+    openai.reply = reply
+    result = ask(RATIO_QUESTION, filing, make_retriever(openai_chat(openai)), return_raw=False)
+    (sentence,) = result["support"]["sentences"]
+    assert sentence["verdict"] != "supported" and result["support"]["flagged"]
