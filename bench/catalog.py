@@ -151,6 +151,9 @@ CATALOG: tuple[Benchmark, ...] = (
     Benchmark("computed", "bench.computed",
               "figures that need arithmetic (FinanceBench dev and our own, held-out half "
               "apart), ours against another checkout's (--code DIR)", "computed"),
+    Benchmark("compared", "bench.compared",
+              "comparisons across filings, each cell of the table scored (held-out half "
+              "apart)", "compared"),
     Benchmark("sheet_aggregate", "bench.sheet_aggregate",
               "sums, averages and counts over a 50,000-row sheet", "sheet_aggregate"),
     Benchmark("support", "bench.support",

@@ -210,3 +210,57 @@ def _typeset(pdf: Any, item: TypesetItem) -> None:
         pdf.ln(item[1])
     else:
         raise ValueError(f"unknown item {kind!r}")
+
+
+# A small filing's three statements: a wrapped label, parenthesised outflows, units lines, a
+# balance sheet without the earliest year, a zero row (tests of computed answers).
+STATEMENTS = [
+    [
+        "Consolidated Statements of Income",
+        "(In millions, except per share data) 2023 2022 2021",
+        "Net sales $ 1,200 $ 1,000 $ 800",
+        "Cost of sales 700 600 500",
+        "Operating income 240 180 120",
+        "Interest expense 0 0 0",
+        "Income before income taxes 200 150 100",
+        "Provision for income taxes 50 30 20",
+        "Net income $ 150 $ 120 $ 80",
+    ],
+    [
+        "Consolidated Balance Sheets",
+        "(In millions) 2023 2022",
+        "Current assets:",
+        "Accounts receivable, net 130 110",
+        "Inventories 90 70",
+        "Total current assets 400 350",
+        "Total assets $ 1,500 $ 1,300",
+        "Current liabilities:",
+        "Accounts payable 80 60",
+        "Total current liabilities 250 200",
+    ],
+    [
+        "Consolidated Statements of Cash Flows",
+        "(In millions) 2023 2022 2021",
+        "Net cash provided by operating activities 260 210 150",
+        "Purchases of property, plant and",
+        "equipment (90) (70) (60)",
+        "Dividends paid (45) (40) (30)",
+    ],
+]
+
+
+def statements_pdf(path: Path) -> Path:
+    """A filing of :data:`STATEMENTS`, one statement a page under a bold title."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=11)
+    for lines in STATEMENTS:
+        pdf.add_page()
+        pdf.set_font("Helvetica", "B", 16)
+        pdf.cell(0, 10, lines[0], new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", size=11)
+        for line in lines[1:]:
+            pdf.cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+    return path

@@ -14,64 +14,18 @@ from decimal import Decimal
 import pytest
 from fpdf import FPDF
 
+from testkit.builders import statements_pdf
 from treerag_core import ask, get_document_by_id, index_document, make_retriever, make_summarizer
 from treerag_core.answer.offline.asks import definitions, read_ask
 from treerag_core.answer.offline.formula import Operand, parse
 from treerag_core.text.table_data import document_tables, row_path, tables_of
-
-PAGES = [
-    [
-        "Consolidated Statements of Income",
-        "(In millions, except per share data) 2023 2022 2021",
-        "Net sales $ 1,200 $ 1,000 $ 800",
-        "Cost of sales 700 600 500",
-        "Operating income 240 180 120",
-        "Interest expense 0 0 0",
-        "Income before income taxes 200 150 100",
-        "Provision for income taxes 50 30 20",
-        "Net income $ 150 $ 120 $ 80",
-    ],
-    [
-        "Consolidated Balance Sheets",
-        "(In millions) 2023 2022",
-        "Current assets:",
-        "Accounts receivable, net 130 110",
-        "Inventories 90 70",
-        "Total current assets 400 350",
-        "Total assets $ 1,500 $ 1,300",
-        "Current liabilities:",
-        "Accounts payable 80 60",
-        "Total current liabilities 250 200",
-    ],
-    [
-        "Consolidated Statements of Cash Flows",
-        "(In millions) 2023 2022 2021",
-        "Net cash provided by operating activities 260 210 150",
-        "Purchases of property, plant and",
-        "equipment (90) (70) (60)",
-        "Dividends paid (45) (40) (30)",
-    ],
-]
-
-
-def _pdf(path) -> None:
-    pdf = FPDF()
-    pdf.set_font("Helvetica", size=11)
-    for lines in PAGES:
-        pdf.add_page()
-        pdf.set_font("Helvetica", "B", 16)
-        pdf.cell(0, 10, lines[0], new_x="LMARGIN", new_y="NEXT")
-        pdf.set_font("Helvetica", size=11)
-        for line in lines[1:]:
-            pdf.cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
-    pdf.output(str(path))
 
 
 @pytest.fixture(scope="module")
 def filing(tmp_path_factory):
     folder = tmp_path_factory.mktemp("filing")
     path = folder / "acme_10k.pdf"
-    _pdf(path)
+    statements_pdf(path)
     registry = str(folder / "indexed_docs.json")
     doc = index_document(
         str(path), summarizer=make_summarizer(None), registry_path=registry, verbose=False
@@ -434,3 +388,12 @@ def test_the_chat_reads_a_comparison_table_back_for_its_chart_and_csv() -> None:
     }
     assert table_csv(table).splitlines()[1] == 'a,"27.8% [S1, p. 3]","25.0% [S1, p. 3]"'
     assert comparison_table("Net sales, 2023: $1,200 million [S1]") is None
+
+
+def test_a_comparison_reads_names_that_open_with_digits() -> None:
+    from treerag_core.answer.offline.compare import comparison
+
+    found = comparison("Compare operating income across 3M and Microsoft in 2022.")
+    assert found is not None and found[0].formula == "operating income" and found[1] == [2022]
+    found = comparison("How did revenues compare between Lockheed Martin and 3M from 2021 to 2022?")
+    assert found is not None and found[0].formula == "revenues" and found[1] == [2021, 2022]

@@ -233,7 +233,7 @@ def test_html_drops_chrome_keeps_headings_tables_lists(tmp_path: Path):
     for junk in ("do not index", "color: red", "Menu one", "Copyright", "Related links", "js"):
         assert junk not in st.text
     assert "Intro paragraph with bold text." in sections[0]["text"]
-    assert "Year | Units\n2022 | 10" in sections[1]["text"]
+    assert "Columns: Year | Units\n\nYear 2022: Units 10." in sections[1]["text"]  # as Word's
     assert "# of widgets sold grew." in sections[1]["text"]
     assert "- North\n- South\n  - Deep south" in sections[2]["text"]
 

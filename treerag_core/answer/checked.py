@@ -12,7 +12,8 @@ The last step before :mod:`.result` returns an answer, for every way of asking:
 - **Support.** :func:`.support.check_support` on the text shown.
 - **Set aside.** When most of a model's answer is unsupported, its reply is garbled, or it
   states no figure where the question asks for one and the sections hold some, the answer
-  shown is the offline engine's from the same sections, after one line saying why; the
+  shown is the offline engine's from the same sections (computed from cited cells when the
+  question asks for a ratio, a change or an average), after one line saying why; the
   model's reply is kept (``model_answer``) for a person who wants to see it anyway.
 """
 
@@ -24,6 +25,7 @@ from typing import Any
 
 from ..llm.call import LLMReply
 from ..text import ENGINE_NAME
+from .computed import computed_reply
 from .context import Prepared
 from .offline.extractive import extractive_answer
 from .support import check_support
@@ -54,19 +56,19 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     text = renumber(prepared, reply.text)
     known = " ".join(dict.fromkeys(str(r.get("file_name") or "") for r in prepared.references))
     support = check_support(text, prepared.sections, query, model=by_model, language=language,
-                            known=known)  # fmt: skip
+                            known=known, results=prepared.computed)  # fmt: skip
     if not (support["set_aside"] and prepared.sections and not prepared.overview):
         return Checked(text, support, model=reply.model)
-    offline, _ = extractive_answer(
+    offline = computed_reply(prepared.searched_as or query, prepared) or extractive_answer(
         prepared.searched_as or query, prepared.sections, memory=prepared.memory,
         language=language,
-    )  # fmt: skip
+    )[0]  # a ratio asked: computed from cited cells, as offline  # fmt: skip
     shown = f"{SET_ASIDE_NOTE.format(why=_why(support))}\n\n{offline}"
     mapping = order_of_use(shown, prepared)
     shown, model_text = _renumbered(shown, mapping), _renumbered(text, mapping)
     _apply(prepared, mapping)
     offline_support = check_support(shown, prepared.sections, query, language=language,
-                                    known=known)  # fmt: skip
+                                    known=known, results=prepared.computed)  # fmt: skip
     offline_support["model"] = {
         key: support[key] for key in ("verdict", "score", "garbled", "missing_figure", "counts")
     }

@@ -64,15 +64,20 @@ def computed_reply(query: str, prepared: Prepared) -> str | None:
     return render(best, prepared)
 
 
-def render(result: Computation, prepared: Prepared) -> str:
-    """The answer's text: headline with working and citations, then each cell cited."""
+def render(
+    result: Computation, prepared: Prepared, note: str = COMPUTED_NOTE, head: str = ""
+) -> str:
+    """The answer's text: headline with working and citations, then each cell cited, then
+    ``note`` (who asked for the computation); ``head``: the headline's label and period."""
     ask = result.ask
     cites = {id(c): _cite(c, prepared) for c in result.cells}
-    head = f"{ask.label}, {_period(ask)}"
+    head = head or f"{ask.label}, {_period(ask)}"
     joined = "; ".join(c.strip("[]") for c in dict.fromkeys(cites.values()) if c)
     refs = f" [{joined}]" if joined else ""
     if result.complete and result.result is not None:
-        lines = [f"{head}: {shown_result(result)} = {result.working}{refs}"]
+        shown = shown_result(result)
+        prepared.computed.append(shown)  # the support check counts it as computed
+        lines = [f"{head}: {shown} = {result.working}{refs}"]
     elif result.missing:
         names = "; ".join(dict.fromkeys(result.missing))
         lines = [
@@ -83,7 +88,7 @@ def render(result: Computation, prepared: Prepared) -> str:
         lines = [f"{head}: cannot be computed: {result.problem}."]
     lines += [f"- {line}" for line in result.lines]
     lines += [f"- {cell.shown()} {cites[id(cell)]}" for cell in result.cells]
-    return "\n".join(lines) + "\n\n" + COMPUTED_NOTE
+    return "\n".join(lines) + ("\n\n" + note if note else "")
 
 
 def _period(ask: Ask) -> str:
@@ -130,7 +135,9 @@ def compared_reply(query: str, prepared: Prepared) -> str | None:
                 cites = "; ".join(
                     dict.fromkeys(_cite(c, prepared).strip("[]") for c in result.cells)
                 )
-                cells.append((result.result, f"{shown_result(result)} [{cites}]"))
+                shown = shown_result(result)
+                prepared.computed.append(shown)
+                cells.append((result.result, f"{shown} [{cites}]"))
             else:
                 why = "; ".join(dict.fromkeys(result.missing)) or result.problem
                 cells.append((None, f"— (not found: {why})"))
@@ -230,7 +237,11 @@ def _cite_at(prepared: Prepared, doc_id: str, node_id: str, page: int | None) ->
         (
             r
             for r in prepared.references
-            if r.get("node_id") == node_id and str(r.get("doc_id", "")) == doc_id
+            if str(r.get("doc_id", "")) == doc_id
+            and (
+                r.get("node_id") == node_id
+                or any(s.get("node_id") == node_id for s in r.get("spans") or [])
+            )
         ),
         None,
     )

@@ -6,18 +6,21 @@ not) and by the evaluation, which builds this prompt without sending it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple
 
 from ..llm.prompts import format_extra_context, quote_section
 from ..navigate.base import NavigationResult
 from ..navigate.history import Conversation
-from ..navigate.ranking import RankingMemory
+from ..navigate.ranking import RankingMemory, remembered
 from ..summarize.summarizers import cut_point
+from ..text.table_data import tables_of
 from ..tree.labels import context_label
 from ..tree.nodes import subtree_page_range
 from ..tree.outline import heading_label, page_label
 from ..types import Document, FlatNode
+from .cells import TABLES_NOTE, SentTables, tabled
 from .excerpt import LEAD_CHARS, Excerpt, section_excerpt
 from .retriever import Retriever
 
@@ -44,6 +47,10 @@ class Prepared:
     searched_as: str = ""  # the question as searched (a follow-up resolved): what is quoted
     memory: RankingMemory | None = None  # the retriever's: the offline answer reuses it
     overview: str = ""  # a question about documents as wholes: the offline answer, written
+    # the tables the prompt carries in compact form (their cells named T1.r3.c2)
+    sent_tables: SentTables = field(default_factory=SentTables)
+    # figures the app computed from cited cells for this answer (the support check's too)
+    computed: list[str] = field(default_factory=list)
 
 
 def is_heading_only(node: FlatNode) -> bool:
@@ -151,23 +158,25 @@ def prepare_answer(
     picks = [(doc, nid) for doc, nav in zip(documents, navs, strict=True) for nid in nav.node_ids]
     share = max(MIN_SHARE_CHARS, retriever.max_context_chars // max(1, len(picks)))
     many = len(documents) > 1
+    sent = SentTables()
     quotes = [
-        _quote(index, doc, nid, searched, share, retriever.ranking_memory, many)
+        _quote(index, doc, nid, searched, share, retriever.ranking_memory, many, sent)
         for index, (doc, nid) in enumerate(picks, 1)
     ]
     references = [q.reference for q in quotes]
     sections = [q.section for q in quotes]
+    quoted = "\n\n".join(q.quoted for q in quotes)
     user = retriever.answer_user_prompt_template.format(
         query=query,
         extra_context=format_extra_context(extra_context),
-        sections="\n\n".join(q.quoted for q in quotes),
+        sections=f"{quoted}\n\n{TABLES_NOTE}" if sent.tables else quoted,
         history=conversation.block(),
     )
     trace = _trace(conversation, documents, navs, sections)
     by_id = {str(doc.get("doc_id", "")): doc for doc in documents}
     return Prepared(
         retriever.answer_system_prompt, user, references, sections, trace, navs, by_id, searched,
-        retriever.ranking_memory,
+        retriever.ranking_memory, sent_tables=sent,
     )  # fmt: skip
 
 
@@ -187,9 +196,11 @@ def _quote(
     share: int,
     memory: RankingMemory | None,
     many_documents: bool,
+    sent: SentTables,
 ) -> _Quote:
     """Section ``S{number}``: its pages are those of the passage quoted, not of the whole
-    section; a label names the file only when several documents are asked."""
+    section; a label names the file only when several documents are asked. The model reads
+    its tables in compact form (:mod:`.cells`); the offline engine reads the text."""
     ref = reference(document, node_id)
     quote = section_text(document["flat_nodes"], node_id, searched, share, memory)
     ref["page_start"], ref["page_end"] = quote.page_start, quote.page_end
@@ -209,7 +220,20 @@ def _quote(
         "page_marks": quote.page_marks,
         "page_unit": ref["page_unit"],
     }
-    return _Quote(ref, quote_section(quote.text, attributes), section)
+    return _Quote(ref, quote_section(_with_tables(document, quote, memory, sent), attributes),
+                  section)  # fmt: skip
+
+
+def _with_tables(
+    document: Document, quote: Excerpt, memory: RankingMemory | None, sent: SentTables
+) -> str:
+    """The quote's text with the tables of the sections it spans in compact form."""
+    doc_id = str(document.get("doc_id", ""))
+    key = ("document-tables", doc_id, str(document.get("indexed_at", "")))
+    tables = remembered(memory, key, partial(tables_of, document))
+    nodes = {node_id for node_id, _start, _end in quote.spans}
+    mine = [(doc_id, t) for t in tables if t.get("node_id") in nodes]
+    return tabled(quote.text, mine, sent) if mine else quote.text
 
 
 def _trace(

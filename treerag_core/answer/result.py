@@ -18,6 +18,7 @@ from ..llm.call import LLMReply, model_name
 from ..navigate.base import NavigationResult
 from ..text import ENGINE_NAME
 from ..text.language import detect_language, document_language
+from .calculations import calculated
 from .checked import Checked, checked_reply
 from .computed import computed_reply
 from .context import Prepared
@@ -213,7 +214,10 @@ def final_chunk(
 
 
 def _checked(prepared: Prepared, reply: LLMReply) -> Checked:
-    """The reply renumbered, checked, and set aside if it cannot be checked (the question
-    is the one asked, as the trace keeps it)."""
+    """The reply with the calculations it asks for computed (:mod:`.calculations`),
+    renumbered, checked, and set aside if it cannot be checked (the question is the one
+    asked, as the trace keeps it)."""
     query = str(prepared.trace.get("question") or prepared.searched_as or "")
+    if reply.model and reply.model != ENGINE_NAME:  # the model's asked calculations, by code
+        reply = calculated(prepared, reply)
     return checked_reply(query, prepared, reply, _sections_language(query, prepared))

@@ -36,6 +36,7 @@ from .claims import (
     passages_of,
     terms_of,
 )
+from .computed import COMPUTED_NOTE
 from .garbled import garbled
 from .offline.extractive import NO_MATCH_NOTE
 from .offline.question import INSTRUCTION_WORDS, METRIC_SYNONYMS, read_question
@@ -79,6 +80,7 @@ def check_support(
     model: bool = False,
     language: str = "",
     known: str = "",
+    results: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The answer's support: ``{"verdict", "score", "flagged", "set_aside", "garbled",
     "missing_figure", "counts", "sentences": [{"text", "start", "end", "verdict", "refs",
@@ -87,6 +89,8 @@ def check_support(
     ``sections`` are what was read (``Prepared.sections``: ``ref``, ``text``, ``lead``,
     ``label``, pages). ``model``: a model wrote the answer (its language is checked, and
     ``set_aside`` says whether the offline answer should be shown first instead).
+    ``results``: the results the app itself computed from cited cells for this answer
+    (``"1.60"``, ``"20.0%"``); a figure agreeing with one is checked, as a printed one is.
     """
     body = _without_notes(answer)
     passages = passages_of(sections, language)
@@ -94,6 +98,7 @@ def check_support(
     context = _Given(terms_of(given, language), compact(given), set(years_in(question)),
                      _asked_terms(question, language))  # fmt: skip
     context.computes = bool(COMPUTE_WORDS.search(question))
+    context.results = [f for text in results for f in figures_in(text) if not f.year]
     broken = garbled(body, question) if model else ""  # the offline engine copies lines
     checks = (_check(s, passages, context, language) for s in answer_sentences(body))
     rows = [r for r in checks if r is not None]
@@ -133,6 +138,8 @@ class _Given:
         # The question asks for a figure to be computed (a ratio, a growth rate): one the
         # check cannot reproduce from two printed figures is doubtful, not refuted.
         self.computes = False
+        # What the app computed from cited cells for this answer (:mod:`.calculations`).
+        self.results: list[Figure] = []
 
 
 def _without_notes(answer: str) -> str:
@@ -140,7 +147,7 @@ def _without_notes(answer: str) -> str:
     note, italic notes, an excerpt's "[… 5,380 characters before]". Offsets are kept (each
     note becomes as many spaces), so a sentence's place is its place in the answer."""
     text = answer
-    for note in (OFFLINE_NOTE, NO_MATCH_NOTE):
+    for note in (OFFLINE_NOTE, NO_MATCH_NOTE, COMPUTED_NOTE):
         text = text.replace(note, " " * len(note))
     for pattern in (_NOTE_LINE, _EXCERPT_MARK):
         text = pattern.sub(lambda m: " " * len(m.group(0)), text)
@@ -170,6 +177,7 @@ def _check(
     cited = [p for p in passages if p.ref in sentence.refs]
     scope = _nearest(cited or passages, terms)
     found, elsewhere, best = _figures_found(figures, terms | given.asked, scope, passages)
+    found += [f for f in figures if f not in found and any(f.agrees(r) for r in given.results)]
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
     missing += [str(y) for y in sorted(years) if not _year_found(y, scope, given)]
     missing += [n for n in names if not _name_found(n, scope, given)]

@@ -45,15 +45,32 @@ def sheet_tables(text: str, layout: list[str] | None = None) -> list[dict[str, A
 def cut(line: str, names: list[str]) -> tuple[str, dict[str, str]] | None:
     """A record line's first cell and its other cells by column name, as printed (None when
     the line is not a record of ``names``)."""
-    first = f"{names[0]} "
-    if not line.startswith(first) or ": " not in line:
+    found = cut_record(line, names)
+    if found is None or len(found[2]) == len(names):  # a sheet's records name their key
         return None
-    label, _, body = line[len(first) :].partition(": ")
+    return found[0], found[1]
+
+
+def cut_record(line: str, names: list[str]) -> tuple[str, dict[str, str], list[str]] | None:
+    """:func:`cut`, and the columns the values are under: ``names[1:]``, or all of
+    ``names`` when the table's first column had no name (a statement's label column: the
+    line is then ``Net sales: 2023 1,200, 2022 1,000.``)."""
+    first = f"{names[0]} "
+    if ": " not in line:
+        return None
+    if line.startswith(first):
+        label, _, body = line[len(first) :].partition(": ")
+        named = names[1:]
+    else:
+        label, _, body = line.partition(": ")
+        named = list(names)
+        if not body.startswith(first):
+            return None
     if body.endswith("."):
         body = body[:-1]
     spots = []
     at = 0
-    for name in names[1:]:
+    for name in named:
         if at == 0 and body.startswith(f"{name} "):
             found, width = 0, len(name) + 1
         else:
@@ -66,19 +83,21 @@ def cut(line: str, names: list[str]) -> tuple[str, dict[str, str]] | None:
     for i, (name, _start, value_at) in enumerate(spots):
         end = spots[i + 1][1] if i + 1 < len(spots) else len(body)
         values[name] = body[value_at:end].strip()
-    return label.strip(), values
+    return label.strip(), values, named
 
 
 def record(
     line: str, names: list[str], years: list[int | None] | None = None
 ) -> dict[str, Any] | None:
     """One record line cut into its cells, each read as a figure where it is one."""
-    found = cut(line, names)
+    found = cut_record(line, names)
     if found is None:
         return None
-    label, values = found
+    label, values, named = found
+    if len(named) == len(names):  # no label column named: every column holds values
+        years = column_years(["", *names])
     cells = []
-    for name in names[1:]:
+    for name in named:
         text = values.get(name, "")
         cell = parse_cell(text.replace(" ", "")) if text else None
         cells.append(
@@ -87,7 +106,7 @@ def record(
         )
     if years is None:
         years = column_years(names)
-    return {"label": label, "cells": cells, "years": list(years), "columns": names[1:]}
+    return {"label": label, "cells": cells, "years": list(years), "columns": named}
 
 
 def column_years(names: list[str]) -> list[int | None]:

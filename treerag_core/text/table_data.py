@@ -34,6 +34,8 @@ _TOTAL = re.compile(r"^(?:total|net)\b", re.I)
 # Kept per document: more rows than this are not stored (a document of tables stays a
 # bounded JSON); the answer then reads the sections' text as before.
 MAX_ROWS = 20000
+# Lines above a Word, web or sheet table read for its units line.
+UNIT_LINES = 2
 
 
 def document_tables(flat: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -104,10 +106,18 @@ def records_tables(
 ) -> list[dict[str, Any]]:
     """A sheet's (or CSV's) tables: its record lines cut back into cells by column name."""
     out = []
-    for table in sheet_tables(str(node.get("text") or ""), layout):
+    text = str(node.get("text") or "")
+    for table in sheet_tables(text, layout):
         names = table["columns"]
+        unit = _unit_above(text, table["rows"][0]["offset"])
         rows = [
-            {**row, "parents": [], "unit": "", "currency": "", "page": page_at(node, row["offset"])}
+            {
+                **row,
+                "parents": [],
+                "unit": unit,
+                "currency": "",
+                "page": page_at(node, row["offset"]),
+            }
             for row in table["rows"]
         ]
         out.append(
@@ -117,17 +127,29 @@ def records_tables(
                 "page": rows[0]["page"],
                 "caption": str(node.get("title") or ""),
                 "header": " | ".join(names),
-                "unit": "",
+                "unit": unit,
                 "currency": "",
                 "columns": [
                     {"label": n, "year": y}
-                    for n, y in zip(names[1:], rows[0]["years"], strict=True)
+                    for n, y in zip(rows[0]["columns"], rows[0]["years"], strict=True)
                 ],
                 "rows": rows,
                 "sheet": True,
             }
         )
     return out
+
+
+def _unit_above(text: str, offset: int) -> str:
+    """The unit a units line just above a table states ("In millions of dollars."), if any:
+    a Word or web page's table has its units in the paragraph before it."""
+    lines = [ln.strip() for ln in text[:offset].split("\n") if ln.strip()]
+    lines = [ln for ln in lines if not ln.startswith(COLUMNS)]
+    for line in reversed(lines[-UNIT_LINES:]):
+        unit = unit_of(line)
+        if unit:
+            return unit
+    return ""
 
 
 def _rows(text: str, node: Mapping[str, Any], group: list[Row]) -> list[dict[str, Any]]:

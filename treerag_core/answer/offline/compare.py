@@ -20,7 +20,9 @@ COMPARE = re.compile(
     r"\bcompare\b|\bcompared\b|\bacross\b|\bversus\b|\bvs\.?(?!\w)|\bwhich of\b|\beach of\b",
     re.I,
 )
-_NAME = r"[A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*"
+# A name: capitalised words, or one opening with digits then letters ("3M", "23andMe").
+_WORD = r"(?:[A-Z]|\d+[A-Za-z])[\w&'’.-]*"
+_NAME = rf"{_WORD}(?:\s+{_WORD})*"
 _NAMES = re.compile(
     rf"\s*\b(?:across|among|between|for|of|at)\s+(?:the\s+)?{_NAME}"
     rf"(?:\s*,\s*{_NAME})*(?:,?\s+(?:and|vs\.?|versus)\s+{_NAME})?",

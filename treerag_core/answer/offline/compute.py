@@ -11,6 +11,7 @@ amount and a percentage is reported as such, never turned into a number.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
@@ -208,10 +209,35 @@ class _Run:
         return Value(inner.amount, inner.money, f"{name} {shown}")
 
 
+def evaluate(expr: Expr, leaf: Callable[[Operand], Value]) -> tuple[Value | None, str]:
+    """``expr`` computed with each quantity's value given by ``leaf`` (a model's named
+    cells): the value with its working, or None and why it cannot be computed (a name
+    ``leaf`` does not know raises :class:`FormulaError`, reported the same way)."""
+
+    def walk(node: Expr) -> Value:
+        if isinstance(node, Decimal):
+            return Value(node, False, number(node))
+        if isinstance(node, Operand):
+            return leaf(node)
+        if isinstance(node, str):
+            raise FormulaError(f"“{node}” is not defined.")
+        op, left, right = node
+        return combine(op, walk(left), walk(right))
+
+    with localcontext() as ctx:
+        ctx.prec = 28
+        try:
+            return walk(expr), ""
+        except FormulaError as exc:
+            return None, str(exc)
+        except _Stop as stop:
+            return None, stop.reason
+
+
 def combine(op: str, left: Value, right: Value) -> Value:
     """``left op right``, with what kind of value the result is, or why it cannot be."""
     left_text = _wrap(left.text, op) if op in "*/" else left.text
-    text = f"{left_text} {_SIGN[op]} {_wrap(right.text, op)}"
+    text = f"{left_text} {_SIGN[op]} {_wrap(right.text, op, right=True)}"
     if op in "+-":
         if left.money != right.money and not _constant(left) and not _constant(right):
             raise _Stop.because(f"{left.text} and {right.text} are not in the same unit")
@@ -231,14 +257,17 @@ def combine(op: str, left: Value, right: Value) -> Value:
 _SIGN = {"+": "+", "-": "−", "*": "×", "/": "/"}
 
 
-def _wrap(text: str, op: str) -> str:
-    """A sum or difference inside a product, quotient or difference keeps its parentheses."""
-    depth, top = 0, False
+def _wrap(text: str, op: str, right: bool = False) -> str:
+    """A sum or difference inside a product, quotient or difference keeps its parentheses,
+    and so does a product or quotient divided by (``a / ((b + c) / 2)``)."""
+    depth, top, product = 0, False, False
     for i, ch in enumerate(text):
         depth += (ch == "(") - (ch == ")")
         if depth == 0 and ch in "+−" and text[i - 1 : i] == " ":
             top = True
-    return f"({text})" if op in "-/*" and top else text
+        if depth == 0 and ch in "/×" and text[i - 1 : i] == " ":
+            product = True
+    return f"({text})" if (op in "-/*" and top) or (right and op == "/" and product) else text
 
 
 def _constant(value: Value) -> bool:

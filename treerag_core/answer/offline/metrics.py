@@ -103,7 +103,8 @@ METRICS: tuple[Metric, ...] = (
 # Quantities a statement prints as outflows in parentheses, which formulas mean as amounts
 # ("free cash flow = cash from operations - capex": capex is 1,577, not -1,577).
 OUTFLOWS = re.compile(
-    r"capex|capital expenditure|purchases? of property|dividends?|repurchases?|buybacks?",
+    r"capex|capital expenditure|purchases? of property|dividends?|repurchases?|buybacks?|"
+    r"provision for income taxes",  # printed "(6,523)" where expenses are in parentheses
     re.I,
 )
 # The statement a quantity is read from when the question does not say: balance-sheet items

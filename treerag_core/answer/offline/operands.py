@@ -33,6 +33,9 @@ SAME_TABLE_BONUS = 0.05
 _ASIDE = re.compile(r"\([^)]*\)")
 _PER_SHARE = re.compile(r"\bper (?:common |diluted |basic )?share\b", re.I)
 _CHANGE_ROW = re.compile(r"^\W*(?:\(?increase\)?|\(?decrease\)?|change)\b", re.I)
+# What a label says after one of these words is not what it names ("Income before income
+# taxes" is income, "Earnings before interest and taxes" earnings), unless a question says so.
+_BEFORE = re.compile(r"\s+(?:before|excluding)\s+", re.I)
 # Rows scoring within this much of the best name the quantity equally well.
 NEAR_SCORE = 0.1
 
@@ -128,7 +131,8 @@ def find_cell(
         if prefer_table and table.get("id") == prefer_table:
             score += SAME_TABLE_BONUS
         size = abs(parsed.cells[column].value or 0.0)
-        scored.append((score, size, _found(index, table, row, column, year, name)))
+        doc_id = str(index.document.get("doc_id", ""))
+        scored.append((score, size, found_cell(doc_id, table, row, column, year, name)))
     if not scored:
         return None
     top = max(s for s, _, _ in scored)
@@ -143,7 +147,10 @@ def names_all(vocab: Vocabulary, question: Question, label: str) -> bool:
     "Operating income" nor "Other income — net" nor "Net actuarial income" is net income),
     or one of its synonyms so ("Cost of sales" for COGS)."""
     phrases = [p for p in [question.metric, *question.phrases] if p]
-    for text in dict.fromkeys([label, _ASIDE.sub(" ", label)]):
+    texts = [label, _ASIDE.sub(" ", label)]
+    if not _BEFORE.search(question.text):  # "Income before provision for income taxes"
+        texts = [_BEFORE.split(t, maxsplit=1)[0] for t in texts]  # does not name the provision
+    for text in dict.fromkeys(texts):
         words = vocab.stems(text)
         if any(_contiguous(p, words) for p in phrases):
             return True
@@ -155,14 +162,16 @@ def _contiguous(phrase: list[str], words: list[str]) -> bool:
     return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
 
 
-def _found(
-    index: TableIndex,
+def found_cell(
+    doc_id: str,
     table: Mapping[str, Any],
     row: Mapping[str, Any],
     column: int,
     year: int,
-    name: str,
+    name: str = "",
 ) -> Found:
+    """Row ``row``'s cell in ``column`` as an answer uses it (an outflow ``name`` asks for,
+    printed in parentheses, as the amount it is)."""
     cell = row["cells"][column]
     value = Decimal(repr(float(cell["value"])))
     if value == value.to_integral_value():
@@ -183,5 +192,5 @@ def _found(
         node_id=str(table.get("node_id", "")),
         offset=int(row.get("offset") or 0),
         table=str(table.get("id", "")),
-        doc_id=str(index.document.get("doc_id", "")),
+        doc_id=doc_id,
     )

@@ -160,9 +160,34 @@ METRIC_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("earnings per share", "eps", "diluted earnings per share"),
     ("gross profit", "gross margin"),
     ("effective tax rate", "tax rate"),
+    (
+        "provision for income taxes",
+        "income tax expense",
+        "income tax provision",
+        "provision for taxes on income",
+    ),
     ("share repurchases", "buybacks", "repurchases of common stock", "purchases of treasury stock"),
     ("stores", "store count", "number of stores", "total stores"),
 )
+
+
+def _named_groups(text: str, synonyms: tuple[tuple[str, ...], ...]) -> list[tuple[str, ...]]:
+    """The synonym groups ``text`` names; a phrase inside a longer one of another group
+    names nothing of its own ("sales" in "cost of sales" is not revenue)."""
+    hits = [
+        (m.start(), m.end(), g)
+        for g, group in enumerate(synonyms)
+        for p in group
+        for m in re.finditer(rf"(?<![\w&]){re.escape(p)}(?![\w&])", text)
+    ]
+    kept = {
+        g for start, end, g in hits
+        if not any(s <= start and end <= e and e - s > end - start and h != g
+                   for s, e, h in hits)
+    }  # fmt: skip
+    return [synonyms[g] for g in sorted(kept)]
+
+
 # Words that say little in a row label on their own ("Total", "Net", "Other").
 WEAK_WORDS = frozenset("total net other gross amount value".split())
 
@@ -260,9 +285,8 @@ def read_question(
     english = language in ("", "en")
     metric_text = _metric_text(asked, kind, english, statements)
     phrases: list[list[str]] = []
-    for group in synonyms:
-        if any(re.search(rf"(?<![\w&]){re.escape(p)}(?![\w&])", metric_text) for p in group):
-            phrases.extend(stems(p, language) for p in group)
+    for group in _named_groups(metric_text, synonyms):
+        phrases.extend(stems(p, language) for p in group)
     instruction = INSTRUCTION_WORDS | {stem(w) for w in INSTRUCTION_WORDS}
     words = stems(re.sub(r"\b(?:fy|fiscal\s*)?'?(?:19|20)\d\d\b", " ", metric_text), language)
     words = [w for w in words if w not in instruction and not w.isdigit() and not _adverb(w)]

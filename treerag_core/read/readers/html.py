@@ -12,6 +12,7 @@ from typing import Any
 from ...limits import Limits
 from ...structure.pages import ReadResult
 from ...tree.sections import escape_line, heading
+from .tabular import table_lines
 from .text import decode_bytes
 
 _DROP_ALWAYS = ("script", "style", "noscript", "template", "svg", "canvas", "iframe", "object")
@@ -138,12 +139,15 @@ def _list(node: Any, out: list[str], depth: int) -> None:
 
 
 def _table(table: Any) -> list[str]:
-    rows: list[str] = []
+    """The table as Word, OpenDocument and sheet tables are read (:func:`.tabular.table_lines`):
+    its header row found, each row a record line (``Net sales: 2023 1,200, 2022 1,000.``),
+    so it is kept as data at indexing like theirs; a table with no header, row by row."""
+    rows: list[list[str]] = []
     for tr in table.find_all("tr"):
         cells = [" ".join(c.get_text(" ").split()) for c in tr.find_all(["td", "th"])]
         if any(cells):
-            rows.append(escape_line(" | ".join(cells)))
-    return rows
+            rows.append(cells)
+    return [escape_line(line) for line in table_lines(rows)]
 
 
 def _squeeze(lines: list[str]) -> list[str]:
