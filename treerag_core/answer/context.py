@@ -14,6 +14,7 @@ from ..navigate.base import NavigationResult
 from ..navigate.history import Conversation
 from ..navigate.ranking import RankingMemory
 from ..summarize.summarizers import cut_point
+from ..text.language import detect_language, document_language
 from ..tree.labels import context_label
 from ..tree.nodes import subtree_page_range
 from ..tree.outline import heading_label, page_label
@@ -44,6 +45,12 @@ class Prepared:
     searched_as: str = ""  # the question as searched (a follow-up resolved): what is quoted
     memory: RankingMemory | None = None  # the retriever's: the offline answer reuses it
     overview: str = ""  # a question about documents as wholes: the offline answer, written
+
+    def language(self, query: str) -> str:
+        """The documents' language when they share one, else the question's (if it can be
+        told): what the offline answer and the support check read the sections in."""
+        languages = {document_language(doc) for doc in self.documents.values()}
+        return languages.pop() if len(languages) == 1 else detect_language(query)
 
 
 def is_heading_only(node: FlatNode) -> bool:
