@@ -13,14 +13,11 @@ and writes ``docs/screenshots/structure-<name>.png``. The set is built like
 from __future__ import annotations
 
 import argparse
-import os
-import socket
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
+
+from testkit.app_server import CHROMIUM_ARGS, streamlit_server
 
 from .structure import SET_DIR, ensure_set, log
 
@@ -42,19 +39,7 @@ TREE_DOCUMENTS = (
     (ROOT / "bench" / "out" / "tree_quality" / "generated_manual.pdf", "tree-generated-manual.png",
      "network development", "Network Development Statement"),
 )  # fmt: skip
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-MODEL_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OLLAMA_HOST", "TREERAG_PROVIDER")
 VIEWPORT = {"width": 1500, "height": 1500}  # graph, outline and panel in one picture
-SERVER_START_S = 60  # a cold Streamlit import takes ~10 s on a loaded 2-core machine
 
 
 def index_all(registry: Path, names: list[str], summaries: bool = False) -> None:
@@ -72,39 +57,6 @@ def index_all(registry: Path, names: list[str], summaries: bool = False) -> None
             f"{name}: {len(doc['flat_nodes'])} sections from {doc.get('structure_source')} "
             f"in {time.perf_counter() - started:.1f}s"
         )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start_server(registry: Path, workdir: Path) -> tuple[subprocess.Popen, str]:
-    """``streamlit run app.py`` on a loopback port with ``registry`` and no model."""
-    env = {k: v for k, v in os.environ.items() if k not in MODEL_ENV and "TREERAG_AUTH" not in k}
-    env["TREERAG_REGISTRY"] = str(registry)
-    port = free_port()
-    with open(workdir / "server.log", "wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-                "--server.headless", "true", "--server.port", str(port),
-                "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-            ],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + SERVER_START_S
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
-                if resp.status == 200:
-                    return proc, url
-        except OSError:
-            time.sleep(0.3)
-    proc.terminate()
-    raise RuntimeError(f"Streamlit did not start; see {workdir / 'server.log'}")
 
 
 def shoot(url: str, documents: tuple[tuple[str, str, str, bool], ...], out: Path) -> None:
@@ -191,18 +143,11 @@ def main(argv: list[str] | None = None) -> int:
         registry = workdir / "indexed_docs.json"
         names = [str(d[0]) for d in (TREE_DOCUMENTS if tree else DOCUMENTS)]
         index_all(registry, names, summaries=tree)
-        proc, url = start_server(registry, workdir)
-        try:
+        with streamlit_server(workdir) as server:  # its registry: workdir/indexed_docs.json
             if tree:
-                shoot_found(url, TREE_DOCUMENTS, args.out)
+                shoot_found(server["url"], TREE_DOCUMENTS, args.out)
             else:
-                shoot(url, DOCUMENTS, args.out)
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+                shoot(server["url"], DOCUMENTS, args.out)
     return 0
 
 
