@@ -4,8 +4,8 @@
 figure ("$1577.00", "30.8%", "-3.7"), and our own questions needing arithmetic on the
 shared filings (``bench/questions/computed.jsonl``, split by a hash of the id into a tuning
 half and a held-out half before any tuning), answered by the offline engine as a user gets
-the answer (navigation, then :func:`treerag_core.answer.result.offline_reply`). An answer is
-right when its first line (without the working after " = " and without citations) states
+the answer (navigation, then
+:func:`treerag_core.answer.offline.answerer.offline_reply`). An answer is right when its first line (without the working after " = " and without citations) states
 the gold figure within 1%, in the same unit or in thousands, millions or billions of it.
 Dev questions are reported apart: the figure printed on an evidence page as asked, or
 needing arithmetic (a ratio, a change, a conversion). ``--code DIR`` answers with the
@@ -95,7 +95,7 @@ def printed(item: dict, gold: Decimal) -> bool:
 
 def answer_all(items: list[dict], registry: Path, root: Path) -> list[dict]:
     """Each question answered as the app answers it offline."""
-    from treerag_core.answer.result import offline_reply
+    from treerag_core.answer.offline.answerer import offline_reply
     from treerag_core.answer.retriever import make_retriever
     from treerag_core.evaluation.loader import registry_loader
     from treerag_core.evaluation.run import navigation_retrieve

@@ -12,9 +12,7 @@ Written to ``bench/results/sheet_aggregate.{json,md}``.
 
 from __future__ import annotations
 
-import csv
 import os
-import random
 import sys
 import tempfile
 import time
@@ -22,8 +20,9 @@ from decimal import Decimal
 from pathlib import Path
 
 from bench.record import write_results
+from testkit.builders import ORDER_ROWS as ROWS
+from testkit.builders import make_order_sheet
 
-ROWS = 50_000
 QUESTIONS = {
     "What was the total revenue of the North region in Q3?": (
         "sum", "Revenue", {"Region": "North", "Quarter": "Q3"}
@@ -37,27 +36,6 @@ QUESTIONS = {
         "sum", "Revenue", {"Product": "Toaster", "Quarter": "Q1"}
     ),
 }  # fmt: skip
-
-
-def generate(path: Path, count: int = ROWS) -> list[dict]:
-    pick = random.Random(40)
-    rows = [
-        {
-            "Order": f"A{i:05d}",
-            "Region": pick.choice(["North", "South", "East", "West"]),
-            "Quarter": pick.choice(["Q1", "Q2", "Q3", "Q4"]),
-            "Product": pick.choice(["Kettle", "Toaster", "Blender", "Mixer"]),
-            "Status": pick.choice(["On time", "Late"]),
-            "Units": pick.randint(1, 9),
-            "Revenue": pick.randint(10, 500),
-        }
-        for i in range(count)
-    ]
-    with path.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    return rows
 
 
 def truth(rows: list[dict], kind: str, measure: str, filters: dict) -> Decimal:
@@ -95,7 +73,7 @@ def main() -> int:
     from treerag_core.answer.offline.aggregate import aggregate, sheet_records
 
     folder = Path(tempfile.mkdtemp())
-    rows = generate(folder / "orders.csv")
+    rows = make_order_sheet(folder / "orders.csv")
     started = time.perf_counter()
     doc = index_document(
         str(folder / "orders.csv"), summarizer=make_summarizer(None),

@@ -80,7 +80,7 @@ def answers_for(
     companies: list[str], donor: dict[str, Any] | None = None,
 ) -> Case:  # fmt: skip
     """The question's case with its answers of every kind that applies to it."""
-    from treerag_core.answer.result import offline_reply
+    from treerag_core.answer.offline.answerer import offline_reply
 
     question = item["question"]
     known = " ".join(dict.fromkeys(str(r.get("file_name") or "") for r in prepared.references))

@@ -13,14 +13,14 @@ and writes ``docs/screenshots/structure-<name>.png``. The set is built like
 from __future__ import annotations
 
 import argparse
-import os
-import socket
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
+
+from testkit.app_server import CHROMIUM_ARGS, streamlit_server
 
 from .structure import SET_DIR, ensure_set, log
 
@@ -42,19 +42,7 @@ TREE_DOCUMENTS = (
     (ROOT / "bench" / "out" / "tree_quality" / "generated_manual.pdf", "tree-generated-manual.png",
      "network development", "Network Development Statement"),
 )  # fmt: skip
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-MODEL_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OLLAMA_HOST", "TREERAG_PROVIDER")
 VIEWPORT = {"width": 1500, "height": 1500}  # graph, outline and panel in one picture
-SERVER_START_S = 60  # a cold Streamlit import takes ~10 s on a loaded 2-core machine
 
 
 def index_all(registry: Path, names: list[str], summaries: bool = False) -> None:
@@ -74,62 +62,40 @@ def index_all(registry: Path, names: list[str], summaries: bool = False) -> None
         )
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start_server(registry: Path, workdir: Path) -> tuple[subprocess.Popen, str]:
-    """``streamlit run app.py`` on a loopback port with ``registry`` and no model."""
-    env = {k: v for k, v in os.environ.items() if k not in MODEL_ENV and "TREERAG_AUTH" not in k}
-    env["TREERAG_REGISTRY"] = str(registry)
-    port = free_port()
-    with open(workdir / "server.log", "wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-                "--server.headless", "true", "--server.port", str(port),
-                "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-            ],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + SERVER_START_S
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
-                if resp.status == 200:
-                    return proc, url
-        except OSError:
-            time.sleep(0.3)
-    proc.terminate()
-    raise RuntimeError(f"Streamlit did not start; see {workdir / 'server.log'}")
+Steps = Callable[[Any], None]  # what is done on a document's page before it is shot
 
 
 def shoot(url: str, documents: tuple[tuple[str, str, str, bool], ...], out: Path) -> None:
+    """Each document's tree with an outline entry opened (and the graph focused on it)."""
+    _shoot_each(url, out, [
+        (name, shot, partial(_open_section, name=name, section=section, focus=focus))
+        for name, shot, section, focus in documents
+    ])  # fmt: skip
+
+
+def shoot_found(url: str, documents: tuple, out: Path) -> None:
+    """Each document's tree with the hit of a tree search selected: its path drawn."""
+    _shoot_each(url, out, [
+        (Path(path).name, shot, partial(_select_hit, query=query, hit=hit))
+        for path, shot, query, hit in documents
+    ])  # fmt: skip
+
+
+def _shoot_each(url: str, out: Path, jobs: list[tuple[str, str, Steps]]) -> None:
+    """For each (document, screenshot, steps): the document chosen in the tree browser, the
+    steps done, the graph laid out, the page shot."""
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         page = browser.new_page(viewport=VIEWPORT)
-        for name, shot, section, focus in documents:
+        for name, shot, steps in jobs:
             page.goto(url + "/tree")
             expect(page.get_by_role("heading", name="Tree browser")).to_be_visible(timeout=60_000)
             page.get_by_test_id("stSelectbox").first.click()
             page.get_by_role("option", name=name).first.click()
             wait_idle(page)
-            expect(page.get_by_text(f"Select a section of {name}")).to_be_visible(timeout=30_000)
-            opened = page.get_by_role("heading", name=section, exact=True)
-            for _ in range(3):  # a click during a rerun is lost: click until the panel shows it
-                page.get_by_test_id("stRadio").first.get_by_text(section).first.click()
-                wait_idle(page)
-                if opened.count():
-                    break
-            expect(opened).to_be_visible(timeout=30_000)
-            if focus:
-                page.get_by_role("button", name="Focus on this section").click()
-                wait_idle(page)
+            steps(page)
             page.locator('iframe[title="streamlit_agraph.agraph"]').first.wait_for(timeout=30_000)
             page.wait_for_timeout(2500)  # vis-network lays the graph out after the iframe loads
             page.screenshot(path=str(out / shot), full_page=True)
@@ -137,33 +103,32 @@ def shoot(url: str, documents: tuple[tuple[str, str, str, bool], ...], out: Path
         browser.close()
 
 
-def shoot_found(url: str, documents: tuple, out: Path) -> None:
-    """Each document's tree with the hit of a tree search selected: its path drawn."""
-    from playwright.sync_api import expect, sync_playwright
+def _open_section(page: Any, name: str, section: str, focus: bool) -> None:
+    from playwright.sync_api import expect
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=VIEWPORT)
-        for path, shot, query, hit in documents:
-            page.goto(url + "/tree")
-            expect(page.get_by_role("heading", name="Tree browser")).to_be_visible(timeout=60_000)
-            page.get_by_test_id("stSelectbox").first.click()
-            page.get_by_role("option", name=Path(path).name).first.click()
-            wait_idle(page)
-            search = page.get_by_label("Search sections (title, tag or text)")
-            search.fill(query)
-            search.press("Enter")
-            wait_idle(page)
-            page.get_by_role("button", name=hit).first.click()
-            wait_idle(page)
-            search.fill("")  # the hits put away: the graph and the section in view
-            search.press("Enter")
-            wait_idle(page)
-            page.locator('iframe[title="streamlit_agraph.agraph"]').first.wait_for(timeout=30_000)
-            page.wait_for_timeout(2500)  # vis-network lays the graph out after the iframe loads
-            page.screenshot(path=str(out / shot), full_page=True)
-            log(f"wrote {out / shot}")
-        browser.close()
+    expect(page.get_by_text(f"Select a section of {name}")).to_be_visible(timeout=30_000)
+    opened = page.get_by_role("heading", name=section, exact=True)
+    for _ in range(3):  # a click during a rerun is lost: click until the panel shows it
+        page.get_by_test_id("stRadio").first.get_by_text(section).first.click()
+        wait_idle(page)
+        if opened.count():
+            break
+    expect(opened).to_be_visible(timeout=30_000)
+    if focus:
+        page.get_by_role("button", name="Focus on this section").click()
+        wait_idle(page)
+
+
+def _select_hit(page: Any, query: str, hit: str) -> None:
+    search = page.get_by_label("Search sections (title, tag or text)")
+    search.fill(query)
+    search.press("Enter")
+    wait_idle(page)
+    page.get_by_role("button", name=hit).first.click()
+    wait_idle(page)
+    search.fill("")  # the hits put away: the graph and the section in view
+    search.press("Enter")
+    wait_idle(page)
 
 
 def wait_idle(page) -> None:  # noqa: ANN001 - a Playwright page
@@ -191,18 +156,11 @@ def main(argv: list[str] | None = None) -> int:
         registry = workdir / "indexed_docs.json"
         names = [str(d[0]) for d in (TREE_DOCUMENTS if tree else DOCUMENTS)]
         index_all(registry, names, summaries=tree)
-        proc, url = start_server(registry, workdir)
-        try:
+        with streamlit_server(workdir) as server:  # its registry: workdir/indexed_docs.json
             if tree:
-                shoot_found(url, TREE_DOCUMENTS, args.out)
+                shoot_found(server["url"], TREE_DOCUMENTS, args.out)
             else:
-                shoot(url, DOCUMENTS, args.out)
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+                shoot(server["url"], DOCUMENTS, args.out)
     return 0
 
 

@@ -19,18 +19,17 @@ import json
 import os
 import platform
 import re
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from testkit.app_server import CHROMIUM_ARGS, streamlit_server
 from treerag_core.library.sample import SAMPLE_QUESTION
 from treerag_core.views.citations import find_citations
 
 from .record import RESULTS as RESULTS_DIR
 from .record import write_results
-from .tree_screenshots import CHROMIUM_ARGS, start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "docs" / "screenshots"
@@ -142,21 +141,14 @@ def play(shots: Path) -> dict[str, Any]:
 
     with tempfile.TemporaryDirectory(prefix="treerag-walk-") as tmp:
         workdir = Path(tmp)
-        proc, url = start_server(workdir / "indexed_docs.json", workdir)
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-                page = browser.new_page(viewport=VIEWPORT)
-                result = first_steps(page, url, shots)
-                other_shots(page, url, shots)
-                result["sideways_at_1280"] = sideways(page, url)
-                browser.close()
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        with streamlit_server(workdir) as server, sync_playwright() as p:
+            url = server["url"]
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport=VIEWPORT)
+            result = first_steps(page, url, shots)
+            other_shots(page, url, shots)
+            result["sideways_at_1280"] = sideways(page, url)
+            browser.close()
     return result
 
 

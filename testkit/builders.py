@@ -264,3 +264,33 @@ def statements_pdf(path: Path) -> Path:
             pdf.cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
     pdf.output(str(path))
     return path
+
+
+ORDER_ROWS = 50_000  # the sheet aggregates are tested and timed on
+
+
+def make_order_sheet(path: Path, count: int = ORDER_ROWS) -> list[dict[str, Any]]:
+    """A CSV of ``count`` generated orders (order, region, quarter, product, status, units,
+    revenue), the same for the same count (seeded), written to ``path``; its rows returned so
+    a test or benchmark computes each aggregate's truth from them."""
+    import csv
+    import random
+
+    pick = random.Random(40)
+    rows: list[dict[str, Any]] = [
+        {
+            "Order": f"A{i:05d}",
+            "Region": pick.choice(["North", "South", "East", "West"]),
+            "Quarter": pick.choice(["Q1", "Q2", "Q3", "Q4"]),
+            "Product": pick.choice(["Kettle", "Toaster", "Blender", "Mixer"]),
+            "Status": pick.choice(["On time", "Late"]),
+            "Units": pick.randint(1, 9),
+            "Revenue": pick.randint(10, 500),
+        }
+        for i in range(count)
+    ]
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return rows

@@ -11,14 +11,7 @@ to install."""
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +20,15 @@ from playwright.sync_api import expect
 
 from testkit import needs
 from testkit.agent_registry import TeamRegistry, build_team_registry
+from testkit.app_server import (  # noqa: F401 - re-exported: tests import them from conftest
+    CHROMIUM_ARGS,
+    PROVIDER_ENV,
+    free_port,
+    server_env,
+    start_streamlit,
+    stop_streamlit,
+    streamlit_server,
+)
 from testkit.pg_server import create_database, drop_database, running_postgres
 
 # Playwright's expect gives up after 5 s by default; a loaded 2-core machine may need longer
@@ -34,24 +36,6 @@ from testkit.pg_server import create_database, drop_database, running_postgres
 expect.set_options(timeout=30_000)
 
 ROOT = Path(__file__).resolve().parents[1]
-PROVIDER_ENV = (
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "OLLAMA_HOST",
-    "TREERAG_PROVIDER",
-    "TREERAG_SEARCH_MODEL",
-    "TREERAG_ANSWER_MODEL",
-)
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 # Fixtures that start a system program (by the name testkit.needs.PROGRAMS gives it).
@@ -203,72 +187,6 @@ def agent_team(tmp_path_factory: pytest.TempPathFactory, shared_data) -> TeamReg
     indexed once for the whole run: the tools, LangChain and MCP modules only read it. A
     test that changes a registry must build or copy its own."""
     return build_team_registry(tmp_path_factory.mktemp("agent-team"))
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start_streamlit(workdir: Path, env: dict[str, str], port: int | None = None) -> tuple:
-    """``streamlit run app.py`` on a free 127.0.0.1 port (or ``port``) with ``env``;
-    returns ``(process, url, log file)`` once ``/_stcore/health`` answers."""
-    port = port or free_port()
-    log = open(workdir / "server.log", "wb")  # noqa: SIM115 - closed by stop_streamlit
-    proc = subprocess.Popen(
-        [
-            sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-            "--server.headless", "true", "--server.port", str(port),
-            "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-        ],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
-                if resp.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        stop_streamlit(proc, log)
-        raise RuntimeError("Streamlit did not start; see " + str(workdir / "server.log"))
-    return proc, url, log
-
-
-def stop_streamlit(proc: subprocess.Popen, log) -> None:  # noqa: ANN001
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
-
-
-def server_env(registry: Path, **extra: str) -> dict[str, str]:
-    """The environment minus model settings and sign-in settings, plus ``extra``."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in PROVIDER_ENV and not k.startswith(("TREERAG_AUTH", "TREERAG_ADMINS"))
-    }
-    env["TREERAG_REGISTRY"] = str(registry)
-    env.update(extra)
-    return env
-
-
-@contextmanager
-def streamlit_server(workdir: Path, **extra_env: str) -> Iterator[dict[str, str]]:
-    """``streamlit run app.py`` on a free 127.0.0.1 port with its own registry, stopped after."""
-    registry = workdir / "indexed_docs.json"
-    proc, url, log = start_streamlit(workdir, server_env(registry, **extra_env))
-    try:
-        yield {"url": url, "registry": str(registry), "workdir": str(workdir)}
-    finally:
-        stop_streamlit(proc, log)
 
 
 @pytest.fixture(scope="session")

@@ -250,28 +250,10 @@ def test_the_computed_column_scores_the_stated_figure_within_one_percent() -> No
 
 def _orders(folder, count: int):
     """A generated sheet of orders, indexed, and its rows (the truths are computed from them)."""
-    import csv
-    import random
+    from testkit.builders import make_order_sheet
 
     path = folder / "orders.csv"
-    pick = random.Random(40)
-    rows = []
-    for i in range(count):
-        rows.append(
-            {
-                "Order": f"A{i:05d}",
-                "Region": pick.choice(["North", "South", "East", "West"]),
-                "Quarter": pick.choice(["Q1", "Q2", "Q3", "Q4"]),
-                "Product": pick.choice(["Kettle", "Toaster", "Blender", "Mixer"]),
-                "Status": pick.choice(["On time", "Late"]),
-                "Units": pick.randint(1, 9),
-                "Revenue": pick.randint(10, 500),
-            }
-        )
-    with path.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    rows = make_order_sheet(path, count)
     registry = str(folder / "indexed_docs.json")
     doc = index_document(
         str(path), summarizer=make_summarizer(None), registry_path=registry, verbose=False

@@ -1,6 +1,6 @@
 """A comparison answer's table as data, for the chat to draw and offer as CSV (no Streamlit).
 
-The offline engine's comparison answer (``treerag_core/answer/computed.py``) is a Markdown
+The offline engine's comparison answer (``treerag_core/answer/offline/computed.py``) is a Markdown
 table, document × period, each cell a figure with its citation (``41.7% [S1, p. 59]``).
 The chat shows it as text, draws its figures as a chart and offers the table as CSV; this
 module reads the table back: the periods, each row's name, each cell's figure and text.

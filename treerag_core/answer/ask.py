@@ -9,21 +9,22 @@ collide.
 
 One body, two drivers: :func:`_plan` is the pipeline as a generator, the way
 :func:`~.navigate.plan_navigation` is navigation. Where it must wait it yields a step
-(navigate the documents, call the answer model, stream it) and is sent the step's result;
-whatever else it yields goes to the caller (a stream's chunks and closing dict, or the one
-finished answer). ``_drive_sync`` serves the steps blocking (threads for several
-documents), ``_drive_async`` awaits them (gathered). The public functions hand their
-arguments over as one :class:`_Question` and pick a driver; their signatures are the API,
-so each is still written out (grouped, four lines). A parameter dataclass alone would share
-the arguments but not the steps; the generator shares both, with no build step (psycopg 3
-generates its sync code from the async code instead).
+(navigate the documents; the answerer's call of the answer model, or its stream) and is
+sent the step's result; whatever else it yields goes to the caller (a stream's chunks and
+closing dict, or the one finished answer). ``_drive_sync`` serves the steps blocking
+(threads for several documents), ``_drive_async`` awaits them (gathered). The public
+functions hand their arguments over as one :class:`_Question` and pick a driver; their
+signatures are the API, so each is still written out (grouped, four lines). A parameter
+dataclass alone would share the arguments but not the steps; the generator shares both,
+with no build step (psycopg 3 generates its sync code from the async code instead).
+
+Answering: :func:`answerer_for` picks the :class:`~.base.Answerer`, the answer model's
+(:mod:`.model`) or the offline engine's (:mod:`.offline.answerer`), and the plan runs its
+``answer`` or ``stream`` plan inside its own.
 
 Failure policy: degrade, don't fail. A failed or unusable *search* falls back to the
-offline ranking (the trace says so). A failed *answer* call (a timeout, an error, an empty
-reply, one that was only our prompt's markup) gives the offline engine's extractive answer
-from the same sections, after a one-line note that names what failed; in a stream, after
-the chunks already delivered (a stream cut at its budget keeps its text and ends with the
-note). The trace keeps the error (``answer_error``).
+offline ranking (the trace says so). A failed *answer* call gives the offline engine's
+answer from the same sections after a note naming what failed (:mod:`.model`).
 
 Conversation: ``history=`` (the earlier turns, oldest first, each ``{"question", "answer",
 "references"}``) reaches both calls as a compact block within ``retriever.history_tokens``,
@@ -47,18 +48,19 @@ from typing import Any
 from ..access.principal import Principal
 from ..errors import LLMError, TreeragError
 from ..library.asking import resolve_documents
-from ..llm.call import LLMReply, StreamState, ainvoke, astream, invoke, stream
+from ..llm.call import ainvoke, astream, invoke, stream
 from ..navigate.base import NavigationResult
 from ..navigate.history import Conversation, conversation
 from ..store.base import RegistryLike
 from ..types import Document
-from .checked import renumber
-from .context import prepare_answer
+from .base import Answerer, AnswerStep, ModelCall, ModelStream
+from .context import Prepared, prepare_answer
+from .model import ModelAnswerer
+from .offline.answerer import OfflineAnswerer
 from .overview import asks_about_whole, prepare_overview
-from .result import AnswerMessage, degraded, final_chunk, finish, needs_model, offline_reply
+from .result import AnswerMessage, final_chunk, finish
 from .retriever import Retriever
 
-LENGTH_NOTE = "\n\n_(The answer reached the model's length limit and was cut here.)_"
 # Documents navigated at once by the blocking driver (each may wait on a search model).
 MAX_PARALLEL_NAVIGATIONS = 4
 
@@ -164,28 +166,8 @@ class _Navigate:
         return await self.retriever.anavigate(self.query, document, self.extra_context, self.talk)
 
 
-@dataclass(frozen=True)
-class _Call:
-    """Step: one call of the answer model; its result, the :class:`LLMReply`."""
-
-    llm: Any
-    system: str
-    user: str
-
-
-@dataclass(frozen=True)
-class _Stream:
-    """Step: stream the answer model to the caller; the text and usage land in ``state``."""
-
-    llm: Any
-    system: str
-    user: str
-    state: StreamState
-    limits: dict[str, Any]  # max_chars, max_seconds
-
-
 Output = str | Answer  # what the caller receives
-Plan = Generator[_Navigate | _Call | _Stream | Output, Any, None]
+Plan = Generator[_Navigate | AnswerStep | Output, Any, None]
 
 
 def _plan(question: _Question, documents: list[Document], talk: Conversation) -> Plan:
@@ -197,33 +179,23 @@ def _plan(question: _Question, documents: list[Document], talk: Conversation) ->
     else:
         navs = yield _Navigate(retriever, query, documents, extra, talk)
         prepared = prepare_answer(query, documents, navs, retriever, extra, talk)
-    if not needs_model(prepared, retriever):
-        reply = offline_reply(query, prepared)
-        reply.text = renumber(prepared, reply.text)  # streamed as it will be shown
-        if question.stream:
-            yield from reply.text.splitlines(keepends=True)
-    elif question.stream:
-        state = StreamState()
-        limits = dict(
-            max_chars=retriever.answer_max_chars, max_seconds=retriever.answer_max_seconds
-        )
-        yield _Stream(retriever.llm, prepared.system, prepared.user, state, limits)
-        reply = state.reply or LLMReply(text="".join(state.parts))
-        if state.error is not None:
-            reply = degraded(query, prepared, state.error, shown="".join(state.parts))
-            yield reply.text[len("".join(state.parts)) :]
-    else:
-        got = yield _Call(retriever.llm, prepared.system, prepared.user)
-        reply = degraded(query, prepared, got) if isinstance(got, LLMError) else got
-    if reply.finish_reason == "length":  # the server stopped it at the answer's token cap
-        note = LENGTH_NOTE
-        reply.text += note
-        if question.stream:
-            yield note
+    answerer = answerer_for(prepared, retriever)
     if question.stream:
+        reply = yield from answerer.stream(query, prepared)
         yield final_chunk(prepared, reply, retriever, question.verbose)
     else:
+        reply = yield from answerer.answer(query, prepared)
         yield finish(prepared, reply, retriever, question.return_raw, question.verbose)
+
+
+def answerer_for(prepared: Prepared, retriever: Retriever) -> Answerer:
+    """The one place the way of answering is picked: the answer model when there is one and
+    something to read, else the offline engine."""
+    if retriever.llm is not None and prepared.references:
+        return ModelAnswerer(
+            retriever.llm, retriever.answer_max_chars, retriever.answer_max_seconds
+        )
+    return OfflineAnswerer()
 
 
 # --- the two drivers ------------------------------------------------------------------------
@@ -244,12 +216,12 @@ def _drive_sync(plan: Plan) -> Iterator[Output]:
         result: Any = None  # Any: each kind of step has its own result
         if isinstance(step, _Navigate):
             result = _navigate_all(step)
-        elif isinstance(step, _Call):
+        elif isinstance(step, ModelCall):
             try:
                 result = invoke(step.llm, step.system, step.user, what="answer")
             except LLMError as exc:
                 result = exc
-        elif isinstance(step, _Stream):
+        elif isinstance(step, ModelStream):
             try:
                 yield from stream(step.llm, step.system, step.user, step.state, **step.limits)
             except LLMError as exc:
@@ -266,12 +238,12 @@ async def _drive_async(plan: Plan) -> AsyncIterator[Output]:
         result: Any = None  # Any: each kind of step has its own result
         if isinstance(step, _Navigate):
             result = await _anavigate_all(step)
-        elif isinstance(step, _Call):
+        elif isinstance(step, ModelCall):
             try:
                 result = await ainvoke(step.llm, step.system, step.user, what="answer")
             except LLMError as exc:
                 result = exc
-        elif isinstance(step, _Stream):
+        elif isinstance(step, ModelStream):
             chunks = astream(step.llm, step.system, step.user, step.state, **step.limits)
             try:
                 async for chunk in chunks:

@@ -28,10 +28,10 @@ from typing import Any
 
 from ..llm.call import LLMReply
 from ..llm.replies import strip_thinking
-from .computed import render
 from .context import Prepared
 from .offline.asks import Ask
 from .offline.compute import Computation, Value, evaluate, number
+from .offline.computed import render
 from .offline.formula import FormulaError, Operand, parse
 from .offline.operands import Found, found_cell
 

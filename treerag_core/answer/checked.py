@@ -25,8 +25,8 @@ from typing import Any
 
 from ..llm.call import LLMReply
 from ..text import ENGINE_NAME
-from .computed import computed_reply
 from .context import Prepared
+from .offline.computed import computed_reply
 from .offline.extractive import extractive_answer
 from .support import check_support
 

@@ -15,6 +15,7 @@ from ..navigate.base import NavigationResult
 from ..navigate.history import Conversation
 from ..navigate.ranking import RankingMemory, remembered
 from ..summarize.summarizers import cut_point
+from ..text.language import detect_language, document_language
 from ..text.table_data import tables_of
 from ..tree.labels import context_label
 from ..tree.nodes import subtree_page_range
@@ -51,6 +52,12 @@ class Prepared:
     sent_tables: SentTables = field(default_factory=SentTables)
     # figures the app computed from cited cells for this answer (the support check's too)
     computed: list[str] = field(default_factory=list)
+
+    def language(self, query: str) -> str:
+        """The documents' language when they share one, else the question's (if it can be
+        told): what the offline answer and the support check read the sections in."""
+        languages = {document_language(doc) for doc in self.documents.values()}
+        return languages.pop() if len(languages) == 1 else detect_language(query)
 
 
 def is_heading_only(node: FlatNode) -> bool:

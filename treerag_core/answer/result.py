@@ -12,22 +12,17 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from ..errors import LLMError, StreamBudgetError
 from ..evidence.locate import attach_evidence
 from ..llm.call import LLMReply, model_name
 from ..navigate.base import NavigationResult
 from ..text import ENGINE_NAME
-from ..text.language import detect_language, document_language
 from .calculations import calculated
 from .checked import Checked, checked_reply
-from .computed import computed_reply
 from .context import Prepared
-from .offline.extractive import extractive_answer
 from .retriever import Retriever
 
 log = logging.getLogger("treerag.qa")
 
-EMPTY_ANSWER = "The document has no indexed text, so there is nothing to answer from."
 _CITATION = re.compile(r"\[S(\d+)\b")
 
 
@@ -39,48 +34,6 @@ class AnswerMessage(AIMessage):
     references: list[dict[str, Any]] = []
     support: dict[str, Any] | None = None
     model_answer: str = ""
-
-
-def needs_model(prepared: Prepared, retriever: Retriever) -> bool:
-    """An answer call is made only with a model and something to read."""
-    return retriever.llm is not None and bool(prepared.references)
-
-
-def offline_reply(query: str, prepared: Prepared) -> LLMReply:
-    """The extractive answer: the offline engine's, or the fallback with nothing to read."""
-    if prepared.overview:
-        return LLMReply(text=prepared.overview, model=ENGINE_NAME)
-    if not prepared.sections:
-        notes = [nav.note for nav in prepared.navs if nav.note]
-        return LLMReply(text="\n\n".join(dict.fromkeys(notes)) or EMPTY_ANSWER, model=ENGINE_NAME)
-    computed = computed_reply(prepared.searched_as or query, prepared)
-    if computed is not None:  # a ratio, change or average: computed from cited cells
-        return LLMReply(text=computed, model=ENGINE_NAME)
-    text, _used = extractive_answer(
-        prepared.searched_as or query, prepared.sections, memory=prepared.memory,
-        language=_sections_language(query, prepared),
-    )  # fmt: skip
-    return LLMReply(text=text, model=ENGINE_NAME)
-
-
-def _sections_language(query: str, prepared: Prepared) -> str:
-    """The documents' language when they share one, else the question's (if it can be told)."""
-    languages = {document_language(doc) for doc in prepared.documents.values()}
-    return languages.pop() if len(languages) == 1 else detect_language(query)
-
-
-def degraded(query: str, prepared: Prepared, error: LLMError, shown: str = "") -> LLMReply:
-    """The answer when the answer model failed: what it already streamed (``shown``), a
-    one-line note naming the failure, and the offline engine's answer from the same
-    sections; or, for a stream cut at its budget, what it streamed and the note alone."""
-    reason = str(error).rstrip(".")
-    prepared.trace["answer_error"] = str(error)
-    if shown.strip() and isinstance(error, StreamBudgetError):
-        return LLMReply(text=f"{shown}\n\n_({reason}.)_", model=ENGINE_NAME)
-    offline = offline_reply(query, prepared).text
-    note = f"_{reason}. The offline engine answered from the same sections instead:_"
-    head = f"{shown}\n\n" if shown.strip() else ""
-    return LLMReply(text=f"{head}{note}\n\n{offline}", model=ENGINE_NAME)
 
 
 def usage(navs: list[NavigationResult], answer: LLMReply | None) -> dict[str, Any]:
@@ -220,4 +173,4 @@ def _checked(prepared: Prepared, reply: LLMReply) -> Checked:
     query = str(prepared.trace.get("question") or prepared.searched_as or "")
     if reply.model and reply.model != ENGINE_NAME:  # the model's asked calculations, by code
         reply = calculated(prepared, reply)
-    return checked_reply(query, prepared, reply, _sections_language(query, prepared))
+    return checked_reply(query, prepared, reply, prepared.language(query))

@@ -36,8 +36,8 @@ from .claims import (
     passages_of,
     terms_of,
 )
-from .computed import COMPUTED_NOTE
 from .garbled import garbled
+from .offline.computed import COMPUTED_NOTE
 from .offline.extractive import NO_MATCH_NOTE
 from .offline.question import INSTRUCTION_WORDS, METRIC_SYNONYMS, read_question
 

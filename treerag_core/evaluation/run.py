@@ -16,8 +16,9 @@ from typing import Any
 
 from ..access.principal import Principal
 from ..answer.context import Prepared, prepare_answer
+from ..answer.offline.answerer import offline_reply
 from ..answer.offline.extractive import extractive_answer
-from ..answer.result import mark_cited, offline_reply
+from ..answer.result import mark_cited
 from ..answer.retriever import Retriever, make_retriever
 from ..answer.support import check_support
 from ..errors import TreeragError

@@ -11,6 +11,7 @@ column stands for when its name is one ("2023", "FY2023").
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from .numbers import parse_cell, years_in
@@ -22,24 +23,37 @@ def sheet_tables(text: str, layout: list[str] | None = None) -> list[dict[str, A
     """The tables of one section's text printed as records: ``{"columns", "rows"}`` each,
     rows as ``{"label", "cells", "years", "columns", "offset"}``. ``layout``: the columns of
     the section before, for a later part of a long sheet (only its first part prints them)."""
+    years = column_years(layout) if layout else []
+    tables: list[dict[str, Any]] = [{"columns": list(layout), "rows": []}] if layout else []
+    for start, names, found in record_lines(text, layout):
+        if found is None:
+            years = column_years(names)
+            tables.append({"columns": names, "rows": []})
+        else:
+            tables[-1]["rows"].append({**_row(found, names, years), "offset": start})
+    return [t for t in tables if t["rows"]]
+
+
+def record_lines(
+    text: str, layout: list[str] | None = None
+) -> Iterator[tuple[int, list[str], tuple[str, dict[str, str], list[str]] | None]]:
+    """One section's text walked line by line, the one reader of its record lines: each
+    ``Columns:`` line as ``(offset, its columns, None)``, each record under one as
+    ``(offset, the columns, (first cell, other cells by name, the columns they are under))``
+    (:func:`cut_record`), cells as printed.
+    ``layout``: the columns in force before the first ``Columns:`` line (see above)."""
     names: list[str] = list(layout or [])
-    years = column_years(names) if names else []
-    tables: list[dict[str, Any]] = [{"columns": names, "rows": []}] if names else []
     offset = 0
     for line in text.split("\n"):
         start, offset = offset, offset + len(line) + 1
         stripped = line.strip()
         if stripped.startswith(COLUMNS):
             names = [n.strip() for n in stripped[len(COLUMNS) :].split(" | ")]
-            years = column_years(names)
-            tables.append({"columns": names, "rows": []})
-            continue
-        if not names or not stripped:
-            continue
-        row = record(stripped, names, years)
-        if row is not None:
-            tables[-1]["rows"].append({**row, "offset": start})
-    return [t for t in tables if t["rows"]]
+            yield start, names, None
+        elif names and stripped:
+            found = cut_record(stripped, names)
+            if found is not None:
+                yield start, names, found
 
 
 def cut(line: str, names: list[str]) -> tuple[str, dict[str, str]] | None:
@@ -91,8 +105,16 @@ def record(
 ) -> dict[str, Any] | None:
     """One record line cut into its cells, each read as a figure where it is one."""
     found = cut_record(line, names)
-    if found is None:
-        return None
+    return None if found is None else _row(found, names, years)
+
+
+def _row(
+    found: tuple[str, dict[str, str], list[str]],
+    names: list[str],
+    years: list[int | None] | None = None,
+) -> dict[str, Any]:
+    """A record's cells (as :func:`cut_record` gives them) read as figures where they are
+    ones."""
     label, values, named = found
     if len(named) == len(names):  # no label column named: every column holds values
         years = column_years(["", *names])

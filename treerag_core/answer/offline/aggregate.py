@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ...text.sheet_records import COLUMNS, cut
+from ...text.sheet_records import COLUMNS, record_lines
 from ...text.table_data import page_at
 from .question import stem, stems
 
@@ -106,19 +106,9 @@ def sheet_records(document: Mapping[str, Any]) -> Records:
         continues = bool(layout) and text.lstrip().startswith(f"{(layout or [''])[0]} ")
         if COLUMNS not in text and not continues:
             continue
-        names: list[str] | None = layout if continues else None
-        offset = 0
-        for line in text.split("\n"):
-            start, offset = offset, offset + len(line) + 1
-            stripped = line.strip()
-            if stripped.startswith(COLUMNS):
-                names = [n.strip() for n in stripped[len(COLUMNS) :].split(" | ")]
-                layout = layout or names
-                continue
-            if not names or names != layout or not stripped:
-                continue
-            found = cut(stripped, names)
-            if found is not None:
+        for start, names, found in record_lines(text, layout if continues else None):
+            layout = layout or names
+            if found is not None and names == layout:
                 cells = {names[0]: found[0], **found[1]}
                 out.append((node_id, start, names, cells, page_at(node, start)))
     return out

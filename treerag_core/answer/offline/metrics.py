@@ -24,81 +24,35 @@ class Metric:
     kind: str  # "percent", "ratio", "days" or "amount"
 
 
-METRICS: tuple[Metric, ...] = (
-    Metric(
-        ("gross margin", "gross profit margin"),
-        "(revenue - cost of goods sold) / revenue",
-        "percent",
-    ),
-    Metric(
-        ("operating margin", "operating profit margin"), "operating income / revenue", "percent"
-    ),
-    Metric(
-        ("net profit margin", "net margin", "net income margin", "profit margin"),
-        "net income / revenue",
-        "percent",
-    ),
-    Metric(("ebitda margin", "ebitda % margin"), "ebitda / revenue", "percent"),
-    Metric(("ebitda",), "operating income + depreciation and amortization", "amount"),
-    Metric(
-        ("fixed asset turnover", "fixed assets turnover", "pp&e turnover"),
-        "revenue / average net property, plant and equipment",
-        "ratio",
-    ),
-    Metric(("asset turnover", "total asset turnover"), "revenue / average total assets", "ratio"),
-    Metric(("inventory turnover",), "cost of goods sold / average inventory", "ratio"),
-    Metric(
-        ("current ratio", "working capital ratio"),
-        "total current assets / total current liabilities",
-        "ratio",
-    ),
-    Metric(
-        ("quick ratio", "acid test ratio"),
-        "(cash and cash equivalents + short-term investments + accounts receivable) / "
-        "total current liabilities",
-        "ratio",
-    ),
-    Metric(
-        ("net working capital", "working capital"),
-        "total current assets - total current liabilities",
-        "amount",
-    ),
-    Metric(
-        ("days sales outstanding", "dso"), "365 * average accounts receivable / revenue", "days"
-    ),
-    Metric(
-        ("days payable outstanding", "dpo"),
-        "365 * average accounts payable / (cost of goods sold + change in inventory)",
-        "days",
-    ),
-    Metric(
-        ("days inventory outstanding", "dio", "days in inventory"),
-        "365 * average inventory / cost of goods sold",
-        "days",
-    ),
-    Metric(("cash conversion cycle", "ccc"), "dio + dso - dpo", "days"),
-    Metric(("free cash flow", "fcf"), "cash from operations - capital expenditures", "amount"),
-    Metric(
-        ("capex intensity", "capital intensity", "capex as a % of revenue"),
-        "capital expenditures / revenue",
-        "percent",
-    ),
-    Metric(
-        ("effective tax rate",),
-        "provision for income taxes / income before income taxes",
-        "percent",
-    ),
-    Metric(("dividend payout ratio", "payout ratio"), "dividends paid / net income", "ratio"),
-    Metric(("retention ratio",), "1 - dividends paid / net income", "ratio"),
-    Metric(("return on assets", "roa"), "net income / average total assets", "ratio"),
-    Metric(("return on equity", "roe"), "net income / average total shareholders equity", "ratio"),
-    Metric(
-        ("debt to equity", "debt-to-equity", "debt/equity"),
-        "total debt / total shareholders equity",
-        "ratio",
-    ),
-    Metric(("interest coverage",), "operating income / interest expense", "ratio"),
-)
+# One metric a line: (its names, its formula, how its result is printed).
+# fmt: off
+METRICS: tuple[Metric, ...] = tuple(Metric(names, formula, kind) for names, formula, kind in (
+    (("gross margin", "gross profit margin"), "(revenue - cost of goods sold) / revenue", "percent"),
+    (("operating margin", "operating profit margin"), "operating income / revenue", "percent"),
+    (("net profit margin", "net margin", "net income margin", "profit margin"), "net income / revenue", "percent"),
+    (("ebitda margin", "ebitda % margin"), "ebitda / revenue", "percent"),
+    (("ebitda",), "operating income + depreciation and amortization", "amount"),
+    (("fixed asset turnover", "fixed assets turnover", "pp&e turnover"), "revenue / average net property, plant and equipment", "ratio"),
+    (("asset turnover", "total asset turnover"), "revenue / average total assets", "ratio"),
+    (("inventory turnover",), "cost of goods sold / average inventory", "ratio"),
+    (("current ratio", "working capital ratio"), "total current assets / total current liabilities", "ratio"),
+    (("quick ratio", "acid test ratio"), "(cash and cash equivalents + short-term investments + accounts receivable) / total current liabilities", "ratio"),
+    (("net working capital", "working capital"), "total current assets - total current liabilities", "amount"),
+    (("days sales outstanding", "dso"), "365 * average accounts receivable / revenue", "days"),
+    (("days payable outstanding", "dpo"), "365 * average accounts payable / (cost of goods sold + change in inventory)", "days"),
+    (("days inventory outstanding", "dio", "days in inventory"), "365 * average inventory / cost of goods sold", "days"),
+    (("cash conversion cycle", "ccc"), "dio + dso - dpo", "days"),
+    (("free cash flow", "fcf"), "cash from operations - capital expenditures", "amount"),
+    (("capex intensity", "capital intensity", "capex as a % of revenue"), "capital expenditures / revenue", "percent"),
+    (("effective tax rate",), "provision for income taxes / income before income taxes", "percent"),
+    (("dividend payout ratio", "payout ratio"), "dividends paid / net income", "ratio"),
+    (("retention ratio",), "1 - dividends paid / net income", "ratio"),
+    (("return on assets", "roa"), "net income / average total assets", "ratio"),
+    (("return on equity", "roe"), "net income / average total shareholders equity", "ratio"),
+    (("debt to equity", "debt-to-equity", "debt/equity"), "total debt / total shareholders equity", "ratio"),
+    (("interest coverage",), "operating income / interest expense", "ratio"),
+))
+# fmt: on
 
 # Quantities a statement prints as outflows in parentheses, which formulas mean as amounts
 # ("free cash flow = cash from operations - capex": capex is 1,577, not -1,577).

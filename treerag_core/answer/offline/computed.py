@@ -1,7 +1,7 @@
 """The offline engine's computed answer: the result first, its working beneath, each cell cited.
 
 A question asking for a ratio, a margin, a change, an average over years or a CAGR is
-answered by computing it (:mod:`.offline.compute`) from cells of the documents' tables
+answered by computing it (:mod:`.compute`) from cells of the documents' tables
 rather than by copying the best-matching row. The first line is the result with its label,
 period and unit, and the working (``= revenue 6,489 / average PP&E ((253 + 282) / 2)``);
 the lines beneath name each cell used and cite its section and page. A cell of a section
@@ -16,14 +16,14 @@ from decimal import Decimal
 from functools import partial
 from typing import Any
 
-from ..navigate.ranking import remembered
-from ..tree.labels import page_label
-from .context import Prepared, reference
-from .offline.aggregate import Aggregate, aggregate, sheet_records
-from .offline.asks import Ask, read_ask
-from .offline.compare import comparison, per_period
-from .offline.compute import DECIMALS, Computation, compute, number
-from .offline.operands import UNIT_SIZE, Found, TableIndex
+from ...navigate.ranking import remembered
+from ...tree.labels import page_label
+from ..context import Prepared, reference
+from .aggregate import Aggregate, aggregate, sheet_records
+from .asks import Ask, read_ask
+from .compare import comparison, per_period
+from .compute import DECIMALS, Computation, compute, number
+from .operands import UNIT_SIZE, Found, TableIndex
 
 COMPUTED_NOTE = (
     "(Computed by the offline engine from the table cells cited above; no model was used. "
