@@ -3,12 +3,15 @@
 Every language has every key (``tests/test_messages.py`` checks); a language the catalogue
 lacks, or a key missing by mistake, falls back to English so a message is never blank. The
 answer notes the offline engine writes under an answer are here too, so a German answer
-gets its note in German (the answer's language decides, not the person's).
+gets its note in German (the answer's language decides, not the person's). The words of
+each page live in :mod:`.catalogue`, English and German side by side, joined in here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+
+from .catalogue import PARTS
 
 DEFAULT_LANGUAGE = "en"
 
@@ -157,6 +160,10 @@ DE: dict[str, str] = {
     "settings.language": "Sprache der App",
     "settings.language_auto": "Wie der Browser (jetzt: {name})",
 }
+
+for _part in PARTS:  # each page's words, kept beside their translation
+    EN.update(_part.EN)
+    DE.update(_part.DE)
 
 CATALOGUE: dict[str, dict[str, str]] = {"en": EN, "de": DE}
 LANGUAGE_LABELS = {"en": "English", "de": "Deutsch"}
