@@ -121,12 +121,12 @@ def main() -> None:
             ss[state.EVAL_RESULT] = None  # a bad file leaves no earlier result on show
             name = os.path.basename(upload.name)
             _run(parse_upload(upload.getvalue(), name), name, baseline)
+    result = ss.get(state.EVAL_RESULT)
+    if result:  # right under the button that made it, above the saved questions
+        _show(result)
     with shown_errors():
         evaluate_saved.marked_wrong()
         evaluate_saved.saved(lambda questions, name: _run(questions, name, baseline))
-    result = ss.get(state.EVAL_RESULT)
-    if result:
-        _show(result)
 
 
 state.require_app()

@@ -326,19 +326,20 @@ def _actions(thread: dict[str, Any], index: int, turn: dict[str, Any]) -> None:
     verdict_key = _key(thread, index, "verdict")
     if verdict_key not in st.session_state:
         st.session_state[verdict_key] = {"down": 0, "up": 1}.get(feedback.get("verdict"))
-    cols = st.columns([2, 2, 3, 3, 1], vertical_alignment="center")
-    with cols[0]:
+    # One row that wraps, each action as wide as its label (columns of fixed shares cut
+    # "Copy" and "Regenerate" short beside the evidence pane, and German labels are longer).
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         st.feedback("thumbs", key=verdict_key, on_change=_judge, args=(index, verdict_key))
-    with cols[1], st.popover(t("chat.copy"), icon=":material/content_copy:"):
-        st.code(turn.get("answer") or "", language=None, wrap_lines=True)
-    cols[2].button(
-        t("chat.regenerate"), key=_key(thread, index, "regenerate"), icon=":material/refresh:",
-        help=t("chat.regenerate_help"),
-        on_click=_regenerate_clicked, args=(thread["thread_id"], index),
-    )  # fmt: skip
-    sources_key = _key(thread, index, "sources")
-    st.session_state.setdefault(sources_key, True)  # evidence is shown unless put away
-    cols[3].toggle(t("chat.sources"), key=sources_key)
+        with st.popover(t("chat.copy"), icon=":material/content_copy:"):
+            st.code(turn.get("answer") or "", language=None, wrap_lines=True)
+        st.button(
+            t("chat.regenerate"), key=_key(thread, index, "regenerate"),
+            icon=":material/refresh:", help=t("chat.regenerate_help"),
+            on_click=_regenerate_clicked, args=(thread["thread_id"], index),
+        )  # fmt: skip
+        sources_key = _key(thread, index, "sources")
+        st.session_state.setdefault(sources_key, True)  # evidence is shown unless put away
+        st.toggle(t("chat.sources"), key=sources_key)
     if feedback.get("verdict"):
         _comment(thread, index, feedback)
 

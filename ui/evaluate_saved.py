@@ -107,6 +107,7 @@ def saved(run: Callable[[list[dict[str, Any]], str], None]) -> None:
     cols = st.columns(3)
     if cols[0].button(t("ev.saved_run"), type="primary", key="saved_run"):
         run(rows, t("ev.saved_name"))
+        st.rerun()  # the results are drawn above this part of the page
     cols[1].download_button(
         t("ev.saved_download"), questions_jsonl(rows), file_name="treerag-saved.jsonl",
         mime="application/jsonl", key="saved_download", on_click="ignore",

@@ -50,7 +50,7 @@ EN: dict[str, str] = {
     "reg.import_into": "Into the collection",
     "reg.import_button": "Import",
     "reg.imported": "Imported: {names}",
-    "reg.export_all_prepare": "Prepare an export of all {count} documents",
+    "reg.export_all_prepare": "Prepare an export of every document ({count})",
     "reg.export_all": "Download the export of all documents (JSON)",
 }
 
@@ -105,6 +105,6 @@ DE: dict[str, str] = {
     "reg.import_into": "In die Sammlung",
     "reg.import_button": "Importieren",
     "reg.imported": "Importiert: {names}",
-    "reg.export_all_prepare": "Export aller {count} Dokumente vorbereiten",
+    "reg.export_all_prepare": "Export aller Dokumente vorbereiten ({count})",
     "reg.export_all": "Export aller Dokumente herunterladen (JSON)",
 }
