@@ -9,7 +9,7 @@ import streamlit as st
 
 from treerag_core.read import accepted_extensions
 from ui import access_view, jobs_view, state
-from ui.engine import current_library, current_summarizer, engine_label
+from ui.engine import current_library, current_llms, current_summarizer, engine_label
 from ui.errors import shown_errors
 from ui.i18n import t
 from ui.indexing import IndexOutcome, index_source, index_uploaded_file
@@ -145,7 +145,7 @@ def main() -> None:
     collection, allowed = _collection()
     engine = engine_label()
     st.caption(t("upload.summaries_by", engine=md_escape(engine)))
-    if engine.startswith("Offline") and preset != "General":
+    if current_llms()[0] is None and preset != "General":  # the offline engine
         st.caption(t("upload.prompts_for_models"))
     queue = jobs_view.available()
     queued = queue and st.checkbox(

@@ -34,14 +34,14 @@ def headers() -> dict[str, str]:
 
 def add_documents() -> None:
     """The most visible action: add documents (upload or URL), or follow a folder."""
-    left, right, _ = st.columns([2, 2, 5], vertical_alignment="center")
-    if left.button(
+    row = st.container(horizontal=True, vertical_alignment="center")  # as wide as the words
+    if row.button(
         t("home.add"), type="primary", icon=":material/upload_file:", key="home_add",
-        help=t("home.add_help"), width="stretch",
+        help=t("home.add_help"),
     ):  # fmt: skip
         st.switch_page(state.PAGE_UPLOAD)
     if state.is_admin():  # the folders and buckets the library follows: admins' page
-        right.page_link(state.PAGE_SOURCES, label=t("home.sync"), icon=":material/sync:")
+        row.page_link(state.PAGE_SOURCES, label=t("home.sync"), icon=":material/sync:")
 
 
 def welcome() -> None:

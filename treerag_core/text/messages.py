@@ -34,6 +34,7 @@ EN: dict[str, str] = {
     "nav.access": "Access",
     "sidebar.engine": "Engine: {engine}",
     "sidebar.engine_bad": "Engine: not configured ({reason})",
+    "engine.offline": "Offline engine (no model)",
     "sidebar.local_user": "Signed in: you alone (local use, no sign-in)",
     # Home
     "home.title": "Library",
@@ -107,6 +108,7 @@ DE: dict[str, str] = {
     "nav.access": "Zugriff",
     "sidebar.engine": "Engine: {engine}",
     "sidebar.engine_bad": "Engine: nicht eingerichtet ({reason})",
+    "engine.offline": "Offline-Engine (kein Modell)",
     "sidebar.local_user": "Angemeldet: nur Sie (lokal, ohne Anmeldung)",
     "home.title": "Bibliothek",
     "home.welcome": "treerag beantwortet Fragen aus Ihren Dokumenten und zeigt, woher jede "
