@@ -43,9 +43,10 @@ def _pick_collection(listing: list[dict[str, Any]]) -> None:
         return
     if ss.get(state.CHAT_COLLECTION) not in names:
         ss[state.CHAT_COLLECTION] = None
+    every = t("chat.all_collections")  # looked up as the page draws
     st.selectbox(
         t("chat.collection"), [None, *names], key=state.CHAT_COLLECTION,
-        format_func=lambda name: t("chat.all_collections") if name is None else name,
+        format_func=lambda name: every if name is None else name,
     )  # fmt: skip
 
 

@@ -159,7 +159,7 @@ def main() -> None:
         return
     more = st.multiselect(
         t("reg.more_columns"), MORE_COLUMNS, key="reg_columns",
-        placeholder=t("reg.more_placeholder"), format_func=lambda c: t(f"reg.col.{c}"),
+        placeholder=t("reg.more_placeholder"), format_func={c: t(f"reg.col.{c}") for c in MORE_COLUMNS}.__getitem__,
     )  # fmt: skip
     st.dataframe(
         table_rows(listing, state.registry_path()), hide_index=True,

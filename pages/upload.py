@@ -135,7 +135,10 @@ def main() -> None:
     if preset == CUSTOM:
         custom = left.text_area(t("upload.custom"), key="upload_custom")
     overwrite = right.radio(
-        t("upload.when_indexed"), list(MODES), format_func=lambda o: t(MODES[o]), key="upload_mode"
+        t("upload.when_indexed"),
+        list(MODES),
+        key="upload_mode",
+        format_func={o: t(key) for o, key in MODES.items()}.__getitem__,
     )
     separate = right.checkbox(
         t("upload.separate"),
