@@ -97,3 +97,18 @@ def test_registry_and_tree_in_german(make_app, sample_doc) -> None:  # noqa: ANN
     assert message("tree.search", "de") in shown
     assert any(text.startswith("Struktur aus") for text in shown)
     assert not _english_leftovers(shown, ("tree.", "panel."))
+
+
+def test_settings_upload_and_evaluate_in_german(make_app, sample_doc) -> None:  # noqa: ANN001
+    """The other pages a person meets run in German too, no English wording of their keys."""
+    at = make_app("pages/settings.py")
+    at.selectbox(key="settings_language").set_value("de").run()
+    assert not _english_leftovers(_shown(at), ("set.",))
+    for page, title, prefixes in (
+        ("pages/upload.py", "upload.title", ("upload.",)),
+        ("pages/evaluate.py", "ev.title", ("ev.",)),
+    ):
+        at.switch_page(page).run()
+        assert not at.exception, page
+        assert at.title[0].value == message(title, "de")
+        assert not _english_leftovers(_shown(at), prefixes), page

@@ -4,8 +4,8 @@ once; :mod:`treerag_core.text.messages` joins them into one catalogue a language
 
 from __future__ import annotations
 
-from . import chat, evaluate, registry, settings, tree, upload
+from . import access, chat, evaluate, registry, settings, tree, upload
 
-PARTS = (registry, evaluate, tree, chat, upload, settings)
+PARTS = (registry, evaluate, tree, chat, upload, settings, access)
 
 __all__ = ["PARTS"]
