@@ -35,6 +35,8 @@ EN: dict[str, str] = {
     "sidebar.engine": "Engine: {engine}",
     "sidebar.engine_bad": "Engine: not configured ({reason})",
     "engine.offline": "Offline engine (no model)",
+    "error.unexpected": "Something unexpected went wrong ({kind}). Nothing stored was changed; "
+    "the details are in the server log.",
     "sidebar.local_user": "Signed in: you alone (local use, no sign-in)",
     # Home
     "home.title": "Library",
@@ -109,6 +111,8 @@ DE: dict[str, str] = {
     "sidebar.engine": "Engine: {engine}",
     "sidebar.engine_bad": "Engine: nicht eingerichtet ({reason})",
     "engine.offline": "Offline-Engine (kein Modell)",
+    "error.unexpected": "Etwas Unerwartetes ist schiefgegangen ({kind}). Nichts Gespeichertes "
+    "wurde geändert; die Einzelheiten stehen im Protokoll des Servers.",
     "sidebar.local_user": "Angemeldet: nur Sie (lokal, ohne Anmeldung)",
     "home.title": "Bibliothek",
     "home.welcome": "treerag beantwortet Fragen aus Ihren Dokumenten und zeigt, woher jede "
