@@ -121,9 +121,12 @@ def main() -> None:
         st.warning(t("tree.no_sections"))
         return
     st.caption(structure_note(doc, language()))
-    _search(flat, doc.get("page_unit"))
+    # Search and depth side by side: the graph starts higher, in view on a laptop's screen.
+    search, depth = st.columns([3, 2], gap="medium")
     on_depth = state.bind(state.TREE_DEPTH, "tree_depth_pick")
-    st.slider(t("tree.depth"), 1, 8, key="tree_depth_pick", on_change=on_depth, width=320)
+    depth.slider(t("tree.depth"), 1, 8, key="tree_depth_pick", on_change=on_depth)
+    with search:
+        _search(flat, doc.get("page_unit"))
     selected = ss.get(state.TREE_SELECTED) if ss.get(state.TREE_SELECTED) in flat else None
     view, focus = visible_slice(
         flat, ss.get(state.TREE_FOCUS), ss[state.TREE_DEPTH], selected, ss[state.TREE_PAGE]
