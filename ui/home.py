@@ -47,13 +47,13 @@ def add_documents() -> None:
 def welcome() -> None:
     """An empty library: what the app does in three steps, and the sample to try it with."""
     st.markdown(t("home.welcome"))
-    left, right = st.columns(2)
-    if left.button(
+    row = st.container(horizontal=True, vertical_alignment="center")  # side by side
+    if row.button(
         t("home.sample"), type="primary", icon=":material/auto_stories:", key="home_sample",
         help=t("home.sample_help"),
     ):  # fmt: skip
         open_sample()
-    right.page_link(state.PAGE_UPLOAD, label=t("home.add_own"), icon=":material/upload_file:")
+    row.page_link(state.PAGE_UPLOAD, label=t("home.add_own"), icon=":material/upload_file:")
 
 
 def open_sample() -> None:
