@@ -72,11 +72,11 @@ def render(doc: Document, node_id: str) -> None:
         st.markdown(f"**{t('panel.summary')}:** {md_escape(node['summary'], 1000)}")
     if node.get("tags"):
         st.markdown(f"**{t('panel.tags')}:** " + ", ".join(md_escape(g, 60) for g in node["tags"]))
-    act1, act2 = st.columns(2)
-    if act1.button(t("panel.ask"), key="panel_ask", type="primary"):
+    actions = st.container(horizontal=True)  # wraps: each button as wide as its words
+    if actions.button(t("panel.ask"), key="panel_ask", type="primary"):
         context = {"doc_id": doc["doc_id"], "node_id": node_id, "path": node.get("path", "")}
         state.open_in_chat([doc["doc_id"]], context)
-    if node.get("children") and act2.button(t("panel.focus"), key="panel_focus"):
+    if node.get("children") and actions.button(t("panel.focus"), key="panel_focus"):
         st.session_state[state.TREE_FOCUS] = node_id
         st.session_state[state.TREE_PAGE] = 0
         st.rerun()
