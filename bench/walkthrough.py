@@ -6,7 +6,7 @@ sample", ask the suggested question, click a citation marker in the answer, open
 section in the tree. It reports the wall time from the first page to the first answer and
 the clicks it took; checks that every citation marker in the answer is a link and that no
 page scrolls sideways at 1280 px; and writes the README's screenshots (home, chat with
-evidence, tree browser, registry) into ``docs/screenshots/``. Results:
+evidence, tree browser, registry; upload and evaluate) into ``docs/screenshots/``. Results:
 ``bench/results/walkthrough.json`` and ``.md``.
 
 Targets (issue 39): first answer within 2 minutes, at most 5 clicks, no sideways scroll.
@@ -55,6 +55,8 @@ SCREENSHOTS = {
     "chat": "app-chat-evidence.png",
     "tree": "app-tree.png",
     "registry": "app-registry.png",
+    "upload": "app-upload.png",
+    "evaluate": "app-evaluate.png",
 }
 
 
@@ -123,6 +125,11 @@ def other_shots(page: Any, url: str, shots: Path) -> None:
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible(timeout=WAIT_MS)
     wait_idle(page)
     page.screenshot(path=str(shots / SCREENSHOTS["registry"]))
+    for name in ("upload", "evaluate"):  # the forms a newcomer meets next
+        page.goto(f"{url}/{name}")
+        expect(page.get_by_test_id("stFileUploader").first).to_be_visible(timeout=WAIT_MS)
+        wait_idle(page)
+        page.screenshot(path=str(shots / SCREENSHOTS[name]))
 
 
 def sideways(page: Any, url: str) -> dict[str, list[str]]:

@@ -26,10 +26,9 @@ def _pick_documents() -> tuple[list[str], bool]:
     ss[state.CHAT_DOCS] = [d for d in ss.get(state.CHAT_DOCS, []) if d in labels]
     on_change = state.bind(state.CHAT_DOCS, "chat_doc_pick")
     st.multiselect(
-        "Documents", list(labels), format_func=lambda i: labels[i], key="chat_doc_pick",
-        on_change=on_change, placeholder=f"All {len(listing)} documents you can read",
-        help="Leave empty to ask the whole library: each question goes to the documents "
-        "it is about. Choose documents to ask only those.",
+        t("chat.documents"), list(labels), format_func=lambda i: labels[i],
+        key="chat_doc_pick", on_change=on_change,
+        placeholder=t("chat.all_documents", count=len(listing)), help=t("chat.documents_help"),
     )  # fmt: skip
     if not ss[state.CHAT_DOCS]:
         _pick_collection(listing)
@@ -44,9 +43,10 @@ def _pick_collection(listing: list[dict[str, Any]]) -> None:
         return
     if ss.get(state.CHAT_COLLECTION) not in names:
         ss[state.CHAT_COLLECTION] = None
+    every = t("chat.all_collections")  # looked up as the page draws
     st.selectbox(
-        "Collection", [None, *names], key=state.CHAT_COLLECTION,
-        format_func=lambda name: "All collections" if name is None else name,
+        t("chat.collection"), [None, *names], key=state.CHAT_COLLECTION,
+        format_func=lambda name: every if name is None else name,
     )  # fmt: skip
 
 
@@ -55,8 +55,8 @@ def _context(doc_ids: list[str]) -> dict[str, Any] | None:
     if not context or context.get("doc_id") not in doc_ids:
         return None
     left, right = st.columns([4, 1])
-    left.info(f"Asking about the section: {md_escape(context.get('path'), 200)}")
-    if right.button("Whole document", key="chat_clear_context"):
+    left.info(t("chat.about_section", path=md_escape(context.get("path"), 200)))
+    if right.button(t("chat.whole_document"), key="chat_clear_context"):
         ss[state.CHAT_CONTEXT] = None
         st.rerun()
     return context
@@ -84,7 +84,7 @@ def main() -> None:
 def _chat(thread: dict[str, Any] | None) -> None:
     st.title(t("chat.title"))
     if thread and thread.get("doc_ids_gone"):
-        st.caption("Some documents of this conversation were deleted: their answers stay.")
+        st.caption(t("chat.docs_gone"))
     doc_ids, askable = _pick_documents()
     context = _context(doc_ids)
     chat_turns.arrived_question()

@@ -20,20 +20,15 @@ from ui import evaluate_saved, state
 from ui.engine import current_retriever, engine_label
 from ui.errors import shown_errors
 from ui.evaluate_logic import download_bytes, parse_upload, run
+from ui.i18n import t
 from ui.text import md_escape
 
 ss = st.session_state
 
-FORMAT_HELP = (
-    "One JSON object a line: `question`, the document (`doc_name`/`file` = its file name, "
-    "or `doc_id`), and the gold evidence: `evidence_pages` (page numbers) and/or "
-    "`gold_sections` (section titles). Optional `id`."
-)
-
 
 def _run(questions: list[dict[str, Any]], name: str, baseline: bool) -> None:
     ss[state.EVAL_RESULT] = None
-    bar = st.progress(0.0, text="Navigating…")
+    bar = st.progress(0.0, text=t("ev.navigating"))
 
     def progress(done: int, total: int, what: str) -> None:
         bar.progress(done / max(total, 1), text=md_escape(what, 80))
@@ -49,32 +44,42 @@ def _run(questions: list[dict[str, Any]], name: str, baseline: bool) -> None:
 
 
 def _show_misses(result: dict[str, Any]) -> None:
-    for method, label in METHODS.items():
+    for method in METHODS:
         if result.get(method) is None:
             continue
         rows_missed = missed(result.get(method) or [])
-        with st.expander(f"Misses, {label} ({len(rows_missed)})", expanded=bool(rows_missed)):
+        title = t("ev.misses", method=t(f"ev.method.{method}"), count=len(rows_missed))
+        with st.expander(title, expanded=bool(rows_missed)):
             if not rows_missed:
-                st.caption("No misses.")
+                st.caption(t("ev.no_misses"))
             for row in rows_missed:
                 st.markdown(f"**{md_escape(row['id'])}** · {md_escape(row['document'], 120)}")
                 st.text(row["question"])
-                st.caption(f"Gold: {md_escape(gold_label(row), 300)}")
+                st.caption(t("ev.gold", gold=md_escape(gold_label(row), 300)))
                 rows = retrieved_rows(row)
                 if rows:
                     st.dataframe(rows, hide_index=True)
                 else:
-                    st.caption("Nothing retrieved.")
+                    st.caption(t("ev.nothing_retrieved"))
+
+
+def _summary_table(summary: dict[str, Any]) -> None:
+    """A measure a row, a method a column (stays narrow), in the person's words."""
+    rows = [
+        {**row, "measure": t(f"ev.measure.{row['measure']}")}
+        for row in summary_columns(summary_rows(summary))
+    ]
+    headers = {label: t(f"ev.method.{key}") for key, label in METHODS.items()}
+    st.dataframe(rows, hide_index=True, column_config={"measure": t("ev.col.measure"), **headers})
 
 
 def _show(result: dict[str, Any]) -> None:
-    st.subheader(f"Results for {md_escape(result.get('file'), 80)}")
-    st.caption(f"Engine: {md_escape(result.get('engine'), 120)}")
-    rows = summary_columns(summary_rows(result["summary"]))  # a measure a row: stays narrow
+    st.subheader(t("ev.results", file=md_escape(result.get("file"), 80)))
+    st.caption(t("ev.engine", engine=md_escape(result.get("engine"), 120)))
     if result["summary"]["navigation"]["questions"]:
-        st.dataframe(rows, hide_index=True)
+        _summary_table(result["summary"])
     else:
-        st.info("No question could be evaluated: none of their documents is in the registry.")
+        st.info(t("ev.none_evaluated"))
     errors = result.get("errors") or []
     if errors:
         lines = [
@@ -82,15 +87,15 @@ def _show(result: dict[str, Any]) -> None:
             f"{md_escape(e['error'], 300)}"
             for e in errors
         ]
-        st.warning(f"Skipped {len(errors)} question(s):\n" + "\n".join(lines))
+        st.warning(t("ev.skipped", count=len(errors)) + "\n" + "\n".join(lines))
     if result.get("ungraded"):
         ids = ", ".join(md_escape(i) for i in result["ungraded"])
-        st.caption(f"No gold pages or sections, so not scored: {ids}")
+        st.caption(t("ev.ungraded", ids=ids))
     for note in result.get("notes") or []:
         st.caption(md_escape(note, 400))
     _show_misses(result)
     st.download_button(
-        "Download the full results (JSON)",
+        t("ev.download"),
         download_bytes(result),
         file_name="treerag-eval.json",
         mime="application/json",
@@ -99,32 +104,29 @@ def _show(result: dict[str, Any]) -> None:
 
 
 def main() -> None:
-    st.title("Evaluate")
-    st.caption(
-        "Navigation only (no answer is generated), with the engine set on the Settings page; "
-        "documents are matched against this app's registry."
-    )
+    st.title(t("ev.title"))
+    st.caption(t("ev.intro"))
     upload = st.file_uploader(
-        "Questions file (.jsonl)", type=["jsonl", "json", "txt"], key="eval_file",
-        help=FORMAT_HELP,
+        t("ev.file"), type=["jsonl", "json", "txt"], key="eval_file",
+        help=t("ev.format_help"),
     )  # fmt: skip
-    st.caption(FORMAT_HELP)
+    st.caption(t("ev.format_help"))
     baseline = st.checkbox(
-        "Also run the chunk baseline (BM25 over ≈500-token chunks, same token budget)",
+        t("ev.baseline"),
         value=True,
         key="eval_baseline",
     )
-    if st.button("Evaluate", type="primary", disabled=upload is None, key="eval_run"):
+    if st.button(t("ev.run"), type="primary", disabled=upload is None, key="eval_run"):
         with shown_errors():
             ss[state.EVAL_RESULT] = None  # a bad file leaves no earlier result on show
             name = os.path.basename(upload.name)
             _run(parse_upload(upload.getvalue(), name), name, baseline)
+    result = ss.get(state.EVAL_RESULT)
+    if result:  # right under the button that made it, above the saved questions
+        _show(result)
     with shown_errors():
         evaluate_saved.marked_wrong()
         evaluate_saved.saved(lambda questions, name: _run(questions, name, baseline))
-    result = ss.get(state.EVAL_RESULT)
-    if result:
-        _show(result)
 
 
 state.require_app()

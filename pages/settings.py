@@ -20,19 +20,22 @@ from ui.errors import message_for, shown_errors
 from ui.text import md_escape
 
 ss = st.session_state
-SEARCH_MODE_LABELS = {
-    "checked": "checked against the offline ranking",
-    "model": "as the model chose",
-    "offline": "offline ranking chooses, the model answers",
-}
 
 
 def _key_status(chosen: dict, merged: Settings) -> str:
     if chosen.get("openai_api_key"):
-        return "An API key was entered in this session."
+        return i18n.t("set.key_session")
     if merged.secret("openai_api_key"):
-        return "An API key is set in the environment or .env."
-    return "No API key set."
+        return i18n.t("set.key_environment")
+    return i18n.t("set.key_none")
+
+
+def _provider_label(provider: str) -> str:
+    return (
+        i18n.t("engine.offline")
+        if provider == "offline"
+        else PROVIDER_LABELS.get(provider, provider)
+    )
 
 
 def _take_key() -> None:
@@ -54,39 +57,38 @@ def _form(chosen: dict[str, Any], merged: Settings) -> tuple[dict[str, str], str
     The typed key is not among them: ``_take_key`` moves it out of the widget on submit."""
     with st.form("settings_form", clear_on_submit=True):  # the key field empties after saving
         provider = st.radio(
-            "Provider", PROVIDERS, index=PROVIDERS.index(_shown_provider(merged)),
-            format_func=lambda p: PROVIDER_LABELS.get(p, p), horizontal=True,
+            i18n.t("set.provider"), PROVIDERS, index=PROVIDERS.index(_shown_provider(merged)),
+            format_func={p: _provider_label(p) for p in PROVIDERS}.__getitem__, horizontal=True,
         )  # fmt: skip
         search_default, answer_default = default_models(provider)
         search_model = st.text_input(
-            "Search / summary model", value=merged.search_model,
-            placeholder=search_default or "not used offline",
+            i18n.t("set.search_model"), value=merged.search_model,
+            placeholder=search_default or i18n.t("set.not_offline"),
         )  # fmt: skip
         answer_model = st.text_input(
-            "Answer model", value=merged.answer_model,
-            placeholder=answer_default or "not used offline",
+            i18n.t("set.answer_model"), value=merged.answer_model,
+            placeholder=answer_default or i18n.t("set.not_offline"),
         )  # fmt: skip
         mode = merged.search_mode
         search_mode = st.radio(
-            "How the search model's choice is used", SEARCH_MODES,
+            i18n.t("set.search_mode"), SEARCH_MODES,
             index=SEARCH_MODES.index(mode) if mode in SEARCH_MODES else 0,
-            format_func=lambda m: SEARCH_MODE_LABELS[m], horizontal=True,
-            help="Checked: when none of the sections the model chose is near what the "
-            "question's words find, the offline ranking's best are read too. Offline: for a "
-            "model too weak to choose sections; it still writes the answer.",
+            format_func={m: i18n.t(f"set.mode.{m}") for m in SEARCH_MODES}.__getitem__,
+            horizontal=True,
+            help=i18n.t("set.search_mode_help"),
         )  # fmt: skip
         st.text_input(
-            "OpenAI API key", type="password", key="settings_api_key",
-            placeholder="leave empty to keep the current key", help=_key_status(chosen, merged),
+            i18n.t("set.api_key"), type="password", key="settings_api_key",
+            placeholder=i18n.t("set.api_key_placeholder"), help=_key_status(chosen, merged),
         )  # fmt: skip
-        base_url = st.text_input("OpenAI base URL (optional)", value=merged.openai_base_url)
-        ollama_host = st.text_input("Ollama host", value=merged.ollama_host)
+        base_url = st.text_input(i18n.t("set.base_url"), value=merged.openai_base_url)
+        ollama_host = st.text_input(i18n.t("set.ollama_host"), value=merged.ollama_host)
         registry = st.text_input(
-            "Registry file or database URL", value=state.registry_setting(),
-            help="Where the documents and conversations are kept",
+            i18n.t("set.registry"), value=state.registry_setting(),
+            help=i18n.t("set.registry_help"),
         )  # fmt: skip
-        st.caption(f"Registry: {md_escape(state.registry_label())}")
-        saved = st.form_submit_button("Save settings", type="primary", on_click=_take_key)
+        st.caption(i18n.t("set.registry_now", where=md_escape(state.registry_label())))
+        saved = st.form_submit_button(i18n.t("set.save"), type="primary", on_click=_take_key)
     if not saved:
         return None
     entered = {"provider": provider, "search_model": search_model, "answer_model": answer_model,
@@ -105,19 +107,19 @@ def _save(entered: dict[str, str], registry: str, chosen: dict[str, Any]) -> Non
     if registry and registry != state.registry_setting():
         state.switch_registry(registry)
         chat_threads.close()  # the open thread is named in the URL too
-    st.success("Settings saved for this session.")
+    st.success(i18n.t("set.saved"))
 
 
 def _connection_buttons(chosen: dict[str, Any]) -> None:
     """Test the connection with the saved settings; forget the key typed this session."""
     left, right = st.columns(2)
-    if left.button("Test connection", key="settings_test"):
-        with st.spinner("Calling the model…"):
+    if left.button(i18n.t("set.test"), key="settings_test"):
+        with st.spinner(i18n.t("set.testing")):
             try:
                 st.success(md_escape(check_connection(ss[state.PROVIDER]), 300))
             except Exception as exc:
                 st.error(message_for(exc))
-    if chosen.get("openai_api_key") and right.button("Forget the session's API key"):
+    if chosen.get("openai_api_key") and right.button(i18n.t("set.forget_key")):
         ss[state.PROVIDER] = {k: v for k, v in chosen.items() if k != "openai_api_key"}
         st.rerun()
 
@@ -144,12 +146,7 @@ def main() -> None:
         merged = effective_settings(chosen)
     st.caption(_key_status(chosen, merged))
     _connection_buttons(chosen)
-    st.caption(
-        "Deployments configure these (and every other setting: docs/configuration.md) with "
-        "environment variables such as TREERAG_REGISTRY, OPENAI_API_KEY, OPENAI_BASE_URL, "
-        "OLLAMA_HOST and TREERAG_SEARCH_MODE, or a .env file "
-        f"(working directory: {md_escape(os.getcwd())})."
-    )
+    st.caption(i18n.t("set.deployments", cwd=md_escape(os.getcwd())))
 
 
 state.require_app()

@@ -9,6 +9,7 @@ from treerag_core.views import hit_label, outline_rows, search_nodes
 from ui import docs, panel, state
 from ui.errors import shown_errors
 from ui.graph import graph_elements
+from ui.i18n import language, t
 from ui.text import md_escape, plain_label
 from ui.tree_logic import (
     MAX_DRAWN,
@@ -22,14 +23,14 @@ from ui.tree_logic import (
 
 ss = st.session_state
 GRAPH_HEIGHT = 520  # fixed, so the panel beside it stays in view
-GRAPH_WIDTH = 520  # the left column of a wide page beside the sidebar
+GRAPH_WIDTH = 460  # the left column (3/5 of a 1280 px page beside the sidebar, ≈476 px)
 OUTLINE_HEIGHT = 320
 
 
 def _pick_document() -> str | None:
     listing = docs.rows()
     if not listing:
-        st.info("No documents yet: add one, or try the sample, on the Library page.")
+        st.info(t("tree.no_documents"))
         return None
     ids = [r["doc_id"] for r in listing]
     labels = {r["doc_id"]: docs.label(r) for r in listing}
@@ -44,18 +45,22 @@ def _pick_document() -> str | None:
         ss[state.TREE_PAGE] = 0
 
     st.selectbox(
-        "Document", ids, format_func=lambda i: labels[i], key="tree_doc_pick", on_change=changed
+        t("tree.document"),
+        ids,
+        format_func=lambda i: labels[i],
+        key="tree_doc_pick",
+        on_change=changed,
     )
     return ss[state.TREE_DOC]
 
 
 def _search(flat: dict, unit: str | None) -> None:
-    query = st.text_input("Search sections (title, tag or text)", key="tree_search")
+    query = st.text_input(t("tree.search"), key="tree_search")
     if not query.strip():
         return
     hits = search_nodes(flat, query, limit=12)
     if not hits:
-        st.caption("No section matches.")
+        st.caption(t("tree.no_hit"))
     for nid, where in hits:
         title = plain_label(hit_label(flat, nid, unit) or nid, 90)
         if st.button(f"{title} · {where}", key=f"hit_{nid}"):
@@ -64,7 +69,7 @@ def _search(flat: dict, unit: str | None) -> None:
 
 
 def _breadcrumb(flat: dict, focus: str | None) -> None:
-    crumbs = breadcrumb(flat, focus)
+    crumbs = breadcrumb(flat, focus, t("tree.all_sections"))
     cols = st.columns(min(len(crumbs), 6))
     for i, (nid, title) in enumerate(crumbs[-6:]):
         if cols[i].button(plain_label(title, 28), key=f"crumb_{i}", disabled=nid == focus):
@@ -77,11 +82,11 @@ def _pager(view) -> None:
     if view.pages <= 1:
         return
     left, mid, right = st.columns([1, 3, 1])
-    if left.button("◀ Previous", key="tree_prev", disabled=view.page == 0):
+    if left.button(t("tree.previous"), key="tree_prev", disabled=view.page == 0):
         ss[state.TREE_PAGE] = view.page - 1
         st.rerun()
-    mid.caption(f"Group {view.page + 1} of {view.pages} at this level")
-    if right.button("Next ▶", key="tree_next", disabled=view.page >= view.pages - 1):
+    mid.caption(t("tree.group", page=view.page + 1, pages=view.pages))
+    if right.button(t("tree.next"), key="tree_next", disabled=view.page >= view.pages - 1):
         ss[state.TREE_PAGE] = view.page + 1
         st.rerun()
 
@@ -100,25 +105,28 @@ def _outline(flat: dict, view, unit: str | None) -> None:
 
     with st.container(height=OUTLINE_HEIGHT):
         st.radio(
-            "Outline", ids, format_func=labels.__getitem__, key="tree_outline_pick",
+            t("tree.outline"), ids, format_func=labels.__getitem__, key="tree_outline_pick",
             on_change=picked, label_visibility="collapsed",
         )  # fmt: skip
 
 
 def main() -> None:
-    st.title("Tree browser")
+    st.title(t("tree.title"))
     doc_id = _pick_document()
     if not doc_id:
         return
     doc = docs.load(doc_id)
     flat = doc.get("flat_nodes") or {}
     if not flat:
-        st.warning("This document has no sections.")
+        st.warning(t("tree.no_sections"))
         return
-    st.caption(structure_note(doc))
-    _search(flat, doc.get("page_unit"))
+    st.caption(structure_note(doc, language()))
+    # Search and depth side by side: the graph starts higher, in view on a laptop's screen.
+    search, depth = st.columns([3, 2], gap="medium")
     on_depth = state.bind(state.TREE_DEPTH, "tree_depth_pick")
-    st.slider("Depth shown", 1, 8, key="tree_depth_pick", on_change=on_depth, width=320)
+    depth.slider(t("tree.depth"), 1, 8, key="tree_depth_pick", on_change=on_depth)
+    with search:
+        _search(flat, doc.get("page_unit"))
     selected = ss.get(state.TREE_SELECTED) if ss.get(state.TREE_SELECTED) in flat else None
     view, focus = visible_slice(
         flat, ss.get(state.TREE_FOCUS), ss[state.TREE_DEPTH], selected, ss[state.TREE_PAGE]
@@ -136,10 +144,10 @@ def main() -> None:
         clicked = agraph(nodes=nodes, edges=edges, config=config)
         if apply_click(ss, clicked, flat, view):
             st.rerun()
-        note = f"Showing {len(view.node_ids)} of {len(flat)} sections"
+        note = t("tree.showing", shown=len(view.node_ids), total=len(flat))
         if view.truncated:
-            note += f" (at most {MAX_DRAWN}, in readable widths: click a (+N) node to see more)"
-        st.caption(note + ". Click a node to open it; (+N) marks hidden sub-sections.")
+            note += t("tree.truncated", most=MAX_DRAWN)
+        st.caption(note + t("tree.click_hint"))
         _outline(flat, view, doc.get("page_unit"))
     keep_address(ss, st.query_params, doc_id, selected)
     with right:
@@ -147,7 +155,7 @@ def main() -> None:
             with st.container(border=True):
                 panel.render(doc, selected)
         else:
-            st.info(f"Select a section of {md_escape(doc.get('file_name'))} to see its text.")
+            st.info(t("tree.select", name=md_escape(doc.get("file_name"))))
 
 
 state.require_app()

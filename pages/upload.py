@@ -9,14 +9,14 @@ import streamlit as st
 
 from treerag_core.read import accepted_extensions
 from ui import access_view, jobs_view, state
-from ui.engine import current_library, current_summarizer, engine_label
+from ui.engine import current_library, current_llms, current_summarizer, engine_label
 from ui.errors import shown_errors
 from ui.i18n import t
 from ui.indexing import IndexOutcome, index_source, index_uploaded_file
 from ui.presets import CUSTOM, PRESETS, system_prompt_for
 from ui.text import md_escape
 
-MODES = ("Re-index only if the file changed", "Re-index anyway (overwrite)")
+MODES = {False: "upload.mode_changed", True: "upload.mode_overwrite"}  # overwrite? → words
 
 
 def _reporter(bar: Any) -> Any:
@@ -43,8 +43,8 @@ def _run(
     limits = current_library().settings.limits()
     jobs = [(f.name, f) for f in files] + ([(url, None)] if url else [])
     for name, upload in jobs:
-        with st.status(f"Indexing {md_escape(name, 80)}", expanded=True) as box:
-            bar = st.progress(0.0, text="Starting")
+        with st.status(t("upload.indexing", name=md_escape(name, 80)), expanded=True) as box:
+            bar = st.progress(0.0, text=t("upload.starting"))
             if upload is not None:
                 outcome = index_uploaded_file(
                     name, upload.getvalue(), registry, summarizer, overwrite,
@@ -74,26 +74,26 @@ def _card(index: int, result: dict[str, Any]) -> None:
             st.error(outcome.error)
             return
         if outcome.unchanged:
-            st.info("Unchanged since it was last indexed: the stored index was kept.")
+            st.info(t("upload.unchanged"))
         for warning in outcome.warnings:
             st.warning(md_escape(warning, 600))
         cols = st.columns(6)
-        cols[0].metric("Sections", outcome.sections)
-        cols[1].metric("Pages", outcome.pages if outcome.pages is not None else "–")
-        cols[2].metric("LLM calls", outcome.llm_calls)
-        cols[3].metric("Tokens", outcome.tokens)
-        cols[4].metric("Seconds", f"{outcome.seconds:.2f}")
-        cols[5].metric("Summaries reused", outcome.reused)
-        how = f"Engine: {md_escape(outcome.engine)}"
+        cols[0].metric(t("upload.sections"), outcome.sections)
+        cols[1].metric(t("upload.pages"), outcome.pages if outcome.pages is not None else "–")
+        cols[2].metric(t("upload.llm_calls"), outcome.llm_calls)
+        cols[3].metric(t("upload.tokens"), outcome.tokens)
+        cols[4].metric(t("upload.seconds"), f"{outcome.seconds:.2f}")
+        cols[5].metric(t("upload.reused"), outcome.reused)
+        how = t("upload.engine", engine=md_escape(outcome.engine))
         if outcome.structure:
-            how += f" · structure from {md_escape(outcome.structure)}"
+            how += t("upload.structure", source=md_escape(outcome.structure))
         if outcome.ocr_pages:
-            how += f" · {outcome.ocr_pages} page(s) read by OCR"
+            how += t("upload.ocr", count=outcome.ocr_pages)
         st.caption(how)
         left, right = st.columns(2)
-        if left.button("Open in tree", key=f"card_tree_{index}"):
+        if left.button(t("upload.open_tree"), key=f"card_tree_{index}"):
             state.open_in_tree(str(outcome.doc_id))
-        if right.button("Ask about it", key=f"card_chat_{index}"):
+        if right.button(t("upload.ask"), key=f"card_chat_{index}"):
             state.open_in_chat([str(outcome.doc_id)])
 
 
@@ -103,9 +103,9 @@ def _collection() -> tuple[str | None, bool]:
         return None, True
     targets = access_view.editable()
     if not targets:
-        st.warning("You are not an editor of any collection: ask an admin to make you one.")
+        st.warning(t("upload.no_collection"))
         return None, False
-    return st.selectbox("Collection", targets, key="upload_collection"), True
+    return st.selectbox(t("upload.collection"), targets, key="upload_collection"), True
 
 
 def status_label(name: str, error: str | None) -> str:
@@ -118,49 +118,53 @@ def status_label(name: str, error: str | None) -> str:
 
 
 def main() -> None:
-    st.title("Upload & index")
+    st.title(t("upload.title"))
     if state.arrived():  # each visit starts clean: the last run's cards stay behind
         st.session_state[state.UPLOAD_RESULTS] = []
     files = st.file_uploader(
         # The drop zone lists the accepted types, from the one format table.
-        "Documents (scans and images are read by OCR; e-mail attachments are read too)",
+        t("upload.files"),
         type=accepted_extensions(),
         accept_multiple_files=True,
         key="upload_files",
     )
-    url = st.text_input("…or a web page URL", key="upload_url", placeholder="https://…").strip()
+    url = st.text_input(t("upload.url"), key="upload_url", placeholder="https://…").strip()
     left, right = st.columns(2)
-    preset = left.selectbox("Domain prompt", [*PRESETS, CUSTOM], key="upload_preset")
+    preset = left.selectbox(t("upload.preset"), [*PRESETS, CUSTOM], key="upload_preset")
     custom = ""
     if preset == CUSTOM:
-        custom = left.text_area("Custom summary prompt", key="upload_custom")
-    mode = right.radio("When a document is already indexed", MODES, key="upload_mode")
+        custom = left.text_area(t("upload.custom"), key="upload_custom")
+    overwrite = right.radio(
+        t("upload.when_indexed"),
+        list(MODES),
+        key="upload_mode",
+        format_func={o: t(key) for o, key in MODES.items()}.__getitem__,
+    )
     separate = right.checkbox(
-        "Keep as a separate document if a file with the same name was uploaded before",
+        t("upload.separate"),
+        help=t("upload.separate_help"),
         key="upload_separate",
     )
     collection, allowed = _collection()
     engine = engine_label()
-    st.caption(f"Summaries by: {md_escape(engine)}")
-    if engine.startswith("Offline") and preset != "General":
-        st.caption(
-            "The offline engine extracts summaries and tags itself; prompts apply to models."
-        )
+    st.caption(t("upload.summaries_by", engine=md_escape(engine)))
+    if current_llms()[0] is None and preset != "General":  # the offline engine
+        st.caption(t("upload.prompts_for_models"))
     queue = jobs_view.available()
     queued = queue and st.checkbox(
-        "Queue for the indexing workers (progress below, on every replica)",
+        t("upload.queue"),
         value=jobs_view.queue_by_default(),
         key="upload_queue",
     )
-    if st.button("Index", type="primary", disabled=(not files and not url) or not allowed):
+    if st.button(
+        t("upload.index"), type="primary", disabled=(not files and not url) or not allowed
+    ):
         prompt = system_prompt_for(preset, custom)
         if queued:
-            jobs_view.enqueue(
-                list(files or []), url, mode == MODES[1], separate, collection, prompt
-            )
+            jobs_view.enqueue(list(files or []), url, overwrite, separate, collection, prompt)
         else:
             summarizer = current_summarizer(prompt)
-            _run(list(files or []), url, summarizer, mode == MODES[1], separate, collection)
+            _run(list(files or []), url, summarizer, overwrite, separate, collection)
     for index, result in enumerate(st.session_state.get(state.UPLOAD_RESULTS, [])):
         _card(index, result)
     if queue:

@@ -96,7 +96,7 @@ def test_table_misses_and_skipped(make_app, two_docs, app_registry: Path) -> Non
     assert nav["questions"] == "2"
     assert nav["page hit rate"] == "100.0%" and nav["page-graded questions"] == "1"
     assert nav["section hit rate"] == "0.0%" and nav["section-graded questions"] == "1"
-    assert {"mean sections", "mean pages", "mean tokens"} <= set(nav)
+    assert {"mean sections retrieved", "mean pages retrieved", "mean tokens retrieved"} <= set(nav)
     shown = texts(at)
     # the skipped question, with a clear message
     assert "Skipped 1 question" in shown and "missing.pdf is not in the registry" in shown

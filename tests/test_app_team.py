@@ -78,3 +78,16 @@ def test_no_header_means_the_refusal_page(make_app, team: dict) -> None:  # noqa
     at = make_app()
     assert "Access refused" in [t.value for t in at.title]
     assert "salaries.md" not in texts(at)
+
+
+def test_the_access_page_in_german(make_app, team: dict, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    """An admin who reads German gets the Access page in German (collections, audit log)."""
+    monkeypatch.setenv("TREERAG_ADMINS", "hana@example.com")
+    at = make_app()
+    at.session_state["ui_language"] = "de"
+    at.switch_page("pages/access.py").run()
+    assert not at.exception
+    assert at.title[0].value == "Zugriff"
+    assert {"Sammlungen", "Protokoll"} <= {s.value for s in at.subheader}
+    assert "Neue Sammlung…" in at.selectbox(key="access_pick").options
+    assert "Lesende" in at.dataframe[0].proto.columns

@@ -46,6 +46,15 @@ def test_a_german_answer_has_its_note_in_german(browser: Browser, tmp_path: Path
             expect(page.get_by_text("Extraktive Antwort der Offline-Engine")).to_be_visible()
             expect(page.get_by_text("Extractive answer from the offline engine")).to_have_count(0)
             wait_idle(page)
+            # the answer's actions and sources line in German too, none cut short
+            answer = page.get_by_test_id("stChatMessage").last
+            for action in ("chat.copy", "chat.regenerate"):
+                expect(answer.get_by_role("button", name=message(action, "de"))).to_be_visible()
+            expect(answer.get_by_text(message("chat.sources", "de"), exact=True)).to_be_visible()
+            expect(answer.get_by_text("Quellen: S1")).to_be_visible()
+            regenerate = answer.get_by_role("button", name=message("chat.regenerate", "de"))
+            cut = "b => [...b.querySelectorAll('p')].some(p => p.scrollWidth > p.clientWidth)"
+            assert not regenerate.evaluate(cut)
             shot(page, "german-answer.png", full_page=False)
     finally:
         context.close()

@@ -54,3 +54,61 @@ def test_the_app_in_every_language(make_app) -> None:
         assert message("home.sample", language) in [b.label for b in at.button]
         at.switch_page("pages/chat.py").run()
         assert not at.exception and message("chat.no_documents", language) in texts(at)
+
+
+def _shown(at) -> set[str]:  # noqa: ANN001
+    """Every text and every widget label the page drew."""
+    shown = set(texts(at).splitlines()) | {e.value for e in at.title}
+    for kind in ("button", "expander", "selectbox", "multiselect", "text_input", "slider"):
+        shown |= {str(e.label) for e in getattr(at, kind)}
+    return {s.strip() for s in shown if s and s.strip()}
+
+
+def _english_leftovers(shown: set[str], prefixes: tuple[str, ...]) -> set[str]:
+    """The English wordings of the pages' keys (those German words differently) on show."""
+    german = CATALOGUE["de"]
+    english = {EN[key] for key in EN if key.startswith(prefixes) and EN[key] != german[key]}
+    return shown & english
+
+
+def test_registry_and_tree_in_german(make_app, sample_doc) -> None:  # noqa: ANN001
+    """With German chosen, the Registry (table headers, actions, card) and the tree browser
+    (controls, structure note, section panel) draw German words and no English ones."""
+    from ui import state
+
+    at = make_app("pages/settings.py")
+    at.selectbox(key="settings_language").set_value("de").run()
+    at.switch_page("pages/registry.py").run()
+    assert not at.exception
+    shown = _shown(at)
+    assert at.title[0].value == "Register"
+    assert {"In der Baumansicht öffnen", "Im Chat öffnen", "Löschen…"} <= shown
+    assert message("reg.card", "de") in shown and "Weitere Spalten" in shown
+    config = at.dataframe[0].proto.columns  # the headers as the browser shows them
+    assert "Sammlung" in config and "Indexiert am" in config
+    assert not _english_leftovers(shown, ("reg.",))
+
+    at.session_state[state.TREE_SELECTED] = next(iter(sample_doc["flat_nodes"]))
+    at.switch_page("pages/tree.py").run()
+    assert not at.exception
+    shown = _shown(at)
+    assert at.title[0].value == "Baumansicht"
+    assert {"Gezeigte Tiefe", "Zu diesem Abschnitt fragen"} <= shown
+    assert message("tree.search", "de") in shown
+    assert any(text.startswith("Struktur aus") for text in shown)
+    assert not _english_leftovers(shown, ("tree.", "panel."))
+
+
+def test_settings_upload_and_evaluate_in_german(make_app, sample_doc) -> None:  # noqa: ANN001
+    """The other pages a person meets run in German too, no English wording of their keys."""
+    at = make_app("pages/settings.py")
+    at.selectbox(key="settings_language").set_value("de").run()
+    assert not _english_leftovers(_shown(at), ("set.",))
+    for page, title, prefixes in (
+        ("pages/upload.py", "upload.title", ("upload.",)),
+        ("pages/evaluate.py", "ev.title", ("ev.",)),
+    ):
+        at.switch_page(page).run()
+        assert not at.exception, page
+        assert at.title[0].value == message(title, "de")
+        assert not _english_leftovers(_shown(at), prefixes), page

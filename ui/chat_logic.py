@@ -12,6 +12,7 @@ from treerag_core.access import Principal
 from treerag_core.answer import ask_library
 from treerag_core.chat import make_turn
 from treerag_core.settings import DEFAULT_REGISTRY
+from treerag_core.text import message
 from treerag_core.tree import label_with_pages
 from treerag_core.views import section_document
 
@@ -100,15 +101,17 @@ def start_answer(
     return AnswerStream(iter(chunks))  # type: ignore[arg-type]
 
 
-def searched_line(library: dict[str, Any]) -> str:
-    """Which documents a library answer searched and opened, in one line."""
+def searched_line(library: dict[str, Any], language: str | None = None) -> str:
+    """Which documents a library answer searched and opened, in one line (in ``language``)."""
     names = {d["doc_id"]: d["file_name"] for d in library.get("documents") or []}
     opened = [names.get(doc_id, doc_id) for doc_id in library.get("opened") or []]
-    line = f"Searched {library.get('searched', 0)} documents"
-    return f"{line}; opened {', '.join(opened)}" if opened else f"{line}; none matched"
+    count = library.get("searched", 0)
+    if opened:
+        return message("chat.searched", language, count=count, names=", ".join(opened))
+    return message("chat.searched_none", language, count=count)
 
 
-def sources_line(refs: list[dict[str, Any]], limit: int = 4) -> str:
+def sources_line(refs: list[dict[str, Any]], limit: int = 4, language: str | None = None) -> str:
     """The cited references in one line under an answer: ``S1 Item 7 › Liquidity and
     Capital Resources, pp. 44–45 · S2 …`` (the parent only where titles repeat; pages once)."""
     cited = [r for r in refs if r.get("cited", True)]
@@ -118,9 +121,11 @@ def sources_line(refs: list[dict[str, Any]], limit: int = 4) -> str:
         label = label_with_pages(
             title, ref.get("page_start"), ref.get("page_end"), ref.get("page_unit")
         )
-        gone = " (document deleted)" if ref.get("gone") else ""
+        gone = message("chat.ref_gone", language) if ref.get("gone") else ""
         parts.append(f"{ref.get('ref', '')} {label}{gone}")
-    more = f" · and {len(cited) - limit} more" if len(cited) > limit else ""
+    more = (
+        message("chat.and_more", language, count=len(cited) - limit) if len(cited) > limit else ""
+    )
     return " · ".join(p.strip() for p in parts) + more
 
 

@@ -23,6 +23,7 @@ from treerag_core.errors import ThreadNotFoundError
 
 from . import state
 from .errors import message_for
+from .i18n import t
 from .text import md_escape, plain_label
 
 THREAD_PARAM = "thread"
@@ -79,26 +80,26 @@ def _open(thread_id: str) -> None:
 
 def sidebar(thread: dict[str, Any] | None) -> None:
     """The conversation list (newest first) and the open one's actions."""
-    st.subheader("Conversations")
-    if st.button("New conversation", icon=":material/add_comment:", key="thread_new"):
+    st.subheader(t("threads.title"))
+    if st.button(t("threads.new"), icon=":material/add_comment:", key="thread_new"):
         close()
         st.rerun()
     st.session_state[LISTED] = thread["thread_id"] if thread else None
     opened_since_listed()
     rows = list_threads(state.registry_path(), state.principal())
     if not rows:
-        st.caption("Your questions and answers are kept here.")
+        st.caption(t("threads.empty"))
     for row in rows[:SIDEBAR_THREADS]:
-        label = plain_label(row.get("title") or "Untitled", 48)
+        label = plain_label(row.get("title") or t("threads.untitled"), 48)
         current_row = thread is not None and row["thread_id"] == thread["thread_id"]
         if st.button(
             label, key=f"thread_{row['thread_id']}", type="primary" if current_row else "tertiary",
-            help=f"{row.get('turns', 0)} answer(s), last {row.get('updated_at') or ''}",
+            help=t("threads.row_help", count=row.get("turns", 0), when=row.get("updated_at") or ""),
         ):  # fmt: skip
             _open(row["thread_id"])
             st.rerun()
     if len(rows) > SIDEBAR_THREADS:
-        st.caption(f"{len(rows) - SIDEBAR_THREADS} older conversation(s) not listed.")
+        st.caption(t("threads.older", count=len(rows) - SIDEBAR_THREADS))
     if thread is not None:
         _actions(thread)
 
@@ -114,8 +115,8 @@ def opened_since_listed() -> None:
     if thread is None or st.session_state.get(LISTED) == thread["thread_id"]:
         return
     st.button(
-        plain_label(thread.get("title") or "Untitled", 48), type="primary",
-        key=f"thread_fresh_{thread['thread_id']}", help="The open conversation",
+        plain_label(thread.get("title") or t("threads.untitled"), 48), type="primary",
+        key=f"thread_fresh_{thread['thread_id']}", help=t("threads.open"),
     )  # fmt: skip
     _actions(thread)
 
@@ -123,9 +124,11 @@ def opened_since_listed() -> None:
 def _actions(thread: dict[str, Any]) -> None:
     thread_id = thread["thread_id"]
     registry, principal = state.registry_path(), state.principal()
-    with st.popover("Rename", icon=":material/edit:"):
-        title = st.text_input("Title", value=thread.get("title") or "", key=f"rename_{thread_id}")
-        if st.button("Save title", key=f"rename_save_{thread_id}"):
+    with st.popover(t("threads.rename"), icon=":material/edit:"):
+        title = st.text_input(
+            t("threads.title_field"), value=thread.get("title") or "", key=f"rename_{thread_id}"
+        )
+        if st.button(t("threads.save_title"), key=f"rename_save_{thread_id}"):
             try:
                 opened(rename_thread(thread_id, title, registry, principal))
                 st.rerun()
@@ -136,13 +139,13 @@ def _actions(thread: dict[str, Any]) -> None:
         return thread_markdown(get_thread(thread_id, registry, principal)).encode("utf-8")
 
     st.download_button(
-        "Download as Markdown", markdown, file_name="treerag-conversation.md",
+        t("threads.download"), markdown, file_name="treerag-conversation.md",
         mime="text/markdown", on_click="ignore", icon=":material/download:",
         key=f"download_{thread_id}",
     )  # fmt: skip
-    with st.popover("Delete", icon=":material/delete:"):
-        st.caption(f"Delete “{md_escape(thread.get('title'), 80)}” and its answers?")
-        if st.button("Delete conversation", type="primary", key=f"delete_{thread_id}"):
+    with st.popover(t("threads.delete"), icon=":material/delete:"):
+        st.caption(t("threads.delete_confirm", title=md_escape(thread.get("title"), 80)))
+        if st.button(t("threads.delete_yes"), type="primary", key=f"delete_{thread_id}"):
             delete_thread(thread_id, registry, principal)
             close()
             st.rerun()

@@ -44,7 +44,7 @@ from .chat_logic import (
 )
 from .engine import current_retriever
 from .errors import message_for, shown_errors
-from .i18n import t
+from .i18n import language, t
 from .text import answer_markdown, md_escape, plain_label
 
 # Turns drawn at once; older ones wait behind a button (a long thread stays cheap to show).
@@ -74,7 +74,7 @@ def conversation(context: dict[str, Any] | None) -> None:
         if len(turns) > SHOWN_TURNS and st.session_state.get(SHOW_ALL) != thread["thread_id"]:
             start = len(turns) - SHOWN_TURNS
             st.button(
-                f"Show {start} earlier answer(s)", key="chat_show_earlier",
+                t("chat.show_earlier", count=start), key="chat_show_earlier",
                 on_click=_set, args=(SHOW_ALL, thread["thread_id"]),
             )  # fmt: skip
         regenerating = st.session_state.pop(REGENERATING, None)
@@ -121,7 +121,7 @@ def question_box(askable: bool) -> None:
 
 
 def _title(thread: dict[str, Any]) -> None:
-    st.caption(f"Conversation: **{md_escape(thread['title'], 120)}**")
+    st.caption(t("chat.conversation", title=md_escape(thread["title"], 120)))
 
 
 def _submitted() -> None:
@@ -268,9 +268,11 @@ def answer(index: int) -> None:
         refs = turn.get("references") or []
         library = (turn.get("trace") or {}).get("library")
         if library:
-            st.caption(md_escape(searched_line(library), 600))
+            st.caption(md_escape(searched_line(library, language()), 600))
         if refs:
-            st.caption(md_escape(f"Sources: {sources_line(refs)}", 600))
+            st.caption(
+                md_escape(t("chat.sources_line", line=sources_line(refs, language=language())), 600)
+            )
         _actions(thread, index, turn)
         if st.session_state.get(_key(thread, index, "sources")):
             _sources(thread, index, refs, turn)
@@ -298,7 +300,7 @@ def _answer_chart(turn: dict[str, Any]) -> None:
     else:
         st.bar_chart(frame, stack=False)
     st.download_button(
-        "Download table (CSV)", table_csv(table), file_name="comparison.csv", mime="text/csv",
+        t("chat.csv"), table_csv(table), file_name="comparison.csv", mime="text/csv",
         key=f"csv-{abs(hash(str(turn.get('answer'))))}",
     )  # fmt: skip
 
@@ -324,19 +326,20 @@ def _actions(thread: dict[str, Any], index: int, turn: dict[str, Any]) -> None:
     verdict_key = _key(thread, index, "verdict")
     if verdict_key not in st.session_state:
         st.session_state[verdict_key] = {"down": 0, "up": 1}.get(feedback.get("verdict"))
-    cols = st.columns([2, 2, 3, 3, 1], vertical_alignment="center")
-    with cols[0]:
+    # One row that wraps, each action as wide as its label (columns of fixed shares cut
+    # "Copy" and "Regenerate" short beside the evidence pane, and German labels are longer).
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         st.feedback("thumbs", key=verdict_key, on_change=_judge, args=(index, verdict_key))
-    with cols[1], st.popover("Copy", icon=":material/content_copy:"):
-        st.code(turn.get("answer") or "", language=None, wrap_lines=True)
-    cols[2].button(
-        "Regenerate", key=_key(thread, index, "regenerate"), icon=":material/refresh:",
-        help="Ask the same question again with the current settings",
-        on_click=_regenerate_clicked, args=(thread["thread_id"], index),
-    )  # fmt: skip
-    sources_key = _key(thread, index, "sources")
-    st.session_state.setdefault(sources_key, True)  # evidence is shown unless put away
-    cols[3].toggle("Sources", key=sources_key)
+        with st.popover(t("chat.copy"), icon=":material/content_copy:"):
+            st.code(turn.get("answer") or "", language=None, wrap_lines=True)
+        st.button(
+            t("chat.regenerate"), key=_key(thread, index, "regenerate"),
+            icon=":material/refresh:", help=t("chat.regenerate_help"),
+            on_click=_regenerate_clicked, args=(thread["thread_id"], index),
+        )  # fmt: skip
+        sources_key = _key(thread, index, "sources")
+        st.session_state.setdefault(sources_key, True)  # evidence is shown unless put away
+        st.toggle(t("chat.sources"), key=sources_key)
     if feedback.get("verdict"):
         _comment(thread, index, feedback)
 
@@ -366,19 +369,21 @@ def _judge(index: int, verdict_key: str) -> None:
 
 def _comment(thread: dict[str, Any], index: int, feedback: dict[str, Any]) -> None:
     down = feedback["verdict"] == "down"
-    with st.popover("Comment" if not feedback.get("comment") else "Edit comment"):
+    with st.popover(t("chat.edit_comment") if feedback.get("comment") else t("chat.comment")):
         comment_key = _key(thread, index, "comment")
         st.text_area(
-            "What was wrong?" if down else "What was good?", value=feedback.get("comment", ""),
+            t("chat.what_wrong") if down else t("chat.what_good"),
+            value=feedback.get("comment", ""),
             key=comment_key, max_chars=2000,
         )  # fmt: skip
         st.button(
-            "Save comment", key=_key(thread, index, "comment_save"), on_click=_save_comment,
+            t("chat.save_comment"), key=_key(thread, index, "comment_save"),
+            on_click=_save_comment,
             args=(index, feedback["verdict"], comment_key),
         )  # fmt: skip
     if down and not feedback.get("saved_as"):
         st.page_link(
-            state.PAGE_EVALUATE, label="Marked wrong: make it an evaluation question",
+            state.PAGE_EVALUATE, label=t("chat.marked_wrong"),
             icon=":material/fact_check:",
         )  # fmt: skip
 
@@ -399,13 +404,13 @@ def _sources(thread: dict[str, Any], index: int, refs: list[dict[str, Any]], tur
     if live:
         evidence.thumbnails(index, live, st.session_state.get(cite_links.WIDE, True))
     if cited:
-        st.caption("References used in the answer (open in the tree browser):")
+        st.caption(t("chat.references"))
         _reference_buttons(thread, index, cited)
     if also_read:
-        with st.expander(f"Also read, not cited ({len(also_read)})"):
+        with st.expander(t("chat.also_read", count=len(also_read))):
             _reference_buttons(thread, index, also_read)
     if turn.get("trace") or turn.get("usage"):
-        with st.expander("Navigation trace and token usage"):
+        with st.expander(t("chat.trace")):
             _trace(turn, refs)
 
 
@@ -424,11 +429,11 @@ def _reference_buttons(
 def _trace(turn: dict[str, Any], refs: list[dict[str, Any]]) -> None:
     trace = turn.get("trace") or {}
     if trace.get("searched_as") and trace.get("searched_as") != trace.get("question"):
-        st.caption(f"Searched as: {md_escape(trace['searched_as'], 400)}")
+        st.caption(t("chat.searched_as", query=md_escape(trace["searched_as"], 400)))
     multi = len({r.get("doc_id") for r in refs}) > 1
     for entry in trace.get("documents", []):
-        name = md_escape(entry.get("file_name")) if multi else "Navigation"
-        st.markdown(f"**{name}** — mode: {md_escape(entry.get('mode'))}")
+        name = md_escape(entry.get("file_name")) if multi else t("chat.navigation")
+        st.markdown(f"**{name}** — {t('chat.mode', mode=md_escape(entry.get('mode')))}")
         if entry.get("fallback"):
             st.caption(md_escape(entry["fallback"], 400))
         st.dataframe(trace_rows(entry, refs), hide_index=True)

@@ -23,6 +23,7 @@ from treerag_core.store import open_store
 from treerag_core.summarize import make_summarizer
 
 from . import state
+from .i18n import t
 
 PROVIDER_LABELS = {"offline": "Offline engine (no model)", "openai": "OpenAI", "ollama": "Ollama"}
 
@@ -86,7 +87,7 @@ def engine_label() -> str:
     """Short description for the sidebar and result cards (no secrets)."""
     search_llm, answer_llm = current_llms()
     if search_llm is None:
-        return PROVIDER_LABELS["offline"]
+        return t("engine.offline")
     names = {model_name(search_llm), model_name(answer_llm)}
     return f"{provider_name()} · {' / '.join(sorted(names))}"
 

@@ -10,6 +10,8 @@ import streamlit as st
 
 from treerag_core import TreeragError
 
+from .i18n import t
+
 log = logging.getLogger("treerag.app")
 
 
@@ -17,10 +19,7 @@ def message_for(exc: BaseException) -> str:
     """What to tell the person: the core's own message, or a short generic one."""
     if isinstance(exc, TreeragError):
         return str(exc) or type(exc).__name__
-    return (
-        f"Something unexpected went wrong ({type(exc).__name__}). Nothing stored was changed; "
-        "the details are in the server log."
-    )
+    return t("error.unexpected", kind=type(exc).__name__)
 
 
 @contextmanager

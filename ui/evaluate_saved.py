@@ -24,51 +24,50 @@ from treerag_core.chat import (
 
 from . import state
 from .errors import message_for
+from .i18n import t
 from .text import md_escape
 
 # Marked-wrong answers shown at once (the rest wait until these are handled).
 SHOWN_MARKED = 10
 ANSWER_PREVIEW_CHARS = 400
+SAVED_COLUMNS = ("id", "question", "after", "document", "pages", "comment", "by")
 
 
 def marked_wrong() -> None:
     """The person's thumbs-down answers not yet saved, each with a form to save it."""
     rows = thumbs_down(state.registry_path(), state.principal())
-    st.subheader("Answers marked wrong in the chat")
+    st.subheader(t("ev.marked"))
     if not rows:
-        st.caption(
-            "None waiting. A thumbs-down on a chat answer appears here, to be saved as an "
-            "evaluation question with the pages that hold the right answer."
-        )
+        st.caption(t("ev.marked_none"))
         return
     for row in rows[:SHOWN_MARKED]:
         _marked_row(row)
     if len(rows) > SHOWN_MARKED:
-        st.caption(f"{len(rows) - SHOWN_MARKED} more after these.")
+        st.caption(t("ev.marked_more", count=len(rows) - SHOWN_MARKED))
 
 
 def _marked_row(row: dict[str, Any]) -> None:
     key = f"{row['thread_id'][:12]}_{row['turn']}"
     with st.container(border=True):
         st.markdown(f"**{md_escape(row.get('question'), 300)}**")
-        st.caption(f"Answer given: {md_escape(row.get('answer'), ANSWER_PREVIEW_CHARS)}")
+        st.caption(t("ev.answer_given", answer=md_escape(row.get("answer"), ANSWER_PREVIEW_CHARS)))
         if row.get("comment"):
-            st.caption(f"Comment: {md_escape(row['comment'], 400)}")
+            st.caption(t("ev.comment", comment=md_escape(row["comment"], 400)))
         documents = row.get("documents") or []
         if not documents:
-            st.caption("Its documents are no longer in the registry: it cannot be saved.")
+            st.caption(t("ev.docs_gone"))
             return
         names = {d["doc_id"]: d.get("file_name") or d["doc_id"] for d in documents}
         left, right = st.columns([3, 2])
         doc_id = left.selectbox(
-            "Document with the right answer", list(names), format_func=names.__getitem__,
+            t("ev.right_document"), list(names), format_func=names.__getitem__,
             key=f"saved_doc_{key}",
         )  # fmt: skip
         pages = right.text_input(
-            "Pages that hold the right answer", placeholder="e.g. 38 or 37-38",
+            t("ev.right_pages"), placeholder=t("ev.pages_placeholder"),
             key=f"saved_pages_{key}",
         )  # fmt: skip
-        if st.button("Save as evaluation question", key=f"saved_add_{key}", type="primary"):
+        if st.button(t("ev.save_question"), key=f"saved_add_{key}", type="primary"):
             try:
                 saved = save_regression_question(
                     row["thread_id"], row["turn"], doc_id, pages, state.registry_path(),
@@ -77,16 +76,16 @@ def _marked_row(row: dict[str, Any]) -> None:
             except Exception as exc:  # shown beside the form; nothing was saved
                 st.error(message_for(exc))
                 return
-            st.toast(f"Saved as evaluation question {saved['id']}.")
+            st.toast(t("ev.saved_toast", id=saved["id"]))
             st.rerun()
 
 
 def saved(run: Callable[[list[dict[str, Any]], str], None]) -> None:
     """The saved questions: a table, run them (``run(questions, name)``), download, remove."""
     rows = regression_questions(state.registry_path(), state.principal())
-    st.subheader(f"The team's questions from the chat ({len(rows)})")
+    st.subheader(t("ev.saved", count=len(rows)))
     if not rows:
-        st.caption("No saved questions yet.")
+        st.caption(t("ev.saved_none"))
         return
     st.dataframe(
         [
@@ -103,17 +102,19 @@ def saved(run: Callable[[list[dict[str, Any]], str], None]) -> None:
         ],
         hide_index=True,
         key="saved_table",
+        column_config={c: t(f"ev.saved_col.{c}") for c in SAVED_COLUMNS},
     )
     cols = st.columns(3)
-    if cols[0].button("Evaluate these questions", type="primary", key="saved_run"):
-        run(rows, "saved questions from the chat")
+    if cols[0].button(t("ev.saved_run"), type="primary", key="saved_run"):
+        run(rows, t("ev.saved_name"))
+        st.rerun()  # the results are drawn above this part of the page
     cols[1].download_button(
-        "Download as a questions file", questions_jsonl(rows), file_name="treerag-saved.jsonl",
+        t("ev.saved_download"), questions_jsonl(rows), file_name="treerag-saved.jsonl",
         mime="application/jsonl", key="saved_download", on_click="ignore",
     )  # fmt: skip
-    with cols[2].popover("Remove one", icon=":material/delete:"):
-        gone = st.selectbox("Question", [r["id"] for r in rows], key="saved_remove_pick")
-        if st.button("Remove", key="saved_remove"):
+    with cols[2].popover(t("ev.remove_one"), icon=":material/delete:"):
+        gone = st.selectbox(t("ev.question"), [r["id"] for r in rows], key="saved_remove_pick")
+        if st.button(t("ev.remove"), key="saved_remove"):
             try:
                 delete_regression_question(gone, state.registry_path(), state.principal())
             except Exception as exc:  # e.g. someone else's question

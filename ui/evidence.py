@@ -100,7 +100,7 @@ def thumbnails(turn_index: int, refs: list[dict[str, Any]], wide: bool = True) -
                 st.image(tile.png, caption=caption, width="stretch")
             else:
                 st.caption(md_escape(caption, 200))
-            label = f"View {ref.get('ref')}" + (
+            label = t("evidence.view", ref=ref.get("ref")) + (
                 f", {page_label(page, None, ref.get('page_unit'))}" if page else ""
             )
             if st.button(label, key=f"evidence_{turn_index}_{position}", icon=":material/zoom_in:"):
@@ -173,9 +173,13 @@ def pane() -> None:
             state.open_in_tree(str(ref["doc_id"]), str(ref["node_id"]), evidence=ref)
 
 
-@st.dialog("Evidence", width="large")
 def evidence_dialog(refs: list[dict[str, Any]]) -> None:
-    """One cited page, large, with the passage beside it; steps through the answer's pages."""
+    """One cited page, large, with the passage beside it; steps through the answer's pages
+    (a dialog titled in the person's language, so made here, not at import)."""
+    st.dialog(t("evidence.title"), width="large")(_dialog)(refs)
+
+
+def _dialog(refs: list[dict[str, Any]]) -> None:
     with shown_errors():
         _dialog_body(refs)
 
@@ -198,15 +202,15 @@ def _dialog_body(refs: list[dict[str, Any]]) -> None:
         elif reason and document.get("source_type") == "pdf":
             st.warning(reason)
     with text_col:
-        st.caption("The passage the answer quoted")
+        st.caption(t("evidence.passage"))
         with st.container(height=520):
             st.markdown(marked_passage(document, ref) or md_escape(ref.get("title")))
     back, ahead, tree = st.columns(3)
-    if back.button("Previous cited page", disabled=position == 0, key="evidence_back"):
+    if back.button(t("evidence.previous"), disabled=position == 0, key="evidence_back"):
         st.session_state[EVIDENCE_AT] = (turn, position - 1)
         st.rerun(scope="fragment")
-    if ahead.button("Next cited page", disabled=position >= len(stops) - 1, key="evidence_ahead"):
+    if ahead.button(t("evidence.next"), disabled=position >= len(stops) - 1, key="evidence_ahead"):
         st.session_state[EVIDENCE_AT] = (turn, position + 1)
         st.rerun(scope="fragment")
-    if tree.button("Open in tree", key="evidence_tree", icon=":material/account_tree:"):
+    if tree.button(t("evidence.open_tree"), key="evidence_tree", icon=":material/account_tree:"):
         state.open_in_tree(str(ref["doc_id"]), str(ref["node_id"]), evidence=ref)

@@ -34,26 +34,26 @@ def headers() -> dict[str, str]:
 
 def add_documents() -> None:
     """The most visible action: add documents (upload or URL), or follow a folder."""
-    left, right, _ = st.columns([2, 2, 5], vertical_alignment="center")
-    if left.button(
+    row = st.container(horizontal=True, vertical_alignment="center")  # as wide as the words
+    if row.button(
         t("home.add"), type="primary", icon=":material/upload_file:", key="home_add",
-        help=t("home.add_help"), width="stretch",
+        help=t("home.add_help"),
     ):  # fmt: skip
         st.switch_page(state.PAGE_UPLOAD)
     if state.is_admin():  # the folders and buckets the library follows: admins' page
-        right.page_link(state.PAGE_SOURCES, label=t("home.sync"), icon=":material/sync:")
+        row.page_link(state.PAGE_SOURCES, label=t("home.sync"), icon=":material/sync:")
 
 
 def welcome() -> None:
     """An empty library: what the app does in three steps, and the sample to try it with."""
     st.markdown(t("home.welcome"))
-    left, right = st.columns(2)
-    if left.button(
+    row = st.container(horizontal=True, vertical_alignment="center")  # side by side
+    if row.button(
         t("home.sample"), type="primary", icon=":material/auto_stories:", key="home_sample",
         help=t("home.sample_help"),
     ):  # fmt: skip
         open_sample()
-    right.page_link(state.PAGE_UPLOAD, label=t("home.add_own"), icon=":material/upload_file:")
+    row.page_link(state.PAGE_UPLOAD, label=t("home.add_own"), icon=":material/upload_file:")
 
 
 def open_sample() -> None:

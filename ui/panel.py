@@ -13,6 +13,7 @@ from treerag_core.tree import heading_label, subtree_page_range
 from treerag_core.views import node_pages
 
 from . import evidence, state
+from .i18n import t
 from .pdf_pages import can_show_inline, pages_for
 from .text import md_escape, plain_label
 
@@ -29,12 +30,12 @@ def _source_pdf(doc: Document, node: Mapping[str, Any]) -> tuple[bytes | None, i
 
 
 def _show_pdf(doc: Document, node: Mapping[str, Any], data: bytes, start: int, end: int) -> None:
-    st.markdown("**Source pages**")
+    st.markdown(f"**{t('panel.source_pages')}**")
     if can_show_inline():
         st.pdf(data, height=560)
     name = os.path.splitext(os.path.basename(str(doc.get("file_path") or "source")))[0]
     st.download_button(
-        f"Source pages {start}–{end} (PDF)",
+        t("panel.source_pdf", start=start, end=end),
         data,
         file_name=f"{name}_p{start}-{end}.pdf",
         mime="application/pdf",
@@ -50,10 +51,10 @@ def _evidence(doc: Document, node_id: str) -> None:
     quoted = {span.get("node_id") for span in ref.get("spans") or []} | {ref.get("node_id")}
     if node_id not in quoted:
         return
-    with st.expander(f"Evidence for answer reference {md_escape(ref.get('ref'))}", expanded=True):
+    with st.expander(t("panel.evidence", ref=md_escape(ref.get("ref"))), expanded=True):
         shown, _reason = evidence.pages(doc, ref, evidence.LARGE_ZOOM)
         for page in shown[:2]:
-            st.image(page.png, caption=f"Page {page.page}: the quoted passage is highlighted")
+            st.image(page.png, caption=t("panel.evidence_page", page=page.page))
         if not shown:
             st.markdown(evidence.marked_passage(doc, ref))
 
@@ -66,32 +67,32 @@ def render(doc: Document, node_id: str) -> None:
     st.caption(md_escape(node.get("path") or "", 400))
     pages = node_pages(node, doc.get("page_unit"))
     if pages:
-        st.markdown(f"**Pages:** {md_escape(pages)}")
+        st.markdown(f"**{t('panel.pages')}:** {md_escape(pages)}")
     if node.get("summary"):
-        st.markdown(f"**Summary:** {md_escape(node['summary'], 1000)}")
+        st.markdown(f"**{t('panel.summary')}:** {md_escape(node['summary'], 1000)}")
     if node.get("tags"):
-        st.markdown("**Tags:** " + ", ".join(md_escape(t, 60) for t in node["tags"]))
-    act1, act2 = st.columns(2)
-    if act1.button("Ask about this section", key="panel_ask", type="primary"):
+        st.markdown(f"**{t('panel.tags')}:** " + ", ".join(md_escape(g, 60) for g in node["tags"]))
+    actions = st.container(horizontal=True)  # wraps: each button as wide as its words
+    if actions.button(t("panel.ask"), key="panel_ask", type="primary"):
         context = {"doc_id": doc["doc_id"], "node_id": node_id, "path": node.get("path", "")}
         state.open_in_chat([doc["doc_id"]], context)
-    if node.get("children") and act2.button("Focus on this section", key="panel_focus"):
+    if node.get("children") and actions.button(t("panel.focus"), key="panel_focus"):
         st.session_state[state.TREE_FOCUS] = node_id
         st.session_state[state.TREE_PAGE] = 0
         st.rerun()
     _evidence(doc, node_id)
     children = [c for c in node.get("children", []) if c in flat]
     if children:
-        with st.expander(f"Children ({len(children)})", expanded=False):
+        with st.expander(t("panel.children", count=len(children)), expanded=False):
             for child in children[:100]:
                 title = plain_label(heading_label(flat[child]) or child)
                 if st.button(title, key=f"child_{child}"):
                     st.session_state[state.TREE_SELECTED] = child
                     st.rerun()
     # The section's text above its source pages, so a person can check one against the other.
-    st.markdown("**Full text**")
+    st.markdown(f"**{t('panel.full_text')}**")
     with st.container(height=320):
-        st.text(node.get("text") or "(This heading has no text of its own.)")
+        st.text(node.get("text") or t("panel.no_text"))
     data, start, end = _source_pdf(doc, node)
     if data:
         _show_pdf(doc, node, data, start, end)

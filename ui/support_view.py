@@ -15,14 +15,11 @@ from typing import Any
 
 import streamlit as st
 
+from .i18n import t
 from .text import answer_markdown, cited_markdown
 
-NOTES = {
-    "unsupported": "Not found in the sources it cites",
-    "partly": "Only partly found in the sources it cites",
-}
+NOTES = {"unsupported": "chat.unsupported", "partly": "chat.partly"}  # catalogue keys
 MARK_STYLE = "text-decoration: underline dotted #9a9a9a; text-underline-offset: 3px"
-SET_ASIDE_LABEL = "See the model's answer anyway"
 
 
 def _marks(text: str, support: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -53,7 +50,9 @@ def marked_markdown(
         if sentence["start"] < at:
             continue
         out.append(_escaped(text[at : sentence["start"]]))
-        note = NOTES[sentence["verdict"]] + (f": {sentence['why']}" if sentence.get("why") else "")
+        note = t(NOTES[sentence["verdict"]]) + (
+            f": {sentence['why']}" if sentence.get("why") else ""
+        )
         out.append(
             f'<span class="treerag-unsupported" style="{MARK_STYLE}" '
             f'title="{html.escape(note, quote=True)}">'
@@ -71,5 +70,5 @@ def show(turn: dict[str, Any], index: int | None = None) -> None:
     body = marked_markdown(text, support, lambda part: cited_markdown(part, index))
     st.markdown(body, unsafe_allow_html=bool(_marks(text, support)))
     if turn.get("model_answer"):
-        with st.expander(SET_ASIDE_LABEL):
+        with st.expander(t("chat.set_aside")):
             st.markdown(answer_markdown(html.escape(turn["model_answer"], quote=False)))

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from treerag_core import FlatNode
+from treerag_core.text import message
 from treerag_core.tree import heading_label
 from treerag_core.views import MAX_DRAWN_NODES, TreeSlice, ancestors, root_ids, tree_slice
 
@@ -58,71 +59,81 @@ def apply_click(
     return True
 
 
-def breadcrumb(flat: Mapping[str, FlatNode], focus: str | None) -> list[tuple[str | None, str]]:
-    """``(focus id, title)`` pairs from "All sections" down to the current focus."""
-    crumbs: list[tuple[str | None, str]] = [(None, "All sections")]
+def breadcrumb(
+    flat: Mapping[str, FlatNode], focus: str | None, top: str = "All sections"
+) -> list[tuple[str | None, str]]:
+    """``(focus id, title)`` pairs from ``top`` (all sections) down to the current focus."""
+    crumbs: list[tuple[str | None, str]] = [(None, top)]
     if focus in flat:
         crumbs += [(nid, heading_label(flat[nid]) or nid) for nid in ancestors(flat, focus)]
     return crumbs
 
 
-def source_facts(doc: Mapping[str, Any]) -> list[str]:
+def source_facts(doc: Mapping[str, Any], language: str | None = None) -> list[str]:
     """What the file says about itself: an e-book's authors, a message's sender, recipients
-    and date, a mailbox's size (the title is the page's own)."""
+    and date, a mailbox's size (the title is the page's own), in ``language``."""
     meta = doc.get("metadata") or {}
     facts = []
     if meta.get("authors"):
-        facts.append("By " + ", ".join(map(str, meta["authors"])))
-    for key, label in (("from", "From"), ("to", "to"), ("cc", "cc"), ("date", "sent")):
+        facts.append(message("tree.by", language, authors=", ".join(map(str, meta["authors"]))))
+    for key, said in (("from", "from"), ("to", "to"), ("cc", "cc"), ("date", "sent")):
         if meta.get(key):
-            facts.append(f"{label} {meta[key]}")
+            facts.append(message(f"tree.{said}", language, value=meta[key]))
     if meta.get("messages"):
-        facts.append(f"{meta['messages']:,} messages")
+        facts.append(message("tree.messages", language, count=f"{meta['messages']:,}"))
     return facts
 
 
-def _parts_note(doc: Mapping[str, Any]) -> str:
+def _parts_note(doc: Mapping[str, Any], language: str | None) -> str:
     """Which parts came from where, when more than one source made the tree: " (43 from
     bookmarks, 120 from typography, 12 pieces cut for size)"."""
     parts = dict(doc.get("structure_parts") or {})
     if len(parts) < 2:
         return ""
     pieces = parts.pop("pieces cut for size", 0)
-    said = [f"{n:,} from {name}" for name, n in parts.items() if n]
-    said += [f"{pieces:,} pieces cut for size"] if pieces else []
+    said = [
+        message("tree.part_from", language, count=f"{n:,}", source=name)
+        for name, n in parts.items()
+        if n
+    ]
+    said += [message("tree.pieces_cut", language, count=f"{pieces:,}")] if pieces else []
     return f" ({', '.join(said)})"
 
 
-def structure_note(doc: Mapping[str, Any]) -> str:
-    """Where the tree came from, for the caption under the title: a tree from bookmarks is
-    the author's, one read from a printed contents or from typography is the reader's."""
+def structure_note(doc: Mapping[str, Any], language: str | None = None) -> str:
+    """Where the tree came from, for the caption under the title (in ``language``): a tree
+    from bookmarks is the author's, one read from a printed contents or from typography is
+    the reader's."""
     source = str(doc.get("structure_source") or "unknown")
     pages = doc.get("total_pages")
     sections = doc.get("total_sections") or len(doc.get("flat_nodes") or {})
+
+    def said(key: str, **values: object) -> str:
+        return message(key, language, **values)
+
     parts = [
-        *source_facts(doc),
-        f"Structure from {source}{_parts_note(doc)}",
-        f"{sections:,} sections",
+        *source_facts(doc, language),
+        said("tree.structure_from", source=source) + _parts_note(doc, language),
+        said("tree.sections", count=f"{sections:,}"),
     ]
     if pages:
-        parts.append(f"{pages:,} {doc.get('page_unit') or 'page'}s")
+        unit = doc.get("page_unit") or "page"
+        known = unit in ("page", "slide", "sheet")
+        parts.append(
+            said(f"tree.pages.{unit}", count=f"{pages:,}") if known else f"{pages:,} {unit}s"
+        )
     if doc.get("ocr_pages"):
-        language = f" ({doc['ocr_language']})" if doc.get("ocr_language") else ""
-        parts.append(f"{doc['ocr_pages']:,} read by OCR{language}")
+        ocr_language = f" ({doc['ocr_language']})" if doc.get("ocr_language") else ""
+        parts.append(said("tree.ocr", count=f"{doc['ocr_pages']:,}") + ocr_language)
     check = doc.get("structure_check") or {}
     if check.get("error"):
-        parts.append("the model's heading check failed: headings as read")
+        parts.append(said("tree.check_failed"))
     elif check:
-        parts.append(
-            f"{len(check.get('set_aside') or [])} of {check.get('asked', 0)} headings found by "
-            "their look set aside by the model"
-        )
+        set_aside = len(check.get("set_aside") or [])
+        parts.append(said("tree.check_set_aside", count=set_aside, asked=check.get("asked", 0)))
     fallbacks = int(doc.get("summary_fallbacks") or 0)
     if fallbacks:
-        parts.append(
-            f"{fallbacks:,} of {sections:,} summaries are the offline leads: the summary model "
-            "failed on them (re-index to ask it again)"
-        )
+        parts.append(said("tree.fallbacks", count=f"{fallbacks:,}", sections=f"{sections:,}"))
     return " · ".join(parts)
 
 

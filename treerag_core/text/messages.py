@@ -3,12 +3,15 @@
 Every language has every key (``tests/test_messages.py`` checks); a language the catalogue
 lacks, or a key missing by mistake, falls back to English so a message is never blank. The
 answer notes the offline engine writes under an answer are here too, so a German answer
-gets its note in German (the answer's language decides, not the person's).
+gets its note in German (the answer's language decides, not the person's). The words of
+each page live in :mod:`.catalogue`, English and German side by side, joined in here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+
+from .catalogue import PARTS
 
 DEFAULT_LANGUAGE = "en"
 
@@ -31,6 +34,9 @@ EN: dict[str, str] = {
     "nav.access": "Access",
     "sidebar.engine": "Engine: {engine}",
     "sidebar.engine_bad": "Engine: not configured ({reason})",
+    "engine.offline": "Offline engine (no model)",
+    "error.unexpected": "Something unexpected went wrong ({kind}). Nothing stored was changed; "
+    "the details are in the server log.",
     "sidebar.local_user": "Signed in: you alone (local use, no sign-in)",
     # Home
     "home.title": "Library",
@@ -104,6 +110,9 @@ DE: dict[str, str] = {
     "nav.access": "Zugriff",
     "sidebar.engine": "Engine: {engine}",
     "sidebar.engine_bad": "Engine: nicht eingerichtet ({reason})",
+    "engine.offline": "Offline-Engine (kein Modell)",
+    "error.unexpected": "Etwas Unerwartetes ist schiefgegangen ({kind}). Nichts Gespeichertes "
+    "wurde geändert; die Einzelheiten stehen im Protokoll des Servers.",
     "sidebar.local_user": "Angemeldet: nur Sie (lokal, ohne Anmeldung)",
     "home.title": "Bibliothek",
     "home.welcome": "treerag beantwortet Fragen aus Ihren Dokumenten und zeigt, woher jede "
@@ -157,6 +166,10 @@ DE: dict[str, str] = {
     "settings.language": "Sprache der App",
     "settings.language_auto": "Wie der Browser (jetzt: {name})",
 }
+
+for _part in PARTS:  # each page's words, kept beside their translation
+    EN.update(_part.EN)
+    DE.update(_part.DE)
 
 CATALOGUE: dict[str, dict[str, str]] = {"en": EN, "de": DE}
 LANGUAGE_LABELS = {"en": "English", "de": "Deutsch"}

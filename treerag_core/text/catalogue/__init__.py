@@ -1,0 +1,11 @@
+"""The message catalogue's parts, one module a page or part of the app, each holding its
+English (``EN``) and German (``DE``) wording side by side so a translator reads both at
+once; :mod:`treerag_core.text.messages` joins them into one catalogue a language."""
+
+from __future__ import annotations
+
+from . import access, chat, evaluate, registry, settings, tree, upload
+
+PARTS = (registry, evaluate, tree, chat, upload, settings, access)
+
+__all__ = ["PARTS"]
