@@ -194,3 +194,57 @@ def test_the_bench_changes_a_figure_the_way_it_was_printed() -> None:
     assert changed("It was 24.6% [S1].", "24.6%") == "It was 27.1% [S1]."
     assert changed("It was 1 point [S1].", "1") == "It was 2 point [S1]."  # ×1.1 rounds back
     assert {half(f"q{n}") for n in range(20)} == {"tuned", "held out"}
+
+
+BALANCE = {
+    "ref": "S3",
+    "label": "S3 · Item 8 > Consolidated Balance Sheets, p. 61",
+    "page_start": 61,
+    "lead": "May 31, 2022 2021 (in millions)",
+    "text": (
+        "Total current assets 28,213 26,291\n"
+        "Total current liabilities 9,674 9,661\n"
+        "Property, plant and equipment, net 4,791 4,904\n"
+    ),
+}
+WORKING_QUESTION = (
+    "What were Nike's FY2022 fixed asset turnover (revenue / average PP&E), working capital "
+    "ratio and revenue growth?"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        # the computed answer's headline: the result is printed nowhere, its working is
+        ("Fixed asset turnover, FY2022: 10.57 = revenue 51,217 / average PP&E "
+         "((4,791 + 4,904) / 2) [S1, p. 59; S3, p. 61]", "supported"),
+        ("Working capital ratio, FY2022: 2.92 = total current assets 28,213 / total current "
+         "liabilities 9,674 [S3]", "supported"),
+        ("Revenue growth, FY2021–FY2022: 4.4% = (51,217 − 49,072) / 49,072 [S1]", "supported"),
+        # a result its working does not give
+        ("Fixed asset turnover, FY2022: 11.63 = revenue 51,217 / average PP&E "
+         "((4,791 + 4,904) / 2) [S1, p. 59; S3, p. 61]", "partly"),
+        # a working right on a figure the passages do not print (one figure changed)
+        ("Fixed asset turnover, FY2022: 9.58 = revenue 51,217 / average PP&E "
+         "((5,791 + 4,904) / 2) [S1, p. 59; S3, p. 61]", "partly"),
+    ],
+)  # fmt: skip
+def test_a_result_shown_with_its_working_is_supported_when_the_working_is(
+    answer: str, verdict: str
+) -> None:
+    support = check_support(answer, [INCOME, BALANCE], WORKING_QUESTION)
+    assert [s["verdict"] for s in support["sentences"]] == [verdict]
+
+
+def test_a_working_is_read_as_arithmetic_on_the_figures_it_names() -> None:
+    from treerag_core.text.working import evaluate, workings
+
+    (shown,) = workings("Turnover: 10.57 = revenue 51,217 / average PP&E ((4,791 + 4,904) / 2)")
+    assert shown.result.text == "10.57" and [f.value for f in shown.operands] == [51217, 4791, 4904]
+    assert workings("CAGR: 7.3% = (5,000 / 4,050)^(1/3) − 1")  # a percentage of a ratio
+    assert workings("Ratio: 0.6 = 1,577 / 3,154") == []  # the working gives 0.5
+    assert workings("DIO = 365 × inventory 1,100 / COGS 9,000") == []  # a definition
+    low, high = evaluate("DIO 30.12 + DSO 28.2 − DPO 62.02") or (0, 0)
+    assert low < -3.7 < high  # figures printed with decimals may be rounded
+    assert evaluate("total 350 (2022) 200") is None  # two numbers side by side: not arithmetic

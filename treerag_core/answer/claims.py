@@ -63,6 +63,9 @@ OPENERS = frozenset(
 )
 _NAME = re.compile(r"\b(?:[A-Z][\w&'’.-]*[A-Za-z0-9]|[A-Z]{2,}|\d+[A-Z][A-Za-z]*)\b")
 _COMPACT = re.compile(r"[\W_]+")
+# A fiscal year as filings and computed answers write it ("FY2022", "FY2021–FY2022"): a
+# date, checked as its year, not a name.
+_FISCAL_YEAR = re.compile(r"(?:FY|CY)'?(?:19|20)\d\d", re.I)
 # Sentences of an answer end at a stop and a space before a capital, a quote or a bracket.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[A-Z0-9$€£])")
 _ABBREVIATED = re.compile(r"\b(?:Inc|Co|Corp|Ltd|No|Mr|Mrs|Ms|Dr|St|vs|approx|U\.S|e\.g|i\.e)\.$")
@@ -94,7 +97,7 @@ def names_in(text: str) -> list[str]:
     out = []
     for m in _NAME.finditer(text):
         word = re.sub(r"['’]s?$", "", m.group(0).rstrip("."))
-        if word.lower() in COMMON_CAPITALS or _REF.fullmatch(word):
+        if word.lower() in COMMON_CAPITALS or _REF.fullmatch(word) or _FISCAL_YEAR.fullmatch(word):
             continue
         first = m.start() == len(text) - len(text.lstrip())
         if text[m.end() : m.end() + 1] == ":":

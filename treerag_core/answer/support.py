@@ -24,6 +24,7 @@ from typing import Any
 from ..text import OFFLINE_NOTE
 from ..text.figures import Figure, computed, figures_in
 from ..text.numbers import years_in
+from ..text.working import Worked, workings
 from .claims import (
     REFUSAL,
     Line,
@@ -169,7 +170,9 @@ def _check(
         return row  # "It has 2 main parts:": it opens a list, the list says what it claims
     cited = [p for p in passages if p.ref in sentence.refs]
     scope = _nearest(cited or passages, terms)
-    found, elsewhere, best = _figures_found(figures, terms | given.asked, scope, passages)
+    found, elsewhere, best = _figures_found(
+        figures, terms | given.asked, scope, passages, workings(text)
+    )
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
     missing += [str(y) for y in sorted(years) if not _year_found(y, scope, given)]
     missing += [n for n in names if not _name_found(n, scope, given)]
@@ -238,13 +241,23 @@ def _verdict(
 
 
 def _figures_found(
-    figures: list[Figure], terms: set[str], scope: list[Passage], everything: list[Passage]
-) -> tuple[list[Figure], list[Figure], tuple[Line, Passage] | None]:
+    figures: list[Figure], terms: set[str], scope: list[Passage], everything: list[Passage],
+    worked: Sequence[Worked] = (),
+) -> tuple[list[Figure], list[Figure], tuple[Line, Passage] | None]:  # fmt: skip
     """The figures found in ``scope`` (printed or computed), those found only in another
-    passage, and the line holding the first one found."""
+    passage, and the line holding the first one found. A result shown with its working
+    (``0.68 = 7,101 / 10,420``) is found when every figure its working uses is."""
     found, elsewhere, best = [], [], None
     others = [p for p in everything if p not in scope]
+    results = {w.result.start: w for w in worked}
     for figure in figures:
+        shown = results.get(figure.start)
+        if shown is not None and shown.operands:
+            hits = [_find(f, terms, scope, compute=False) for f in shown.operands]
+            if all(hits):
+                found.append(figure)
+                best = best or hits[0]
+                continue
         hit = _find(figure, terms, scope)
         if hit is not None:
             found.append(figure)
@@ -254,15 +267,19 @@ def _figures_found(
     return found, elsewhere, best
 
 
-def _find(figure: Figure, terms: set[str], scope: list[Passage]) -> tuple[Line, Passage] | None:
-    """The line printing ``figure``; else one of the lines nearest the sentence's terms
-    whose figures compute it."""
+def _find(
+    figure: Figure, terms: set[str], scope: list[Passage], compute: bool = True
+) -> tuple[Line, Passage] | None:
+    """The line printing ``figure``; else (``compute``) one of the lines nearest the
+    sentence's terms whose figures compute it."""
     for passage in scope:
         at = passage.find(figure)
         if at is not None:
             line = passage.line_at(at)
             if line is not None:
                 return line, passage
+    if not compute:
+        return None
     ranked = sorted(
         ((len(terms & line.terms), -i, line, p) for p in scope[:NEAREST_PASSAGES]
          for i, line in enumerate(p.lines) if _has_digit(line.text)),
