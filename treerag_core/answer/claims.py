@@ -243,8 +243,9 @@ class Passage:
 
     def find(self, figure: Figure) -> int | None:
         """Where a printed figure agreeing with ``figure`` is (its offset), or None."""
-        if figure.value == 0:
-            return None
+        if figure.value == 0:  # a zero has no scale: it is found as printed ("0.00%")
+            m = re.search(rf"(?<![\d.,]){re.escape(figure.text)}(?![\d.,]\d)", self.text)
+            return m.start() if m else None
         for at, value in self.numbers:
             if figure.may_be(value):
                 window = self.text[max(0, at - 6) : at + 40]

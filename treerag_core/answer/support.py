@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..text import OFFLINE_NOTE
-from ..text.figures import Figure, computed, figures_in
+from ..text.figures import MULTIPLIERS, Figure, computed, figures_in
 from ..text.numbers import years_in
 from ..text.working import Worked, workings
 from .claims import (
@@ -68,6 +68,13 @@ COMPUTE_WORDS = re.compile(
     r"per cent(?:age)?|percent(?:age)?|rounded?|turnover|days|return on)\b",
     re.I,
 )
+# A question that names the unit of its answer ("Answer in USD billions"): an answer's
+# figure without a unit word of its own is read in it ("$8.70" is $8.70 billion).
+ASKED_UNIT = re.compile(
+    r"\b(?:in|of)\s+(?:units of\s+)?(?:(?:USD|US\$|\$|dollars?)\s+)?"
+    r"(thousands|millions|billions)\b",
+    re.I,
+)
 _NOTE_LINE = re.compile(r"^[ \t]*_.*_[ \t]*$", re.M)  # our italic notes (a failed call, a cut)
 _EXCERPT_MARK = re.compile(r"\[… [\d,]+ (?:more )?characters[^\]]*\]")
 
@@ -95,6 +102,8 @@ def check_support(
     context = _Given(terms_of(given, language), compact(given), set(years_in(question)),
                      _asked_terms(question, language))  # fmt: skip
     context.computes = bool(COMPUTE_WORDS.search(question))
+    unit = ASKED_UNIT.search(question)
+    context.unit = MULTIPLIERS[unit.group(1).lower()] if unit else 1.0
     broken = garbled(body, question) if model else ""  # the offline engine copies lines
     checks = (_check(s, passages, context, language) for s in answer_sentences(body))
     rows = [r for r in checks if r is not None]
@@ -134,6 +143,7 @@ class _Given:
         # The question asks for a figure to be computed (a ratio, a growth rate): one the
         # check cannot reproduce from two printed figures is doubtful, not refuted.
         self.computes = False
+        self.unit = 1.0  # the unit the question asks the answer in (1e9: "in USD billions")
 
 
 def _without_notes(answer: str) -> str:
@@ -171,7 +181,7 @@ def _check(
     cited = [p for p in passages if p.ref in sentence.refs]
     scope = _nearest(cited or passages, terms)
     found, elsewhere, best = _figures_found(
-        figures, terms | given.asked, scope, passages, workings(text)
+        figures, terms | given.asked, scope, passages, workings(text), given.unit
     )
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
     missing += [str(y) for y in sorted(years) if not _year_found(y, scope, given)]
@@ -242,7 +252,7 @@ def _verdict(
 
 def _figures_found(
     figures: list[Figure], terms: set[str], scope: list[Passage], everything: list[Passage],
-    worked: Sequence[Worked] = (),
+    worked: Sequence[Worked] = (), unit: float = 1.0,
 ) -> tuple[list[Figure], list[Figure], tuple[Line, Passage] | None]:  # fmt: skip
     """The figures found in ``scope`` (printed or computed), those found only in another
     passage, and the line holding the first one found. A result shown with its working
@@ -259,6 +269,8 @@ def _figures_found(
                 best = best or hits[0]
                 continue
         hit = _find(figure, terms, scope)
+        if hit is None and unit != 1.0 and not _has_unit(figure):
+            hit = _find(_in_unit(figure, unit), terms, scope)
         if hit is not None:
             found.append(figure)
             best = best or hit
@@ -280,17 +292,31 @@ def _find(
                 return line, passage
     if not compute:
         return None
+    # The lines sharing most of the sentence's terms; among as close ones, those naming
+    # least besides ("Total current assets" before "Prepaid expenses and other current
+    # assets"): a row whose label is what is asked is the one computed from.
     ranked = sorted(
-        ((len(terms & line.terms), -i, line, p) for p in scope[:NEAREST_PASSAGES]
-         for i, line in enumerate(p.lines) if _has_digit(line.text)),
-        key=lambda t: (t[0], t[1]), reverse=True,
+        ((len(terms & line.terms), -len(line.terms - terms), -i, line, p)
+         for p in scope[:NEAREST_PASSAGES] for i, line in enumerate(p.lines)
+         if _has_digit(line.text)),
+        key=lambda t: t[:3], reverse=True,
     )[:COMPUTE_LINES]  # fmt: skip
     if not ranked:
         return None
     near = [f for *_, line, _p in ranked for f in line.figures][:COMPUTE_FIGURES]
-    if any(figure.agrees(other) for other in computed(near)):
-        return ranked[0][2], ranked[0][3]
+    if any(figure.computes_to(other) for other in computed(near)):
+        return ranked[0][3], ranked[0][4]
     return None
+
+
+def _has_unit(figure: Figure) -> bool:
+    """Whether the figure prints its own unit word or is a percentage."""
+    return figure.percent or bool(re.search(r"[A-Za-z]$", figure.text))
+
+
+def _in_unit(figure: Figure, unit: float) -> Figure:
+    return Figure(figure.text, figure.value * unit, figure.precision * unit, figure.digits,
+                  start=figure.start, end=figure.end)  # fmt: skip
 
 
 def _has_digit(text: str) -> bool:
