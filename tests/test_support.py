@@ -340,3 +340,27 @@ def test_dates_days_zeros_and_fiscal_years_are_read_as_such() -> None:
                          "What is the ABR margin?")["verdict"] == "supported"  # fmt: skip
     assert check_support("The ABR Margin ranges from 0% to 0.5% [S1].", [fee],
                          "What is the ABR margin?")["verdict"] != "supported"  # fmt: skip
+
+
+def test_the_computed_answer_with_its_working_and_note_is_supported() -> None:
+    """As ``answer/computed.py`` renders it: the result, its working, each cell cited, the
+    note; a constant the question defines (365) is the question's, not the document's."""
+    from treerag_core.answer.computed import COMPUTED_NOTE
+
+    question = (
+        "What is the FY2022 days sales in payables? Defined as 365 * total current "
+        "liabilities / revenue."
+    )
+    answer = (
+        "Days in payables, FY2022: 68.94 days = 365 × total current liabilities 9,674 / "
+        "revenue 51,217 [S3, p. 61; S1, p. 59]\n"
+        "- total current liabilities, 2022: 9,674 [S3, p. 61]\n"
+        "- revenue, 2022: 51,217 [S1, p. 59]\n\n" + COMPUTED_NOTE
+    )
+    support = check_support(answer, [INCOME, BALANCE], question)
+    assert support["verdict"] == "supported", support["sentences"]
+    wrong = answer.replace("68.94 days", "75.83 days")
+    assert check_support(wrong, [INCOME, BALANCE], question)["flagged"]
+    # a right working on a constant in neither the question nor the passages
+    no_constant = answer.replace("68.94 days = 365 ×", "68.00 days = 360 ×")
+    assert check_support(no_constant, [INCOME, BALANCE], question)["flagged"]

@@ -37,6 +37,7 @@ from .claims import (
     passages_of,
     terms_of,
 )
+from .computed import COMPUTED_NOTE
 from .garbled import garbled
 from .offline.extractive import NO_MATCH_NOTE
 from .offline.question import INSTRUCTION_WORDS, METRIC_SYNONYMS, read_question
@@ -104,6 +105,7 @@ def check_support(
     context.computes = bool(COMPUTE_WORDS.search(question))
     unit = ASKED_UNIT.search(question)
     context.unit = MULTIPLIERS[unit.group(1).lower()] if unit else 1.0
+    context.figures = [f for f in figures_in(question) if not f.year]
     broken = garbled(body, question) if model else ""  # the offline engine copies lines
     checks = (_check(s, passages, context, language) for s in answer_sentences(body))
     rows = [r for r in checks if r is not None]
@@ -144,14 +146,15 @@ class _Given:
         # check cannot reproduce from two printed figures is doubtful, not refuted.
         self.computes = False
         self.unit = 1.0  # the unit the question asks the answer in (1e9: "in USD billions")
+        self.figures: list[Figure] = []  # the figures the question states ("365 * …")
 
 
 def _without_notes(answer: str) -> str:
     """The answer without the engine's own notes (they are ours, not claims): the offline
-    note, italic notes, an excerpt's "[… 5,380 characters before]". Offsets are kept (each
+    and computed answers' notes, italic notes, an excerpt's "[… 5,380 characters before]". Offsets are kept (each
     note becomes as many spaces), so a sentence's place is its place in the answer."""
     text = answer
-    for note in (OFFLINE_NOTE, NO_MATCH_NOTE):
+    for note in (OFFLINE_NOTE, NO_MATCH_NOTE, COMPUTED_NOTE):
         text = text.replace(note, " " * len(note))
     for pattern in (_NOTE_LINE, _EXCERPT_MARK):
         text = pattern.sub(lambda m: " " * len(m.group(0)), text)
@@ -181,7 +184,7 @@ def _check(
     cited = [p for p in passages if p.ref in sentence.refs]
     scope = _nearest(cited or passages, terms)
     found, elsewhere, best = _figures_found(
-        figures, terms | given.asked, scope, passages, workings(text), given.unit
+        figures, terms | given.asked, scope, passages, workings(text), given
     )
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
     missing += [str(y) for y in sorted(years) if not _year_found(y, scope, given)]
@@ -252,26 +255,31 @@ def _verdict(
 
 def _figures_found(
     figures: list[Figure], terms: set[str], scope: list[Passage], everything: list[Passage],
-    worked: Sequence[Worked] = (), unit: float = 1.0,
+    worked: Sequence[Worked] = (), given: _Given | None = None,
 ) -> tuple[list[Figure], list[Figure], tuple[Line, Passage] | None]:  # fmt: skip
-    """The figures found in ``scope`` (printed or computed), those found only in another
-    passage, and the line holding the first one found. A result shown with its working
-    (``0.68 = 7,101 / 10,420``) is found when every figure its working uses is."""
+    """The figures found in ``scope`` (printed or computed) or stated by the question (the
+    365 of "DPO is defined as 365 * …"), those found only in another passage, and the line
+    holding the first one found. A result shown with its working (``0.68 = 7,101 /
+    10,420``) is found when every figure its working uses is."""
     found, elsewhere, best = [], [], None
     others = [p for p in everything if p not in scope]
     results = {w.result.start: w for w in worked}
+    asked = given.figures if given else []
     for figure in figures:
         shown = results.get(figure.start)
         if shown is not None and shown.operands:
             hits = [_find(f, terms, scope, compute=False) for f in shown.operands]
-            if all(hits):
+            if all(
+                h or any(f.agrees(q) for q in asked)
+                for h, f in zip(hits, shown.operands, strict=True)
+            ):
                 found.append(figure)
-                best = best or hits[0]
+                best = best or next((h for h in hits if h), None)
                 continue
         hit = _find(figure, terms, scope)
-        if hit is None and unit != 1.0 and not _has_unit(figure):
-            hit = _find(_in_unit(figure, unit), terms, scope)
-        if hit is not None:
+        if hit is None and given and given.unit != 1.0 and not _has_unit(figure):
+            hit = _find(_in_unit(figure, given.unit), terms, scope)
+        if hit is not None or any(figure.agrees(q) for q in asked):
             found.append(figure)
             best = best or hit
         elif any(p.find(figure) is not None for p in others):
