@@ -194,3 +194,173 @@ def test_the_bench_changes_a_figure_the_way_it_was_printed() -> None:
     assert changed("It was 24.6% [S1].", "24.6%") == "It was 27.1% [S1]."
     assert changed("It was 1 point [S1].", "1") == "It was 2 point [S1]."  # ×1.1 rounds back
     assert {half(f"q{n}") for n in range(20)} == {"tuned", "held out"}
+
+
+BALANCE = {
+    "ref": "S3",
+    "label": "S3 · Item 8 > Consolidated Balance Sheets, p. 61",
+    "page_start": 61,
+    "lead": "May 31, 2022 2021 (in millions)",
+    "text": (
+        "Total current assets 28,213 26,291\n"
+        "Total current liabilities 9,674 9,661\n"
+        "Property, plant and equipment, net 4,791 4,904\n"
+    ),
+}
+WORKING_QUESTION = (
+    "What were Nike's FY2022 fixed asset turnover (revenue / average PP&E), working capital "
+    "ratio and revenue growth?"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        # the computed answer's headline: the result is printed nowhere, its working is
+        ("Fixed asset turnover, FY2022: 10.57 = revenue 51,217 / average PP&E "
+         "((4,791 + 4,904) / 2) [S1, p. 59; S3, p. 61]", "supported"),
+        ("Working capital ratio, FY2022: 2.92 = total current assets 28,213 / total current "
+         "liabilities 9,674 [S3]", "supported"),
+        ("Revenue growth, FY2021–FY2022: 4.4% = (51,217 − 49,072) / 49,072 [S1]", "supported"),
+        # a result its working does not give
+        ("Fixed asset turnover, FY2022: 11.63 = revenue 51,217 / average PP&E "
+         "((4,791 + 4,904) / 2) [S1, p. 59; S3, p. 61]", "partly"),
+        # a working right on a figure the passages do not print (one figure changed)
+        ("Fixed asset turnover, FY2022: 9.58 = revenue 51,217 / average PP&E "
+         "((5,791 + 4,904) / 2) [S1, p. 59; S3, p. 61]", "partly"),
+    ],
+)  # fmt: skip
+def test_a_result_shown_with_its_working_is_supported_when_the_working_is(
+    answer: str, verdict: str
+) -> None:
+    support = check_support(answer, [INCOME, BALANCE], WORKING_QUESTION)
+    assert [s["verdict"] for s in support["sentences"]] == [verdict]
+
+
+def test_a_working_is_read_as_arithmetic_on_the_figures_it_names() -> None:
+    from treerag_core.text.working import evaluate, workings
+
+    (shown,) = workings("Turnover: 10.57 = revenue 51,217 / average PP&E ((4,791 + 4,904) / 2)")
+    assert shown.result.text == "10.57" and [f.value for f in shown.operands] == [51217, 4791, 4904]
+    assert workings("CAGR: 7.3% = (5,000 / 4,050)^(1/3) − 1")  # a percentage of a ratio
+    assert workings("Ratio: 0.6 = 1,577 / 3,154") == []  # the working gives 0.5
+    assert workings("DIO = 365 × inventory 1,100 / COGS 9,000") == []  # a definition
+    low, high = evaluate("DIO 30.12 + DSO 28.2 − DPO 62.02") or (0, 0)
+    assert low < -3.7 < high  # figures printed with decimals may be rounded
+    assert evaluate("total 350 (2022) 200") is None  # two numbers side by side: not arithmetic
+
+
+CURRENT = {
+    "ref": "S4",
+    "label": "S4 · Item 8 > Consolidated Balance Sheets, p. 50",
+    "page_start": 50,
+    "lead": "May 31, 2020 2019 (in millions)",
+    "text": (
+        "Prepaid expenses and other current assets 402.1 497.5\n"
+        "Total current assets 5,121.3 4,186.5\n"
+        "Other current liabilities 1,633.3 1,367.8\n"
+        "Total current liabilities 7,491.5 7,087.1\n"
+    ),
+}
+CREDIT = {
+    "ref": "S5",
+    "label": "S5 · Item 1.01 Entry into a Material Definitive Agreement, p. 2",
+    "page_start": 2,
+    "text": (
+        "On May 26, 2023, PepsiCo entered into a new $4,200,000,000 five year unsecured "
+        "revolving credit agreement.\n"
+        "On May 26, 2023, PepsiCo entered into a new $4,200,000,000 364 day unsecured "
+        "revolving credit agreement.\n"
+        "Research and development expenses 9 224 265\n"
+    ),
+}
+RATIO_QUESTION = (
+    "What is the FY2020 working capital ratio? Define it as total current assets divided by "
+    "total current liabilities."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "verdict"),
+    [
+        # a ratio of two rows: right, and wrong by one figure (10% more)
+        ("The working capital ratio was 0.68 [S4].", RATIO_QUESTION, "supported"),
+        ("The working capital ratio was 0.75 [S4].", RATIO_QUESTION, "flagged"),
+        # a sum of two figures of one passage (equal ones too); one off is not supported
+        ("PepsiCo may borrow $8,400,000,000 under its revolving credit agreements [S5].",
+         "How much may PepsiCo borrow?", "supported"),
+        ("PepsiCo may borrow $9,240,000,000 under its revolving credit agreements [S5].",
+         "How much may PepsiCo borrow?", "flagged"),
+        # the unit the question asks in: "$8.74" is $8.74 billion; padded cents say no more
+        ("Net property, plant and equipment was $8.74 [S3].",
+         "What is net PP&E? Answer in USD billions.", "flagged"),  # 4,791 million
+        ("Net property, plant and equipment was $4.79 [S3].",
+         "What is net PP&E? Answer in USD billions.", "supported"),
+        ("Net property, plant and equipment was $4.80 [S3].",
+         "What is net PP&E? Answer in USD billions.", "supported"),
+        ("Net property, plant and equipment was $5.27 [S3].",
+         "What is net PP&E? Answer in USD billions.", "flagged"),
+        # a small amount in a table row's cells, as the offline answer copies it
+        ("Research and development expenses were $9 million [S5].", "R&D expenses?",
+         "supported"),
+        ("Research and development expenses were $10 million [S5].", "R&D expenses?",
+         "flagged"),
+    ],
+)  # fmt: skip
+def test_figures_computed_converted_or_rounded_from_the_passages(
+    answer: str, question: str, verdict: str
+) -> None:
+    support = check_support(answer, [INCOME, BALANCE, CURRENT, CREDIT], question)
+    (sentence,) = support["sentences"]
+    assert sentence["verdict"] == "supported" if verdict == "supported" else support["flagged"]
+
+
+def test_a_computed_figure_confirms_only_one_of_its_kind_and_precision() -> None:
+    from treerag_core.text.figures import computed
+
+    (money,) = [f for f in figures_in("$9.57") if not f.year]
+    table = figures_in("Property, plant and equipment — net 8,738 9,574")  # +9.57%
+    changes = [c for c in computed(table) if c.text == "change" and money.agrees(c)]
+    assert changes and not any(money.computes_to(c) for c in changes)  # money is not a % change
+    (rate,) = figures_in("10%")
+    wide = computed(figures_in("close 20 to 30 stores"))  # two-digit inputs: a wide band
+    assert not any(rate.computes_to(c) for c in wide)
+    (growth,) = figures_in("4.4%")
+    assert any(growth.computes_to(c) for c in computed(figures_in("51,217 49,072")))
+
+
+def test_dates_days_zeros_and_fiscal_years_are_read_as_such() -> None:
+    from treerag_core.answer.claims import names_in
+
+    days = [f.day for f in figures_in("On May 26, 2023, it borrowed $4,200,000,000")]
+    assert days == [True, False, False]
+    assert names_in("Revenue growth, FY2021–FY2022: 4.4% at Nike") == ["Revenue", "Nike"]
+    fee = {"ref": "S1", "text": "The ABR Margin ranges from 0.00% to 0.225%."}
+    assert check_support("The ABR Margin ranges from 0.00% to 0.225% [S1].", [fee],
+                         "What is the ABR margin?")["verdict"] == "supported"  # fmt: skip
+    assert check_support("The ABR Margin ranges from 0% to 0.5% [S1].", [fee],
+                         "What is the ABR margin?")["verdict"] != "supported"  # fmt: skip
+
+
+def test_the_computed_answer_with_its_working_and_note_is_supported() -> None:
+    """As ``answer/computed.py`` renders it: the result, its working, each cell cited, the
+    note; a constant the question defines (365) is the question's, not the document's."""
+    from treerag_core.answer.computed import COMPUTED_NOTE
+
+    question = (
+        "What is the FY2022 days sales in payables? Defined as 365 * total current "
+        "liabilities / revenue."
+    )
+    answer = (
+        "Days in payables, FY2022: 68.94 days = 365 × total current liabilities 9,674 / "
+        "revenue 51,217 [S3, p. 61; S1, p. 59]\n"
+        "- total current liabilities, 2022: 9,674 [S3, p. 61]\n"
+        "- revenue, 2022: 51,217 [S1, p. 59]\n\n" + COMPUTED_NOTE
+    )
+    support = check_support(answer, [INCOME, BALANCE], question)
+    assert support["verdict"] == "supported", support["sentences"]
+    wrong = answer.replace("68.94 days", "75.83 days")
+    assert check_support(wrong, [INCOME, BALANCE], question)["flagged"]
+    # a right working on a constant in neither the question nor the passages
+    no_constant = answer.replace("68.94 days = 365 ×", "68.00 days = 360 ×")
+    assert check_support(no_constant, [INCOME, BALANCE], question)["flagged"]

@@ -12,7 +12,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..text.figures import MULTIPLIERS, NUMBER_WORDS, Figure, figures_in, word_figures
+from ..text.figures import (
+    MULTIPLIERS,
+    NUMBER_WORDS,
+    SCALES,
+    SMALL_NUMBER,
+    Figure,
+    figures_in,
+    word_figures,
+)
 from ..text.sentences import sentence_spans
 from ..text.tokens import tokenize
 
@@ -63,6 +71,9 @@ OPENERS = frozenset(
 )
 _NAME = re.compile(r"\b(?:[A-Z][\w&'’.-]*[A-Za-z0-9]|[A-Z]{2,}|\d+[A-Z][A-Za-z]*)\b")
 _COMPACT = re.compile(r"[\W_]+")
+# A fiscal year as filings and computed answers write it ("FY2022", "FY2021–FY2022"): a
+# date, checked as its year, not a name.
+_FISCAL_YEAR = re.compile(r"(?:FY|CY)'?(?:19|20)\d\d", re.I)
 # Sentences of an answer end at a stop and a space before a capital, a quote or a bracket.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[A-Z0-9$€£])")
 _ABBREVIATED = re.compile(r"\b(?:Inc|Co|Corp|Ltd|No|Mr|Mrs|Ms|Dr|St|vs|approx|U\.S|e\.g|i\.e)\.$")
@@ -94,7 +105,7 @@ def names_in(text: str) -> list[str]:
     out = []
     for m in _NAME.finditer(text):
         word = re.sub(r"['’]s?$", "", m.group(0).rstrip("."))
-        if word.lower() in COMMON_CAPITALS or _REF.fullmatch(word):
+        if word.lower() in COMMON_CAPITALS or _REF.fullmatch(word) or _FISCAL_YEAR.fullmatch(word):
             continue
         first = m.start() == len(text) - len(text.lstrip())
         if text[m.end() : m.end() + 1] == ":":
@@ -240,16 +251,33 @@ class Passage:
 
     def find(self, figure: Figure) -> int | None:
         """Where a printed figure agreeing with ``figure`` is (its offset), or None."""
-        if figure.value == 0:
-            return None
+        if figure.value == 0:  # a zero has no scale: it is found as printed ("0.00%")
+            m = re.search(rf"(?<![\d.,]){re.escape(figure.text)}(?![\d.,]\d)", self.text)
+            return m.start() if m else None
         for at, value in self.numbers:
             if figure.may_be(value):
                 window = self.text[max(0, at - 6) : at + 40]
                 if any(figure.agrees(other) for other in figures_in(window)):
                     return at
+                if self._small_cell(figure, at, value):
+                    return at
         if self._words is None:
             self._words = word_figures(self.text)
         return next((w.start for w in self._words if figure.agrees(w)), None)
+
+    def _small_cell(self, figure: Figure, at: int, value: float) -> bool:
+        """A small whole number (prose's item and note numbers, never read as a figure) in a
+        table row's cells, after its label ("Research and development expenses 9 224 265"):
+        an amount, which an answer's amount with its unit ("$9 million") may state."""
+        if value > SMALL_NUMBER or figure.text[:1] not in "$€£¥" and not figure.text[-1:].isalpha():
+            return False
+        start = self.text.rfind("\n", 0, at) + 1
+        end = self.text.find("\n", at)
+        label, cells = self.text[start:at], self.text[at : end if end >= 0 else len(self.text)]
+        if not re.search(r"[^\W\d_]{3}", label) or not _CELLS.fullmatch(cells.rstrip()):
+            return False
+        # a small number is ambiguous: only the very value, at a table's scale, is it
+        return any(abs(figure.value) == value * scale for scale in SCALES)
 
     def line_at(self, offset: int) -> Line | None:
         """The line holding ``offset``."""
@@ -269,6 +297,8 @@ class Passage:
 
 
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+# The rest of a table row from a cell on: cells only (numbers, signs, dashes, parentheses).
+_CELLS = re.compile(r"\d+(?:[ \t]+[$€£¥(]*(?:\d[\d,.]*|[—–-])\)?%?)*")
 
 
 def passages_of(sections: Sequence[Mapping[str, Any]], language: str = "") -> list[Passage]:

@@ -22,8 +22,9 @@ from functools import lru_cache
 from typing import Any
 
 from ..text import OFFLINE_NOTE
-from ..text.figures import Figure, computed, figures_in
+from ..text.figures import MULTIPLIERS, Figure, computed, figures_in
 from ..text.numbers import years_in
+from ..text.working import Worked, workings
 from .claims import (
     REFUSAL,
     Line,
@@ -68,6 +69,13 @@ COMPUTE_WORDS = re.compile(
     r"per cent(?:age)?|percent(?:age)?|rounded?|turnover|days|return on)\b",
     re.I,
 )
+# A question that names the unit of its answer ("Answer in USD billions"): an answer's
+# figure without a unit word of its own is read in it ("$8.70" is $8.70 billion).
+ASKED_UNIT = re.compile(
+    r"\b(?:in|of)\s+(?:units of\s+)?(?:(?:USD|US\$|\$|dollars?)\s+)?"
+    r"(thousands|millions|billions)\b",
+    re.I,
+)
 _NOTE_LINE = re.compile(r"^[ \t]*_.*_[ \t]*$", re.M)  # our italic notes (a failed call, a cut)
 _EXCERPT_MARK = re.compile(r"\[… [\d,]+ (?:more )?characters[^\]]*\]")
 
@@ -99,6 +107,9 @@ def check_support(
                      _asked_terms(question, language))  # fmt: skip
     context.computes = bool(COMPUTE_WORDS.search(question))
     context.results = [f for text in results for f in figures_in(text) if not f.year]
+    unit = ASKED_UNIT.search(question)
+    context.unit = MULTIPLIERS[unit.group(1).lower()] if unit else 1.0
+    context.figures = [f for f in figures_in(question) if not f.year]
     broken = garbled(body, question) if model else ""  # the offline engine copies lines
     checks = (_check(s, passages, context, language) for s in answer_sentences(body))
     rows = [r for r in checks if r is not None]
@@ -140,11 +151,13 @@ class _Given:
         self.computes = False
         # What the app computed from cited cells for this answer (:mod:`.calculations`).
         self.results: list[Figure] = []
+        self.unit = 1.0  # the unit the question asks the answer in (1e9: "in USD billions")
+        self.figures: list[Figure] = []  # the figures the question states ("365 * …")
 
 
 def _without_notes(answer: str) -> str:
     """The answer without the engine's own notes (they are ours, not claims): the offline
-    note, italic notes, an excerpt's "[… 5,380 characters before]". Offsets are kept (each
+    and computed answers' notes, italic notes, an excerpt's "[… 5,380 characters before]". Offsets are kept (each
     note becomes as many spaces), so a sentence's place is its place in the answer."""
     text = answer
     for note in (OFFLINE_NOTE, NO_MATCH_NOTE, COMPUTED_NOTE):
@@ -176,7 +189,9 @@ def _check(
         return row  # "It has 2 main parts:": it opens a list, the list says what it claims
     cited = [p for p in passages if p.ref in sentence.refs]
     scope = _nearest(cited or passages, terms)
-    found, elsewhere, best = _figures_found(figures, terms | given.asked, scope, passages)
+    found, elsewhere, best = _figures_found(
+        figures, terms | given.asked, scope, passages, workings(text), given
+    )
     found += [f for f in figures if f not in found and any(f.agrees(r) for r in given.results)]
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
     missing += [str(y) for y in sorted(years) if not _year_found(y, scope, given)]
@@ -246,15 +261,32 @@ def _verdict(
 
 
 def _figures_found(
-    figures: list[Figure], terms: set[str], scope: list[Passage], everything: list[Passage]
-) -> tuple[list[Figure], list[Figure], tuple[Line, Passage] | None]:
-    """The figures found in ``scope`` (printed or computed), those found only in another
-    passage, and the line holding the first one found."""
+    figures: list[Figure], terms: set[str], scope: list[Passage], everything: list[Passage],
+    worked: Sequence[Worked] = (), given: _Given | None = None,
+) -> tuple[list[Figure], list[Figure], tuple[Line, Passage] | None]:  # fmt: skip
+    """The figures found in ``scope`` (printed or computed) or stated by the question (the
+    365 of "DPO is defined as 365 * …"), those found only in another passage, and the line
+    holding the first one found. A result shown with its working (``0.68 = 7,101 /
+    10,420``) is found when every figure its working uses is."""
     found, elsewhere, best = [], [], None
     others = [p for p in everything if p not in scope]
+    results = {w.result.start: w for w in worked}
+    asked = given.figures if given else []
     for figure in figures:
+        shown = results.get(figure.start)
+        if shown is not None and shown.operands:
+            hits = [_find(f, terms, scope, compute=False) for f in shown.operands]
+            if all(
+                h or any(f.agrees(q) for q in asked)
+                for h, f in zip(hits, shown.operands, strict=True)
+            ):
+                found.append(figure)
+                best = best or next((h for h in hits if h), None)
+                continue
         hit = _find(figure, terms, scope)
-        if hit is not None:
+        if hit is None and given and given.unit != 1.0 and not _has_unit(figure):
+            hit = _find(_in_unit(figure, given.unit), terms, scope)
+        if hit is not None or any(figure.agrees(q) for q in asked):
             found.append(figure)
             best = best or hit
         elif any(p.find(figure) is not None for p in others):
@@ -262,26 +294,44 @@ def _figures_found(
     return found, elsewhere, best
 
 
-def _find(figure: Figure, terms: set[str], scope: list[Passage]) -> tuple[Line, Passage] | None:
-    """The line printing ``figure``; else one of the lines nearest the sentence's terms
-    whose figures compute it."""
+def _find(
+    figure: Figure, terms: set[str], scope: list[Passage], compute: bool = True
+) -> tuple[Line, Passage] | None:
+    """The line printing ``figure``; else (``compute``) one of the lines nearest the
+    sentence's terms whose figures compute it."""
     for passage in scope:
         at = passage.find(figure)
         if at is not None:
             line = passage.line_at(at)
             if line is not None:
                 return line, passage
+    if not compute:
+        return None
+    # The lines sharing most of the sentence's terms; among as close ones, those naming
+    # least besides ("Total current assets" before "Prepaid expenses and other current
+    # assets"): a row whose label is what is asked is the one computed from.
     ranked = sorted(
-        ((len(terms & line.terms), -i, line, p) for p in scope[:NEAREST_PASSAGES]
-         for i, line in enumerate(p.lines) if _has_digit(line.text)),
-        key=lambda t: (t[0], t[1]), reverse=True,
+        ((len(terms & line.terms), -len(line.terms - terms), -i, line, p)
+         for p in scope[:NEAREST_PASSAGES] for i, line in enumerate(p.lines)
+         if _has_digit(line.text)),
+        key=lambda t: t[:3], reverse=True,
     )[:COMPUTE_LINES]  # fmt: skip
     if not ranked:
         return None
     near = [f for *_, line, _p in ranked for f in line.figures][:COMPUTE_FIGURES]
-    if any(figure.agrees(other) for other in computed(near)):
-        return ranked[0][2], ranked[0][3]
+    if any(figure.computes_to(other) for other in computed(near)):
+        return ranked[0][3], ranked[0][4]
     return None
+
+
+def _has_unit(figure: Figure) -> bool:
+    """Whether the figure prints its own unit word or is a percentage."""
+    return figure.percent or bool(re.search(r"[A-Za-z]$", figure.text))
+
+
+def _in_unit(figure: Figure, unit: float) -> Figure:
+    return Figure(figure.text, figure.value * unit, figure.precision * unit, figure.digits,
+                  start=figure.start, end=figure.end)  # fmt: skip
 
 
 def _has_digit(text: str) -> bool:

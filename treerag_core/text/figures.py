@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .numbers import YEAR_RANGE, number_value
+from .numbers import MONTHS, YEAR_RANGE, number_value
 
 # Multiplier words after a figure (English; extend for other languages).
 MULTIPLIERS = {
@@ -34,6 +34,9 @@ MIN_CONFIRMING_DIGITS = 3
 SMALL_NUMBER = 12
 # Computed figures that are pure numbers: never read at a table's scale.
 UNSCALED = ("ratio",)
+# A computed figure confirms an answer's when its own uncertainty (from its inputs' last
+# digits) is at most this many times the answer's precision.
+COMPUTED_SLACK = 2.0
 _UNIT_WORDS = sorted(MULTIPLIERS, key=len, reverse=True)
 _FIGURE = re.compile(
     r"(?<![\w.,])(?P<neg>[-−(])?(?P<cur>[$€£¥₹]|US\$|USD ?|EUR ?|GBP ?)?\s?"
@@ -44,6 +47,10 @@ _FIGURE = re.compile(
     r"(?![\w-]*[A-Za-z])",
     re.I,
 )
+# "May 26", "Sept. 3": the number after a month's name is a day of a date.
+_AFTER_MONTH = re.compile(r"\b(?:" + "|".join(MONTHS) + r")\.?\s$", re.I)
+# Money printed with cents ("$8.70", "$0.40") pads a last zero: it says no more than "$8.7".
+_CENTS_PADDED = re.compile(r"\d\.\d0$")
 _ONES = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen"
@@ -70,6 +77,7 @@ class Figure:
     year: bool = False  # a bare year (2019): a date, not an amount
     start: int = 0
     end: int = 0
+    day: bool = False  # the day of a date ("May 26"): checked as printed, never computed with
 
     def agrees(self, other: Figure) -> bool:
         """Whether ``other`` (a document's figure) confirms this one (an answer's)."""
@@ -85,6 +93,21 @@ class Figure:
         else:
             scales = (1.0,) if other.percent or other.text in UNSCALED else SCALES
         return any(abs(a - b * s) <= self.precision + other.precision * s for s in scales)
+
+    def computes_to(self, other: Figure) -> bool:
+        """Whether ``other``, a figure computed from the document's (:func:`computed`),
+        confirms this one: of the same kind (a percentage is computed as one, an amount or
+        a ratio is not a percentage), and known about as precisely as this one is printed
+        (two figures of two digits compute a wide band, which confirms nothing)."""
+        if self.percent != other.percent:
+            return False
+        a, b = abs(self.value), abs(other.value)
+        scales = (1.0,) if self.percent or other.text in UNSCALED else SCALES
+        return any(
+            abs(a - b * s) <= self.precision + other.precision * s
+            and other.precision * s <= COMPUTED_SLACK * self.precision
+            for s in scales
+        )
 
     def may_be(self, printed: float) -> bool:
         """A quick test before reading a printed number in full: could it agree (at any
@@ -112,6 +135,8 @@ def figures_in(text: str) -> list[Figure]:
         number = m.group("num")
         value = number_value(number) if not number.startswith(".") else float(number)
         half, digits = _precision(number)
+        if m.group("cur") and _CENTS_PADDED.search(number):
+            half, digits = 10 * half, max(1, digits - 1)
         mult_word = (m.group("mult") or "").lower()
         pct = bool(m.group("pct"))
         if pct and "basis" in m.group("pct").lower():
@@ -123,9 +148,10 @@ def figures_in(text: str) -> list[Figure]:
         year = bare and "," not in number and "." not in number and int(value) in YEAR_RANGE
         if bare and not year and "." not in number and value <= SMALL_NUMBER:
             continue
+        day = bare and value <= 31 and bool(_AFTER_MONTH.search(text, 0, m.start()))
         out.append(
             Figure(m.group(0).strip(" (").strip(), value * mult, half * mult, digits, pct, year,
-                   m.start(), m.end())
+                   m.start(), m.end(), day)
         )  # fmt: skip
     return sorted(out + word_figures(text), key=lambda f: f.start)
 
@@ -162,7 +188,7 @@ def computed(figures: list[Figure]) -> list[Figure]:
     """What an answer may compute from two figures: sums, differences, ratios and changes,
     each with the precision its inputs give it (percentages too)."""
     out: list[Figure] = []
-    plain = [f for f in figures if not f.year and f.value]
+    plain = [f for f in figures if not f.year and not f.day and f.value]
     for i, a in enumerate(plain):
         for b in plain[i + 1 :]:
             x, y = abs(a.value), abs(b.value)
