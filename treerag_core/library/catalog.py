@@ -29,7 +29,8 @@ from ..store.base import (
     collection_of,
 )
 from ..summarize.card import EDITABLE_FIELDS, build_card
-from ..text.language import LANGUAGE_NAMES
+from ..text.language import LANGUAGE_NAMES, document_languages
+from ..tree.passages import RANKING_CACHE, keep_statistics
 from ..types import Document, LibraryEntry
 from .documents import load_document
 from .section_terms import section_entry
@@ -57,11 +58,14 @@ def library_entry(document: Document) -> LibraryEntry:
 
 
 def index_entry(store: DocumentStore, document: Document) -> None:
-    """Write a stored document's entry (indexing and imports call it after the save). A
-    store of the caller's own without a library index is left as it is: its documents are
-    asked by id."""
+    """Write a stored document's entry (indexing and imports call it after the save), and
+    keep its ranking statistics in the store's cache, so that no question, not even the
+    first, tokenises the document. A store of the caller's own without a library index
+    gets the statistics alone: its documents are asked by id."""
     if isinstance(store, WithLibraryIndex):
         store.library_index().put(library_entry(document))
+    flat = document.get("flat_nodes") or {}
+    keep_statistics(store.cache(RANKING_CACHE), flat, document_languages(document))
 
 
 def sync_index(

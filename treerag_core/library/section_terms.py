@@ -82,9 +82,11 @@ def _add(
     postings: dict[str, list[list[int]]], section: int, fields: tuple[str, str, str],
     language: str, sums: list[int],
 ) -> None:  # fmt: skip
-    counts = [Counter(tokenize(text, language)) for text in fields]
+    title, summary, text = counts = [Counter(tokenize(text, language)) for text in fields]
     lengths = [sum(c.values()) for c in counts]
     for f, length in enumerate(lengths):
         sums[f] += length
+    a, b, c = lengths  # one row per term: the loop below runs once per term of the section
     for term in set().union(*counts):
-        postings.setdefault(term, []).append([section, *(c.get(term, 0) for c in counts), *lengths])
+        row = [section, title.get(term, 0), summary.get(term, 0), text.get(term, 0), a, b, c]
+        postings.setdefault(term, []).append(row)

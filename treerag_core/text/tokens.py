@@ -84,9 +84,9 @@ SNOWBALL_NAMES = {
 
 def fold_accents(word: str) -> str:
     """The word without the combining accents of Latin, Greek and Cyrillic letters."""
-    decomposed = unicodedata.normalize("NFD", word)
-    if decomposed == word and word.isascii():
+    if word.isascii():  # no accents to drop (and NFD leaves ASCII as it is)
         return word
+    decomposed = unicodedata.normalize("NFD", word)
     return unicodedata.normalize("NFC", _FOLDED_BASES.sub(lambda m: m.group()[0], decomposed))
 
 
@@ -164,7 +164,13 @@ def tokenize(text: str, language: str = "", other: str = "") -> list[str]:
     for word in matcher.findall(lowered):
         stop, stem = alternate if alternate and _script(word) == script else rules
         for one in _word_forms(word) if split_forms else (word,):
-            _add_any(one, stop, stem, out)
+            if not one.isascii():
+                _add_any(one, stop, stem, out)
+            elif one and one not in stop:  # _add_word inline: most words of most texts are ASCII
+                one = stem(one) if stem is not None else one
+                folded = fold_accents(one)
+                if folded == one or folded not in stop:
+                    out.append(folded)
     return out
 
 
