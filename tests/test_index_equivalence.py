@@ -27,6 +27,7 @@ TEXTS = [
     "日本語の文章では、ひらがなと漢字とカタカナが混ざっています。練習用のテキスト。",
     "한국어 문장은 띄어쓰기가 있습니다. 中文没有空格。 ภาษาไทยไม่มีช่องว่าง",
     "naïve café résumé — “quoted” words, ＦＵＬＬ－ＷＩＤＴＨ ５０ and नमस्ते दुनिया",
+    "The Company’s net sales — $1.2 billion in fiscal 2023 — rose; it’s the plans’ “assets”.",
     "12345 678 — ... ???",
     "",
 ]

@@ -160,6 +160,8 @@ def tokenize(text: str, language: str = "", other: str = "") -> list[str]:
     lowered = unicodedata.normalize("NFKC", text).casefold()
     matcher = _WORD_MARKED if _MARKS.search(lowered) else _WORD_ANY
     split_forms = language not in ("", "en")  # English keeps the fast path's words
+    if not split_forms and alternate is None:
+        return _english(matcher.findall(lowered))
     out: list[str] = []
     for word in matcher.findall(lowered):
         stop, stem = alternate if alternate and _script(word) == script else rules
@@ -171,6 +173,20 @@ def tokenize(text: str, language: str = "", other: str = "") -> list[str]:
                 folded = fold_accents(one)
                 if folded == one or folded not in stop:
                     out.append(folded)
+    return out
+
+
+def _english(words: list[str]) -> list[str]:
+    """English tokens of words found in text that is not all ASCII: its ASCII words as the
+    fast path cuts them (stopwords out, plurals stripped; no accents to fold), the others
+    word by word. One loop without a call per word: most words of an English filing."""
+    out: list[str] = []
+    for word in words:
+        if not word.isascii():
+            _add_any(word, STOPWORDS, _plural, out)
+        elif word not in STOPWORDS:
+            plural = len(word) > 4 and word[-1] == "s" and word[-2] != "s"
+            out.append(word[:-1] if plural else word)
     return out
 
 
