@@ -10,6 +10,7 @@ from collections import Counter
 from treerag_core.library import section_terms
 from treerag_core.text import language, tokens
 from treerag_core.text.language import Languages
+from treerag_core.text.tokens import TextTokens
 from treerag_core.tree.passages import (
     LASTING_MIN_PASSAGES,
     RANKING_CACHE,
@@ -160,3 +161,22 @@ def test_sections_in_other_languages_are_the_plain_ones() -> None:
     }
     for main in ("en", "de", "fr", "ru", "ja", ""):
         assert language.section_languages(nodes, main) == _reference_section_languages(nodes, main)
+
+
+def test_texts_cut_once_give_the_statistics_cut_twice() -> None:
+    texts = [*TEXTS, "Revenue and margins by segment. " * 90]  # the last: several passages
+    flat = {
+        f"n{i}": {"title": f"Part {i}", "text": text, "summary": "net sales", "tags": ["x"]}
+        for i, text in enumerate(texts)
+    }
+    for languages in (Languages("en"), Languages("", {"n1": "de"}), Languages("fr")):
+        shared = TextTokens()
+        ids = list(flat)
+        assert (
+            passage_statistics(flat, ids, languages, shared).stored()
+            == passage_statistics(flat, ids, languages).stored()
+        )
+        card = {"language": languages.main, "name": "Acme", "kind": "annual report"}
+        assert section_terms.section_entry(flat, card, shared) == section_terms.section_entry(
+            flat, card
+        )

@@ -30,6 +30,7 @@ from ..store.base import (
 )
 from ..summarize.card import EDITABLE_FIELDS, build_card
 from ..text.language import LANGUAGE_NAMES, document_languages
+from ..text.tokens import TextTokens
 from ..tree.passages import RANKING_CACHE, keep_statistics
 from ..types import Document, LibraryEntry
 from .documents import load_document
@@ -44,7 +45,7 @@ def stamp_of(row: Mapping[str, Any]) -> str:
     return f"{row.get('content_hash', '')}@{row.get('indexed_at', '')}"
 
 
-def library_entry(document: Document) -> LibraryEntry:
+def library_entry(document: Document, tokens: TextTokens | None = None) -> LibraryEntry:
     """A document's entry: its card and its sections' statistics (what routing ranks by,
     built here at indexing so that no question has to open the document)."""
     card = build_card(document)
@@ -53,7 +54,7 @@ def library_entry(document: Document) -> LibraryEntry:
         "stamp": stamp_of(document),
         "collection": collection_of(document),
         "card": dict(card),
-        "sections": section_entry(document.get("flat_nodes", {}), card),
+        "sections": section_entry(document.get("flat_nodes", {}), card, tokens or TextTokens()),
     }
 
 
@@ -62,10 +63,11 @@ def index_entry(store: DocumentStore, document: Document) -> None:
     keep its ranking statistics in the store's cache, so that no question, not even the
     first, tokenises the document. A store of the caller's own without a library index
     gets the statistics alone: its documents are asked by id."""
+    tokens = TextTokens()  # a section's text is cut once for both
     if isinstance(store, WithLibraryIndex):
-        store.library_index().put(library_entry(document))
+        store.library_index().put(library_entry(document, tokens))
     flat = document.get("flat_nodes") or {}
-    keep_statistics(store.cache(RANKING_CACHE), flat, document_languages(document))
+    keep_statistics(store.cache(RANKING_CACHE), flat, document_languages(document), tokens)
 
 
 def sync_index(

@@ -250,6 +250,22 @@ def _add_word(word: str, stop: frozenset[str], stem: Callable[[str], str] | None
         out.append(folded)
 
 
+class TextTokens:
+    """The tokens of texts cut once for several uses within one piece of work (a section's
+    text counted for the library index and cut into the ranking's passages, at indexing):
+    held by the caller for that work only, so no state outlives it. Callers must not change
+    the lists it returns."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[str, str], list[str]] = {}
+
+    def __call__(self, text: str, language: str = "") -> list[str]:
+        made = self._made.get((text, language))
+        if made is None:
+            made = self._made[(text, language)] = tokenize(text, language)
+        return made
+
+
 def spaced(text: str) -> str:
     """The text with each run of a script written without spaces replaced by its bigrams,
     space-separated: how a full-text engine that cuts words at spaces (SQLite's FTS5,
