@@ -150,8 +150,12 @@ def tokenize(text: str, language: str = "", other: str = "") -> list[str]:
     and ``"en"``: English's plural strip); bigrams for scripts without spaces. ``other``:
     the document's own language, for a section in another: its words in the document's
     script (a Russian title over an English text) are stemmed as the document's are."""
-    if language in ("", "en") and text.isascii():
-        return [_plural(w) for w in _LOWER_WORD.findall(text.lower()) if w not in STOPWORDS]
+    if language in ("", "en") and text.isascii():  # _plural inline: a call a word costs
+        return [
+            w[:-1] if len(w) > 4 and w[-1] == "s" and w[-2] != "s" else w
+            for w in _LOWER_WORD.findall(text.lower())
+            if w not in STOPWORDS
+        ]
     rules = _rules(language)
     script = SCRIPT_OF_LANGUAGE.get(other, "latin") if other else ""
     alternate = (
