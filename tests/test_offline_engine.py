@@ -212,6 +212,7 @@ def test_query_expansion_maps_question_words_to_filing_words():
 def test_ranking_memory_gives_the_same_ranking_and_builds_each_set_once() -> None:
     from treerag_core.navigate import ranking
     from treerag_core.navigate.ranking import RankingMemory
+    from treerag_core.tree import passages  # where the statistics are built
 
     flat = {
         "0000": {"title": "Revenue", "summary": "", "tags": [], "text": "Net sales rose to 9 billion."},
@@ -219,14 +220,14 @@ def test_ranking_memory_gives_the_same_ranking_and_builds_each_set_once() -> Non
     }  # fmt: skip
     memory = RankingMemory(max_sets=2)
     built = []
-    real = ranking.BM25
+    real = passages.BM25
 
     class Counting(real):  # type: ignore[misc, valid-type]
         def __init__(self, docs, **kw) -> None:  # noqa: ANN001, ANN003
             built.append(1)
             super().__init__(docs, **kw)
 
-    ranking.BM25 = Counting
+    passages.BM25 = Counting
     try:
         plain = ranking.rank_nodes("how many people", flat, k=2)
         assert ranking.rank_nodes("how many people", flat, k=2, memory=memory) == plain
@@ -236,7 +237,7 @@ def test_ranking_memory_gives_the_same_ranking_and_builds_each_set_once() -> Non
         ranking.rank_nodes("how many people", changed, k=2, memory=memory)
         assert len(built) == 3  # changed text is a new set, never a stale hit
     finally:
-        ranking.BM25 = real
+        passages.BM25 = real
 
 
 def test_ranking_memory_keeps_quoted_sections_pieces_and_answers_the_same(tmp_path) -> None:

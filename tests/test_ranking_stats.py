@@ -1,5 +1,6 @@
-"""A document's ranking statistics, built once and kept in the store's cache: read back
-(by another process, after a restart) they rank exactly as statistics built from the text."""
+"""A document's ranking statistics, built once at indexing and kept in the store's cache:
+read back (by another process, after a restart, by the first question) they rank exactly as
+statistics built from the text."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def test_a_document_is_tokenised_once_for_every_memory_sharing_the_cache(tmp_pat
     assert cache.puts == 2
 
 
-def test_a_library_question_keeps_the_statistics_in_the_store(
+def test_indexing_keeps_the_statistics_a_first_question_reads(
     any_registry: RegistryUnderTest,
 ) -> None:
     from treerag_core.store import open_store
@@ -70,9 +71,9 @@ def test_a_library_question_keeps_the_statistics_in_the_store(
     index_upload("other.md", b"# Canteen\n\nLunch is served from noon.\n", registry_path=url)
     question = "Where is the emergency stop button?"
     kept = open_store(url).cache("ranking")
-    assert len(kept) == 0
+    assert len(kept) == 1  # kept at indexing: the manual's (the canteen note is too small)
     cold = ask_library(question, make_retriever(), registry_path=url, return_raw=False)
-    assert len(kept) == 1  # the manual's statistics (the canteen note is too small to keep)
+    assert len(kept) == 1  # the first question found them: nothing built, nothing added
     warm = ask_library(question, make_retriever(), registry_path=url, return_raw=False)
     assert len(kept) == 1
     assert warm["answer"] == cold["answer"] and "beside door B" in warm["answer"]

@@ -32,6 +32,7 @@ from ..route.routing import (
 from ..store import open_store
 from ..store.base import RegistryLike
 from ..text import ENGINE_NAME
+from ..tree.passages import RANKING_CACHE
 from .ask import aask_multi, ask_multi
 from .result import AnswerMessage
 from .retriever import Retriever
@@ -42,7 +43,6 @@ NOTHING_FOUND = (
 )
 
 Answer = AnswerMessage | dict[str, Any]
-RANKING_CACHE = "ranking"  # the store cache that keeps documents' ranking statistics
 
 
 def ask_library(

@@ -29,7 +29,9 @@ from ..store.base import (
     collection_of,
 )
 from ..summarize.card import EDITABLE_FIELDS, build_card
-from ..text.language import LANGUAGE_NAMES
+from ..text.language import LANGUAGE_NAMES, document_languages
+from ..text.tokens import TextTokens
+from ..tree.passages import RANKING_CACHE, keep_statistics
 from ..types import Document, LibraryEntry
 from .documents import load_document
 from .section_terms import section_entry
@@ -43,7 +45,7 @@ def stamp_of(row: Mapping[str, Any]) -> str:
     return f"{row.get('content_hash', '')}@{row.get('indexed_at', '')}"
 
 
-def library_entry(document: Document) -> LibraryEntry:
+def library_entry(document: Document, tokens: TextTokens | None = None) -> LibraryEntry:
     """A document's entry: its card and its sections' statistics (what routing ranks by,
     built here at indexing so that no question has to open the document)."""
     card = build_card(document)
@@ -52,16 +54,20 @@ def library_entry(document: Document) -> LibraryEntry:
         "stamp": stamp_of(document),
         "collection": collection_of(document),
         "card": dict(card),
-        "sections": section_entry(document.get("flat_nodes", {}), card),
+        "sections": section_entry(document.get("flat_nodes", {}), card, tokens or TextTokens()),
     }
 
 
 def index_entry(store: DocumentStore, document: Document) -> None:
-    """Write a stored document's entry (indexing and imports call it after the save). A
-    store of the caller's own without a library index is left as it is: its documents are
-    asked by id."""
+    """Write a stored document's entry (indexing and imports call it after the save), and
+    keep its ranking statistics in the store's cache, so that no question, not even the
+    first, tokenises the document. A store of the caller's own without a library index
+    gets the statistics alone: its documents are asked by id."""
+    tokens = TextTokens()  # a section's text is cut once for both
     if isinstance(store, WithLibraryIndex):
-        store.library_index().put(library_entry(document))
+        store.library_index().put(library_entry(document, tokens))
+    flat = document.get("flat_nodes") or {}
+    keep_statistics(store.cache(RANKING_CACHE), flat, document_languages(document), tokens)
 
 
 def sync_index(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..summarize.card import card_text
@@ -55,24 +55,27 @@ def own_period(card: Mapping[str, Any]) -> str:
 
 
 def section_entry(
-    flat_nodes: Mapping[str, Mapping[str, Any]], card: Mapping[str, Any]
+    flat_nodes: Mapping[str, Mapping[str, Any]],
+    card: Mapping[str, Any],
+    tokens: Callable[[str, str], list[str]] = tokenize,
 ) -> dict[str, Any]:
     """The postings of every term (``{term: [[section, tf title, tf summary, tf text,
     len title, len summary, len text], ...]}``), the document's totals (sections, summed
     field lengths, the card's field lengths, its language, its own period and kind) and each section's node id and
-    title (what the trace and the search model are shown of the best sections)."""
+    title (what the trace and the search model are shown of the best sections). ``tokens``:
+    how a text is cut (indexing passes a :class:`~..text.tokens.TextTokens` it shares)."""
     language = str(card.get("language") or "")
     postings: dict[str, list[list[int]]] = {}
     sums = [0, 0, 0]
     nodes, titles = [], []
     for i, (node_id, node) in enumerate(flat_nodes.items()):
-        _add(postings, i, section_fields(node), language, sums)
+        _add(postings, i, section_fields(node), language, sums, tokens)
         nodes.append(str(node_id))
         titles.append(heading_label(node)[:120])
     fields = card_text(card)
     card_sums = [0, 0, 0]
     _add(postings, CARD_SECTION, (fields["name"], fields["about"], fields["summary"]), language,
-         card_sums)  # fmt: skip
+         card_sums, tokens)  # fmt: skip
     totals = {"sections": len(nodes), "lengths": sums, "card": card_sums, "language": language,
               "period": own_period(card), "kind": str(card.get("kind") or "")}  # fmt: skip
     return {"postings": postings, "totals": totals, "nodes": nodes, "titles": titles}
@@ -80,11 +83,13 @@ def section_entry(
 
 def _add(
     postings: dict[str, list[list[int]]], section: int, fields: tuple[str, str, str],
-    language: str, sums: list[int],
+    language: str, sums: list[int], tokens: Callable[[str, str], list[str]] = tokenize,
 ) -> None:  # fmt: skip
-    counts = [Counter(tokenize(text, language)) for text in fields]
+    title, summary, text = counts = [Counter(tokens(text, language)) for text in fields]
     lengths = [sum(c.values()) for c in counts]
     for f, length in enumerate(lengths):
         sums[f] += length
+    a, b, c = lengths  # one row per term: the loop below runs once per term of the section
     for term in set().union(*counts):
-        postings.setdefault(term, []).append([section, *(c.get(term, 0) for c in counts), *lengths])
+        row = [section, title.get(term, 0), summary.get(term, 0), text.get(term, 0), a, b, c]
+        postings.setdefault(term, []).append(row)

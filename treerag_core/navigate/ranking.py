@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
@@ -10,10 +9,15 @@ from threading import Lock
 from typing import Any, TypeVar
 
 from ..store.base import Cache
-from ..text.bm25 import BM25, PASSAGE_CHARS, STORED_VERSION
+from ..text.bm25 import BM25
 from ..text.language import Languages, detect_language, sample_of
-from ..text.tokens import TOKENS_VERSION, stopwords, tokenize
-from ..tree.labels import heading_label
+from ..text.tokens import stopwords, tokenize
+from ..tree.passages import (
+    LASTING_MIN_PASSAGES,
+    digest,
+    passage_statistics,
+    statistics_key,
+)
 from ..types import FlatNode
 
 # How many section sets (a document, or a level's candidates) a RankingMemory keeps: the
@@ -22,37 +26,9 @@ MAX_REMEMBERED_SETS = 64
 # How many quoted sections' pieces (a section's windows, its parsed table rows, its sentences)
 # a RankingMemory keeps: the sections the recent questions quoted, a few each. Small entries.
 MAX_REMEMBERED_PIECES = 512
-# A section set with this many passages is kept in the lasting cache too (when the memory
-# has one): a document's whole ranking, not a level's few candidates. Reading a 300-page
-# filing's statistics back takes ~10 ms; building them from its text ~100-200 ms.
-LASTING_MIN_PASSAGES = 64
-# What the lasting statistics were made by: another tokenizer or layout is another key.
-LASTING_VERSION = f"bm25-{STORED_VERSION}-tokens-{TOKENS_VERSION}"
-
 T = TypeVar("T")
 # A question's words as a person wrote them (a run of a script without spaces is one).
 QUESTION_WORDS = re.compile(r"[^\W_]+")
-
-
-def node_passages(
-    node: Mapping[str, Any], size: int = PASSAGE_CHARS, language: str = "", other: str = ""
-) -> list[list[str]]:
-    """Overlapping windows of a section's text, each headed by its title, summary and tags.
-
-    A section is as relevant as its best passage: a long section with one matching table is
-    not drowned by its length, and a short one is not favoured for being short. (On the
-    FinanceBench dev set this took page hits from 66% to 69% at the same token budget.)
-    """
-    tags = " ".join(map(str, node.get("tags") or []))
-    head = f"{heading_label(node)} " * 2 + f"{node.get('summary') or ''} {tags} "
-    text = str(node.get("text") or "")
-    if len(text) <= size:
-        return [tokenize(head + text, language, other)]
-    step = size // 2
-    return [
-        tokenize(head + text[i : i + size], language, other)
-        for i in range(0, len(text) - step, step)
-    ]
 
 
 # Query phrases and the words documents use for them: financial filings call the "income
@@ -136,8 +112,8 @@ class RankingMemory:
 
     def _from_lasting(self, key: Hashable, build: Callable[[], BM25]) -> BM25:
         assert self._lasting is not None
-        digest = _digest(key)
-        stored = self._lasting.get(digest)
+        key_digest = digest(key)
+        stored = self._lasting.get(key_digest)
         if stored is not None:
             try:
                 return BM25.from_stored(stored)
@@ -145,7 +121,7 @@ class RankingMemory:
                 pass  # another layout or a damaged entry: built again, and replaced
         made = build()
         if len(made.keys) >= LASTING_MIN_PASSAGES:
-            self._lasting.put(digest, made.stored())
+            self._lasting.put(key_digest, made.stored())
         return made
 
     def piece(self, key: Hashable, build: Callable[[], T]) -> T:
@@ -153,29 +129,9 @@ class RankingMemory:
         return self._pieces.get(key, build)
 
 
-def _digest(key: Hashable) -> str:
-    """A section set's key as a stable digest: what its passages are made of."""
-    h = hashlib.sha256(LASTING_VERSION.encode())
-    stack = [key]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, tuple):
-            h.update(b"(%d" % len(item))
-            stack.extend(reversed(item))
-        else:
-            h.update(b"\x1f" + str(item).encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
-
-
 def remembered(memory: RankingMemory | None, key: Hashable, build: Callable[[], T]) -> T:
     """``build()``, kept in ``memory`` under ``key`` when there is one."""
     return build() if memory is None else memory.piece(key, build)
-
-
-def _content_key(nid: str, node: Mapping[str, Any]) -> Hashable:
-    """What a section's passages are made of (strings hash once per object in Python)."""
-    tags = tuple(map(str, node.get("tags") or []))
-    return (nid, heading_label(node), node.get("summary"), tags, node.get("text"))
 
 
 def rank_nodes(
@@ -245,25 +201,12 @@ def _statistics(
     languages: Languages,
     memory: RankingMemory | None,
 ) -> BM25:
-    """The passages' BM25 statistics, each section cut in its own language."""
+    """The passages' BM25 statistics, each section cut in its own language (read back from
+    the store's cache when indexing kept them there, see :mod:`~..tree.passages`)."""
 
     def build() -> BM25:
-        return BM25(
-            {
-                (nid, j): tokens
-                for nid in ids
-                for j, tokens in enumerate(
-                    node_passages(
-                        flat_nodes[nid],
-                        language=languages.of(nid),
-                        other=languages.main if nid in languages.sections else "",
-                    )
-                )
-            }
-        )
+        return passage_statistics(flat_nodes, ids, languages)
 
     if memory is None:
         return build()
-    others = tuple(sorted((nid, languages.of(nid)) for nid in ids if nid in languages.sections))
-    key = (languages.main, others, *(_content_key(nid, flat_nodes[nid]) for nid in ids))
-    return memory.get(key, build)
+    return memory.get(statistics_key(flat_nodes, ids, languages), build)

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from .tokens import stopwords
@@ -62,6 +63,7 @@ CANDIDATES = {
     "devanagari": ("hi",),
 }  # fmt: skip
 _WORDS = re.compile(r"[^\W\d_]+")
+_ASCII_WORDS = re.compile(r"[a-z]+")  # _WORDS in lower-case ASCII text
 LANGUAGE_NAMES = {
     "en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian",
     "pt": "Portuguese", "nl": "Dutch", "sv": "Swedish", "da": "Danish", "no": "Norwegian",
@@ -74,7 +76,10 @@ LANGUAGE_NAMES = {
 
 
 def _script(sample: str) -> str:
-    """The script most of the letters are in (kana counts for Japanese even beside kanji)."""
+    """The script most of the letters are in (kana counts for Japanese even beside kanji).
+    ASCII text holds no letter of another script: only its Latin letters are counted."""
+    if sample.isascii():
+        return "latin" if _SCRIPT_RES["latin"].search(sample) else ""
     counts = {name: len(rx.findall(sample)) for name, rx in _SCRIPT_RES.items()}
     if counts["kana"] and counts["kana"] >= 0.05 * (counts["kana"] + counts["han"]):
         counts["kana"] += counts.pop("han")
@@ -87,23 +92,48 @@ def detect_language(text: str) -> str:
     return _detect(text[:SAMPLE_CHARS])[0]
 
 
-def _detect(sample: str) -> tuple[str, dict[str, int]]:
-    """The sample's language (or ``""``) and each candidate language's stopword count."""
+def _detect(sample: str, main: str = "") -> tuple[str, dict[str, int]]:
+    """The sample's language (or ``""``) and each candidate language's stopword count.
+    With a document's ``main`` language: a sample where no other language's stopwords can
+    reach OTHER_LANGUAGE_MARGIN times main's is said to be in ``main`` (no counts), without
+    counting each candidate's (what :func:`section_languages` would decide from them)."""
     script = _script(sample)
     if script in ("kana", "han"):
         return ("ja" if script == "kana" else "zh"), {}
     if script in _ONE_LANGUAGE:
         return _ONE_LANGUAGE[script], {}
     candidates = CANDIDATES.get(script)
-    words = [w.casefold() for w in _WORDS.findall(sample)] if candidates else []
+    words = _words(sample) if candidates else []
     if not candidates or not words:
         return "", {}
     counts = Counter(words)
-    hits = {lang: sum(n for w, n in counts.items() if w in stopwords(lang)) for lang in candidates}
+    seen = set(counts)  # a set: intersected with each list by walking the smaller one
+    if main in candidates:
+        own = sum(counts[w] for w in stopwords(main) & seen)
+        if own and sum(counts[w] for w in _all_stopwords(script) & seen) < (
+            OTHER_LANGUAGE_MARGIN * own
+        ):
+            return main, {}
+    hits = {lang: sum(counts[w] for w in stopwords(lang) & seen) for lang in candidates}
     best = max(candidates, key=lambda lang: hits[lang])
     if hits[best] < MIN_STOPWORD_HITS or hits[best] < MIN_STOPWORD_SHARE * len(words):
         return "", hits
     return best, hits
+
+
+@cache
+def _all_stopwords(script: str) -> frozenset[str]:
+    """Every candidate language's stopwords of a script: no one language's count in a
+    sample can be more than theirs."""
+    return frozenset().union(*(stopwords(lang) for lang in CANDIDATES.get(script, ())))
+
+
+def _words(sample: str) -> list[str]:
+    """The sample's words, case folded (ASCII text: its lower-case letters, the same words
+    found in a quarter of the time)."""
+    if sample.isascii():
+        return _ASCII_WORDS.findall(sample.lower())
+    return [w.casefold() for w in _WORDS.findall(sample)]
 
 
 def section_languages(nodes: Mapping[str, Mapping[str, Any]], main: str) -> dict[str, str]:
@@ -119,7 +149,7 @@ def section_languages(nodes: Mapping[str, Mapping[str, Any]], main: str) -> dict
         if len(text) < SECTION_SAMPLE_MIN_CHARS:
             continue
         sample = f"{node.get('title') or ''}\n{text[:SECTION_SAMPLE_CHARS]}"
-        language, hits = _detect(sample)
+        language, hits = _detect(sample, main)
         if not language or language == main:
             continue
         if hits and (

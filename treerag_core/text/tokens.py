@@ -84,9 +84,9 @@ SNOWBALL_NAMES = {
 
 def fold_accents(word: str) -> str:
     """The word without the combining accents of Latin, Greek and Cyrillic letters."""
-    decomposed = unicodedata.normalize("NFD", word)
-    if decomposed == word and word.isascii():
+    if word.isascii():  # no accents to drop (and NFD leaves ASCII as it is)
         return word
+    decomposed = unicodedata.normalize("NFD", word)
     return unicodedata.normalize("NFC", _FOLDED_BASES.sub(lambda m: m.group()[0], decomposed))
 
 
@@ -150,8 +150,12 @@ def tokenize(text: str, language: str = "", other: str = "") -> list[str]:
     and ``"en"``: English's plural strip); bigrams for scripts without spaces. ``other``:
     the document's own language, for a section in another: its words in the document's
     script (a Russian title over an English text) are stemmed as the document's are."""
-    if language in ("", "en") and text.isascii():
-        return [_plural(w) for w in _LOWER_WORD.findall(text.lower()) if w not in STOPWORDS]
+    if language in ("", "en") and text.isascii():  # _plural inline: a call a word costs
+        return [
+            w[:-1] if len(w) > 4 and w[-1] == "s" and w[-2] != "s" else w
+            for w in _LOWER_WORD.findall(text.lower())
+            if w not in STOPWORDS
+        ]
     rules = _rules(language)
     script = SCRIPT_OF_LANGUAGE.get(other, "latin") if other else ""
     alternate = (
@@ -160,11 +164,33 @@ def tokenize(text: str, language: str = "", other: str = "") -> list[str]:
     lowered = unicodedata.normalize("NFKC", text).casefold()
     matcher = _WORD_MARKED if _MARKS.search(lowered) else _WORD_ANY
     split_forms = language not in ("", "en")  # English keeps the fast path's words
+    if not split_forms and alternate is None:
+        return _english(matcher.findall(lowered))
     out: list[str] = []
     for word in matcher.findall(lowered):
         stop, stem = alternate if alternate and _script(word) == script else rules
         for one in _word_forms(word) if split_forms else (word,):
-            _add_any(one, stop, stem, out)
+            if not one.isascii():
+                _add_any(one, stop, stem, out)
+            elif one and one not in stop:  # _add_word inline: most words of most texts are ASCII
+                one = stem(one) if stem is not None else one
+                folded = fold_accents(one)
+                if folded == one or folded not in stop:
+                    out.append(folded)
+    return out
+
+
+def _english(words: list[str]) -> list[str]:
+    """English tokens of words found in text that is not all ASCII: its ASCII words as the
+    fast path cuts them (stopwords out, plurals stripped; no accents to fold), the others
+    word by word. One loop without a call per word: most words of an English filing."""
+    out: list[str] = []
+    for word in words:
+        if not word.isascii():
+            _add_any(word, STOPWORDS, _plural, out)
+        elif word not in STOPWORDS:
+            plural = len(word) > 4 and word[-1] == "s" and word[-2] != "s"
+            out.append(word[:-1] if plural else word)
     return out
 
 
@@ -226,6 +252,22 @@ def _add_word(word: str, stop: frozenset[str], stem: Callable[[str], str] | None
     folded = fold_accents(word)
     if folded == word or folded not in stop:  # "supprimés" → "supprim": still no stopword
         out.append(folded)
+
+
+class TextTokens:
+    """The tokens of texts cut once for several uses within one piece of work (a section's
+    text counted for the library index and cut into the ranking's passages, at indexing):
+    held by the caller for that work only, so no state outlives it. Callers must not change
+    the lists it returns."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[str, str], list[str]] = {}
+
+    def __call__(self, text: str, language: str = "") -> list[str]:
+        made = self._made.get((text, language))
+        if made is None:
+            made = self._made[(text, language)] = tokenize(text, language)
+        return made
 
 
 def spaced(text: str) -> str:

@@ -1,0 +1,182 @@
+"""Indexing's faster paths give exactly what the plain ones gave (issue 42): the language
+of a text and of each section, the tokens of a text, a document's section statistics and
+the ranking statistics kept at indexing. Each reference below is the code as it was before."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+
+from treerag_core.library import section_terms
+from treerag_core.text import language, tokens
+from treerag_core.text.language import Languages
+from treerag_core.text.tokens import TextTokens
+from treerag_core.tree.passages import (
+    LASTING_MIN_PASSAGES,
+    RANKING_CACHE,
+    digest,
+    keep_statistics,
+    passage_statistics,
+    statistics_key,
+)
+
+TEXTS = [
+    "The Company's revenue grew 12% in fiscal 2023, and the pension plan is described in Note 9.",
+    "Die Gesellschaft hat im Geschäftsjahr die Standard-Papiergröße geändert; l'ordinateur est là.",
+    "Le conseil d'administration a approuvé les comptes de l'exercice et la résolution n° 4.",
+    "Компания сообщила о росте выручки и о том, что дивиденды будут выплачены в мае.",
+    "日本語の文章では、ひらがなと漢字とカタカナが混ざっています。練習用のテキスト。",
+    "한국어 문장은 띄어쓰기가 있습니다. 中文没有空格。 ภาษาไทยไม่มีช่องว่าง",
+    "naïve café résumé — “quoted” words, ＦＵＬＬ－ＷＩＤＴＨ ５０ and नमस्ते दुनिया",
+    "The Company’s net sales — $1.2 billion in fiscal 2023 — rose; it’s the plans’ “assets”.",
+    "12345 678 — ... ???",
+    "",
+]
+LANGUAGES = ["", "en", "de", "fr", "ru", "ja", "hi", "ar", "xx"]
+
+
+def _reference_script(sample: str) -> str:
+    counts = {name: len(rx.findall(sample)) for name, rx in language._SCRIPT_RES.items()}
+    if counts["kana"] and counts["kana"] >= 0.05 * (counts["kana"] + counts["han"]):
+        counts["kana"] += counts.pop("han")
+    best = max(counts, key=lambda name: counts[name])
+    return best if counts[best] else ""
+
+
+def _reference_hits(sample: str) -> dict[str, int]:
+    candidates = language.CANDIDATES.get(_reference_script(sample)) or ()
+    counts = Counter(w.casefold() for w in language._WORDS.findall(sample))
+    return {
+        lang: sum(n for w, n in counts.items() if w in tokens.stopwords(lang))
+        for lang in candidates
+    }
+
+
+def _reference_tokenize(text: str, lang: str = "", other: str = "") -> list[str]:
+    if lang in ("", "en") and text.isascii():
+        return [
+            tokens._plural(w)
+            for w in tokens._LOWER_WORD.findall(text.lower())
+            if w not in tokens.STOPWORDS
+        ]
+    rules = tokens._rules(lang)
+    script = tokens.SCRIPT_OF_LANGUAGE.get(other, "latin") if other else ""
+    alternate = (
+        tokens._rules(other)
+        if script and script != tokens.SCRIPT_OF_LANGUAGE.get(lang, "latin")
+        else None
+    )
+    lowered = unicodedata.normalize("NFKC", text).casefold()
+    matcher = tokens._WORD_MARKED if tokens._MARKS.search(lowered) else tokens._WORD_ANY
+    out: list[str] = []
+    for word in matcher.findall(lowered):
+        stop, stem = alternate if alternate and tokens._script(word) == script else rules
+        for one in tokens._word_forms(word) if lang not in ("", "en") else (word,):
+            tokens._add_any(one, stop, stem, out)
+    return out
+
+
+def test_the_script_and_the_stopword_counts_are_the_plain_ones() -> None:
+    for text in TEXTS:
+        assert language._script(text) == _reference_script(text)
+        found, hits = language._detect(text)
+        if hits:
+            assert hits == _reference_hits(text)
+
+
+def test_tokens_are_the_plain_ones_in_every_language() -> None:
+    for text in TEXTS:
+        for lang in LANGUAGES:
+            for other in ("", "en", "ru"):
+                assert tokens.tokenize(text, lang, other) == _reference_tokenize(text, lang, other)
+
+
+def test_section_postings_are_the_plain_ones() -> None:
+    fields = (TEXTS[0], "pension plan revenue", TEXTS[0] + " " + TEXTS[1])
+    postings: dict[str, list[list[int]]] = {}
+    sums = [0, 0, 0]
+    section_terms._add(postings, 3, fields, "en", sums)
+    counts = [Counter(tokens.tokenize(text, "en")) for text in fields]
+    lengths = [sum(c.values()) for c in counts]
+    assert sums == lengths
+    assert postings == {
+        term: [[3, *(c.get(term, 0) for c in counts), *lengths]] for term in set().union(*counts)
+    }
+
+
+def test_indexing_keeps_the_statistics_under_the_first_questions_key() -> None:
+    flat = {
+        f"n{i}": {"title": f"Procedure {i}", "text": f"Check valve {i} and log the pressure."}
+        for i in range(LASTING_MIN_PASSAGES + 2)
+    }
+    languages = Languages("en")
+    kept: dict = {}
+
+    class Cache(dict):
+        def put(self, key: str, value: dict) -> None:
+            kept[key] = value
+
+    assert keep_statistics(Cache(), flat, languages)
+    (key,) = kept
+    assert key == digest(statistics_key(flat, list(flat), languages))
+    built = passage_statistics(flat, list(flat), languages)
+    assert kept[key] == built.stored()
+    assert not keep_statistics(Cache(), dict(list(flat.items())[:3]), languages)  # too small
+    assert RANKING_CACHE == "ranking"
+
+
+def _reference_section_languages(nodes: dict, main: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for nid, node in nodes.items():
+        text = str(node.get("text") or "")
+        if len(text) < language.SECTION_SAMPLE_MIN_CHARS:
+            continue
+        sample = f"{node.get('title') or ''}\n{text[: language.SECTION_SAMPLE_CHARS]}"
+        hits = _reference_hits(sample)
+        best = max(hits, key=lambda lang: hits[lang]) if hits else ""
+        words = language._WORDS.findall(sample)
+        if best and (
+            hits[best] < language.MIN_STOPWORD_HITS
+            or hits[best] < language.MIN_STOPWORD_SHARE * len(words)
+        ):
+            best = ""
+        if not hits:
+            best = language._detect(sample)[0]  # a script that names its language
+        if not best or best == main:
+            continue
+        if hits and (
+            hits[best] < language.OTHER_LANGUAGE_MARGIN * hits.get(main, 0)
+            or language._distinct_stopwords(sample, best) < language.MIN_SECTION_STOPWORDS
+        ):
+            continue
+        found[nid] = best
+    return found
+
+
+def test_sections_in_other_languages_are_the_plain_ones() -> None:
+    mixes = [(a, b) for a in TEXTS for b in TEXTS] + [(a, a) for a in TEXTS]
+    nodes = {
+        f"n{i}": {"title": f"Part {i}", "text": (a + " ") * (i % 4 + 1) + (b + " ") * 3}
+        for i, (a, b) in enumerate(mixes)
+    }
+    for main in ("en", "de", "fr", "ru", "ja", ""):
+        assert language.section_languages(nodes, main) == _reference_section_languages(nodes, main)
+
+
+def test_texts_cut_once_give_the_statistics_cut_twice() -> None:
+    texts = [*TEXTS, "Revenue and margins by segment. " * 90]  # the last: several passages
+    flat = {
+        f"n{i}": {"title": f"Part {i}", "text": text, "summary": "net sales", "tags": ["x"]}
+        for i, text in enumerate(texts)
+    }
+    for languages in (Languages("en"), Languages("", {"n1": "de"}), Languages("fr")):
+        shared = TextTokens()
+        ids = list(flat)
+        assert (
+            passage_statistics(flat, ids, languages, shared).stored()
+            == passage_statistics(flat, ids, languages).stored()
+        )
+        card = {"language": languages.main, "name": "Acme", "kind": "annual report"}
+        assert section_terms.section_entry(flat, card, shared) == section_terms.section_entry(
+            flat, card
+        )
