@@ -345,7 +345,7 @@ def test_dates_days_zeros_and_fiscal_years_are_read_as_such() -> None:
 def test_the_computed_answer_with_its_working_and_note_is_supported() -> None:
     """As ``answer/computed.py`` renders it: the result, its working, each cell cited, the
     note; a constant the question defines (365) is the question's, not the document's."""
-    from treerag_core.answer.computed import COMPUTED_NOTE
+    from treerag_core.answer.offline.computed import COMPUTED_NOTE
 
     question = (
         "What is the FY2022 days sales in payables? Defined as 365 * total current "

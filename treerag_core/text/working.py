@@ -136,7 +136,8 @@ class _Parser:
         exponent = self.atom()
         if base[0] <= 0 or exponent[0] != exponent[1]:
             raise ValueError("only a positive base to a constant power")
-        return tuple(sorted((base[0] ** exponent[0], base[1] ** exponent[0])))  # type: ignore[return-value]
+        low, high = base[0] ** exponent[0], base[1] ** exponent[0]
+        return (min(low, high), max(low, high))
 
     def atom(self) -> tuple[float, float]:
         kind = self._peek()
@@ -151,10 +152,10 @@ class _Parser:
                 raise ValueError("unmatched parenthesis")
             return value
         if kind == "n":
-            value = self.tokens[self.at][1]
+            number = self.tokens[self.at][1]
             self.at += 1
-            assert value is not None
-            return value
+            assert number is not None
+            return number
         raise ValueError(f"unexpected {kind or 'end'}")
 
     def _take(self) -> str:
