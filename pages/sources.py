@@ -7,19 +7,16 @@ import streamlit as st
 
 from ui import sources_view, state
 from ui.errors import shown_errors
+from ui.i18n import t
 
 
 def main() -> None:
-    st.title("Sources")
-    st.caption(
-        "Folders and S3 buckets the library follows: new files are indexed, changed ones "
-        "re-indexed (unchanged sections keep their summaries), renamed ones followed, removed "
-        "ones removed. `python -m treerag_core sync --watch` keeps folders in step as they change."
-    )
+    st.title(t("src.title"))
+    st.caption(t("src.caption"))
     sources_view.last_report()
     listed = sources_view.sources()
     if not listed:
-        st.info("No source yet: add a folder or a bucket below.")
+        st.info(t("src.none"))
     for source in listed:
         sources_view.source_card(source)
     sources_view.add_form()

@@ -112,3 +112,52 @@ def test_settings_upload_and_evaluate_in_german(make_app, sample_doc) -> None:  
         assert not at.exception, page
         assert at.title[0].value == message(title, "de")
         assert not _english_leftovers(_shown(at), prefixes), page
+
+
+def test_sources_in_german_for_an_admin(make_app, app_registry, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """An admin (proxy sign-in) with German chosen sees the Sources page (a synced source's
+    card with its counts and failed file, the actions, the add form) and the sidebar's
+    signed-in line in German words, and none of their English wordings."""
+    from treerag_core.sync.run import sync_source
+    from treerag_core.sync.sources import add_source
+
+    share = tmp_path / "share"
+    share.mkdir()
+    (share / "office.md").write_text("# Office\n\n## Wifi\nThe wifi password is plum-7.\n")
+    (share / "broken.pdf").write_bytes(b"not a pdf")
+    sid = add_source("folder", str(share), "team", registry_path=str(app_registry))["source_id"]
+    sync_source(sid, str(app_registry))
+    monkeypatch.setenv("TREERAG_AUTH", "proxy")
+    monkeypatch.setenv("TREERAG_ADMINS", "admins")
+    boss = {"X-Forwarded-User": "boss@example.com", "X-Forwarded-Groups": "admins"}
+    monkeypatch.setattr("ui.identity.request_headers", lambda: boss)
+    at = make_app("pages/settings.py")
+    at.selectbox(key="settings_language").set_value("de").run()
+    at.switch_page("pages/sources.py").run()
+    assert not at.exception
+    shown = _shown(at) | {str(r.label) for r in at.radio} | {s.value for s in at.subheader}
+    assert at.title[0].value == "Quellen"
+    assert {"Jetzt synchronisieren", "Bearbeiten", "Entfernen…", "Ordnerpfad"} <= shown
+    assert "Eine Quelle hinzufügen" in shown
+    assert any(e.startswith("Fehlgeschlagene Dateien (1)") for e in shown)
+    assert any("1 hinzugefügt" in e and "1 fehlgeschlagen" in e for e in shown)
+    assert any(e.startswith("Angemeldet als **boss@example") for e in shown)
+    assert not _english_pieces(shown, ("src.", "who."))
+    at.button(key=f"src_remove_{sid}").click().run()
+    shown = _shown(at) | {str(r.label) for r in at.radio}
+    assert "Seine Dokumente" in shown and "Die Quelle entfernen" in shown
+    assert not _english_pieces(shown, ("src.", "who."))
+
+
+def _english_pieces(shown: set[str], prefixes: tuple[str, ...]) -> set[str]:
+    """The fixed words of the keys' English wordings (between their placeholders) that German
+    words differently, found anywhere in what is shown: filled-in messages count too."""
+    german = CATALOGUE["de"]
+    pieces = {
+        piece.strip()
+        for key in EN
+        if key.startswith(prefixes) and EN[key] != german[key]
+        for piece in PLACEHOLDER.split(EN[key])[::2]
+        if len(piece.strip(" ·:()*`.;—→")) > 3 and piece.strip() not in german[key]
+    }
+    return {piece for piece in pieces for text in shown if piece in text}

@@ -17,6 +17,7 @@ from treerag_core.access import readable_rows
 from treerag_core.store import DocumentStore, open_store
 
 from . import state
+from .i18n import t
 
 
 def _stamp(path: str) -> int:
@@ -54,7 +55,7 @@ def load(doc_id: str, stamp: str | None = None) -> Document:
     filter decides). Callers must not mutate it."""
     row = next((r for r in rows() if r["doc_id"] == doc_id), None)
     if row is None and state.principal() is not None:
-        raise AccessDeniedError(f"There is no document {doc_id!r} that you may read.")
+        raise AccessDeniedError(t("who.no_document", doc_id=repr(doc_id)))
     store = open_store(state.registry_path())
     if stamp is None:
         stamp = str((row or store.meta(doc_id) or {}).get("indexed_at") or "")

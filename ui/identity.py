@@ -26,6 +26,7 @@ from treerag_core.access import (
     record_sign_in,
 )
 from treerag_core.errors import NotSignedInError
+from treerag_core.text.messages import EN
 
 from . import state
 from .i18n import t
@@ -74,11 +75,8 @@ def gate() -> tuple[AuthSettings, Principal | None]:
         if config.mode == "oidc":
             _sign_in_page(config)
         else:
-            st.title("Access refused")
-            st.error(
-                f"{md_escape(str(exc))} Open treerag through your organisation's sign-in "
-                "address, not the server directly."
-            )
+            st.title(t("who.refused_title"))
+            st.error(t("who.refused", reason=md_escape(str(exc))))
         st.stop()
         raise  # st.stop() raises; this keeps type checkers honest
     if principal is not None and st.session_state.get(state.PRINCIPAL) != principal:
@@ -89,8 +87,8 @@ def gate() -> tuple[AuthSettings, Principal | None]:
 
 def _sign_in_page(config: AuthSettings) -> None:
     st.title("treerag")
-    st.write("Sign in with your organisation's account to see your team's documents.")
-    if st.button("Sign in", type="primary", key="sign_in"):
+    st.write(t("who.sign_in_text"))
+    if st.button(t("who.sign_in"), type="primary", key="sign_in"):
         if config.oidc_provider:
             st.login(config.oidc_provider)
         else:
@@ -102,14 +100,19 @@ def sidebar(principal: Principal | None, config: AuthSettings) -> None:
     if principal is None:
         st.caption(t("sidebar.local_user"))
         return
-    role = " (admin)" if principal.admin else ""
-    st.caption(f"Signed in as **{md_escape(principal.user)}**{role}")
+    signed_in = "who.signed_in_admin" if principal.admin else "who.signed_in"
+    st.caption(t(signed_in, user=md_escape(principal.user)))
     roles = list_collections(state.registry_path(), principal)
     if roles:
-        lines = [f"{md_escape(c['collection'])}: {c['role']}" for c in roles]
-        st.caption("Collections — " + "; ".join(lines))
+        lines = [f"{md_escape(c['collection'])}: {_role(c['role'])}" for c in roles]
+        st.caption(t("who.collections", roles="; ".join(lines)))
     else:
-        st.caption("You have no collection yet: ask an admin for access.")
-    if config.mode == "oidc" and st.button("Sign out", key="sign_out"):
+        st.caption(t("who.no_collection"))
+    if config.mode == "oidc" and st.button(t("who.sign_out"), key="sign_out"):
         state.forget_person()
         st.logout()
+
+
+def _role(role: str) -> str:
+    """A role's name in the person's language (a role the catalogue lacks: as stored)."""
+    return t(f"who.role.{role}") if f"who.role.{role}" in EN else role

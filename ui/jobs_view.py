@@ -16,6 +16,7 @@ from treerag_core.settings import load
 
 from . import state
 from .errors import message_for
+from .i18n import t
 from .text import md_escape
 
 # How often the job list refreshes while a job waits or runs (workers write their progress
@@ -54,13 +55,13 @@ def enqueue(
                 upload.name, upload.getvalue(), registry, overwrite, separate, collection,
                 principal, system_prompt,
             )  # fmt: skip
-            st.success(f"Queued {md_escape(upload.name, 80)} (job {job['id']}).")
+            st.success(t("upload.jobs.queued", name=md_escape(upload.name, 80), id=job["id"]))
         except TreeragError as exc:
             st.error(f"{md_escape(upload.name, 80)}: {message_for(exc)}")
     if url:
         try:
             job = enqueue_url(url, registry, overwrite, collection, principal, system_prompt)
-            st.success(f"Queued {md_escape(url, 80)} (job {job['id']}).")
+            st.success(t("upload.jobs.queued", name=md_escape(url, 80), id=job["id"]))
         except TreeragError as exc:
             st.error(f"{md_escape(url, 80)}: {message_for(exc)}")
 
@@ -73,9 +74,9 @@ def show_jobs() -> None:
     @st.fragment(run_every=JOB_REFRESH_S if active else None)
     def job_list() -> None:
         current = _jobs()
-        st.subheader("Indexing jobs")
+        st.subheader(t("upload.jobs.title"))
         if not current:
-            st.caption("No jobs yet: queued uploads appear here, with their workers' progress.")
+            st.caption(t("upload.jobs.none"))
         for job in current:
             _job_row(job)
 
@@ -86,7 +87,7 @@ def _jobs() -> list[dict[str, Any]]:
     try:
         return list_jobs(state.registry_path(), state.principal())
     except TreeragError as exc:
-        st.warning(f"Jobs cannot be read now: {message_for(exc)}")
+        st.warning(t("upload.jobs.unreadable", reason=message_for(exc)))
         return []
 
 
@@ -94,22 +95,23 @@ def _job_row(job: dict[str, Any]) -> None:
     status = str(job["status"])
     with st.container(border=True):
         left, right = st.columns([3, 2])
-        left.markdown(
-            f"{STATUS_ICONS.get(status, '')} **{md_escape(job['name'], 80)}** · {status}"
-            f" · job {job['id']}"
-        )
-        who = f"by {md_escape(job.get('created_by') or '', 60)}"
-        where = f" · worker {md_escape(job['worker'], 60)}" if job.get("worker") else ""
-        right.caption(f"{who}{where} · attempt {job['attempts']}/{job['max_attempts']}")
+        shown = t(f"upload.jobs.status.{status}") if status in STATUS_ICONS else status
+        left.markdown(t("upload.jobs.row", icon=STATUS_ICONS.get(status, ""), status=shown,
+                        name=md_escape(job["name"], 80), id=job["id"]))  # fmt: skip
+        parts = [t("upload.jobs.by", who=md_escape(job.get("created_by") or "", 60))]
+        if job.get("worker"):
+            parts.append(t("upload.jobs.worker", worker=md_escape(job["worker"], 60)))
+        parts.append(t("upload.jobs.attempt", attempt=job["attempts"], most=job["max_attempts"]))
+        right.caption(" · ".join(parts))
         if status == "running":
             total = max(1, int(job.get("progress_total") or 1))
             done = min(total, int(job.get("progress_done") or 0))
             st.progress(done / total, text=md_escape(job.get("message") or "", 100))
         elif status == "failed":
-            st.error(md_escape(job.get("error") or "failed", 500))
+            st.error(md_escape(job.get("error") or t("upload.jobs.status.failed"), 500))
         elif status == "queued" and job.get("error"):
-            st.caption(f"Waiting to retry after: {md_escape(job['error'], 300)}")
+            st.caption(t("upload.jobs.retry", error=md_escape(job["error"], 300)))
         elif status == "done":
             st.caption(md_escape(job.get("message") or "", 200))
-            if job.get("doc_id") and st.button("Open in tree", key=f"job_tree_{job['id']}"):
+            if job.get("doc_id") and st.button(t("upload.open_tree"), key=f"job_tree_{job['id']}"):
                 state.open_in_tree(str(job["doc_id"]))

@@ -4,8 +4,8 @@ once; :mod:`treerag_core.text.messages` joins them into one catalogue a language
 
 from __future__ import annotations
 
-from . import access, chat, evaluate, registry, settings, tree, upload
+from . import access, chat, evaluate, registry, settings, sources, tree, upload
 
-PARTS = (registry, evaluate, tree, chat, upload, settings, access)
+PARTS = (registry, evaluate, tree, chat, upload, settings, access, sources)
 
 __all__ = ["PARTS"]

@@ -1,4 +1,5 @@
-"""The Upload page's words: the form, each file's status and its result card."""
+"""The Upload page's words: the form, each file's status and its result card, and the
+queued indexing jobs (a registry with a job queue)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,20 @@ EN: dict[str, str] = {
     "upload.ocr": " · {count} page(s) read by OCR",
     "upload.open_tree": "Open in tree",
     "upload.ask": "Ask about it",
+    # Queued indexing (a registry with a job queue)
+    "upload.jobs.queued": "Queued {name} (job {id}).",
+    "upload.jobs.title": "Indexing jobs",
+    "upload.jobs.none": "No jobs yet: queued uploads appear here, with their workers' progress.",
+    "upload.jobs.unreadable": "Jobs cannot be read now: {reason}",
+    "upload.jobs.row": "{icon} **{name}** · {status} · job {id}",
+    "upload.jobs.status.queued": "queued",
+    "upload.jobs.status.running": "running",
+    "upload.jobs.status.done": "done",
+    "upload.jobs.status.failed": "failed",
+    "upload.jobs.by": "by {who}",
+    "upload.jobs.worker": "worker {worker}",
+    "upload.jobs.attempt": "attempt {attempt}/{most}",
+    "upload.jobs.retry": "Waiting to retry after: {error}",
 }
 
 DE: dict[str, str] = {
@@ -72,4 +87,18 @@ DE: dict[str, str] = {
     "upload.ocr": " · {count} Seite(n) per OCR gelesen",
     "upload.open_tree": "In der Baumansicht öffnen",
     "upload.ask": "Dazu fragen",
+    "upload.jobs.queued": "{name} eingereiht (Auftrag {id}).",
+    "upload.jobs.title": "Indexierungsaufträge",
+    "upload.jobs.none": "Noch keine Aufträge: Eingereihte Uploads erscheinen hier, mit dem "
+    "Fortschritt ihrer Worker.",
+    "upload.jobs.unreadable": "Die Aufträge sind gerade nicht lesbar: {reason}",
+    "upload.jobs.row": "{icon} **{name}** · {status} · Auftrag {id}",
+    "upload.jobs.status.queued": "eingereiht",
+    "upload.jobs.status.running": "läuft",
+    "upload.jobs.status.done": "fertig",
+    "upload.jobs.status.failed": "fehlgeschlagen",
+    "upload.jobs.by": "von {who}",
+    "upload.jobs.worker": "Worker {worker}",
+    "upload.jobs.attempt": "Versuch {attempt}/{most}",
+    "upload.jobs.retry": "Wartet auf einen neuen Versuch nach: {error}",
 }
