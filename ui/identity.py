@@ -26,7 +26,6 @@ from treerag_core.access import (
     record_sign_in,
 )
 from treerag_core.errors import NotSignedInError
-from treerag_core.text.messages import EN
 
 from . import state
 from .i18n import t
@@ -115,4 +114,7 @@ def sidebar(principal: Principal | None, config: AuthSettings) -> None:
 
 def _role(role: str) -> str:
     """A role's name in the person's language (a role the catalogue lacks: as stored)."""
-    return t(f"who.role.{role}") if f"who.role.{role}" in EN else role
+    try:
+        return t(f"who.role.{role}")
+    except KeyError:
+        return role
