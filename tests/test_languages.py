@@ -88,6 +88,13 @@ def test_the_language_is_told_from_the_text(text, code) -> None:
     assert detect_language(text) == code
 
 
+def test_the_letters_of_codes_are_no_words() -> None:
+    # An order sheet: a thousand "A00412" codes once counted Czech's stopword "a".
+    rows = "\n".join(f"A{i:05},West,Q{i % 4 + 1},Toaster,On time,4,75" for i in range(1000))
+    assert detect_language("Order,Region,Quarter,Product,Status,Units,Revenue\n" + rows) != "cs"
+    assert detect_language("Die Zahl 2023a ist nicht die Zahl, die wir im Jahr meinen.") == "de"
+
+
 def test_language_names() -> None:
     assert language_name("de") == "German" and language_name("") == "unknown"
 

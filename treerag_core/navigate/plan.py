@@ -57,6 +57,9 @@ def plan_navigation(
     doc_id = str(document.get("doc_id") or "")
     searched, carried = conversation.searched_as, conversation.carried_sections(doc_id)
     language = document_languages(document)
+    # Without a caller's memory, one for this question: the language check and the ranking
+    # read the same statistics, which would otherwise be built twice.
+    memory = memory if memory is not None else RankingMemory()
 
     def offline(k: int, pool: list[str] | None = None) -> tuple[list[str], str]:
         return offline_pick(searched, flat, k, pool, carried, memory, language)

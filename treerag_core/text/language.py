@@ -62,8 +62,10 @@ CANDIDATES = {
     "arabic": ("ar", "fa"),
     "devanagari": ("hi",),
 }  # fmt: skip
-_WORDS = re.compile(r"[^\W\d_]+")
-_ASCII_WORDS = re.compile(r"[a-z]+")  # _WORDS in lower-case ASCII text
+# Words are runs of letters standing alone: the letters of a code such as "A00412" or "Q3"
+# are no word (an order sheet's thousand "A…" codes counted Czech's stopword "a").
+_WORDS = re.compile(r"\b[^\W\d_]+\b")
+_ASCII_WORDS = re.compile(r"\b[a-z]+\b")  # _WORDS in lower-case ASCII text
 LANGUAGE_NAMES = {
     "en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian",
     "pt": "Portuguese", "nl": "Dutch", "sv": "Swedish", "da": "Danish", "no": "Norwegian",
