@@ -25,7 +25,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessageChunk, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages.ai import add_ai_message_chunks
 
 from ..errors import LLMError, StreamBudgetError
 from ..store.base import Cache
@@ -306,20 +307,24 @@ class _Streaming:
     max_seconds: float
     prompt_chars: int
     started: float = field(default_factory=time.perf_counter)
-    total: Any = None  # the chunks added up: the message with the usage and the end marker
+    # The chunks, added up once at the end (the message with the usage and the end marker):
+    # adding each to the sum so far made a long stream quadratic.
+    chunks: list[Any] = field(default_factory=list)
+    size: int = 0  # characters given so far
     cleaner: StreamCleaner = field(default_factory=StreamCleaner)
 
     def take(self, chunk: Any) -> Iterator[str]:
         """The chunk's text without our markup, if any; once the caller has it, refuse a
         runaway stream."""
-        self.total = chunk if self.total is None else self.total + chunk
+        self.chunks.append(chunk)
         yield from self._give(self.cleaner.feed(_text_of(chunk)))
 
     def _give(self, text: str) -> Iterator[str]:
         if text:
             self.state.parts.append(text)
+            self.size += len(text)
             yield text
-        size = sum(len(part) for part in self.state.parts)
+        size = self.size
         elapsed = time.perf_counter() - self.started
         if size > self.max_chars or elapsed > self.max_seconds:
             limit = (
@@ -336,13 +341,26 @@ class _Streaming:
         """After the last chunk: what the cleaner held back; then refuse a cut or empty
         stream, and record text and usage."""
         yield from self._give(self.cleaner.close())
-        _check_complete(self.total, self.llm, self.what)
+        total = _added(self.chunks)
+        _check_complete(total, self.llm, self.what)
         text = "".join(self.state.parts)
         _check_not_empty(text, self.llm, self.what)
         elapsed = time.perf_counter() - self.started
-        message = self.total if self.total is not None else ""
+        message = total if total is not None else ""
         self.state.reply = _reply_from_message(message, self.llm, self.prompt_chars, elapsed)
         self.state.reply.text = text
+
+
+def _added(chunks: list[Any]) -> Any:
+    """A stream's chunks as one message (None for none)."""
+    if not chunks:
+        return None
+    first, *rest = chunks
+    if all(isinstance(c, AIMessageChunk) for c in chunks):
+        return add_ai_message_chunks(first, *rest)
+    for chunk in rest:
+        first = first + chunk
+    return first
 
 
 def stream(
