@@ -191,7 +191,8 @@ def pct(part: float, whole: float) -> str:
 def totals(rows: list[dict[str, Any]], side: str) -> dict[str, Any]:
     ok = [r[side] for r in rows if side in r and "error" not in r[side]]
     total: dict[str, Any] = {"documents": len(ok)}
-    for key in ("sections", "top_level", "repeat_parent", "repeat_sibling", "generated",
+    for key in ("sections", "top_level", "repeat_parent", "repeat_sibling",
+                "repeat_sibling_apart", "generated",
                 "junk_summaries", "summaries", "junk_tags", "tags", "seconds"):  # fmt: skip
         total[key] = sum(r.get(key, 0) for r in ok)
     total["has_junk"] = any("summaries" in r for r in ok)
@@ -218,6 +219,11 @@ FIGURES = (
      f"({t['repeat_parent']})"),
     ("sibling titles repeated", lambda t: f"{pct(t['repeat_sibling'], t['sections'])} "
      f"({t['repeat_sibling']})"),
+    ("… printed apart (distinct sections, one heading)",
+     lambda t: f"{pct(t['repeat_sibling_apart'], t['sections'])} ({t['repeat_sibling_apart']})"),
+    ("… in a row or generated (ours, or printed twice in a row)",
+     lambda t: f"{pct(t['repeat_sibling'] - t['repeat_sibling_apart'], t['sections'])} "
+     f"({t['repeat_sibling'] - t['repeat_sibling_apart']})"),
     ("generated pieces", lambda t: pct(t["generated"], t["sections"])),
     ("top level, median", lambda t: str(t["top_level_median"])),
     ("depth, median", lambda t: str(t["depth_median"])),

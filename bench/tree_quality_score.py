@@ -5,7 +5,10 @@ taken from the reader's code, so the code is not graded by its own patterns:
 - a section *repeats its parent's title* when its title, without a trailing "(pp. 3–4)",
   "(continued)" or "(part 2 of 3)", is the parent's title (or the start of it, cut with …, or
   the end of it, after a label such as "A-1 -");
-- *sibling titles repeat* when two children of one parent carry the same title;
+- *sibling titles repeat* when two children of one parent carry the same title; *apart*
+  when no two of them are next to each other and none is a generated piece (the document
+  prints that heading for distinct sections), else *in a row* (ours, or printed twice in a
+  row: the tree alone cannot tell a split continuation from two such sections);
 - a filing *holds* a primary statement, the auditor's report or note N when a line of its
   text (or a title) is that caption standing alone; it has it *as a section* when a node's
   title is that caption.
@@ -106,18 +109,46 @@ def tree_shape(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
         if node.get("parent_id")
         and repeats_parent(node_label(node), node_label(flat[node["parent_id"]]))
     )
-    siblings: dict[str | None, Counter[str]] = {}
-    for node in nodes:
-        siblings.setdefault(node.get("parent_id"), Counter())[norm(node_label(node))] += 1
-    repeat_sibling = sum(n for counter in siblings.values() for n in counter.values() if n > 1)
+    siblings: dict[str | None, list[dict[str, Any]]] = {}
+    for node in nodes:  # the flat tree keeps document order
+        siblings.setdefault(node.get("parent_id"), []).append(node)
+    apart = 0
+    for kids in siblings.values():
+        apart += sibling_repeats_apart(kids)
+    repeat_sibling = sum(
+        n
+        for kids in siblings.values()
+        for n in Counter(norm(node_label(k)) for k in kids).values()
+        if n > 1
+    )
     return {
         "sections": len(nodes),
         "top_level": sum(1 for node in nodes if not node.get("parent_id")),
         "depth": max((int(node.get("level") or 1) for node in nodes), default=0),
         "repeat_parent": repeat_parent,
         "repeat_sibling": repeat_sibling,
+        "repeat_sibling_apart": apart,
         "generated": sum(1 for node in nodes if node.get("generated")),
     }
+
+
+def sibling_repeats_apart(kids: list[dict[str, Any]]) -> int:
+    """Siblings whose title repeats only *apart*: every other sibling of that title is
+    separated from it by a sibling of another title, and none is a generated piece. That is
+    a heading the document prints for distinct sections ("Description", "Judgments …",
+    "Description", …, one set per estimate). The rest of the repeats (the same title twice
+    in a row, a generated piece) are ours, or a heading printed twice in a row: a
+    continuation the tree split, or two sections one after another under one heading."""
+    titles = [norm(node_label(k)) for k in kids]
+    counts = Counter(titles)
+    ours = {
+        t
+        for i, t in enumerate(titles)
+        if counts[t] > 1
+        and ((i and titles[i - 1] == t) or any(kids[j].get("generated")
+                                                for j, u in enumerate(titles) if u == t))
+    }  # fmt: skip
+    return sum(n for t, n in counts.items() if n > 1 and t not in ours)
 
 
 def caption_kind(line: str, limit: int = MAX_CAPTION_CHARS) -> list[str]:

@@ -47,6 +47,16 @@ def test_shape_and_filing_parts_of_a_small_tree() -> None:
     assert (parts["notes_held"], parts["notes_sectioned"]) == ([1, 2], [1])
 
 
+def test_sibling_repeats_apart_are_printed_and_in_a_row_are_ours() -> None:
+    titles = ["Description", "Judgments", "Description", "Judgments", "Balance Sheets",
+              "Balance Sheets", "Overview"]  # fmt: skip
+    flat = {str(i): _node(str(i), t, "p", level=2) for i, t in enumerate(titles)}
+    flat["p"] = _node("p", "Critical Accounting Estimates", None)
+    flat["9"] = {**_node("9", "Overview", "p", level=2), "generated": True}
+    shape = tree_shape(flat)
+    assert (shape["repeat_sibling"], shape["repeat_sibling_apart"]) == (8, 4)
+
+
 def test_captions_in_the_forms_filings_print_them() -> None:
     assert caption_kind("Consolidated Balance Sheet at December 31, 2018 and 2017") == [
         "balance sheet"

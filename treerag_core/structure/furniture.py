@@ -3,7 +3,9 @@
 A header is a line at a page's edge that repeats on half the pages, or on three or more
 consecutive pages (section running heads such as ``PART I`` / ``Item 1A`` in some filings).
 For the latter the first occurrence is kept when it is a keyword heading, since that is
-where the section starts.
+where the section starts. A page without the line (a cover's second page, a full-page
+table) does not break a run: ``Table of Contents``, the link atop a filing's pages, is a
+running head on its cover too.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from .candidates import Kind, classify_line
 from .profiles import GENERIC, Profile
 from .thresholds import (
     EDGE_LINES,
+    MAX_RUN_GAP,
     MIN_RUNNING_PAGES,
     PAGE_NUMBER_EDGE_LINES,
     RUN_OF_PAGES,
@@ -102,7 +105,7 @@ def _runs(
     everywhere: set[str],
     profile: Profile,
 ) -> dict[str, set[int]]:
-    """key → pages in runs of consecutive pages that repeat it (its first page kept when
+    """key → pages in runs of (nearly) consecutive pages that repeat it (its first page kept when
     the line is a keyword heading: that is where the section starts)."""
     runs: dict[str, set[int]] = {}
     for key, pages in pages_of.items():
@@ -110,7 +113,7 @@ def _runs(
             continue
         start = 0
         for n in range(1, len(pages) + 1):
-            if n == len(pages) or pages[n] != pages[n - 1] + 1:
+            if n == len(pages) or pages[n] - pages[n - 1] > MAX_RUN_GAP:
                 if n - start >= RUN_OF_PAGES:
                     runs.setdefault(key, set()).update(pages[start + 1 : n])
                     first = pages[start]

@@ -49,6 +49,9 @@ PAGE_NUMBER_EDGE_LINES = 2  # page numbers sit even closer to the edge
 RUNNING_SHARE = 0.5  # a line on half of the pages is a running header or footer…
 MIN_RUNNING_PAGES = 3  # …and on at least this many
 RUN_OF_PAGES = 3  # a section's running head ("Item 1A") repeats on consecutive pages
+MAX_RUN_GAP = (
+    2  # …and a run survives one page without it (a cover's second page, a full-page table)
+)
 
 # --- tables of contents --------------------------------------------------------------------
 MIN_TOC_ENTRIES = 3  # fewer keyword headings on a page is not a table of contents

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..types import Section
+from .continued import Record, merge_continued
 from .pieces import piece_titles
 
 PAGE_BREAK = "\f"
@@ -115,7 +116,7 @@ class _SectionParser:
 
     page_unit: str
     max_section_chars: int | None
-    sections: list[Section] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)
     title: str | None = None  # None: the text before the first heading
     level: int = 1
     head_page: int = 1
@@ -153,8 +154,13 @@ class _SectionParser:
         self.prev_blank = not line.strip()
 
     def finish(self) -> list[Section]:
+        """The sections, a heading printed again where its section continues folded in."""
         self._close()
-        return self.sections
+        sections: list[Section] = []
+        for r in merge_continued(self.records):
+            _emit(sections, r.title, r.level, r.head_page, r.body, self.page_unit,
+                  self.max_section_chars)  # fmt: skip
+        return sections
 
     def _open(self, title: str, level: int, page: int) -> None:
         """A heading: the open section is complete, and this one begins."""
@@ -163,10 +169,7 @@ class _SectionParser:
         self.level, self.head_page, self.prev_blank = level, page, True
 
     def _close(self) -> None:
-        _emit(
-            self.sections, self.title, self.level, self.head_page, self.body, self.page_unit,
-            self.max_section_chars,
-        )  # fmt: skip
+        self.records.append(Record(self.title, self.level, self.head_page, self.body))
         self.body = []
 
 
