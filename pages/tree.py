@@ -62,7 +62,7 @@ def _search(flat: dict, unit: str | None) -> None:
     if not hits:
         st.caption(t("tree.no_hit"))
     for nid, where in hits:
-        title = plain_label(hit_label(flat, nid, unit) or nid, 90)
+        title = plain_label(hit_label(flat, nid, unit, language()) or nid, 90)
         if st.button(f"{title} · {where}", key=f"hit_{nid}"):
             ss[state.TREE_SELECTED] = nid
             st.rerun()

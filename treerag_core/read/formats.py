@@ -23,6 +23,7 @@ from ..structure.typeset import (
     structure_by_typography,
     structure_from_contents,
 )
+from ..text.messages import message, raised
 from .readers.delimited import read_delimited
 from .readers.docx import read_docx
 from .readers.epub import read_epub
@@ -204,10 +205,12 @@ def format_for_name(file_name: str) -> Format:
     for fmt in FORMATS:
         if ext in fmt.extensions:
             return fmt
-    shown = ext or "(no extension)"
-    raise UnsupportedFormatError(
-        f"Unsupported file type {shown} for {os.path.basename(file_name)!r}. "
-        f"Supported: {', '.join(f.label for f in FORMATS)}, or an http(s) URL."
+    raise raised(
+        UnsupportedFormatError,
+        "error.unsupported_format",
+        kind=ext or message("error.no_extension"),
+        name=repr(os.path.basename(file_name)),
+        supported=", ".join(f.label for f in FORMATS),
     )
 
 
@@ -244,7 +247,11 @@ def check_upload(name: str, size: int, limits: Limits) -> None:
     fmt = format_for_name(name)
     limit = size_limit(fmt, limits)
     if size > limit:
-        raise DocumentTooLargeError(
-            f"{name} is {size / 1e6:.1f} MB, over the upload limit of {limit / 1e6:.0f} MB "
-            f"for {fmt.label} files."
+        raise raised(
+            DocumentTooLargeError,
+            "error.upload_too_large",
+            name=name,
+            size=f"{size / 1e6:.1f}",
+            limit=f"{limit / 1e6:.0f}",
+            kind=fmt.label,
         )
