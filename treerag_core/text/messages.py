@@ -196,8 +196,8 @@ def in_every_language(key: str) -> Iterable[str]:
     return [catalogue[key] for catalogue in CATALOGUE.values() if key in catalogue]
 
 
-def raised(kind: type[E], key: str, **values: object) -> E:
-    """An error of type ``kind`` worded by ``key`` in English (what ``str(exc)`` says to the
-    library's callers), carrying the key and ``values`` for the app to say it in the
+def raised(error: type[E], key: str, /, **values: object) -> E:
+    """An error of type ``error`` worded by ``key`` in English (what ``str(exc)`` says to
+    the library's callers), carrying the key and ``values`` for the app to say it in the
     person's language."""
-    return kind(message(key, None, **values), key=key, values=values)
+    return error(message(key, None, **values), key=key, values=values)
