@@ -169,3 +169,14 @@ def test_an_error_on_a_page_is_in_german(make_app, app_registry: Path, monkeypat
     assert "leer.md ist leer: Es gibt nichts zu indexieren." in errors
     assert any(e.startswith("gross.md ist 0.0 MB groß, über der Grenze") for e in errors)
     assert not any("nothing to index" in e or "over the upload limit" in e for e in errors)
+
+
+def test_an_evaluation_note_in_the_person_language(app_registry: Path) -> None:
+    """The Evaluate page's note on a PDF gone from disk is worded in the language asked."""
+    from ui.evaluate_logic import page_texts_with_notes
+
+    gone = {"doc_id": "d1", "file_name": "report.pdf", "file_path": "/nowhere/report.pdf"}
+    for language, start in (("de", "report.pdf: Die Quelldatei"), (None, "report.pdf: the source")):
+        notes: list[str] = []
+        assert page_texts_with_notes(app_registry, notes, language)(gone) is None
+        assert len(notes) == 1 and notes[0].startswith(start)
