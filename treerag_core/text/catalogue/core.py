@@ -67,6 +67,7 @@ EN: dict[str, str] = {
     "note.why_doubtful": "{doubtful} of its {claims} statements are not in it",
     "note.why_no_figure": "it states none of the figures the sections hold for the question",
     "note.empty_document": "The document has no indexed text, so there is nothing to answer from.",
+    "note.model_failed": "_{reason}. The offline engine answered from the same sections instead:_",
     "note.not_computed_missing": "{head}: cannot be computed: the document's tables do not "
     "print {names}. The cells found are below; no figure is guessed.",
     "note.not_computed": "{head}: cannot be computed: {problem}.",
@@ -150,6 +151,8 @@ DE: dict[str, str] = {
     "note.why_no_figure": "sie nennt keine der Zahlen, die die Abschnitte zur Frage enthalten",
     "note.empty_document": "Das Dokument hat keinen indexierten Text, es gibt also nichts, "
     "woraus sich antworten ließe.",
+    "note.model_failed": "_{reason}. Die Offline-Engine hat stattdessen aus denselben "
+    "Abschnitten geantwortet:_",
     "note.not_computed_missing": "{head}: nicht berechenbar: Die Tabellen des Dokuments "
     "nennen {names} nicht. Die gefundenen Zellen stehen unten; keine Zahl wird geraten.",
     "note.not_computed": "{head}: nicht berechenbar: {problem}.",
