@@ -154,7 +154,8 @@ def test_a_german_answer_has_german_page_labels_and_notes(
 
 
 def test_an_error_on_a_page_is_in_german(make_app, app_registry: Path, monkeypatch) -> None:  # noqa: ANN001
-    """An upload refused (empty, over the limit) reads in German when the app is in German."""
+    """An upload refused (empty, over the limit) and a URL refused by the network guard read
+    in German when the app is in German."""
     monkeypatch.setenv("TREERAG_MAX_FILE_BYTES", "100")
     at = make_app("pages/settings.py")
     at.selectbox(key="settings_language").set_value("de").run()
@@ -169,6 +170,12 @@ def test_an_error_on_a_page_is_in_german(make_app, app_registry: Path, monkeypat
     assert "leer.md ist leer: Es gibt nichts zu indexieren." in errors
     assert any(e.startswith("gross.md ist 0.0 MB groß, über der Grenze") for e in errors)
     assert not any("nothing to index" in e or "over the upload limit" in e for e in errors)
+    at.text_input(key="upload_url").input("http://127.0.0.1:9/secret").run()
+    next(b for b in at.button if b.label == message("upload.index", "de")).click().run()
+    assert not at.exception
+    [shown] = [e.value for e in at.error if "127.0.0.1" in e.value]
+    assert shown.startswith("'127.0.0.1' wird nicht abgerufen: ")
+    assert "Erlaubt sind nur öffentliche Internetadressen" in shown
 
 
 def test_an_evaluation_note_in_the_person_language(app_registry: Path) -> None:

@@ -224,9 +224,11 @@ def content_format(content_type: str) -> Format:
     fmt = format_for_mime(content_type)
     if fmt is None:
         mime = content_type.split(";", 1)[0].strip().lower()
-        raise FetchError(
-            f"The URL returned content of type {mime or 'unknown'!r}; only "
-            f"{', '.join(f.label for f in FORMATS)} can be indexed."
+        raise raised(
+            FetchError,
+            "error.content_type",
+            mime=repr(mime or "unknown"),
+            supported=", ".join(f.label for f in FORMATS),
         )
     return fmt
 

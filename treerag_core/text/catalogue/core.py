@@ -59,6 +59,14 @@ EN: dict[str, str] = {
     "error.no_document_id": "No document with id {id} in {where}.",
     "error.no_document_named": "No document named {name} in {where}.",
     "error.document_deleted": "Document {id} was just deleted.",
+    "error.unresolved_host": "Cannot resolve host {host}: {reason}.",
+    "error.blocked_host": "Refusing to fetch {host}: {reason}. Only public internet addresses "
+    "are allowed (an administrator can set TREERAG_ALLOW_PRIVATE_URLS=1).",
+    "error.http_status": "{url} answered HTTP {status}: the page could not be fetched.",
+    "error.fetch_timeout": "Fetching {url} timed out after {seconds} s; try again later.",
+    "error.fetch_failed": "Could not fetch {url}: {reason}.",
+    "error.content_type": "The URL returned content of type {mime}; only {supported} can be "
+    "indexed.",
     # Notes under an answer, in the answer's language
     "note.computed": "(Computed by the offline engine from the table cells cited above; no "
     "model was used. Check the working against the cited pages.)",
@@ -143,6 +151,16 @@ DE: dict[str, str] = {
     "error.no_document_id": "Kein Dokument mit der Kennung {id} in {where}.",
     "error.no_document_named": "Kein Dokument namens {name} in {where}.",
     "error.document_deleted": "Das Dokument {id} wurde gerade gelöscht.",
+    "error.unresolved_host": "Der Rechnername {host} lässt sich nicht auflösen: {reason}.",
+    "error.blocked_host": "{host} wird nicht abgerufen: {reason}. Erlaubt sind nur öffentliche "
+    "Internetadressen (ein Administrator kann TREERAG_ALLOW_PRIVATE_URLS=1 setzen).",
+    "error.http_status": "{url} antwortete mit HTTP {status}: Die Seite konnte nicht abgerufen "
+    "werden.",
+    "error.fetch_timeout": "Der Abruf von {url} brauchte länger als {seconds} s; versuchen Sie "
+    "es später noch einmal.",
+    "error.fetch_failed": "{url} konnte nicht abgerufen werden: {reason}.",
+    "error.content_type": "Die URL lieferte Inhalt vom Typ {mime}; indexiert werden können nur "
+    "{supported}.",
     "note.computed": "(Von der Offline-Engine aus den oben zitierten Tabellenzellen berechnet; "
     "kein Modell wurde verwendet. Prüfen Sie die Rechnung an den zitierten Seiten.)",
     "note.set_aside": "_Die Antwort des Modells ließ sich nicht am Dokument prüfen ({why}), "
