@@ -139,8 +139,9 @@ def main() -> None:
     left, right = st.columns([3, 2], gap="medium")
     with left:
         nodes, edges, config = graph_elements(
-            flat, view, selected, width=GRAPH_WIDTH, height=GRAPH_HEIGHT, unit=doc.get("page_unit")
-        )
+            flat, view, selected, width=GRAPH_WIDTH, height=GRAPH_HEIGHT,
+            unit=doc.get("page_unit"), language=language(),
+        )  # fmt: skip
         clicked = agraph(nodes=nodes, edges=edges, config=config)
         if apply_click(ss, clicked, flat, view):
             st.rerun()
