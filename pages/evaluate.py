@@ -20,7 +20,7 @@ from ui import evaluate_saved, state
 from ui.engine import current_retriever, engine_label
 from ui.errors import shown_errors
 from ui.evaluate_logic import download_bytes, parse_upload, run
-from ui.i18n import t
+from ui.i18n import language, t
 from ui.text import md_escape
 
 ss = st.session_state
@@ -35,7 +35,7 @@ def _run(questions: list[dict[str, Any]], name: str, baseline: bool) -> None:
 
     result = run(
         questions, state.registry_path(), current_retriever(), baseline, progress,
-        state.principal(),
+        state.principal(), language(),
     )  # fmt: skip
     bar.empty()
     result["file"] = name

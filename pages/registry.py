@@ -14,7 +14,7 @@ from treerag_core.text import LANGUAGE_NAMES, language_name
 from ui import access_view, docs, state
 from ui.engine import current_summarizer
 from ui.errors import message_for, shown_errors
-from ui.i18n import t
+from ui.i18n import language, t
 from ui.indexing import reindex
 from ui.registry_logic import MAIN_COLUMNS, MORE_COLUMNS, export_bytes, import_bytes, table_rows
 from ui.text import md_escape
@@ -117,14 +117,14 @@ def _card_form(row: dict[str, Any], card: dict[str, Any]) -> None:
         description = st.text_area(t("reg.description"), card["description"])
         codes = ["", *LANGUAGE_NAMES]
         current = card.get("language", "")
-        language = st.selectbox(
+        chosen = st.selectbox(
             t("reg.language"), codes,
             index=codes.index(current) if current in codes else 0, format_func=language_name,
         )  # fmt: skip
         if st.form_submit_button(t("reg.save_card")):
             changes = {"kind": kind, "periods": periods, "description": description}
-            if language != current:  # the detected language stays detected until changed
-                changes["language"] = language
+            if chosen != current:  # the detected language stays detected until changed
+                changes["language"] = chosen
             with shown_errors():
                 edit_card(row["doc_id"], changes, state.registry_path(), state.principal())
                 st.success(t("reg.card_saved"))
@@ -162,7 +162,7 @@ def main() -> None:
         placeholder=t("reg.more_placeholder"), format_func={c: t(f"reg.col.{c}") for c in MORE_COLUMNS}.__getitem__,
     )  # fmt: skip
     st.dataframe(
-        table_rows(listing, state.registry_path()), hide_index=True,
+        table_rows(listing, state.registry_path(), language()), hide_index=True,
         column_order=[*MAIN_COLUMNS, *more],
         column_config={c: t(f"reg.col.{c}") for c in (*MAIN_COLUMNS, *MORE_COLUMNS)},
     )  # fmt: skip

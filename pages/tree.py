@@ -62,7 +62,7 @@ def _search(flat: dict, unit: str | None) -> None:
     if not hits:
         st.caption(t("tree.no_hit"))
     for nid, where in hits:
-        title = plain_label(hit_label(flat, nid, unit) or nid, 90)
+        title = plain_label(hit_label(flat, nid, unit, language()) or nid, 90)
         if st.button(f"{title} · {where}", key=f"hit_{nid}"):
             ss[state.TREE_SELECTED] = nid
             st.rerun()
@@ -139,8 +139,9 @@ def main() -> None:
     left, right = st.columns([3, 2], gap="medium")
     with left:
         nodes, edges, config = graph_elements(
-            flat, view, selected, width=GRAPH_WIDTH, height=GRAPH_HEIGHT, unit=doc.get("page_unit")
-        )
+            flat, view, selected, width=GRAPH_WIDTH, height=GRAPH_HEIGHT,
+            unit=doc.get("page_unit"), language=language(),
+        )  # fmt: skip
         clicked = agraph(nodes=nodes, edges=edges, config=config)
         if apply_click(ss, clicked, flat, view):
             st.rerun()

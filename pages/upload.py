@@ -8,10 +8,11 @@ from typing import Any
 import streamlit as st
 
 from treerag_core.read import accepted_extensions
+from treerag_core.views import source_name
 from ui import access_view, jobs_view, state
 from ui.engine import current_library, current_llms, current_summarizer, engine_label
 from ui.errors import shown_errors
-from ui.i18n import t
+from ui.i18n import language, t
 from ui.indexing import IndexOutcome, index_source, index_uploaded_file
 from ui.presets import CUSTOM, PRESETS, system_prompt_for
 from ui.text import md_escape
@@ -86,7 +87,9 @@ def _card(index: int, result: dict[str, Any]) -> None:
         cols[5].metric(t("upload.reused"), outcome.reused)
         how = t("upload.engine", engine=md_escape(outcome.engine))
         if outcome.structure:
-            how += t("upload.structure", source=md_escape(outcome.structure))
+            how += t(
+                "upload.structure", source=md_escape(source_name(outcome.structure, language()))
+            )
         if outcome.ocr_pages:
             how += t("upload.ocr", count=outcome.ocr_pages)
         st.caption(how)

@@ -1,12 +1,24 @@
 """Typed exceptions: every failure a person can act on is a ``TreeragError``.
 
-The app shows ``str(exc)`` to the user, so messages say what went wrong and what to do,
-never a raw library traceback.
+The app shows the message to the user (in the person's language when the error carries a
+catalogue key), so messages say what went wrong and what to do, never a raw library
+traceback.
 """
 
 
 class TreeragError(Exception):
-    """Base of every error treerag_core raises on purpose."""
+    """Base of every error treerag_core raises on purpose.
+
+    ``key`` and ``values``, when given, name the message in the message catalogue
+    (:mod:`treerag_core.text.messages`) that ``str(exc)`` words in English, so the app can say
+    it in the person's language; errors raised without a key are shown as they are."""
+
+    def __init__(
+        self, *args: object, key: str = "", values: dict[str, object] | None = None
+    ) -> None:
+        super().__init__(*args)
+        self.key = key
+        self.values = dict(values or {})
 
 
 class UnsupportedFormatError(TreeragError):

@@ -119,7 +119,7 @@ def sources_line(refs: list[dict[str, Any]], limit: int = 4, language: str | Non
     for ref in cited[:limit]:
         title = str(ref.get("label") or ref.get("title") or ref.get("node_id") or "")
         label = label_with_pages(
-            title, ref.get("page_start"), ref.get("page_end"), ref.get("page_unit")
+            title, ref.get("page_start"), ref.get("page_end"), ref.get("page_unit"), language
         )
         gone = message("chat.ref_gone", language) if ref.get("gone") else ""
         parts.append(f"{ref.get('ref', '')} {label}{gone}")

@@ -16,8 +16,11 @@ log = logging.getLogger("treerag.app")
 
 
 def message_for(exc: BaseException) -> str:
-    """What to tell the person: the core's own message, or a short generic one."""
+    """What to tell the person: the core's own message (in the person's language when the
+    error names its catalogue key), or a short generic one."""
     if isinstance(exc, TreeragError):
+        if exc.key:
+            return t(exc.key, **exc.values)
         return str(exc) or type(exc).__name__
     return t("error.unexpected", kind=type(exc).__name__)
 

@@ -28,6 +28,7 @@ from treerag_core.evaluation import (
     registry_page_texts,
 )
 from treerag_core.store import RegistryLike
+from treerag_core.text import message
 
 MAX_QUESTIONS_BYTES = 5 * 1024 * 1024
 
@@ -69,20 +70,20 @@ def app_loader(registry_path: RegistryLike, principal: Principal | None = None) 
     return load
 
 
-def page_texts_with_notes(registry_path: RegistryLike, notes: list[str]) -> PageTexts:
+def page_texts_with_notes(
+    registry_path: RegistryLike, notes: list[str], language: str | None = None
+) -> PageTexts:
     """PDF page texts for the baseline (cached in ``<registry stem>.pages/``); a PDF whose
-    source file is gone is noted, and the baseline chunks its indexed sections instead."""
+    source file is gone is noted (in ``language``), and the baseline chunks its indexed
+    sections instead."""
     cached = registry_page_texts(registry_path)
 
     def load(document: Document) -> list[str] | None:
         texts = cached(document)
         path = str(document.get("file_path") or "")
         if texts is None and path.lower().endswith(".pdf"):
-            notes.append(
-                f"{document.get('file_name') or document.get('doc_id')}: the source file is no "
-                "longer on disk, so the chunk baseline chunked its indexed sections instead of "
-                "the PDF's pages."
-            )
+            name = document.get("file_name") or document.get("doc_id")
+            notes.append(message("ev.note.source_gone", language, name=name))
         return texts
 
     return load
@@ -95,15 +96,17 @@ def run(
     baseline: bool,
     progress: Callable[[int, int, str], None] | None = None,
     principal: Principal | None = None,
+    language: str | None = None,
 ) -> dict[str, Any]:
-    """Evaluate and return everything the page shows and the download holds (plain JSON)."""
+    """Evaluate and return everything the page shows and the download holds (plain JSON);
+    its notes in ``language``."""
     notes: list[str] = []
     evaluation = evaluate(
         questions,
         app_loader(registry_path, principal),
         retriever=retriever,
         baseline=baseline,
-        page_texts=page_texts_with_notes(registry_path, notes) if baseline else None,
+        page_texts=page_texts_with_notes(registry_path, notes, language) if baseline else None,
         progress=progress,
         principal=principal,
         registry_path=registry_path,

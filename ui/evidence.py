@@ -21,7 +21,7 @@ from treerag_core.views import evidence_caption
 
 from . import docs, state
 from .errors import shown_errors
-from .i18n import t
+from .i18n import language, t
 from .text import md_escape
 
 THUMB_ZOOM = 0.6  # the highlighted part of the page, cropped, stays legible
@@ -94,14 +94,14 @@ def thumbnails(turn_index: int, refs: list[dict[str, Any]], wide: bool = True) -
             document = docs.load(str(ref["doc_id"]))
             shown, _reason = pages(document, ref, THUMB_ZOOM)
             image = next((p for p in shown if p.page == page), shown[0] if shown else None)
-            caption = evidence_caption(ref, image.page if image is not None else page)
+            caption = evidence_caption(ref, image.page if image is not None else page, language())
             if image is not None:
                 tile = crop_to_evidence(image, aspect=THUMB_ASPECT)
                 st.image(tile.png, caption=caption, width="stretch")
             else:
                 st.caption(md_escape(caption, 200))
             label = t("evidence.view", ref=ref.get("ref")) + (
-                f", {page_label(page, None, ref.get('page_unit'))}" if page else ""
+                f", {page_label(page, None, ref.get('page_unit'), language())}" if page else ""
             )
             if st.button(label, key=f"evidence_{turn_index}_{position}", icon=":material/zoom_in:"):
                 show(turn_index, str(ref.get("ref")), page, wide)
@@ -154,11 +154,11 @@ def pane() -> None:
             return
         ref, page = chosen
         document = docs.load(str(ref["doc_id"]))
-        st.markdown(f"**{md_escape(evidence_caption(ref, page), 300)}**")
+        st.markdown(f"**{md_escape(evidence_caption(ref, page, language()), 300)}**")
         shown, reason = pages(document, ref, LARGE_ZOOM)
         image = next((p for p in shown if p.page == page), shown[0] if shown else None)
         if image is not None:
-            where = page_label(image.page, None, document.get("page_unit"))
+            where = page_label(image.page, None, document.get("page_unit"), language())
             st.image(
                 crop_to_evidence(image, PANE_MARGIN, full_width=True).png, width="stretch",
                 caption=f"{document.get('file_name')}, {where}",
@@ -197,7 +197,7 @@ def _dialog_body(refs: list[dict[str, Any]]) -> None:
         shown, reason = pages(document, ref, LARGE_ZOOM)
         image = next((p for p in shown if p.page == page), shown[0] if shown else None)
         if image is not None:
-            where = page_label(image.page, None, document.get("page_unit"))
+            where = page_label(image.page, None, document.get("page_unit"), language())
             st.image(image.png, caption=f"{document.get('file_name')}, {where}")
         elif reason and document.get("source_type") == "pdf":
             st.warning(reason)

@@ -39,9 +39,12 @@ def node_label(title: str, hidden: int = 0, width: int = 34) -> str:
     return f"{label}  (+{hidden})" if hidden else label
 
 
-def node_tooltip(node: Mapping[str, Any], unit: str | None = "page") -> str:
-    """Hover text; starts with the node id so a double-click can never open a URL scheme."""
-    pages = node_pages(node, unit)
+def node_tooltip(
+    node: Mapping[str, Any], unit: str | None = "page", language: str | None = None
+) -> str:
+    """Hover text; starts with the node id so a double-click can never open a URL scheme
+    (its pages named in ``language``)."""
+    pages = node_pages(node, unit, language)
     text = f"{node.get('node_id')} · {tooltip_text(node.get('path') or heading_label(node))}"
     return f"{text} ({pages})" if pages else text
 
@@ -57,6 +60,7 @@ def graph_elements(
     width: int = 640,
     height: int | None = None,
     unit: str | None = "page",
+    language: str | None = None,
 ) -> tuple[list[Node], list[Edge], Config]:
     """Nodes, edges and config for ``agraph``; depth is relative to the drawn slice.
 
@@ -79,7 +83,7 @@ def graph_elements(
             Node(
                 id=nid,
                 label=node_label(heading_label(node) or nid, view.hidden_children.get(nid, 0)),
-                title=node_tooltip(node, unit),
+                title=node_tooltip(node, unit, language),
                 color=color,
                 shape="box",
                 margin=6,

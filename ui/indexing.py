@@ -21,6 +21,8 @@ from treerag_core.limits import Limits
 from treerag_core.store import DEFAULT_COLLECTION, DocumentStore, RegistryLike, open_store
 from treerag_core.types import ProgressFn
 
+from .errors import message_for
+
 
 @dataclass
 class IndexOutcome:
@@ -138,7 +140,7 @@ def index_uploaded_file(
             name, data, separate, collection or DEFAULT_COLLECTION
         )
     except TreeragError as exc:
-        return IndexOutcome(name=name, error=str(exc))
+        return IndexOutcome(name=name, error=message_for(exc))
     return _indexed(
         name, registry_path, source, overwrite,
         lambda store: index_upload(
@@ -162,7 +164,9 @@ def _indexed(
         before = store.find_by_source(source)
         doc = run(store)
     except TreeragError as exc:
-        return IndexOutcome(name=name, error=str(exc), seconds=time.perf_counter() - started)
+        return IndexOutcome(
+            name=name, error=message_for(exc), seconds=time.perf_counter() - started
+        )
     except OSError as exc:
         return IndexOutcome(name=name, error=f"Cannot store {name}: {exc.strerror}")
     # Same content and no overwrite: indexing returned the stored document as is.

@@ -13,7 +13,7 @@ from treerag_core.tree import heading_label, subtree_page_range
 from treerag_core.views import node_pages
 
 from . import evidence, state
-from .i18n import t
+from .i18n import language, t
 from .pdf_pages import can_show_inline, pages_for
 from .text import md_escape, plain_label
 
@@ -65,7 +65,7 @@ def render(doc: Document, node_id: str) -> None:
     node = flat[node_id]
     st.subheader(md_escape(heading_label(node) or node_id, 200))
     st.caption(md_escape(node.get("path") or "", 400))
-    pages = node_pages(node, doc.get("page_unit"))
+    pages = node_pages(node, doc.get("page_unit"), language())
     if pages:
         st.markdown(f"**{t('panel.pages')}:** {md_escape(pages)}")
     if node.get("summary"):

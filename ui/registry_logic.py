@@ -8,7 +8,7 @@ from treerag_core.access import Principal
 from treerag_core.library import export_registry, import_documents
 from treerag_core.store import RegistryLike, open_store
 from treerag_core.text import ENGINE_NAME
-from treerag_core.views import blank
+from treerag_core.views import blank, source_name
 
 
 def human_size(n: int) -> str:
@@ -34,9 +34,12 @@ def offline_summaries(row: dict[str, Any]) -> int:
     return int(row.get("summary_fallbacks") or 0)
 
 
-def table_rows(rows: list[dict[str, Any]], registry_path: RegistryLike) -> list[dict[str, Any]]:
+def table_rows(
+    rows: list[dict[str, Any]], registry_path: RegistryLike, language: str | None = None
+) -> list[dict[str, Any]]:
     """One row per document as the registry table shows it (sizes from the listed rows;
-    the store is asked only for a row that lacks one); an empty value shows as a dash."""
+    the store is asked only for a row that lacks one); an empty value shows as a dash, what
+    gave the tree is named in ``language``."""
     store = open_store(registry_path)
     out = []
     for row in rows:
@@ -48,7 +51,9 @@ def table_rows(rows: list[dict[str, Any]], registry_path: RegistryLike) -> list[
                 "pages": str(blank(row.get("total_pages"))),
                 "sections": str(blank(row.get("total_sections"))),
                 "indexed at": blank(row.get("indexed_at")),
-                "structure from": blank(row.get("structure_source")),
+                "structure from": blank(
+                    row.get("structure_source") and source_name(row["structure_source"], language)
+                ),
                 "summaries by": blank(row.get("engine")),
                 "summaries made offline": offline_summaries(row),
                 "size on disk": human_size(

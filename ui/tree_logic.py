@@ -8,7 +8,14 @@ from typing import Any
 from treerag_core import FlatNode
 from treerag_core.text import message
 from treerag_core.tree import heading_label
-from treerag_core.views import MAX_DRAWN_NODES, TreeSlice, ancestors, root_ids, tree_slice
+from treerag_core.views import (
+    MAX_DRAWN_NODES,
+    TreeSlice,
+    ancestors,
+    root_ids,
+    source_name,
+    tree_slice,
+)
 
 MAX_DRAWN = MAX_DRAWN_NODES
 PAGE_SIZE = 12
@@ -92,7 +99,7 @@ def _parts_note(doc: Mapping[str, Any], language: str | None) -> str:
         return ""
     pieces = parts.pop("pieces cut for size", 0)
     said = [
-        message("tree.part_from", language, count=f"{n:,}", source=name)
+        message("tree.part_from", language, count=f"{n:,}", source=source_name(name, language))
         for name, n in parts.items()
         if n
     ]
@@ -104,7 +111,7 @@ def structure_note(doc: Mapping[str, Any], language: str | None = None) -> str:
     """Where the tree came from, for the caption under the title (in ``language``): a tree
     from bookmarks is the author's, one read from a printed contents or from typography is
     the reader's."""
-    source = str(doc.get("structure_source") or "unknown")
+    source = source_name(doc.get("structure_source"), language)
     pages = doc.get("total_pages")
     sections = doc.get("total_sections") or len(doc.get("flat_nodes") or {})
 

@@ -25,15 +25,13 @@ from typing import Any
 
 from ..llm.call import LLMReply
 from ..text import ENGINE_NAME
+from ..text.messages import EN, message
 from .context import Prepared
 from .offline.computed import computed_reply
 from .offline.extractive import extractive_answer
 from .support import check_support
 
-SET_ASIDE_NOTE = (
-    "_The model's answer could not be checked against the document ({why}), so the offline "
-    "engine's answer from the same sections is shown instead._"
-)
+SET_ASIDE_NOTE = EN["note.set_aside"]  # English's; the answer's language is used
 _CITED = re.compile(r"\[S(\d+)\b")
 _REF_IN_CITATION = re.compile(r"\[S\d+[^\]]*\]")
 _REF = re.compile(r"\bS(\d+)\b")
@@ -59,11 +57,11 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
                             known=known, results=prepared.computed)  # fmt: skip
     if not (support["set_aside"] and prepared.sections and not prepared.overview):
         return Checked(text, support, model=reply.model)
-    offline = computed_reply(prepared.searched_as or query, prepared) or extractive_answer(
+    offline = computed_reply(prepared.searched_as or query, prepared, language) or extractive_answer(
         prepared.searched_as or query, prepared.sections, memory=prepared.memory,
         language=language,
     )[0]  # a ratio asked: computed from cited cells, as offline  # fmt: skip
-    shown = f"{SET_ASIDE_NOTE.format(why=_why(support))}\n\n{offline}"
+    shown = f"{message('note.set_aside', language, why=_why(support, language))}\n\n{offline}"
     mapping = order_of_use(shown, prepared)
     shown, model_text = _renumbered(shown, mapping), _renumbered(text, mapping)
     _apply(prepared, mapping)
@@ -76,14 +74,14 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     return Checked(shown, offline_support, model_text, ENGINE_NAME)
 
 
-def _why(support: dict[str, Any]) -> str:
+def _why(support: dict[str, Any], language: str | None = None) -> str:
     if support["garbled"]:
         return support["garbled"]
     counts = support["counts"]
     claims, doubtful = sum(counts.values()), counts["unsupported"] + counts["partly"]
     if doubtful:
-        return f"{doubtful} of its {claims} statements are not in it"
-    return "it states none of the figures the sections hold for the question"
+        return message("note.why_doubtful", language, doubtful=doubtful, claims=claims)
+    return message("note.why_no_figure", language)
 
 
 def renumber(prepared: Prepared, text: str) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import LLMError, StreamBudgetError
 from ..llm.call import LLMReply, StreamState
 from ..text import ENGINE_NAME
+from ..text.messages import message
 from .base import AnswerPlan, ModelCall, ModelStream
 from .context import Prepared
 from .offline.answerer import offline_reply
@@ -62,6 +63,6 @@ def degraded(query: str, prepared: Prepared, error: LLMError, shown: str = "") -
     if shown.strip() and isinstance(error, StreamBudgetError):
         return LLMReply(text=f"{shown}\n\n_({reason}.)_", model=ENGINE_NAME)
     offline = offline_reply(query, prepared).text
-    note = f"_{reason}. The offline engine answered from the same sections instead:_"
+    note = message("note.model_failed", prepared.language(query), reason=reason)
     head = f"{shown}\n\n" if shown.strip() else ""
     return LLMReply(text=f"{head}{note}\n\n{offline}", model=ENGINE_NAME)

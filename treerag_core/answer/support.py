@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..text import OFFLINE_NOTE
 from ..text.figures import MULTIPLIERS, Figure, computed, figures_in
+from ..text.messages import in_every_language
 from ..text.numbers import years_in
 from ..text.working import Worked, workings
 from .claims import (
@@ -38,8 +38,6 @@ from .claims import (
     terms_of,
 )
 from .garbled import garbled
-from .offline.computed import COMPUTED_NOTE
-from .offline.extractive import NO_MATCH_NOTE
 from .offline.question import INSTRUCTION_WORDS, METRIC_SYNONYMS, read_question
 
 # Share of a sentence's key terms the passages (or the question) must hold: at least the
@@ -160,8 +158,9 @@ def _without_notes(answer: str) -> str:
     and computed answers' notes, italic notes, an excerpt's "[… 5,380 characters before]". Offsets are kept (each
     note becomes as many spaces), so a sentence's place is its place in the answer."""
     text = answer
-    for note in (OFFLINE_NOTE, NO_MATCH_NOTE, COMPUTED_NOTE):
-        text = text.replace(note, " " * len(note))
+    for key in ("note.offline", "note.no_match", "note.computed"):
+        for note in in_every_language(key):  # the answer's language, whichever it is
+            text = text.replace(note, " " * len(note))
     for pattern in (_NOTE_LINE, _EXCERPT_MARK):
         text = pattern.sub(lambda m: " " * len(m.group(0)), text)
     return text

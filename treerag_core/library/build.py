@@ -19,6 +19,7 @@ from ..errors import DocumentTooLargeError, EmptyDocumentError
 from ..limits import Limits
 from ..read.source import SourceText
 from ..text.language import detect_language, sample_of, section_languages
+from ..text.messages import raised
 from ..text.table_data import document_tables
 from ..tree.nodes import build_hierarchy, flatten_tree, tree_skeleton
 from ..tree.outline import build_tree_outline
@@ -88,11 +89,14 @@ def section_tree(source: SourceText, limits: Limits) -> dict[str, FlatNode]:
     """The flat tree of a source's sections, within the section limits."""
     sections = parse_sections(source.text, limits.max_section_chars, source.page_unit)
     if not sections or not any(s["text"].strip() or s["title"].strip() for s in sections):
-        raise EmptyDocumentError(f"{source.file_name} holds no text to index.")
+        raise raised(EmptyDocumentError, "error.no_sections", name=source.file_name)
     if len(sections) > limits.max_sections:
-        raise DocumentTooLargeError(
-            f"{source.file_name} has {len(sections):,} sections, over the limit of "
-            f"{limits.max_sections:,}. Split the document or raise TREERAG_MAX_SECTIONS."
+        raise raised(
+            DocumentTooLargeError,
+            "error.sections_too_many",
+            name=source.file_name,
+            count=f"{len(sections):,}",
+            limit=f"{limits.max_sections:,}",
         )
     return flatten_tree(build_hierarchy(sections))
 

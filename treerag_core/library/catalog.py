@@ -30,6 +30,7 @@ from ..store.base import (
 )
 from ..summarize.card import EDITABLE_FIELDS, build_card
 from ..text.language import LANGUAGE_NAMES, document_languages
+from ..text.messages import raised
 from ..text.tokens import TextTokens
 from ..tree.passages import RANKING_CACHE, keep_statistics
 from ..types import Document, LibraryEntry
@@ -112,7 +113,7 @@ def get_card(
     store = open_store(registry_path)
     row = require_document(store, principal, doc_id)
     if row is None:
-        raise DocumentNotFoundError(f"No document with id {doc_id} in {store.location}.")
+        raise raised(DocumentNotFoundError, "error.no_document_id", id=doc_id, where=store.location)
     card = document_cards(store, [row]).get(doc_id)
     if card is None:  # a store of the caller's own, without a library index
         document = load_document(store, doc_id)

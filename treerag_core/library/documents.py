@@ -26,6 +26,7 @@ from ..access.rules import (
 from ..errors import DocumentNotFoundError
 from ..store import open_store
 from ..store.base import DocumentStore, RegistryLike, collection_of
+from ..text.messages import raised
 from ..tree.nodes import with_derived_fields
 from ..types import Document
 
@@ -75,7 +76,9 @@ def get_document(
             return load_document(store, row["doc_id"])
     if principal is not None:
         raise not_found(file_name)
-    raise DocumentNotFoundError(f"No document named {file_name!r} in {store.location}.")
+    raise raised(
+        DocumentNotFoundError, "error.no_document_named", name=repr(file_name), where=store.location
+    )
 
 
 def delete_document(
@@ -107,13 +110,15 @@ def move_document(
     with audited(store, principal, "move", doc_id=doc_id) as audit:
         row = require_document(store, principal, doc_id, EDITOR_ROLE)
         if row is None:
-            raise DocumentNotFoundError(f"No document with id {doc_id} in {store.location}.")
+            raise raised(
+                DocumentNotFoundError, "error.no_document_id", id=doc_id, where=store.location
+            )
         target = check_collection_name(collection)
         audit.note(document=row.get("file_name"), collection=target)
         audit.note(detail=f"from {collection_of(row)}")
         require_collection(store, principal, target, EDITOR_ROLE)
         if not store.set_document_collection(doc_id, target):
-            raise DocumentNotFoundError(f"Document {doc_id} was just deleted.")
+            raise raised(DocumentNotFoundError, "error.document_deleted", id=doc_id)
 
 
 def save_document(document: Document, registry_path: RegistryLike | None = None) -> Document:

@@ -23,6 +23,7 @@ from ..structure.typeset import (
     structure_by_typography,
     structure_from_contents,
 )
+from ..text.messages import message, raised
 from .readers.delimited import read_delimited
 from .readers.docx import read_docx
 from .readers.epub import read_epub
@@ -204,10 +205,12 @@ def format_for_name(file_name: str) -> Format:
     for fmt in FORMATS:
         if ext in fmt.extensions:
             return fmt
-    shown = ext or "(no extension)"
-    raise UnsupportedFormatError(
-        f"Unsupported file type {shown} for {os.path.basename(file_name)!r}. "
-        f"Supported: {', '.join(f.label for f in FORMATS)}, or an http(s) URL."
+    raise raised(
+        UnsupportedFormatError,
+        "error.unsupported_format",
+        kind=ext or message("error.no_extension"),
+        name=repr(os.path.basename(file_name)),
+        supported=", ".join(f.label for f in FORMATS),
     )
 
 
@@ -221,9 +224,11 @@ def content_format(content_type: str) -> Format:
     fmt = format_for_mime(content_type)
     if fmt is None:
         mime = content_type.split(";", 1)[0].strip().lower()
-        raise FetchError(
-            f"The URL returned content of type {mime or 'unknown'!r}; only "
-            f"{', '.join(f.label for f in FORMATS)} can be indexed."
+        raise raised(
+            FetchError,
+            "error.content_type",
+            mime=repr(mime or "unknown"),
+            supported=", ".join(f.label for f in FORMATS),
         )
     return fmt
 
@@ -244,7 +249,11 @@ def check_upload(name: str, size: int, limits: Limits) -> None:
     fmt = format_for_name(name)
     limit = size_limit(fmt, limits)
     if size > limit:
-        raise DocumentTooLargeError(
-            f"{name} is {size / 1e6:.1f} MB, over the upload limit of {limit / 1e6:.0f} MB "
-            f"for {fmt.label} files."
+        raise raised(
+            DocumentTooLargeError,
+            "error.upload_too_large",
+            name=name,
+            size=f"{size / 1e6:.1f}",
+            limit=f"{limit / 1e6:.0f}",
+            kind=fmt.label,
         )

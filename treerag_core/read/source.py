@@ -20,6 +20,7 @@ from ..errors import DocumentReadError, DocumentTooLargeError, EmptyDocumentErro
 from ..limits import DEFAULT_LIMITS, Limits
 from ..structure import apply_strategies
 from ..structure.pages import NO_OPTIONS, ReadOptions
+from ..text.messages import raised
 from .formats import Format, content_format, format_for_name, format_of, size_limit
 from .readers.netguard import Resolver
 from .readers.text import as_utf8
@@ -67,17 +68,25 @@ def read_source(
     try:
         size = os.stat(path).st_size
     except OSError as exc:
-        raise DocumentReadError(f"Cannot read {name}: {exc.strerror or exc}.") from exc
+        raise raised(
+            DocumentReadError, "error.cannot_read", name=name, reason=str(exc.strerror or exc)
+        ) from exc
     limit = size_limit(fmt, limits)
     if size > limit:
-        raise DocumentTooLargeError(
-            f"{name} is {size:,} bytes; the limit for this type is {limit:,} bytes."
+        raise raised(
+            DocumentTooLargeError,
+            "error.bytes_too_large",
+            name=name,
+            size=f"{size:,}",
+            limit=f"{limit:,}",
         )
     try:
         with open(path, "rb") as fh:
             data = fh.read(limit + 1)
     except OSError as exc:
-        raise DocumentReadError(f"Cannot read {name}: {exc.strerror or exc}.") from exc
+        raise raised(
+            DocumentReadError, "error.cannot_read", name=name, reason=str(exc.strerror or exc)
+        ) from exc
     return read_bytes(data, name, limits, source=path, kind=fmt.kind, options=options)
 
 
@@ -92,18 +101,22 @@ def read_bytes(
     """Read raw bytes (an upload, a fetched body); the format comes from the name if not given."""
     fmt: Format = format_of(kind) if kind else format_for_name(file_name)
     if not data.strip():
-        raise EmptyDocumentError(f"{file_name} is empty: there is nothing to index.")
+        raise raised(EmptyDocumentError, "error.empty", name=file_name)
     limit = size_limit(fmt, limits)
     if len(data) > limit:
-        raise DocumentTooLargeError(
-            f"{file_name} is {len(data):,} bytes; the limit for this type is {limit:,} bytes."
+        raise raised(
+            DocumentTooLargeError,
+            "error.bytes_too_large",
+            name=file_name,
+            size=f"{len(data):,}",
+            limit=f"{limit:,}",
         )
     result = fmt.read(data, limits, file_name, options)
     if options.heading_judge is not None:
         result.heading_judge = functools.partial(_judged, options, file_name)
     structured = apply_strategies(result, fmt.strategies, limits)
     if not structured.text.replace("\f", "").strip():
-        raise EmptyDocumentError(f"{file_name} contains no text: there is nothing to index.")
+        raise raised(EmptyDocumentError, "error.no_text", name=file_name)
     return SourceText(
         text=structured.text,
         source_type=fmt.kind,

@@ -195,11 +195,19 @@ class TinyDBStore(ThreadMethods):
         compressed, plain = self._doc_paths(doc_id)
         meta = self.meta(doc_id)
         if meta is None:
-            raise DocumentNotFoundError(f"No document with id {doc_id} in {self.path}.")
+            raise DocumentNotFoundError(  # worded as the catalogue's key (store: no text layer)
+                f"No document with id {doc_id} in {self.path}.",
+                key="error.no_document_id",
+                values={"id": doc_id, "where": self.path},
+            )
         try:
             document = json.loads(_read_document(compressed, plain))
         except FileNotFoundError:
-            raise DocumentNotFoundError(f"Document {doc_id} was just deleted.") from None
+            raise DocumentNotFoundError(
+                f"Document {doc_id} was just deleted.",
+                key="error.document_deleted",
+                values={"id": doc_id},
+            ) from None
         except (ValueError, OSError, EOFError) as exc:
             raise RegistryError(f"The stored document {doc_id} is unreadable: {exc}") from exc
         document["collection"] = collection_of(meta)  # the row decides (moves touch only it)

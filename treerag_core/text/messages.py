@@ -10,8 +10,12 @@ each page live in :mod:`.catalogue`, English and German side by side, joined in 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeVar
 
+from ..errors import TreeragError
 from .catalogue import PARTS
+
+E = TypeVar("E", bound=TreeragError)
 
 DEFAULT_LANGUAGE = "en"
 
@@ -190,3 +194,10 @@ def message(key: str, language: str | None = None, **values: object) -> str:
 def in_every_language(key: str) -> Iterable[str]:
     """Every language's wording of ``key`` (to recognise a note whatever its language)."""
     return [catalogue[key] for catalogue in CATALOGUE.values() if key in catalogue]
+
+
+def raised(error: type[E], key: str, /, **values: object) -> E:
+    """An error of type ``error`` worded by ``key`` in English (what ``str(exc)`` says to
+    the library's callers), carrying the key and ``values`` for the app to say it in the
+    person's language."""
+    return error(message(key, None, **values), key=key, values=values)

@@ -7,6 +7,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..text.messages import message
+
 
 def heading_label(node: Mapping[str, Any]) -> str:
     """A section as people and models read it: its printed number, if any, and its title
@@ -17,17 +19,23 @@ def heading_label(node: Mapping[str, Any]) -> str:
 
 
 # How a format's pages are named (``ReadResult.page_unit``): a deck's slides and a
-# workbook's sheets are cited as such ("slide 4"), everything else by page.
-PAGE_WORDS = {"page": ("p.", "pp."), "slide": ("slide", "slides"), "sheet": ("sheet", "sheets")}
+# workbook's sheets are cited as such ("slide 4"), everything else by page; the words are
+# the message catalogue's (``page.<unit>.one`` / ``.many``), English unless asked.
+PAGE_UNITS = ("page", "slide", "sheet")
 
 
-def page_label(start: int | None, end: int | None, unit: str | None = "page") -> str:
+def page_label(
+    start: int | None, end: int | None, unit: str | None = "page", language: str | None = None
+) -> str:
     """``p. 4`` / ``pp. 4–6`` / ``slide 4`` / ``""`` for sources without pages: one
-    spelling everywhere (``unit``: the document's ``page_unit``)."""
+    spelling everywhere (``unit``: the document's ``page_unit``; ``language``: the reader's,
+    ``S. 4`` in German)."""
     if start is None:
         return ""
-    one, many = PAGE_WORDS.get(unit or "page", PAGE_WORDS["page"])
-    return f"{one} {start}" if end in (None, start) else f"{many} {start}–{end}"
+    unit = unit if unit in PAGE_UNITS else "page"
+    if end in (None, start):
+        return message(f"page.{unit}.one", language, start=start)
+    return message(f"page.{unit}.many", language, start=start, end=end)
 
 
 # A title cut from a stand-in or a caption may carry its pages already: "… (pp. 36–37)".
@@ -71,9 +79,13 @@ def context_label(flat: Mapping[str, Mapping[str, Any]], node_id: str) -> str:
 
 
 def label_with_pages(
-    label: str, start: int | None, end: int | None, unit: str | None = "page"
+    label: str,
+    start: int | None,
+    end: int | None,
+    unit: str | None = "page",
+    language: str | None = None,
 ) -> str:
     """``Title, pp. 44–45``: the pages once, whatever the title already carried."""
-    pages = page_label(start, end, unit)
+    pages = page_label(start, end, unit, language)
     label = _PAGES_SUFFIX.sub("", label).strip()
     return f"{label}, {pages}" if pages else label

@@ -3,6 +3,7 @@
 
 from .citations import Citation, evidence_caption, find_citations, link_citations
 from .library_view import BLANK, LIBRARY_COLUMNS, blank, library_row, library_rows
+from .names import source_name
 from .tree_view import (
     MAX_DRAWN_NODES,
     TreeSlice,
@@ -33,6 +34,7 @@ __all__ = [
     "outline_rows",
     "root_ids",
     "search_nodes",
+    "source_name",
     "section_document",
     "tree_slice",
     "TreeSlice",

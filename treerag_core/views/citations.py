@@ -63,9 +63,10 @@ def link_citations(
     return "".join(out)
 
 
-def evidence_caption(ref: Mapping[str, Any], page: int | None) -> str:
-    """``S3 · Item 7 › Liquidity, p. 45``: the reference, its section's path, the page."""
+def evidence_caption(ref: Mapping[str, Any], page: int | None, language: str | None = None) -> str:
+    """``S3 · Item 7 › Liquidity, p. 45``: the reference, its section's path, the page
+    (named in ``language``: ``S. 45`` in German)."""
     path = " › ".join(p.strip() for p in str(ref.get("path") or ref.get("title") or "").split(">"))
-    where = page_label(page, None, ref.get("page_unit")) if page is not None else ""
+    where = page_label(page, None, ref.get("page_unit"), language) if page is not None else ""
     caption = f"{ref.get('ref', '')} · {path}".strip(" ·")
     return f"{caption}, {where}" if where else caption

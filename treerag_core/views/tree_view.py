@@ -158,19 +158,26 @@ def search_nodes(
     return (ranked["title"] + ranked["tag"] + ranked["text"])[:limit]
 
 
-def hit_label(flat: Mapping[str, FlatNode], node_id: str, unit: str | None = "page") -> str:
+def hit_label(
+    flat: Mapping[str, FlatNode],
+    node_id: str,
+    unit: str | None = "page",
+    language: str | None = None,
+) -> str:
     """A search result as a button shows it: ``Item 7 › Liquidity and Capital Resources,
-    pp. 44–45`` (the parent only where the title repeats, the pages once)."""
+    pp. 44–45`` (the parent only where the title repeats, the pages once, in ``language``)."""
     node = flat[node_id]
     label = context_label(flat, node_id)
-    return label_with_pages(label, node.get("page_start"), node.get("page_end"), unit)
+    return label_with_pages(label, node.get("page_start"), node.get("page_end"), unit, language)
 
 
-def node_pages(node: Mapping[str, object], unit: str | None = "page") -> str:
+def node_pages(
+    node: Mapping[str, object], unit: str | None = "page", language: str | None = None
+) -> str:
     """The node's (or reference's) pages, spelled as everywhere else (``unit``: the
-    document's ``page_unit``; a reference carries its own)."""
+    document's ``page_unit``; a reference carries its own; ``language``: the reader's)."""
     unit = str(node.get("page_unit") or unit)
-    return page_label(node.get("page_start"), node.get("page_end"), unit)  # type: ignore[arg-type]
+    return page_label(node.get("page_start"), node.get("page_end"), unit, language)  # type: ignore[arg-type]
 
 
 def outline_rows(

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from ...llm.call import LLMReply
 from ...text import ENGINE_NAME
+from ...text.messages import message
 from ..base import AnswerPlan
 from ..checked import renumber
 from ..context import Prepared
 from .computed import computed_reply
 from .extractive import extractive_answer
 
-EMPTY_ANSWER = "The document has no indexed text, so there is nothing to answer from."
+EMPTY_ANSWER = message("note.empty_document")  # English's; the answer's language is used
 
 
 class OfflineAnswerer:
@@ -42,12 +43,14 @@ def offline_reply(query: str, prepared: Prepared) -> LLMReply:
         return LLMReply(text=prepared.overview, model=ENGINE_NAME)
     if not prepared.sections:
         notes = [nav.note for nav in prepared.navs if nav.note]
-        return LLMReply(text="\n\n".join(dict.fromkeys(notes)) or EMPTY_ANSWER, model=ENGINE_NAME)
-    computed = computed_reply(prepared.searched_as or query, prepared)
+        empty = message("note.empty_document", prepared.language(query))
+        return LLMReply(text="\n\n".join(dict.fromkeys(notes)) or empty, model=ENGINE_NAME)
+    language = prepared.language(query)
+    computed = computed_reply(prepared.searched_as or query, prepared, language)
     if computed is not None:  # a ratio, change or average: computed from cited cells
         return LLMReply(text=computed, model=ENGINE_NAME)
     text, _used = extractive_answer(
         prepared.searched_as or query, prepared.sections, memory=prepared.memory,
-        language=prepared.language(query),
+        language=language,
     )  # fmt: skip
     return LLMReply(text=text, model=ENGINE_NAME)

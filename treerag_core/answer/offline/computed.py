@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any
 
 from ...navigate.ranking import remembered
+from ...text.messages import message
 from ...tree.labels import page_label
 from ..context import Prepared, reference
 from .aggregate import Aggregate, aggregate, sheet_records
@@ -25,25 +26,23 @@ from .compare import comparison, per_period
 from .compute import DECIMALS, Computation, compute, number
 from .operands import UNIT_SIZE, Found, TableIndex
 
-COMPUTED_NOTE = (
-    "(Computed by the offline engine from the table cells cited above; no model was used. "
-    "Check the working against the cited pages.)"
-)
+COMPUTED_NOTE = message("note.computed")  # English's; each language's is in the catalogue
 _SCALES = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 
 
-def computed_reply(query: str, prepared: Prepared) -> str | None:
+def computed_reply(query: str, prepared: Prepared, language: str | None = None) -> str | None:
     """The computed answer to ``query`` from the prepared documents' tables, or None when
-    the question asks for no computation (the extractive answer then answers)."""
+    the question asks for no computation (the extractive answer then answers). Its notes,
+    working labels and page labels are in ``language`` (the answer's; English by default)."""
     if not prepared.documents:
         return None
     if len(prepared.documents) > 1:
-        compared = compared_reply(query, prepared)
+        compared = compared_reply(query, prepared, language)
         if compared is not None:
             return compared
     ask = read_ask(query)
     if ask is None:
-        return aggregated_reply(query, prepared)
+        return aggregated_reply(query, prepared, language)
     order = [str(r.get("doc_id", "")) for r in prepared.references]
     docs = sorted(
         prepared.documents.items(),
@@ -61,16 +60,20 @@ def computed_reply(query: str, prepared: Prepared) -> str | None:
             best = result
     if best is None or (not best.cells and not best.problem):
         return None
-    return render(best, prepared)
+    return render(best, prepared, message("note.computed", language), language=language)
 
 
 def render(
-    result: Computation, prepared: Prepared, note: str = COMPUTED_NOTE, head: str = ""
+    result: Computation,
+    prepared: Prepared,
+    note: str = COMPUTED_NOTE,
+    head: str = "",
+    language: str | None = None,
 ) -> str:
     """The answer's text: headline with working and citations, then each cell cited, then
     ``note`` (who asked for the computation); ``head``: the headline's label and period."""
     ask = result.ask
-    cites = {id(c): _cite(c, prepared) for c in result.cells}
+    cites = {id(c): _cite(c, prepared, language) for c in result.cells}
     head = head or f"{ask.label}, {_period(ask)}"
     joined = "; ".join(c.strip("[]") for c in dict.fromkeys(cites.values()) if c)
     refs = f" [{joined}]" if joined else ""
@@ -80,12 +83,9 @@ def render(
         lines = [f"{head}: {shown} = {result.working}{refs}"]
     elif result.missing:
         names = "; ".join(dict.fromkeys(result.missing))
-        lines = [
-            f"{head}: cannot be computed: the document's tables do not print {names}. "
-            "The cells found are below; no figure is guessed."
-        ]
+        lines = [message("note.not_computed_missing", language, head=head, names=names)]
     else:
-        lines = [f"{head}: cannot be computed: {result.problem}."]
+        lines = [message("note.not_computed", language, head=head, problem=result.problem)]
     lines += [f"- {line}" for line in result.lines]
     lines += [f"- {cell.shown()} {cites[id(cell)]}" for cell in result.cells]
     return "\n".join(lines) + ("\n\n" + note if note else "")
@@ -117,7 +117,7 @@ def shown_result(result: Computation) -> str:
     return number(value, places) + (" days" if ask.kind == "days" else "")
 
 
-def compared_reply(query: str, prepared: Prepared) -> str | None:
+def compared_reply(query: str, prepared: Prepared, language: str | None = None) -> str | None:
     """The same quantity in each document asked: a table (document × period), each cell
     cited, and a one-line conclusion."""
     found = comparison(query)
@@ -133,41 +133,45 @@ def compared_reply(query: str, prepared: Prepared) -> str | None:
             result = compute(per_period(ask, year), index)
             if result.complete and result.result is not None:
                 cites = "; ".join(
-                    dict.fromkeys(_cite(c, prepared).strip("[]") for c in result.cells)
+                    dict.fromkeys(_cite(c, prepared, language).strip("[]") for c in result.cells)
                 )
                 shown = shown_result(result)
                 prepared.computed.append(shown)
                 cells.append((result.result, f"{shown} [{cites}]"))
             else:
                 why = "; ".join(dict.fromkeys(result.missing)) or result.problem
-                cells.append((None, f"— (not found: {why})"))
+                cells.append((None, message("computed.not_found", language, why=why)))
         table.append((entity_name(document), cells))
     if not any(v is not None for _, cells in table for v, _ in cells):
         return None
     head = f"{ask.label}, " + (
         f"FY{years[0]}" if len(years) == 1 else f"FY{years[0]}–FY{years[-1]}"
     )
-    lines = [f"{head}: {conclusion(table, years)}", ""]
+    lines = [f"{head}: {conclusion(table, years, language)}", ""]
     lines.append("| | " + " | ".join(f"FY{y}" for y in years) + " |")
     lines.append("|---|" + "---:|" * len(years))
     lines += [
         f"| {name} | " + " | ".join(text for _, text in cells) + " |" for name, cells in table
     ]
-    return "\n".join(lines) + "\n\n" + COMPUTED_NOTE
+    return "\n".join(lines) + "\n\n" + message("note.computed", language)
 
 
-def conclusion(table: list[tuple[str, list[tuple[Decimal | None, str]]]], years: list[int]) -> str:
+def conclusion(
+    table: list[tuple[str, list[tuple[Decimal | None, str]]]],
+    years: list[int],
+    language: str | None = None,
+) -> str:
     """One line: who is highest and lowest in the last period every row has."""
     last = [(name, cells[-1]) for name, cells in table if cells[-1][0] is not None]
     if len(last) < 2:
-        return "only one document prints it" if last else "no document prints it"
+        return message("computed.only_one" if last else "computed.none_prints", language)
     high = max(last, key=lambda x: x[1][0] or 0)
     low = min(last, key=lambda x: x[1][0] or 0)
     shown = lambda cell: cell[1].split(" [")[0]  # noqa: E731
-    return (
-        f"highest in FY{years[-1]}: {high[0]} ({shown(high[1])}); "
-        f"lowest: {low[0]} ({shown(low[1])})."
-    )
+    return message(
+        "computed.highest_lowest", language, year=f"FY{years[-1]}", high=high[0],
+        high_value=shown(high[1]), low=low[0], low_value=shown(low[1]),
+    )  # fmt: skip
 
 
 def entity_name(document: dict[str, Any]) -> str:
@@ -184,7 +188,7 @@ def _ordered(prepared: Prepared) -> list[tuple[str, dict[str, Any]]]:
     )
 
 
-def aggregated_reply(query: str, prepared: Prepared) -> str | None:
+def aggregated_reply(query: str, prepared: Prepared, language: str | None = None) -> str | None:
     """A sum, average or count over a sheet's rows the question filters, with the rows used."""
     for doc_id, document in prepared.documents.items():
         key = ("sheet-records", doc_id, str(document.get("indexed_at", "")))
@@ -192,47 +196,54 @@ def aggregated_reply(query: str, prepared: Prepared) -> str | None:
         found = aggregate(query, document, records)
         if found is None:
             continue
-        return render_aggregate(found, doc_id, prepared)
+        return render_aggregate(found, doc_id, prepared, language)
     return None
 
 
-def render_aggregate(found: Aggregate, doc_id: str, prepared: Prepared) -> str:
-    """``Total Revenue, Region North · Quarter Q3: 168,200 (sum of 412 rows) [S1, sheet 1]``."""
+def render_aggregate(
+    found: Aggregate, doc_id: str, prepared: Prepared, language: str | None = None
+) -> str:
+    """``Total Revenue, Region North · Quarter Q3: 168,200 (sum of 412 rows) [S1, sheet 1]``
+    (its working's words and page labels in ``language``)."""
+
+    def said(key: str, **values: object) -> str:
+        return message(f"computed.{key}", language, **values)
+
     n = int(found.pages.pop("__count__") or 0)
-    where = " · ".join(f"{col} {val}" for col, val in found.filters) or "all rows"
+    where = " · ".join(f"{col} {val}" for col, val in found.filters) or said("all_rows")
     # the parts of the sheet the rows shown come from are cited (a long sheet has hundreds)
     shown_parts = dict.fromkeys(node for node, _offset, _cells in found.rows)
-    cites = [_cite_at(prepared, doc_id, node, found.pages.get(node)) for node in shown_parts]
+    cites = [
+        _cite_at(prepared, doc_id, node, found.pages.get(node), language) for node in shown_parts
+    ]
     joined = "; ".join(c.strip("[]") for c in dict.fromkeys(cites) if c)
     refs = f" [{joined}]" if joined else ""
     parts = len(found.pages)
-    word = {"sum": "Total", "average": "Average", "count": "Number of rows"}[found.kind]
-    label = f"{word} {found.measure}".strip()
+    label = f"{said('word_' + found.kind)} {found.measure}".strip()
     if found.value is None:
-        return f"{label}, {where}: no rows match, so there is nothing to average.{refs}"
+        return said("no_rows", label=label, where=where) + refs
     places = 0 if found.value == found.value.to_integral_value() else 2
-    spread = f" in {parts} parts of the sheet" if parts > 1 else ""
-    how = {
-        "sum": f"sum of {n} rows{spread}",
-        "average": f"average of {n} rows{spread}",
-        "count": f"rows counted{spread}",
-    }
-    lines = [f"{label}, {where}: {number(found.value, places)} ({how[found.kind]}){refs}"]
+    spread = said("spread", parts=parts) if parts > 1 else ""
+    how = said(f"how_{found.kind}", count=n, spread=spread)
+    lines = [f"{label}, {where}: {number(found.value, places)} ({how}){refs}"]
     for node, _offset, cells in found.rows:
         shown = " · ".join(f"{k} {v}" for k, v in cells.items() if v and v != "—")
-        lines.append(f"- {shown} {_cite_at(prepared, doc_id, node, found.pages.get(node))}")
+        cite = _cite_at(prepared, doc_id, node, found.pages.get(node), language)
+        lines.append(f"- {shown} {cite}")
     if n > len(found.rows):
-        lines.append(f"- … and {n - len(found.rows)} more rows")
-    return "\n".join(lines) + "\n\n" + COMPUTED_NOTE
+        lines.append("- " + said("more_rows", count=n - len(found.rows)))
+    return "\n".join(lines) + "\n\n" + message("note.computed", language)
 
 
-def _cite(cell: Found, prepared: Prepared) -> str:
+def _cite(cell: Found, prepared: Prepared, language: str | None = None) -> str:
     """``[S3, p. 55]``: the reference holding the cell's section, added when navigation did
     not choose that section."""
-    return _cite_at(prepared, cell.doc_id, cell.node_id, cell.page)
+    return _cite_at(prepared, cell.doc_id, cell.node_id, cell.page, language)
 
 
-def _cite_at(prepared: Prepared, doc_id: str, node_id: str, page: int | None) -> str:
+def _cite_at(
+    prepared: Prepared, doc_id: str, node_id: str, page: int | None, language: str | None = None
+) -> str:
     ref = next(
         (
             r
@@ -249,7 +260,7 @@ def _cite_at(prepared: Prepared, doc_id: str, node_id: str, page: int | None) ->
         ref = _add_reference(prepared, doc_id, node_id, page)
     if ref is None:
         return ""
-    shown = page_label(page, None, ref.get("page_unit")) if page else ""
+    shown = page_label(page, None, ref.get("page_unit"), language) if page else ""
     return f"[{ref['ref']}, {shown}]" if shown else f"[{ref['ref']}]"
 
 

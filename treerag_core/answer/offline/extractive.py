@@ -82,9 +82,9 @@ def extractive_answer(
     note = message("note.offline", language)  # the answer quotes the sections: their language
     if not chosen:
         return message("note.no_match", language) + "\n\n" + note, []
-    lines = [f"{chosen[0].text} {cite(sections[chosen[0].section], chosen[0].offset)}"]
+    lines = [f"{chosen[0].text} {cite(sections[chosen[0].section], chosen[0].offset, language)}"]
     lines += [
-        f"- {named(c, sections, chosen[0])} {cite(sections[c.section], c.offset)}"
+        f"- {named(c, sections, chosen[0])} {cite(sections[c.section], c.offset, language)}"
         for c in chosen[1:]
     ]
     used = list(dict.fromkeys(c.section for c in chosen))
@@ -165,9 +165,9 @@ def section_title(section: Mapping[str, Any]) -> str:
     return path.split(" › ")[-1].split(" > ")[-1].strip()
 
 
-def cite(section: Mapping[str, Any], offset: int) -> str:
-    """``[S3, p. 55]`` (``[S3, slide 4]`` in a deck): the section's reference and the page
-    the line starts on."""
+def cite(section: Mapping[str, Any], offset: int, language: str | None = None) -> str:
+    """``[S3, p. 55]`` (``[S3, slide 4]`` in a deck, ``[S3, S. 55]`` in German): the
+    section's reference and the page the line starts on, named in the answer's language."""
     ref = str(section.get("ref") or str(section.get("label") or "").split(" · ")[0]).strip()
     page = section.get("page_start")
     for mark_offset, mark_page in section.get("page_marks") or []:
@@ -175,4 +175,4 @@ def cite(section: Mapping[str, Any], offset: int) -> str:
             page = mark_page
     if page is None:
         return f"[{ref}]"
-    return f"[{ref}, {page_label(page, None, section.get('page_unit'))}]"
+    return f"[{ref}, {page_label(page, None, section.get('page_unit'), language)}]"

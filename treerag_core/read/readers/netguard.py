@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from urllib.parse import SplitResult, urlsplit
 
 from ...errors import BlockedURLError
+from ...text.messages import raised
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 # resolver(host, port) -> list of IP strings; default uses socket.getaddrinfo.
@@ -114,7 +115,9 @@ def vet_host(host: str, port: int, allow_private: bool, resolver: Resolver | Non
         except (OSError, UnicodeError) as exc:
             from ...errors import FetchError
 
-            raise FetchError(f"Cannot resolve host {host!r}: {exc}.") from exc
+            raise raised(
+                FetchError, "error.unresolved_host", host=repr(host), reason=str(exc)
+            ) from exc
     if not addresses:
         from ...errors import FetchError
 
@@ -122,8 +125,5 @@ def vet_host(host: str, port: int, allow_private: bool, resolver: Resolver | Non
     for address in addresses:
         reason = check_address(address.split("%", 1)[0], allow_private)
         if reason:
-            raise BlockedURLError(
-                f"Refusing to fetch {host!r}: {reason}. Only public internet addresses are "
-                "allowed (an administrator can set TREERAG_ALLOW_PRIVATE_URLS=1)."
-            )
+            raise raised(BlockedURLError, "error.blocked_host", host=repr(host), reason=reason)
     return addresses[0].split("%", 1)[0]

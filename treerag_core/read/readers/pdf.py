@@ -16,6 +16,7 @@ from typing import Any
 from ...errors import DocumentReadError, DocumentTooLargeError
 from ...limits import Limits
 from ...structure.pages import NO_OPTIONS, OutlineEntry, ReadOptions, ReadResult, RichPage
+from ...text.messages import raised
 from ..ocr.scan import ocr_pdf_pages
 from .pdfium_pages import pdfium_pages
 
@@ -34,10 +35,14 @@ def read_pdf(
     try:
         count = len(reader.pages)
     except Exception as exc:  # noqa: BLE001 - any pypdf failure means a broken file
-        raise DocumentReadError(f"{name} is damaged: its page tree cannot be read.") from exc
+        raise raised(DocumentReadError, "error.pdf_page_tree", name=name) from exc
     if count > limits.max_pages:
-        raise DocumentTooLargeError(
-            f"{name} has {count:,} pages; the limit is {limits.max_pages:,} pages."
+        raise raised(
+            DocumentTooLargeError,
+            "error.pages_too_many",
+            name=name,
+            count=f"{count:,}",
+            limit=f"{limits.max_pages:,}",
         )
     pages, scan = ocr_pdf_pages(
         data, extract_pages(data, reader, count), limits, options, hashlib.sha256(data).hexdigest()
@@ -58,29 +63,26 @@ def open_pdf(data: bytes, name: str) -> Any:
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 
     if not data.lstrip()[:1024].count(b"%PDF"):
-        raise DocumentReadError(f"{name} is not a PDF file (no %PDF header).")
+        raise raised(DocumentReadError, "error.pdf_no_header", name=name)
     try:
         reader = PdfReader(io.BytesIO(data), strict=False)
         if reader.is_encrypted:
             try:
                 ok = reader.decrypt("")
             except (NotImplementedError, DependencyError) as exc:
-                raise DocumentReadError(
-                    f"{name} uses an encryption this server cannot open ({exc})."
+                raise raised(
+                    DocumentReadError, "error.pdf_encryption", name=name, reason=str(exc)
                 ) from exc
             if not ok:
-                raise DocumentReadError(
-                    f"{name} is password-protected. Remove the password (or print it to a "
-                    "new PDF) and upload it again."
-                )
+                raise raised(DocumentReadError, "error.pdf_password", name=name)
         return reader
     except DocumentReadError:
         raise
     except FileNotDecryptedError as exc:
-        raise DocumentReadError(f"{name} is password-protected and cannot be read.") from exc
+        raise raised(DocumentReadError, "error.pdf_locked", name=name) from exc
     except (PdfReadError, Exception) as exc:  # noqa: B014 - pypdf raises many types
-        raise DocumentReadError(
-            f"{name} is damaged or not a valid PDF and cannot be read ({type(exc).__name__})."
+        raise raised(
+            DocumentReadError, "error.pdf_damaged", name=name, kind=type(exc).__name__
         ) from exc
 
 

@@ -17,6 +17,7 @@ from urllib.parse import urljoin
 
 from ...errors import BlockedURLError, FetchError
 from ...limits import Limits
+from ...text.messages import raised
 from ..formats import accepted_mime_types, content_format
 from .netguard import Resolver, split_url, vet_host
 
@@ -62,7 +63,7 @@ def fetch_url(
             current = urljoin(current, location.strip())
             continue
         if status >= 400:
-            raise FetchError(f"{current} answered HTTP {status}: the page could not be fetched.")
+            raise raised(FetchError, "error.http_status", url=current, status=status)
         if status >= 300 or status < 200:
             raise FetchError(f"{current} answered HTTP {status}, which cannot be indexed.")
         content_type = headers.get("content-type", "")
@@ -118,11 +119,11 @@ def _get_once(
         body = _read_body(resp, headers, limits, deadline, url, conn)
         return resp.status, headers, body
     except TimeoutError as exc:
-        raise FetchError(
-            f"Fetching {url} timed out after {limits.url_timeout_s:g} s; try again later."
+        raise raised(
+            FetchError, "error.fetch_timeout", url=url, seconds=f"{limits.url_timeout_s:g}"
         ) from exc
     except (OSError, http.client.HTTPException) as exc:
-        raise FetchError(f"Could not fetch {url}: {exc}.") from exc
+        raise raised(FetchError, "error.fetch_failed", url=url, reason=str(exc)) from exc
     finally:
         conn.close()
 

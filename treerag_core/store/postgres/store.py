@@ -107,7 +107,11 @@ class PostgresStore(ThreadMethods):
                 "SELECT body, collection FROM documents WHERE doc_id = %s", (doc_id,)
             ).fetchone()
         if row is None:
-            raise DocumentNotFoundError(f"No document with id {doc_id} in {self.location}.")
+            raise DocumentNotFoundError(  # worded as the catalogue's key (store: no text layer)
+                f"No document with id {doc_id} in {self.location}.",
+                key="error.no_document_id",
+                values={"id": doc_id, "where": self.location},
+            )
         document = row["body"]
         document["collection"] = row["collection"]  # the row decides (moves touch only it)
         return document

@@ -70,6 +70,8 @@ EN: dict[str, str] = {
     "ev.remove_one": "Remove one",
     "ev.question": "Question",
     "ev.remove": "Remove",
+    "ev.note.source_gone": "{name}: the source file is no longer on disk, so the chunk "
+    "baseline chunked its indexed sections instead of the PDF's pages.",
 }
 
 DE: dict[str, str] = {
@@ -140,4 +142,6 @@ DE: dict[str, str] = {
     "ev.remove_one": "Eine entfernen",
     "ev.question": "Frage",
     "ev.remove": "Entfernen",
+    "ev.note.source_gone": "{name}: Die Quelldatei liegt nicht mehr auf der Festplatte, daher "
+    "hat die Chunk-Vergleichsmethode die indexierten Abschnitte statt der PDF-Seiten zerlegt.",
 }

@@ -1,0 +1,189 @@
+"""The core's own words from the message catalogue: page labels, the names of what gave a
+tree its structure, the typed errors (by key, said in the person's language by the app) and
+the notes under an answer (in the answer's language); the library's defaults stay English."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+import streamlit_agraph
+from conftest import ask, texts
+
+from treerag_core import index_document
+from treerag_core.errors import DocumentTooLargeError, EmptyDocumentError, TreeragError
+from treerag_core.limits import Limits
+from treerag_core.read.formats import (
+    PAGED_STRATEGIES,
+    RUNNING_TEXT_STRATEGIES,
+    check_upload,
+    format_for_name,
+)
+from treerag_core.read.source import read_bytes
+from treerag_core.structure.skeleton import BOOKMARKS_SOURCE, SKELETON_SOURCE
+from treerag_core.structure.typeset import (
+    CONTENTS_SOURCE,
+    MIXED_SOURCE,
+    TYPOGRAPHY_PART,
+    TYPOGRAPHY_SOURCE,
+)
+from treerag_core.summarize.summarizers import make_summarizer
+from treerag_core.text.messages import EN, message
+from treerag_core.tree import page_label
+from treerag_core.views import evidence_caption, source_name
+from treerag_core.views.names import source_key
+
+ROOT = Path(__file__).resolve().parents[1]
+HANDBUCH = """# Mitarbeiterhandbuch
+
+Dieses Handbuch beschreibt die Regeln für alle Mitarbeiter der Firma.
+
+# Urlaub
+
+Jeder Mitarbeiter hat 30 Tage bezahlten Urlaub im Jahr. Nicht genommene Tage verfallen am
+31. März des Folgejahres.
+
+# Arbeitszeit
+
+Die Wochenarbeitszeit beträgt 38 Stunden. Die Kernzeit liegt zwischen 10 und 15 Uhr.
+"""
+
+
+def test_page_labels_in_each_language_english_by_default() -> None:
+    assert page_label(4, None) == "p. 4" and page_label(4, 6) == "pp. 4–6"
+    assert page_label(4, 4, "slide") == "slide 4" and page_label(2, 3, "sheet") == "sheets 2–3"
+    assert page_label(4, 6, language="de") == "S. 4–6"
+    assert page_label(4, None, "slide", "de-AT") == "Folie 4"
+    assert page_label(None, None, language="de") == ""
+    ref = {"ref": "S3", "path": "Item 7 > Liquidity"}
+    assert evidence_caption(ref, 45) == "S3 · Item 7 › Liquidity, p. 45"
+    assert evidence_caption(ref, 45, "de") == "S3 · Item 7 › Liquidity, S. 45"
+
+
+def _reader_sources() -> set[str]:
+    """Every ``structure_source="…"`` a reader sets, and the e-book's contents' names."""
+    found = set()
+    for path in (ROOT / "treerag_core" / "read" / "readers").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.keyword) and node.arg == "structure_source":
+                if isinstance(node.value, ast.Constant):
+                    found.add(node.value.value)
+    return found | {"e-book contents (EPUB 3)", "e-book contents (NCX)", "e-book reading order"}
+
+
+def test_every_structure_source_has_a_name_in_the_catalogue() -> None:
+    sources = {s.name for s in (*PAGED_STRATEGIES, *RUNNING_TEXT_STRATEGIES)}
+    sources |= {BOOKMARKS_SOURCE, SKELETON_SOURCE, CONTENTS_SOURCE, MIXED_SOURCE}
+    sources |= {TYPOGRAPHY_SOURCE, TYPOGRAPHY_PART, "headings", "none", *_reader_sources()}
+    assert len(sources) >= 18
+    for source in sources:
+        assert EN.get(source_key(source)) == source, source  # English says it as stored
+        assert source_name(source) == source
+        assert source_name(source, "de") == message(source_key(source), "de")
+    assert source_name("printed contents and typography", "de") == (
+        "gedrucktes Inhaltsverzeichnis und Typografie"
+    )
+    assert source_name("a strategy of tomorrow", "de") == "a strategy of tomorrow"
+    assert source_name(None, "de") == "unbekannt"
+
+
+def _raised(data: bytes, name: str) -> TreeragError:
+    with pytest.raises(TreeragError) as caught:
+        read_bytes(data, name)
+    return caught.value
+
+
+def test_errors_carry_their_key_and_say_it_in_english() -> None:
+    """``str(exc)`` is the catalogue's English (callers and their tests see no change); the
+    key and values say the same in German."""
+    cases = [
+        (_raised(b"  \n", "a.md"), EmptyDocumentError, "a.md is empty: there is nothing to index."),
+        (_raised(b"hello", "a.pdf"), TreeragError, "a.pdf is not a PDF file (no %PDF header)."),
+        (_raised(b"%PDF-1.4 broken", "b.pdf"), TreeragError, None),
+    ]
+    with pytest.raises(TreeragError) as unsupported:
+        format_for_name("notes.xyz")
+    cases.append((unsupported.value, TreeragError, None))
+    with pytest.raises(DocumentTooLargeError) as big:
+        check_upload("big.pdf", 10**9, Limits())
+    cases.append((big.value, DocumentTooLargeError, None))
+    for exc, kind, english in cases:
+        assert isinstance(exc, kind) and exc.key, exc
+        assert str(exc) == message(exc.key, "en", **exc.values)
+        assert english is None or str(exc) == english
+        assert message(exc.key, "de", **exc.values) != str(exc)
+    assert str(unsupported.value).startswith("Unsupported file type .xyz for 'notes.xyz'.")
+    german = message(unsupported.value.key, "de", **unsupported.value.values)
+    assert german.startswith("Dateityp .xyz von 'notes.xyz' wird nicht unterstützt.")
+
+
+@pytest.fixture
+def handbuch(app_registry: Path, tmp_path: Path) -> dict:
+    """A German handbook as a PDF (one chapter a page, bookmarks), indexed offline."""
+    from make_sample_pdf import make
+
+    source = tmp_path / "handbuch.md"
+    source.write_text(HANDBUCH, encoding="utf-8")
+    pdf = make(source, tmp_path / "handbuch.pdf")
+    return index_document(
+        str(pdf), summarizer=make_summarizer(None), registry_path=str(app_registry),
+        verbose=False,
+    )  # fmt: skip
+
+
+def test_a_german_answer_has_german_page_labels_and_notes(
+    make_app, handbuch, monkeypatch: pytest.MonkeyPatch
+) -> None:  # noqa: ANN001
+    """Asked in German of a German PDF with the app in German, the answer's citation, its
+    note, its Sources line and the structure caption say "S. 2", not "p. 2"."""
+    monkeypatch.setattr(streamlit_agraph, "agraph", lambda nodes, edges, config: None)
+    assert handbuch["structure_source"] == "bookmarks"
+    at = make_app("pages/settings.py")
+    at.selectbox(key="settings_language").set_value("de").run()
+    at.switch_page("pages/chat.py").run()
+    ask(at, "Wie viele Tage Urlaub hat ein Mitarbeiter?")
+    assert not at.exception
+    shown = texts(at).replace("\\", "")
+    assert "30 Tage bezahlten Urlaub" in shown
+    assert "S. 2" in shown and "p. 2" not in shown
+    assert message("note.offline", "de") in shown and message("note.offline", "en") not in shown
+    assert "Quellen: S1 Urlaub, S. 2" in shown
+    turn = at.session_state["chat_thread"]["turns"][-1]
+    assert "[S1, S. 2]" in turn["answer"]
+
+
+def test_an_error_on_a_page_is_in_german(make_app, app_registry: Path, monkeypatch) -> None:  # noqa: ANN001
+    """An upload refused (empty, over the limit) and a URL refused by the network guard read
+    in German when the app is in German."""
+    monkeypatch.setenv("TREERAG_MAX_FILE_BYTES", "100")
+    at = make_app("pages/settings.py")
+    at.selectbox(key="settings_language").set_value("de").run()
+    at.switch_page("pages/upload.py").run()
+    errors = []
+    for name, data in (("leer.md", b"   \n"), ("gross.md", b"# Gross\n" + b"x" * 500)):
+        at.file_uploader[0].set_value([(name, data, "text/markdown")])
+        at.run()
+        next(b for b in at.button if b.label == message("upload.index", "de")).click().run()
+        assert not at.exception
+        errors += [e.value for e in at.error]
+    assert "leer.md ist leer: Es gibt nichts zu indexieren." in errors
+    assert any(e.startswith("gross.md ist 0.0 MB groß, über der Grenze") for e in errors)
+    assert not any("nothing to index" in e or "over the upload limit" in e for e in errors)
+    at.text_input(key="upload_url").input("http://127.0.0.1:9/secret").run()
+    next(b for b in at.button if b.label == message("upload.index", "de")).click().run()
+    assert not at.exception
+    [shown] = [e.value for e in at.error if "127.0.0.1" in e.value]
+    assert shown.startswith("'127.0.0.1' wird nicht abgerufen: ")
+    assert "Erlaubt sind nur öffentliche Internetadressen" in shown
+
+
+def test_an_evaluation_note_in_the_person_language(app_registry: Path) -> None:
+    """The Evaluate page's note on a PDF gone from disk is worded in the language asked."""
+    from ui.evaluate_logic import page_texts_with_notes
+
+    gone = {"doc_id": "d1", "file_name": "report.pdf", "file_path": "/nowhere/report.pdf"}
+    for language, start in (("de", "report.pdf: Die Quelldatei"), (None, "report.pdf: the source")):
+        notes: list[str] = []
+        assert page_texts_with_notes(app_registry, notes, language)(gone) is None
+        assert len(notes) == 1 and notes[0].startswith(start)

@@ -1,0 +1,192 @@
+"""The core's own words a person reads: page labels ("p. 4"), the names of what gave a
+tree its structure, the typed errors' messages (by key: the library raises them in English,
+the app says them in the person's language) and the notes the offline engine writes under
+an answer (in the answer's language). The library's callers get English unless they ask."""
+
+from __future__ import annotations
+
+EN: dict[str, str] = {
+    # Pages, slides and sheets, as references, Sources lines and captions name them
+    "page.page.one": "p. {start}",
+    "page.page.many": "pp. {start}–{end}",
+    "page.slide.one": "slide {start}",
+    "page.slide.many": "slides {start}–{end}",
+    "page.sheet.one": "sheet {start}",
+    "page.sheet.many": "sheets {start}–{end}",
+    # What gave a document its tree (a document's ``structure_source``, its parts' names)
+    "structure.bookmarks": "bookmarks",
+    "structure.bookmarks_and_typography": "bookmarks and typography",
+    "structure.printed_contents": "printed contents",
+    "structure.printed_contents_and_typography": "printed contents and typography",
+    "structure.typography_and_numbering": "typography and numbering",
+    "structure.typography": "typography",
+    "structure.numbering_and_keywords": "numbering and keywords",
+    "structure.page_groups": "page groups",
+    "structure.headings": "headings",
+    "structure.none": "none",
+    "structure.unknown": "unknown",
+    "structure.slides": "slides",
+    "structure.sheets": "sheets",
+    "structure.heading_styles": "heading styles",
+    "structure.markdown_headings": "markdown headings",
+    "structure.html_headings": "html headings",
+    "structure.e_mail_message": "e-mail message",
+    "structure.e_mail_threads": "e-mail threads",
+    "structure.e_book_contents_epub_3": "e-book contents (EPUB 3)",
+    "structure.e_book_contents_ncx": "e-book contents (NCX)",
+    "structure.e_book_reading_order": "e-book reading order",
+    # Typed errors (``TreeragError.key``), as the library words them in English
+    "error.unsupported_format": "Unsupported file type {kind} for {name}. Supported: "
+    "{supported}, or an http(s) URL.",
+    "error.no_extension": "(no extension)",
+    "error.upload_too_large": "{name} is {size} MB, over the upload limit of {limit} MB for "
+    "{kind} files.",
+    "error.bytes_too_large": "{name} is {size} bytes; the limit for this type is {limit} bytes.",
+    "error.pages_too_many": "{name} has {count} pages; the limit is {limit} pages.",
+    "error.sections_too_many": "{name} has {count} sections, over the limit of {limit}. Split "
+    "the document or raise TREERAG_MAX_SECTIONS.",
+    "error.empty": "{name} is empty: there is nothing to index.",
+    "error.no_text": "{name} contains no text: there is nothing to index.",
+    "error.no_sections": "{name} holds no text to index.",
+    "error.cannot_read": "Cannot read {name}: {reason}.",
+    "error.pdf_no_header": "{name} is not a PDF file (no %PDF header).",
+    "error.pdf_page_tree": "{name} is damaged: its page tree cannot be read.",
+    "error.pdf_encryption": "{name} uses an encryption this server cannot open ({reason}).",
+    "error.pdf_password": "{name} is password-protected. Remove the password (or print it to "
+    "a new PDF) and upload it again.",
+    "error.pdf_locked": "{name} is password-protected and cannot be read.",
+    "error.pdf_damaged": "{name} is damaged or not a valid PDF and cannot be read ({kind}).",
+    "error.no_document_id": "No document with id {id} in {where}.",
+    "error.no_document_named": "No document named {name} in {where}.",
+    "error.document_deleted": "Document {id} was just deleted.",
+    "error.unresolved_host": "Cannot resolve host {host}: {reason}.",
+    "error.blocked_host": "Refusing to fetch {host}: {reason}. Only public internet addresses "
+    "are allowed (an administrator can set TREERAG_ALLOW_PRIVATE_URLS=1).",
+    "error.http_status": "{url} answered HTTP {status}: the page could not be fetched.",
+    "error.fetch_timeout": "Fetching {url} timed out after {seconds} s; try again later.",
+    "error.fetch_failed": "Could not fetch {url}: {reason}.",
+    "error.content_type": "The URL returned content of type {mime}; only {supported} can be "
+    "indexed.",
+    # Notes under an answer, in the answer's language
+    "note.computed": "(Computed by the offline engine from the table cells cited above; no "
+    "model was used. Check the working against the cited pages.)",
+    "note.set_aside": "_The model's answer could not be checked against the document ({why}), "
+    "so the offline engine's answer from the same sections is shown instead._",
+    "note.why_doubtful": "{doubtful} of its {claims} statements are not in it",
+    "note.why_no_figure": "it states none of the figures the sections hold for the question",
+    "note.empty_document": "The document has no indexed text, so there is nothing to answer from.",
+    "note.model_failed": "_{reason}. The offline engine answered from the same sections instead:_",
+    "note.not_computed_missing": "{head}: cannot be computed: the document's tables do not "
+    "print {names}. The cells found are below; no figure is guessed.",
+    "note.not_computed": "{head}: cannot be computed: {problem}.",
+    # The computed answer's working (the offline engine's, in the answer's language)
+    "computed.not_found": "— (not found: {why})",
+    "computed.only_one": "only one document prints it",
+    "computed.none_prints": "no document prints it",
+    "computed.highest_lowest": "highest in {year}: {high} ({high_value}); lowest: {low} "
+    "({low_value}).",
+    "computed.all_rows": "all rows",
+    "computed.word_sum": "Total",
+    "computed.word_average": "Average",
+    "computed.word_count": "Number of rows",
+    "computed.no_rows": "{label}, {where}: no rows match, so there is nothing to average.",
+    "computed.spread": " in {parts} parts of the sheet",
+    "computed.how_sum": "sum of {count} rows{spread}",
+    "computed.how_average": "average of {count} rows{spread}",
+    "computed.how_count": "rows counted{spread}",
+    "computed.more_rows": "… and {count} more rows",
+}
+
+DE: dict[str, str] = {
+    "page.page.one": "S. {start}",
+    "page.page.many": "S. {start}–{end}",
+    "page.slide.one": "Folie {start}",
+    "page.slide.many": "Folien {start}–{end}",
+    "page.sheet.one": "Blatt {start}",
+    "page.sheet.many": "Blätter {start}–{end}",
+    "structure.bookmarks": "Lesezeichen",
+    "structure.bookmarks_and_typography": "Lesezeichen und Typografie",
+    "structure.printed_contents": "gedrucktes Inhaltsverzeichnis",
+    "structure.printed_contents_and_typography": "gedrucktes Inhaltsverzeichnis und Typografie",
+    "structure.typography_and_numbering": "Typografie und Nummerierung",
+    "structure.typography": "Typografie",
+    "structure.numbering_and_keywords": "Nummerierung und Schlüsselwörter",
+    "structure.page_groups": "Seitengruppen",
+    "structure.headings": "Überschriften",
+    "structure.none": "keine",
+    "structure.unknown": "unbekannt",
+    "structure.slides": "Folien",
+    "structure.sheets": "Tabellenblätter",
+    "structure.heading_styles": "Überschrift-Formatvorlagen",
+    "structure.markdown_headings": "Markdown-Überschriften",
+    "structure.html_headings": "HTML-Überschriften",
+    "structure.e_mail_message": "E-Mail-Nachricht",
+    "structure.e_mail_threads": "E-Mail-Verläufe",
+    "structure.e_book_contents_epub_3": "Inhaltsverzeichnis des E-Books (EPUB 3)",
+    "structure.e_book_contents_ncx": "Inhaltsverzeichnis des E-Books (NCX)",
+    "structure.e_book_reading_order": "Lesereihenfolge des E-Books",
+    "error.unsupported_format": "Dateityp {kind} von {name} wird nicht unterstützt. "
+    "Unterstützt: {supported} oder eine http(s)-URL.",
+    "error.no_extension": "(ohne Endung)",
+    "error.upload_too_large": "{name} ist {size} MB groß, über der Grenze von {limit} MB für "
+    "{kind}-Dateien.",
+    "error.bytes_too_large": "{name} ist {size} Bytes groß; die Grenze für diesen Typ liegt "
+    "bei {limit} Bytes.",
+    "error.pages_too_many": "{name} hat {count} Seiten; die Grenze liegt bei {limit} Seiten.",
+    "error.sections_too_many": "{name} hat {count} Abschnitte, über der Grenze von {limit}. "
+    "Teilen Sie das Dokument oder erhöhen Sie TREERAG_MAX_SECTIONS.",
+    "error.empty": "{name} ist leer: Es gibt nichts zu indexieren.",
+    "error.no_text": "{name} enthält keinen Text: Es gibt nichts zu indexieren.",
+    "error.no_sections": "{name} enthält keinen Text zum Indexieren.",
+    "error.cannot_read": "{name} kann nicht gelesen werden: {reason}.",
+    "error.pdf_no_header": "{name} ist keine PDF-Datei (kein %PDF-Kopf).",
+    "error.pdf_page_tree": "{name} ist beschädigt: Sein Seitenbaum kann nicht gelesen werden.",
+    "error.pdf_encryption": "{name} ist auf eine Art verschlüsselt, die dieser Server nicht "
+    "öffnen kann ({reason}).",
+    "error.pdf_password": "{name} ist passwortgeschützt. Entfernen Sie das Passwort (oder "
+    "drucken Sie es in ein neues PDF) und laden Sie es erneut hoch.",
+    "error.pdf_locked": "{name} ist passwortgeschützt und kann nicht gelesen werden.",
+    "error.pdf_damaged": "{name} ist beschädigt oder kein gültiges PDF und kann nicht gelesen "
+    "werden ({kind}).",
+    "error.no_document_id": "Kein Dokument mit der Kennung {id} in {where}.",
+    "error.no_document_named": "Kein Dokument namens {name} in {where}.",
+    "error.document_deleted": "Das Dokument {id} wurde gerade gelöscht.",
+    "error.unresolved_host": "Der Rechnername {host} lässt sich nicht auflösen: {reason}.",
+    "error.blocked_host": "{host} wird nicht abgerufen: {reason}. Erlaubt sind nur öffentliche "
+    "Internetadressen (ein Administrator kann TREERAG_ALLOW_PRIVATE_URLS=1 setzen).",
+    "error.http_status": "{url} antwortete mit HTTP {status}: Die Seite konnte nicht abgerufen "
+    "werden.",
+    "error.fetch_timeout": "Der Abruf von {url} brauchte länger als {seconds} s; versuchen Sie "
+    "es später noch einmal.",
+    "error.fetch_failed": "{url} konnte nicht abgerufen werden: {reason}.",
+    "error.content_type": "Die URL lieferte Inhalt vom Typ {mime}; indexiert werden können nur "
+    "{supported}.",
+    "note.computed": "(Von der Offline-Engine aus den oben zitierten Tabellenzellen berechnet; "
+    "kein Modell wurde verwendet. Prüfen Sie die Rechnung an den zitierten Seiten.)",
+    "note.set_aside": "_Die Antwort des Modells ließ sich nicht am Dokument prüfen ({why}), "
+    "daher wird stattdessen die Antwort der Offline-Engine aus denselben Abschnitten gezeigt._",
+    "note.why_doubtful": "{doubtful} ihrer {claims} Aussagen stehen nicht darin",
+    "note.why_no_figure": "sie nennt keine der Zahlen, die die Abschnitte zur Frage enthalten",
+    "note.empty_document": "Das Dokument hat keinen indexierten Text, es gibt also nichts, "
+    "woraus sich antworten ließe.",
+    "note.model_failed": "_{reason}. Die Offline-Engine hat stattdessen aus denselben "
+    "Abschnitten geantwortet:_",
+    "note.not_computed_missing": "{head}: nicht berechenbar: Die Tabellen des Dokuments "
+    "nennen {names} nicht. Die gefundenen Zellen stehen unten; keine Zahl wird geraten.",
+    "note.not_computed": "{head}: nicht berechenbar: {problem}.",
+    "computed.not_found": "— (nicht gefunden: {why})",
+    "computed.only_one": "nur ein Dokument nennt den Wert",
+    "computed.none_prints": "kein Dokument nennt den Wert",
+    "computed.highest_lowest": "am höchsten in {year}: {high} ({high_value}); am niedrigsten: "
+    "{low} ({low_value}).",
+    "computed.all_rows": "alle Zeilen",
+    "computed.word_sum": "Summe",
+    "computed.word_average": "Durchschnitt",
+    "computed.word_count": "Anzahl der Zeilen",
+    "computed.no_rows": "{label}, {where}: Keine Zeile passt, es gibt also nichts zu mitteln.",
+    "computed.spread": " in {parts} Teilen des Blatts",
+    "computed.how_sum": "Summe von {count} Zeilen{spread}",
+    "computed.how_average": "Durchschnitt von {count} Zeilen{spread}",
+    "computed.how_count": "Zeilen gezählt{spread}",
+    "computed.more_rows": "… und {count} weitere Zeilen",
+}
