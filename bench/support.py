@@ -246,6 +246,13 @@ class _Sections:
         self.searched_as, self.memory, self.overview = data["question"], None, ""
         self.navs: list[Any] = []
         self.documents: dict[str, Any] = {}
+        self.computed: list[str] = []
+
+    def language(self, query: str) -> str:
+        """As ``Prepared.language`` with no documents kept: the question's language."""
+        from treerag_core.text.language import detect_language
+
+        return detect_language(query)
 
 
 def _kept(path: Path) -> Any:

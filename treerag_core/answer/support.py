@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..text import OFFLINE_NOTE
-from ..text.figures import MULTIPLIERS, Figure, computed, figures_in
+from ..text.figures import MULTIPLIERS, Figure, computed, figures_in, means
 from ..text.numbers import years_in
 from ..text.working import Worked, workings
 from .claims import (
@@ -319,7 +319,8 @@ def _find(
     if not ranked:
         return None
     near = [f for *_, line, _p in ranked for f in line.figures][:COMPUTE_FIGURES]
-    if any(figure.computes_to(other) for other in computed(near)):
+    rows = [m for *_, line, _p in ranked for m in means(line.figures)]
+    if any(figure.computes_to(other) for other in [*computed(near), *rows]):
         return ranked[0][3], ranked[0][4]
     return None
 
