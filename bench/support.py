@@ -162,7 +162,8 @@ def markdown(table: list[dict[str, Any]], e2e: list[dict[str, Any]], meta: dict)
         "rules were tuned looking at the first half only. 'Gold figure printed': (a) and "
         "those (b) whose gold figure's digits are printed in a section read; the others' "
         "gold answers are computed (a ratio, a margin, a multi-year growth rate) in more "
-        "steps than the check reproduces (two printed figures).",
+        "steps than the check reproduces (one operation on two printed figures, or a mean "
+        "of two or three neighbouring cells of a table row).",
         "",
         "| set | half | questions | " + " | ".join(ARMS) + " | false alarms (a-b) | "
         "recall (c-f) | false alarms, gold figure printed | (b) computed gold flagged | "

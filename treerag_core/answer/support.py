@@ -3,7 +3,8 @@
 The answer's reader chose this app over a chatbot to see where an answer comes from, so an
 answer must not state what its sources do not hold without saying so. Each sentence is
 matched to the passages it cites (all passages read when it cites none): its figures (as
-printed, in another notation, or computed from two of the passages' figures), its years,
+printed, in another notation, computed from two of the passages' figures, or the mean
+of two or three neighbouring cells of a table row), its years,
 its names and its key terms must be found there, and a negation must not be turned around
 ("did not increase" against "increased"). A sentence is **supported**, **partly**
 supported (a name, a year or some terms missing, or its figure found only in a passage it
