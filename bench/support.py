@@ -162,7 +162,8 @@ def markdown(table: list[dict[str, Any]], e2e: list[dict[str, Any]], meta: dict)
         "rules were tuned looking at the first half only. 'Gold figure printed': (a) and "
         "those (b) whose gold figure's digits are printed in a section read; the others' "
         "gold answers are computed (a ratio, a margin, a multi-year growth rate) in more "
-        "steps than the check reproduces (two printed figures).",
+        "steps than the check reproduces (one operation on two printed figures, or a mean "
+        "of two or three neighbouring cells of a table row).",
         "",
         "| set | half | questions | " + " | ".join(ARMS) + " | false alarms (a-b) | "
         "recall (c-f) | false alarms, gold figure printed | (b) computed gold flagged | "
@@ -246,6 +247,13 @@ class _Sections:
         self.searched_as, self.memory, self.overview = data["question"], None, ""
         self.navs: list[Any] = []
         self.documents: dict[str, Any] = {}
+        self.computed: list[str] = []
+
+    def language(self, query: str) -> str:
+        """As ``Prepared.language`` with no documents kept: the question's language."""
+        from treerag_core.text.language import detect_language
+
+        return detect_language(query)
 
 
 def _kept(path: Path) -> Any:

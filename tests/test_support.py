@@ -364,3 +364,53 @@ def test_the_computed_answer_with_its_working_and_note_is_supported() -> None:
     # a right working on a constant in neither the question nor the passages
     no_constant = answer.replace("68.94 days = 365 ×", "68.00 days = 360 ×")
     assert check_support(no_constant, [INCOME, BALANCE], question)["flagged"]
+
+
+MARGINS = {
+    "ref": "S1",
+    "label": "S1 · Item 7 > Results of Operations, p. 40",
+    "page_start": 40,
+    "lead": "Fiscal Year 2017 2016 2015",
+    "text": (
+        "Net profit margin 2.5% 3.1% 3.4%\n"
+        "Total assets 87,896 86,970 90,093\n"
+        "Our effective tax rate was 25% in 2017."
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "verdict"),
+    [
+        # a mean of two or three neighbouring cells of one row: a multi-year average
+        ("The three-year average net profit margin was 3.0% [S1].",
+         "What is the three-year average net profit margin?", "supported"),
+        ("The three-year average net profit margin was 3.9% [S1].",
+         "What is the three-year average net profit margin?", "flagged"),
+        ("Average total assets were $87.4 billion [S1].",
+         "What were average total assets in 2016 and 2017?", "supported"),
+        ("Average total assets were $96.1 billion [S1].",
+         "What were average total assets in 2016 and 2017?", "flagged"),
+        # a ratio printed bare is the document's percentage
+        ("The effective tax rate was 0.25 in 2017 [S1].", "What was the tax rate?",
+         "supported"),
+        ("The effective tax rate was 0.28 in 2017 [S1].", "What was the tax rate?",
+         "flagged"),
+    ],
+)  # fmt: skip
+def test_a_mean_of_a_rows_cells_and_a_bare_ratio_are_supported(
+    answer: str, question: str, verdict: str
+) -> None:
+    support = check_support(answer, [MARGINS], question, model=True)
+    (sentence,) = support["sentences"]
+    assert sentence["verdict"] == "supported" if verdict == "supported" else support["flagged"]
+
+
+def test_a_mean_is_of_neighbouring_cells_of_one_row_only() -> None:
+    from treerag_core.text.figures import means
+
+    row = figures_in("Net profit margin 2.5% 3.1% 3.4%")
+    assert sorted(round(m.value, 2) for m in means(row)) == [2.8, 3.0, 3.25]
+    (rate,) = figures_in("2.95%")  # the mean of the first and last cells: not neighbours
+    assert not any(rate.computes_to(m) for m in means(row))
+    assert not means(figures_in("Revenue 51,217 and margin 4.4%"))  # not of a kind

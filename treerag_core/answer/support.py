@@ -3,7 +3,8 @@
 The answer's reader chose this app over a chatbot to see where an answer comes from, so an
 answer must not state what its sources do not hold without saying so. Each sentence is
 matched to the passages it cites (all passages read when it cites none): its figures (as
-printed, in another notation, or computed from two of the passages' figures), its years,
+printed, in another notation, computed from two of the passages' figures, or the mean
+of two or three neighbouring cells of a table row), its years,
 its names and its key terms must be found there, and a negation must not be turned around
 ("did not increase" against "increased"). A sentence is **supported**, **partly**
 supported (a name, a year or some terms missing, or its figure found only in a passage it
@@ -21,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..text.figures import MULTIPLIERS, Figure, computed, figures_in
+from ..text.figures import MULTIPLIERS, Figure, computed, figures_in, means
 from ..text.messages import in_every_language
 from ..text.numbers import years_in
 from ..text.working import Worked, workings
@@ -318,7 +319,8 @@ def _find(
     if not ranked:
         return None
     near = [f for *_, line, _p in ranked for f in line.figures][:COMPUTE_FIGURES]
-    if any(figure.computes_to(other) for other in computed(near)):
+    rows = [m for *_, line, _p in ranked for m in means(line.figures)]
+    if any(figure.computes_to(other) for other in [*computed(near), *rows]):
         return ranked[0][3], ranked[0][4]
     return None
 

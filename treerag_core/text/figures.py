@@ -37,6 +37,7 @@ UNSCALED = ("ratio",)
 # A computed figure confirms an answer's when its own uncertainty (from its inputs' last
 # digits) is at most this many times the answer's precision.
 COMPUTED_SLACK = 2.0
+_BARE_DECIMAL = re.compile(r"-?\d*\.\d+")  # a figure with no unit, sign or currency
 _UNIT_WORDS = sorted(MULTIPLIERS, key=len, reverse=True)
 _FIGURE = re.compile(
     r"(?<![\w.,])(?P<neg>[-−(])?(?P<cur>[$€£¥₹]|US\$|USD ?|EUR ?|GBP ?)?\s?"
@@ -90,8 +91,10 @@ class Figure:
         if self.percent:  # 10% is 10%, a ratio printed 0.10, or a table's 10.0 under "%"
             scales = (1.0,) if other.percent or "." in other.text else ()
             scales += (100.0,) if b < 1 and not other.percent else ()
+        elif other.percent:  # a ratio printed bare (0.25) is the document's 25%
+            scales = (1.0, 0.01) if _BARE_DECIMAL.fullmatch(self.text) else (1.0,)
         else:
-            scales = (1.0,) if other.percent or other.text in UNSCALED else SCALES
+            scales = (1.0,) if other.text in UNSCALED else SCALES
         return any(abs(a - b * s) <= self.precision + other.precision * s for s in scales)
 
     def computes_to(self, other: Figure) -> bool:
@@ -114,6 +117,7 @@ class Figure:
         scale, whatever its own precision, at most half a unit)?"""
         a, b = abs(self.value), abs(printed)
         scales = (1.0, 100.0) if self.percent else SCALES
+        scales += (0.01,) if _BARE_DECIMAL.fullmatch(self.text) else ()
         return any(abs(a - b * s) <= self.precision + 0.5 * s for s in scales)
 
 
@@ -203,4 +207,20 @@ def computed(figures: list[Figure]) -> list[Figure]:
                     out.append(Figure("share", 100 * top / bottom, 100 * rel, digits, True))
                     change = 100 * (top - bottom) / bottom
                     out.append(Figure("change", abs(change), 100 * rel, digits, True))
+    return out
+
+
+def means(row: list[Figure]) -> list[Figure]:
+    """The means of two or three neighbouring figures of a kind in one table row (its
+    cells, one per period): a two- or three-year average. Only neighbours of one row: a
+    mean of any figures near a sentence would confirm almost any rounded figure."""
+    plain = [f for f in row if not f.year and not f.day and f.value]
+    out = []
+    for n in (2, 3):
+        for at in range(len(plain) - n + 1):
+            cells = plain[at : at + n]
+            if len({f.percent for f in cells}) == 1:
+                out.append(Figure("mean", sum(abs(f.value) for f in cells) / n,
+                                  sum(f.precision for f in cells) / n,
+                                  min(f.digits for f in cells), cells[0].percent))  # fmt: skip
     return out
