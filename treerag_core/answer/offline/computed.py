@@ -228,11 +228,15 @@ def render_aggregate(found: Aggregate, doc_id: str, prepared: Prepared) -> str:
 
 def _cite(cell: Found, prepared: Prepared) -> str:
     """``[S3, p. 55]``: the reference holding the cell's section, added when navigation did
-    not choose that section."""
-    return _cite_at(prepared, cell.doc_id, cell.node_id, cell.page)
+    not choose that section. A cell with a box on its page leaves it on the reference
+    (``cell_boxes``): its evidence outlines the figure itself."""
+    box = [cell.page, cell.box] if cell.page and cell.box else None
+    return _cite_at(prepared, cell.doc_id, cell.node_id, cell.page, box)
 
 
-def _cite_at(prepared: Prepared, doc_id: str, node_id: str, page: int | None) -> str:
+def _cite_at(
+    prepared: Prepared, doc_id: str, node_id: str, page: int | None, box: list | None = None
+) -> str:
     ref = next(
         (
             r
@@ -249,6 +253,11 @@ def _cite_at(prepared: Prepared, doc_id: str, node_id: str, page: int | None) ->
         ref = _add_reference(prepared, doc_id, node_id, page)
     if ref is None:
         return ""
+    if box is not None:
+        boxes = ref.setdefault("cell_boxes", [])
+        entry = {"page": box[0], "box": list(box[1])}
+        if entry not in boxes:
+            boxes.append(entry)
     shown = page_label(page, None, ref.get("page_unit")) if page else ""
     return f"[{ref['ref']}, {shown}]" if shown else f"[{ref['ref']}]"
 
