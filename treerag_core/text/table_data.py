@@ -52,6 +52,7 @@ UNIT_LINES = 2
 EDGE_LINES = 2
 FURNITURE_SHARE = 0.2
 MIN_FURNITURE_PAGES = 3
+PAGE_DIGITS = 4  # a page number has at most this many digits
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$", re.I
 )
@@ -239,8 +240,37 @@ def _heading_between(gap: str) -> str:
 
 def page_furniture(flat: Mapping[str, Mapping[str, Any]]) -> dict[str, list[tuple[int, int]]]:
     """Where each section's text prints page furniture: ``{node_id: [(start, end), …]}``,
-    the character ranges of running headers and footers and of lone page numbers."""
-    pages: dict[int, list[tuple[str, int, int, str]]] = {}  # page → its lines, in order
+    the character ranges of running headers and footers and of lone page numbers.
+
+    A line that reads as a table row is furniture only when it ends in its page's number:
+    one whole-number cell that keeps the same distance from the page it is printed on
+    ("2023 FORM 10-K 45" on page 49, "… 47" on page 51); a row of the same label printed at
+    the top of many pages ("Opening balance 1,250") is data."""
+    pages = _page_lines(flat)
+    edges = {p: lines[:EDGE_LINES] + lines[-EDGE_LINES:] for p, lines in pages.items()}
+    seen: dict[str, set[int]] = {}
+    for page, lines in edges.items():
+        for line in lines:
+            seen.setdefault(_shape(line[3], page), set()).add(page)
+    least = max(MIN_FURNITURE_PAGES, FURNITURE_SHARE * len(pages))
+    out: dict[str, list[tuple[int, int]]] = {}
+    for page, lines in edges.items():
+        for node_id, start, end, line in dict.fromkeys(lines):
+            text = " ".join(line.split())
+            if _PAGE_NUMBER.match(text) or (
+                len(seen[_shape(line, page)]) >= least
+                and header_cells(text) is None
+                and not unit_of(text)
+            ):
+                out.setdefault(node_id, []).append((start, end))
+    return out
+
+
+def _page_lines(
+    flat: Mapping[str, Mapping[str, Any]],
+) -> dict[int, list[tuple[str, int, int, str]]]:
+    """Each page's non-blank lines, in order: (node_id, start, end, line)."""
+    pages: dict[int, list[tuple[str, int, int, str]]] = {}
     for node_id, node in flat.items():
         text = str(node.get("text") or "")
         marks = list(node.get("page_marks") or [])
@@ -251,23 +281,20 @@ def page_furniture(flat: Mapping[str, Mapping[str, Any]]) -> dict[str, list[tupl
             if line.strip() and isinstance(page, int):
                 pages.setdefault(page, []).append((node_id, start, start + len(line), line))
             start += len(line) + 1
-    edges = {p: lines[:EDGE_LINES] + lines[-EDGE_LINES:] for p, lines in pages.items()}
-    seen: dict[str, set[int]] = {}
-    for page, lines in edges.items():
-        for line in lines:
-            seen.setdefault(_folded(line[3]), set()).add(page)
-    least = max(MIN_FURNITURE_PAGES, FURNITURE_SHARE * len(pages))
-    out: dict[str, list[tuple[int, int]]] = {}
-    for lines in edges.values():
-        for node_id, start, end, line in dict.fromkeys(lines):
-            text = " ".join(line.split())
-            if _PAGE_NUMBER.match(text) or (
-                len(seen[_folded(line)]) >= least
-                and header_cells(text) is None
-                and not unit_of(text)
-            ):
-                out.setdefault(node_id, []).append((start, end))
-    return out
+    return pages
+
+
+def _shape(line: str, page: int) -> str:
+    """What repeats from page to page: a line's words with numbers folded; a row's, only
+    when it ends in a page number (with that number's distance from the page), else the row
+    itself (never repeated as furniture)."""
+    parsed = split_row(" ".join(line.split()))
+    if parsed is None:
+        return _folded(line)
+    cells = parsed[1]
+    if len(cells) == 1 and cells[0].text.isdigit() and len(cells[0].text) <= PAGE_DIGITS:
+        return f"{_folded(parsed[0])} @{page - int(cells[0].text)}"
+    return f"row:{page}:{line}"
 
 
 def _folded(line: str) -> str:
