@@ -250,8 +250,8 @@ def page_furniture(flat: Mapping[str, Mapping[str, Any]]) -> dict[str, list[tupl
     edges = {p: lines[:EDGE_LINES] + lines[-EDGE_LINES:] for p, lines in pages.items()}
     seen: dict[str, set[int]] = {}
     for page, lines in edges.items():
-        for line in lines:
-            seen.setdefault(_shape(line[3], page), set()).add(page)
+        for entry in lines:
+            seen.setdefault(_shape(entry[3], page), set()).add(page)
     least = max(MIN_FURNITURE_PAGES, FURNITURE_SHARE * len(pages))
     out: dict[str, list[tuple[int, int]]] = {}
     for page, lines in edges.items():
