@@ -8,7 +8,9 @@ line segment; for other sources the spans themselves are the highlight (characte
 in the section text). Where the answer cites a sentence, that sentence is located too, so
 the highlight can be tighter than the whole excerpt. A scanned page has no text for PDFium
 to search: there the words OCR read when the document was indexed (kept with their boxes in
-the registry's OCR cache) stand in for the page's text.
+the registry's OCR cache) stand in for the page's text. A reference cited for table cells
+(a computed answer's operands: ``cell_boxes``, each cell's box stored at indexing) has
+those boxes as its tighter highlight: the figures themselves, on their pages.
 """
 
 from __future__ import annotations
@@ -138,10 +140,29 @@ def locate_all(
             found = locator.find(search_pages(start, end), passages)
             if not found:
                 found = locator.find(search_pages(start, end, PAGE_SLACK), passages)
+            cells = cell_highlights(ref)
+            if cells:  # cited for figures of a table: their boxes, not a sentence's lines
+                out.append({"highlights": _with_pages(found, cells), "sentence_highlights": cells})
+                continue
             pages = [h["page"] for h in found] or search_pages(start, end, PAGE_SLACK)
             sentences = [locator.find(pages, [s]) for s in ref.get("sentences") or []]
             out.append({"highlights": found, "sentence_highlights": _merge(sentences)})
     return out
+
+
+def cell_highlights(reference: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The boxes of the table cells a reference is cited for, as highlights by page."""
+    by_page: dict[int, list[list[float]]] = {}
+    for cell in reference.get("cell_boxes") or []:
+        by_page.setdefault(int(cell["page"]), []).append([float(v) for v in cell["box"]])
+    return [{"page": page, "rects": rects} for page, rects in sorted(by_page.items())]
+
+
+def _with_pages(found: list[dict[str, Any]], cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The passage's highlights, with the cells' pages it was not found on (so those pages
+    are drawn too)."""
+    pages = {h["page"] for h in found}
+    return sorted([*found, *(c for c in cells if c["page"] not in pages)], key=lambda h: h["page"])
 
 
 def _merge(found: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:

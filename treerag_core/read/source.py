@@ -46,6 +46,8 @@ class SourceText:
     structure_check: dict[str, Any] | None = None  # what a model's heading check set aside
     metadata: dict[str, Any] = field(default_factory=dict)  # title, authors, sender, …
     page_unit: str = "page"  # what a page is: "slide" in a deck, "sheet" in a workbook
+    # a PDF's bytes, kept for the build to find its table cells' boxes (not stored)
+    pdf_data: bytes | None = field(default=None, repr=False, compare=False)
 
 
 def is_url(path_or_url: str) -> bool:
@@ -134,6 +136,7 @@ def read_bytes(
         structure_check=result.measured.get("heading_check"),
         metadata=dict(result.metadata),
         page_unit=result.page_unit,
+        pdf_data=data if fmt.kind == "pdf" else None,
     )
 
 

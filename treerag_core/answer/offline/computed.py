@@ -237,12 +237,19 @@ def render_aggregate(
 
 def _cite(cell: Found, prepared: Prepared, language: str | None = None) -> str:
     """``[S3, p. 55]``: the reference holding the cell's section, added when navigation did
-    not choose that section."""
-    return _cite_at(prepared, cell.doc_id, cell.node_id, cell.page, language)
+    not choose that section. A cell with a box on its page leaves it on the reference
+    (``cell_boxes``): its evidence outlines the figure itself."""
+    box = [cell.page, cell.box] if cell.page and cell.box else None
+    return _cite_at(prepared, cell.doc_id, cell.node_id, cell.page, language, box)
 
 
 def _cite_at(
-    prepared: Prepared, doc_id: str, node_id: str, page: int | None, language: str | None = None
+    prepared: Prepared,
+    doc_id: str,
+    node_id: str,
+    page: int | None,
+    language: str | None = None,
+    box: list | None = None,
 ) -> str:
     ref = next(
         (
@@ -260,6 +267,11 @@ def _cite_at(
         ref = _add_reference(prepared, doc_id, node_id, page)
     if ref is None:
         return ""
+    if box is not None:
+        boxes = ref.setdefault("cell_boxes", [])
+        entry = {"page": box[0], "box": list(box[1])}
+        if entry not in boxes:
+            boxes.append(entry)
     shown = page_label(page, None, ref.get("page_unit"), language) if page else ""
     return f"[{ref['ref']}, {shown}]" if shown else f"[{ref['ref']}]"
 
