@@ -108,14 +108,15 @@ async def pick_option(page, picker, file_name: str, record: dict) -> None:  # no
 
 
 async def choose_document(page, file_name: str, record: dict) -> None:  # noqa: ANN001
-    """Make ``file_name`` the one document in the chat's picker. The newest is preselected
-    (and then not in the list of options: it is kept); another is typed into the filter and
-    picked, trying again if its option does not show (up to PICK_TRIES, counted in
-    ``picker_retries``), then every other chip is removed."""
+    """Make ``file_name`` the one document in the chat's picker. The picker starts empty
+    (the whole library, routed per question) or with a chosen document kept (then not in the
+    list of options); another is typed into the filter and picked, trying again if its
+    option does not show (up to PICK_TRIES, counted in ``picker_retries``), then every
+    other chip is removed."""
     picker = page.get_by_test_id("stMultiSelect")
-    # The page preselects a document: until its chip is drawn, the picker is not ready (a
-    # loaded machine can show the chat box first), and a kept chip would look missing.
-    await picker.locator("button[aria-label^='Remove ']").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    # Until the picker's input is drawn it is not ready (a loaded machine can show the chat
+    # box first).
+    await picker.locator("input").wait_for(timeout=ANSWER_TIMEOUT_MS)
     chosen = picker.locator(f"button[aria-label^='Remove {file_name}']")
     if not await chosen.count():  # not the preselected one: pick it
         await pick_option(page, picker, file_name, record)
