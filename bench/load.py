@@ -156,7 +156,7 @@ async def user(browser, url: str, doc: dict, gates: dict, record: dict, answer_e
         await gates["ask"].wait()
         for number, (question, expected) in enumerate(doc["questions"], 1):
             asked = time.perf_counter()
-            await box.fill(question)
+            await box.fill(question, timeout=ANSWER_TIMEOUT_MS)  # the box waits for the last answer
             await box.press("Enter")
             answer = page.get_by_test_id("stChatMessage").nth(2 * number - 1)
             done = answer.get_by_text(answer_end)  # the answer's last line
