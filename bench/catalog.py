@@ -185,8 +185,8 @@ CATALOG: tuple[Benchmark, ...] = (
     Benchmark("access", "bench.access", "what the access rules cost", "access"),
     Benchmark("agent_tools", "bench.agent_tools", "the agent tools' results in tokens",
               "agent_tools", _agent_tools),
-    Benchmark("load", "bench.load", "the chat page under N browsers (--engine model: "
-              "load-model)", "load"),
+    Benchmark("load", "bench.load", "the chat page under N browsers (--cold: a fresh "
+              "server while a filing is indexed; --engine model: load-model)", "load"),
     Benchmark("load_turns", "bench.load_turns", "one more question in a long conversation",
               "load_turns"),
     Benchmark("local_model", "bench.local_model", "a small local model through llama.cpp",

@@ -38,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bench.load_server import (
@@ -107,14 +108,15 @@ async def pick_option(page, picker, file_name: str, record: dict) -> None:  # no
 
 
 async def choose_document(page, file_name: str, record: dict) -> None:  # noqa: ANN001
-    """Make ``file_name`` the one document in the chat's picker. The newest is preselected
-    (and then not in the list of options: it is kept); another is typed into the filter and
-    picked, trying again if its option does not show (up to PICK_TRIES, counted in
-    ``picker_retries``), then every other chip is removed."""
+    """Make ``file_name`` the one document in the chat's picker. The picker starts empty
+    (the whole library, routed per question) or with a chosen document kept (then not in the
+    list of options); another is typed into the filter and picked, trying again if its
+    option does not show (up to PICK_TRIES, counted in ``picker_retries``), then every
+    other chip is removed."""
     picker = page.get_by_test_id("stMultiSelect")
-    # The page preselects a document: until its chip is drawn, the picker is not ready (a
-    # loaded machine can show the chat box first), and a kept chip would look missing.
-    await picker.locator("button[aria-label^='Remove ']").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    # Until the picker's input is drawn it is not ready (a loaded machine can show the chat
+    # box first).
+    await picker.locator("input").wait_for(timeout=ANSWER_TIMEOUT_MS)
     chosen = picker.locator(f"button[aria-label^='Remove {file_name}']")
     if not await chosen.count():  # not the preselected one: pick it
         await pick_option(page, picker, file_name, record)
@@ -154,7 +156,7 @@ async def user(browser, url: str, doc: dict, gates: dict, record: dict, answer_e
         await gates["ask"].wait()
         for number, (question, expected) in enumerate(doc["questions"], 1):
             asked = time.perf_counter()
-            await box.fill(question)
+            await box.fill(question, timeout=ANSWER_TIMEOUT_MS)  # the box waits for the last answer
             await box.press("Enter")
             answer = page.get_by_test_id("stChatMessage").nth(2 * number - 1)
             done = answer.get_by_text(answer_end)  # the answer's last line
@@ -181,8 +183,17 @@ async def user(browser, url: str, doc: dict, gates: dict, record: dict, answer_e
         await context.close()
 
 
-async def level(server: Server, docs: list[dict], n: int, answer_end: str = ANSWER_END) -> dict:
-    """N people open the page at once, then ask at once; the server's CPU per phase."""
+async def level(
+    server: Server,
+    docs: list[dict],
+    n: int,
+    answer_end: str = ANSWER_END,
+    indexer: Callable[..., Awaitable[dict]] | None = None,
+) -> dict:
+    """N people open the page at once, then ask at once; the server's CPU per phase.
+
+    ``indexer`` (``bench.load_cold``): one more person, who uploads a document when the
+    others open the page; the whole-run CPU then runs until it is indexed too."""
     from playwright.async_api import async_playwright
 
     records = [{"answers_s": [], "errors": [], "open_s": None} for _ in range(n)]
@@ -204,8 +215,9 @@ async def level(server: Server, docs: list[dict], n: int, answer_end: str = ANSW
             for i in range(n)
         ]
         await asyncio.sleep(0.5)  # every context is created before anyone starts
-        cpu_start = cpu_seconds(server.pid)
+        cpu_start, wall_start = cpu_seconds(server.pid), time.perf_counter()
         gates["open"].set()
+        indexing = asyncio.create_task(indexer(browser, server.url, gates)) if indexer else None
         await gates["ask"].wait()
         await asyncio.sleep(0.2)  # the last picker change settles
         cpu_open = cpu_seconds(server.pid) - cpu_start
@@ -221,10 +233,13 @@ async def level(server: Server, docs: list[dict], n: int, answer_end: str = ANSW
         browser_cpu = sum(t - browser_before.get(pid, 0.0) for pid, t in browser_after.items())
         gates["close"].set()
         await done
+        indexed = await indexing if indexing else {"errors": []}
+        cpu_total = cpu_seconds(server.pid) - cpu_start  # opening, asking and any indexing
+        wall_total = time.perf_counter() - wall_start
         await browser.close()
     answers = [a for r in records for a in r["answers_s"]]
     opens = [r["open_s"] for r in records if r["open_s"] is not None]
-    errors = [e for r in records for e in r["errors"]]
+    errors = [e for r in records for e in r["errors"]] + indexed["errors"]
     expected_turns = sum(len(docs[i % len(docs)]["questions"]) for i in range(n))
     if server.threads_dir is not None and server.threads_dir.exists():
         stored = stored_turns(server.threads_dir)
@@ -247,6 +262,10 @@ async def level(server: Server, docs: list[dict], n: int, answer_end: str = ANSW
         "server_cpu_open_s": round(cpu_open, 2),
         "server_cpu_asking_s": round(cpu, 2),
         "cpu_per_question_s": round(cpu / max(1, len(answers)), 3),
+        "server_cpu_total_s": round(cpu_total, 2),
+        "cpu_total_per_question_s": round(cpu_total / max(1, len(answers)), 3),
+        "wall_total_s": round(wall_total, 1),
+        "indexed_s": indexed.get("seconds"),
         "browser_cpu_per_question_s": round(browser_cpu / max(1, len(answers)), 3),
         "wall_asking_s": round(wall, 1),
         "picker_retries": sum(r.get("picker_retries", 0) for r in records),
@@ -311,8 +330,9 @@ def table(rows: list[dict], header: bool = True) -> str:
     lines = (
         [
             "| app | N | questions | answer p50 | answer p95 | page open p50 | page open max "
-            "| server CPU-s / question | browser CPU-s / question | errors |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "| server CPU-s / question | server CPU-s / question, whole run "
+            "| browser CPU-s / question | errors |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         if header
         else []
@@ -321,7 +341,8 @@ def table(rows: list[dict], header: bool = True) -> str:
         lines.append(
             f"| {r['app']} | {r['n']} | {r['questions']} | {r['answer_p50_s']} s | "
             f"{r['answer_p95_s']} s | {r['open_p50_s']} s | {r['open_max_s']} s | "
-            f"{r['cpu_per_question_s']} | {r.get('browser_cpu_per_question_s')} | {r['errors']} |"
+            f"{r['cpu_per_question_s']} | {r.get('cpu_total_per_question_s')} | "
+            f"{r.get('browser_cpu_per_question_s')} | {r['errors']} |"
         )
     return "\n".join(lines)
 
@@ -341,7 +362,7 @@ def load_average() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__)
-    parser.add_argument("--n", type=int, nargs="+", default=[1, 4, 8])
+    parser.add_argument("--n", type=int, nargs="*", default=[1, 4, 8], help="none: --cold only")
     parser.add_argument("--baseline", help="also measure the app at this git ref (e.g. main)")
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--engine", choices=["offline", "model"], default="offline")
@@ -350,6 +371,12 @@ def main(argv: list[str] | None = None) -> int:
         "--floor", action="store_true",
         help="also measure a bare chat page (bench/bare_chat.py) over the same engine",
     )  # fmt: skip
+    parser.add_argument(
+        "--cold", action="store_true",
+        help="also the cold-start arm (bench/load_cold.py): a fresh server, --people asking "
+        "while a fourth filing is indexed, then warm, then fresh without the indexing",
+    )  # fmt: skip
+    parser.add_argument("--people", type=int, default=8, help="people in the --cold arm")
     args = parser.parse_args(argv)
     before = load_average()
     started = time.time()
@@ -357,12 +384,16 @@ def main(argv: list[str] | None = None) -> int:
         model = None
         if args.engine == "model":
             model = stack.enter_context(FakeLLM(delay=MODEL_DELAY_S, token_s=args.token_s))
-        rows = run_app(ROOT, "this branch", args.n, True, model)
+        rows = run_app(ROOT, "this branch", args.n, True, model) if args.n else []
         if args.baseline:
             baseline = extract(args.baseline)
             rows += run_app(baseline, f"baseline ({args.baseline})", args.n, False, model)
         if args.floor:
             rows += run_app(bare_app(), "bare chat page (floor)", args.n, False, model)
+        if args.cold:
+            from bench.load_cold import run_cold
+
+            rows += run_cold(args.people)
     after = load_average()
     commit = head_commit()
     report = {
@@ -395,6 +426,14 @@ def main(argv: list[str] | None = None) -> int:
         table(rows),
         "",
     ]
+    if args.cold:
+        md += [
+            "Cold arm (`--cold`, bench/load_cold.py): a fresh server; the people open the page "
+            "and ask while one more person uploads a fourth filing, indexed by the server "
+            '("whole run": opening, asking and the indexing, children included); then the '
+            "same people on the warm server; then another fresh server, nobody uploading.",
+            "",
+        ]
     for row in rows:
         if row["error_examples"]:
             md.append(f"- {row['app']}, N={row['n']}: " + "; ".join(row["error_examples"]))

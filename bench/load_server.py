@@ -75,8 +75,32 @@ def free_port() -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (all its threads), from ``/proc/<pid>/stat``."""
-    return _stat_cpu(Path(f"/proc/{pid}/stat").read_text())
+    """User + system CPU time of a process (all its threads) and of its children, ended
+    (``/proc/<pid>/stat``'s children fields) or still running (every descendant's own)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat.rsplit(")", 1)[1].split()
+    ended = (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+    return _stat_cpu(stat) + ended + sum(_stat_cpu(s) for s in _descendant_stats(pid))
+
+
+def _descendant_stats(pid: int) -> list[str]:
+    """The ``/proc/<pid>/stat`` lines of every process below ``pid`` (a reader's helper)."""
+    stats: dict[int, tuple[int, str]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # the process ended meanwhile
+                continue
+            stats[int(entry.name)] = (int(stat.rsplit(")", 1)[1].split()[1]), stat)
+    found, below = [], {pid}
+    for _ in range(8):  # a few levels deep is plenty (a reader's subprocess and its own)
+        level = [p for p, (parent, _) in stats.items() if parent in below and p not in below]
+        if not level:
+            break
+        below.update(level)
+        found += [stats[p][1] for p in level]
+    return found
 
 
 def browser_cpu_seconds() -> dict[str, float]:

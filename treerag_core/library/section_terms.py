@@ -89,7 +89,13 @@ def _add(
     lengths = [sum(c.values()) for c in counts]
     for f, length in enumerate(lengths):
         sums[f] += length
-    a, b, c = lengths  # one row per term: the loop below runs once per term of the section
-    for term in set().union(*counts):
-        row = [section, title.get(term, 0), summary.get(term, 0), text.get(term, 0), a, b, c]
+    a, b, c = lengths  # one row per term: the loops below run once per term of the section
+    for term, n in text.items():  # most terms are the text's: no set of all three is made
+        row = [section, title.get(term, 0), summary.get(term, 0), n, a, b, c]
         postings.setdefault(term, []).append(row)
+    for term, n in title.items():
+        if term not in text:
+            postings.setdefault(term, []).append([section, n, summary.get(term, 0), 0, a, b, c])
+    for term, n in summary.items():
+        if term not in text and term not in title:
+            postings.setdefault(term, []).append([section, 0, n, 0, a, b, c])

@@ -84,8 +84,9 @@ class BM25:
         if self._packed is not None:
             raise ValueError("a BM25 read from its stored form is stored already")
         terms = list(self._postings)
-        packed = array("I", (n << _COUNT_BITS | min(f, _COUNT_MASK)
-                             for term in terms for n, f in self._postings[term]))  # fmt: skip
+        cap = _COUNT_MASK  # a list, and no min() call a posting: a third of the time
+        packed = array("I", [n << _COUNT_BITS | (f if f < cap else cap)
+                             for term in terms for n, f in self._postings[term]])  # fmt: skip
         return {
             "v": STORED_VERSION,
             "k1": self.k1,

@@ -109,14 +109,20 @@ def _detect(sample: str, main: str = "") -> tuple[str, dict[str, int]]:
     if not candidates or not words:
         return "", {}
     counts = Counter(words)
-    seen = set(counts)  # a set: intersected with each list by walking the smaller one
+    # The sample's stopwords of any candidate, found once (a set intersection walks the
+    # smaller side), then counted for each language that has them: one pass, not one a
+    # candidate language (twenty for Latin script).
+    common = _all_stopwords(script) & set(counts)
     if main in candidates:
-        own = sum(counts[w] for w in stopwords(main) & seen)
-        if own and sum(counts[w] for w in _all_stopwords(script) & seen) < (
-            OTHER_LANGUAGE_MARGIN * own
-        ):
+        own_words = stopwords(main)
+        own = sum(counts[w] for w in common if w in own_words)
+        if own and sum(counts[w] for w in common) < OTHER_LANGUAGE_MARGIN * own:
             return main, {}
-    hits = {lang: sum(counts[w] for w in stopwords(lang) & seen) for lang in candidates}
+    hits = dict.fromkeys(candidates, 0)
+    holders = _holders(script)
+    for w in common:
+        for lang in holders[w]:
+            hits[lang] += counts[w]
     best = max(candidates, key=lambda lang: hits[lang])
     if hits[best] < MIN_STOPWORD_HITS or hits[best] < MIN_STOPWORD_SHARE * len(words):
         return "", hits
@@ -128,6 +134,16 @@ def _all_stopwords(script: str) -> frozenset[str]:
     """Every candidate language's stopwords of a script: no one language's count in a
     sample can be more than theirs."""
     return frozenset().union(*(stopwords(lang) for lang in CANDIDATES.get(script, ())))
+
+
+@cache
+def _holders(script: str) -> dict[str, tuple[str, ...]]:
+    """Each stopword of a script's candidate languages, with the languages that have it."""
+    candidates = CANDIDATES.get(script, ())
+    return {
+        w: tuple(lang for lang in candidates if w in stopwords(lang))
+        for w in _all_stopwords(script)
+    }
 
 
 def _words(sample: str) -> list[str]:
