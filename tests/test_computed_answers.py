@@ -318,7 +318,7 @@ def test_an_aggregate_answer_shows_the_rows_it_used(tmp_path) -> None:
     assert lines[6] == f"- … and {n - 5} more rows"
 
 
-def _company_pdf(path, sales: list[int], cost: list[int]) -> None:
+def _company_pdf(path, sales: list[int], cost: list[int], parenthesised: bool = False) -> None:
     pdf = FPDF()
     pdf.add_page()
     pdf.set_font("Helvetica", "B", 16)
@@ -327,7 +327,7 @@ def _company_pdf(path, sales: list[int], cost: list[int]) -> None:
     lines = [
         "(In millions) 2023 2022 2021",
         "Net sales " + " ".join(f"{v:,}" for v in sales),
-        "Cost of sales " + " ".join(f"{v:,}" for v in cost),
+        "Cost of sales " + " ".join(f"({v:,})" if parenthesised else f"{v:,}" for v in cost),
     ]
     for line in lines:
         pdf.cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
@@ -366,6 +366,20 @@ def test_a_comparison_across_three_documents_is_a_cited_table(tmp_path) -> None:
     assert "| 40.0% [S" in rows["acme_annual_report"] and "41.7% [S" in rows["acme_annual_report"]
     assert "27.8% [S" in rows["globex_annual_report"]
     assert all(line.count("[S") == 2 for line in rows.values())  # every cell cited
+
+
+def test_a_cost_printed_in_parentheses_is_a_cost(tmp_path) -> None:
+    """Statements that print expenses in parentheses: "(700)" is a cost of 700 (kept
+    negative, the gross margin on sales of 1,200 read 158.3%)."""
+    path = tmp_path / "acme_annual_report.pdf"
+    _company_pdf(path, [1200, 1000, 800], [700, 600, 500], parenthesised=True)
+    doc = index_document(
+        str(path), summarizer=make_summarizer(None),
+        registry_path=str(tmp_path / "indexed_docs.json"), verbose=False,
+    )  # fmt: skip
+    answer = ask("What was the gross margin in 2023?", doc, make_retriever(None)).content
+    assert answer.splitlines()[0].startswith("Gross margin, FY2023: 41.7%"), answer
+    assert "158.3" not in answer
 
 
 def test_the_chat_reads_a_comparison_table_back_for_its_chart_and_csv() -> None:

@@ -58,7 +58,10 @@ METRICS: tuple[Metric, ...] = tuple(Metric(names, formula, kind) for names, form
 # ("free cash flow = cash from operations - capex": capex is 1,577, not -1,577).
 OUTFLOWS = re.compile(
     r"capex|capital expenditure|purchases? of property|dividends?|repurchases?|buybacks?|"
-    r"provision for income taxes",  # printed "(6,523)" where expenses are in parentheses
+    r"provision for income taxes|"  # printed "(6,523)" where expenses are in parentheses
+    # the expenses the margins and coverage subtract or divide by: "(700)" is a cost of 700
+    # (kept negative, a gross margin on sales of 1,200 read 158.3%)
+    r"cost of (?:goods sold|sales|revenues?|products sold)|interest expense",
     re.I,
 )
 # The statement a quantity is read from when the question does not say: balance-sheet items
