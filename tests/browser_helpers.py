@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PIL import Image
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,6 +82,17 @@ def colour_centres(png: bytes, rgb: tuple[int, int, int], tol: int = 12) -> list
     return [(sum(p[0] for p in b) // len(b), sum(p[1] for p in b) // len(b)) for b in blobs]
 
 
+def snapshot(element: Locator) -> bytes | None:
+    """A screenshot of ``element``, or None while the page replaces it (a rerun redraws
+    the graph's iframe: "Element is not attached to the DOM"); the caller looks again."""
+    try:
+        return element.screenshot()
+    except PlaywrightError as exc:
+        if "not attached" in str(exc) or "detached" in str(exc):
+            return None
+        raise
+
+
 def drawn_nodes(canvas: Locator, rgb: tuple[int, int, int], at_least: int) -> list:
     """The centres of ``rgb`` nodes once at least ``at_least`` are drawn and two looks in a
     row agree (vis-network draws after its iframe loads, then settles its layout)."""
@@ -88,7 +100,8 @@ def drawn_nodes(canvas: Locator, rgb: tuple[int, int, int], at_least: int) -> li
     last: list[list[tuple[int, int]]] = [[]]
 
     def settled() -> list[tuple[int, int]]:
-        now = colour_centres(canvas.screenshot(), rgb)
+        png = snapshot(canvas)
+        now = colour_centres(png, rgb) if png is not None else []
         stable = len(now) >= at_least and now == last[0]
         last[0] = now
         return now if stable else []

@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 
 import pytest
-from browser_helpers import AGRAPH, WAIT_MS, drawn_nodes, shot, until, wait_idle
+from browser_helpers import AGRAPH, WAIT_MS, drawn_nodes, shot, snapshot, until, wait_idle
 from PIL import Image
 from playwright.sync_api import Page, expect
 
@@ -23,7 +23,9 @@ PATH = (0x2B, 0x2B, 0x2B)  # ui.graph.PATH_COLOR
 MIN_EDGE_PIXELS = 60  # a few edges' worth of line: a column of boxes has none
 
 
-def pixels_of(png: bytes, rgb: tuple[int, int, int], tol: int = 18) -> int:
+def pixels_of(png: bytes | None, rgb: tuple[int, int, int], tol: int = 18) -> int:
+    if not png:
+        return 0  # the graph was being redrawn: none yet
     data = Image.open(io.BytesIO(png)).convert("RGB").tobytes()
     pixels = zip(data[0::3], data[1::3], data[2::3], strict=True)
     return sum(1 for pixel in pixels if all(abs(pixel[i] - rgb[i]) <= tol for i in range(3)))
@@ -45,7 +47,7 @@ def test_a_filing_is_drawn_as_a_tree_with_its_income_statement(
     canvas = page.locator(AGRAPH).first
     drawn_nodes(canvas, LEVEL1, at_least=3)  # the cover and the Parts
     # parent→child edges are drawn: lines of the edge colour between the boxes
-    until(lambda: pixels_of(canvas.screenshot(), EDGE) >= MIN_EDGE_PIXELS, "edges drawn")
+    until(lambda: pixels_of(snapshot(canvas), EDGE) >= MIN_EDGE_PIXELS, "edges drawn")
 
     search = page.get_by_label("Search sections (title, tag or text)")
     search.fill("statements of income")
