@@ -27,6 +27,7 @@ from ..store.base import (
     SyncSources,
     WithSyncSources,
 )
+from ..text.messages import Phrase
 from .config import (
     EDITABLE,
     FOLDER,
@@ -40,7 +41,7 @@ from .folder import inside
 from .patterns import check_patterns
 from .s3 import check_endpoint
 
-MANAGING = "manage synced folders and buckets"
+MANAGING = Phrase("error.what_sources")  # what only admins may do
 
 
 def sync_store(registry_path: RegistryLike | None) -> tuple[DocumentStore, SyncSources]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ...llm.call import LLMReply
 from ...text import ENGINE_NAME
-from ...text.messages import message
+from ...text.messages import message, said_in
 from ..base import AnswerPlan
 from ..checked import renumber
 from ..context import Prepared
@@ -42,8 +42,9 @@ def offline_reply(query: str, prepared: Prepared) -> LLMReply:
     if prepared.overview:
         return LLMReply(text=prepared.overview, model=ENGINE_NAME)
     if not prepared.sections:
-        notes = [nav.note for nav in prepared.navs if nav.note]
-        empty = message("note.empty_document", prepared.language(query))
+        language = prepared.language(query)
+        notes = [said_in(nav.note, language) for nav in prepared.navs if nav.note]
+        empty = message("note.empty_document", language)
         return LLMReply(text="\n\n".join(dict.fromkeys(notes)) or empty, model=ENGINE_NAME)
     language = prepared.language(query)
     computed = computed_reply(prepared.searched_as or query, prepared, language)
