@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ...llm.call import LLMReply
 from ...text import ENGINE_NAME
+from ...text.language import detect_language
 from ...text.messages import message, said_in
 from ..base import AnswerPlan
 from ..checked import renumber
@@ -42,9 +43,9 @@ def offline_reply(query: str, prepared: Prepared) -> LLMReply:
     if prepared.overview:
         return LLMReply(text=prepared.overview, model=ENGINE_NAME)
     if not prepared.sections:
-        language = prepared.language(query)
-        notes = [said_in(nav.note, language) for nav in prepared.navs if nav.note]
-        empty = message("note.empty_document", language)
+        asked = detect_language(query)  # a note on the question's language is said in it
+        notes = [said_in(nav.note, asked) for nav in prepared.navs if nav.note]
+        empty = message("note.empty_document", prepared.language(query))
         return LLMReply(text="\n\n".join(dict.fromkeys(notes)) or empty, model=ENGINE_NAME)
     language = prepared.language(query)
     computed = computed_reply(prepared.searched_as or query, prepared, language)
