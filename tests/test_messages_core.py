@@ -235,6 +235,18 @@ def _blocked(url: str):  # noqa: ANN202
     return raise_it
 
 
+def _sync(call: str):  # noqa: ANN202
+    from treerag_core.sync import config, folder, patterns, s3
+
+    calls = {
+        "folder": lambda: folder.check_folder("/nowhere/at/all"),
+        "bucket": lambda: s3.parse_s3_url("http://bucket/prefix"),
+        "both": lambda: config.credentials_ref("AWS_KEYS", "/etc/keys"),
+        "patterns": lambda: patterns.check_patterns(["*.pdf"] * 10_000, "exclude"),
+    }
+    return calls[call]
+
+
 OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 NEWLY_KEYED = [
     (_reading(b"not a zip", "a.docx"), "error.zip_invalid", "a.docx ist keine gültige .docx"),
@@ -257,6 +269,10 @@ NEWLY_KEYED = [
      "Nur Administratoren dürfen synchronisierte Ordner und Buckets verwalten."),
     (_no_thread, "error.no_thread", "Es gibt keine Unterhaltung 't-gone' von Ihnen"),
     (_not_a_page, "error.not_page_number", "'twelve' ist keine Seitenzahl"),
+    (_sync("folder"), "error.not_a_folder", "/nowhere/at/all ist kein Ordner"),
+    (_sync("bucket"), "error.bucket_url", "'http://bucket/prefix' ist keine Bucket-URL"),
+    (_sync("both"), "error.credentials_both", "Nennen Sie die Umgebungsvariable oder"),
+    (_sync("patterns"), "error.patterns", "Zu viele oder zu lange Ausschluss-Muster"),
 ]  # fmt: skip
 
 
@@ -274,6 +290,17 @@ def test_a_newly_keyed_refusal_reads_in_german(raise_it, key, german, monkeypatc
     monkeypatch.setattr(ui.i18n, "language", lambda: "de")
     shown = message_for(exc)
     assert german in shown and shown != str(exc)
+
+
+def test_no_placeholder_takes_the_name_of_a_lookup_argument() -> None:
+    """``message(key, language, **values)``: a ``{key}`` placeholder, or ``{language}`` in
+    an error's words, would collide with the lookup's own arguments when it is raised."""
+    import string
+
+    for key, text in EN.items():
+        names = {field for _, field, _, _ in string.Formatter().parse(text) if field}
+        assert "key" not in names, key
+        assert "language" not in names or not key.startswith(("error.", "address.")), key
 
 
 def test_reasons_inside_a_note_follow_its_language() -> None:

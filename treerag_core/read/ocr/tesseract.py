@@ -182,7 +182,7 @@ def _tesseract(program: str, png: bytes, language: str, psm: str, timeout_s: flo
         if "Failed loading language" in done.stderr.decode("utf-8", "replace"):
             packages = " ".join(package_of(code) for code in language.split("+"))
             raise raised(
-                OcrUnavailableError, "error.ocr_no_language", language=repr(language),
+                OcrUnavailableError, "error.ocr_no_language", code=repr(language),
                 packages=packages,
             )  # fmt: skip
         raise raised(DocumentReadError, "error.ocr_failed", detail=detail[0][:200])

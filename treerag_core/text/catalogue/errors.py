@@ -64,7 +64,7 @@ EN: dict[str, str] = {
     "Debian/Ubuntu package tesseract-ocr (sudo apt-get install tesseract-ocr; other languages "
     "are tesseract-ocr-LANG), or Tesseract for your system, then index the file again.",
     "error.ocr_not_started": "Tesseract could not be started ({reason}). {hint}",
-    "error.ocr_no_language": "Tesseract has no data for the language {language}: install "
+    "error.ocr_no_language": "Tesseract has no data for the language {code}: install "
     "{packages} (sudo apt-get install {packages}) or change TREERAG_OCR_LANGUAGE (auto: the "
     "scan's own language when installed).",
     "error.ocr_page_timeout": "OCR of a page took over {seconds} s and was stopped.",
@@ -126,6 +126,33 @@ EN: dict[str, str] = {
     "error.nothing_marked": "Mark the pages (or sections) that hold the right answer.",
     "error.pages_beyond": "{name} has {total} pages, not {page}.",
     "error.not_your_question": "Only the person who saved a question, or an admin, may remove it.",
+    # Synced folders and buckets (the Sources page)
+    "error.patterns": "Too many or too long {what} patterns (at most {count} of {chars} "
+    "characters).",
+    "error.patterns_include": "include",
+    "error.patterns_exclude": "exclude",
+    "error.source_kind": "A source is a folder or an s3 bucket, not {kind}.",
+    "error.folder_no_endpoint": "A folder source takes no endpoint or credentials.",
+    "error.credentials_both": "Name the credentials' environment variable or file, not both.",
+    "error.credentials_env_name": "{name} is not an environment variable name.",
+    "error.store_no_sources": "The store {store} cannot follow folders or buckets (it keeps no "
+    "sources).",
+    "error.no_source": "There is no synced source {id}.",
+    "error.registry_inside": "The registry {registry} is inside {folder}: keep the registry "
+    "outside the folder it follows.",
+    "error.bucket_url": "{url} is not a bucket URL (s3://bucket/prefix).",
+    "error.credentials_env": "The environment variable {name} must hold "
+    "ACCESS_KEY_ID:SECRET_ACCESS_KEY for this source (it is not set, or not in that form).",
+    "error.credentials_file": "Cannot read the credentials file {path}: {reason}",
+    "error.credentials_section": "The credentials file {path} has no [default] section with "
+    "aws_access_key_id and aws_secret_access_key.",
+    "error.needs_boto3": "S3 sources need boto3 ({reason}): pip install -r requirements.txt.",
+    "error.unsafe_key": "{name} is an unsafe key: not read.",
+    "error.folder_no_path": "A folder source needs the folder's path.",
+    "error.not_a_folder": "{path} is not a folder this server can read.",
+    "error.not_inside": "{path} is not a path inside the folder.",
+    "error.leads_outside": "{path} leads outside the folder: not read.",
+    "error.over_file_limit": "{name} is over the file size limit of {limit} MB.",
 }
 
 DE: dict[str, str] = {
@@ -192,7 +219,7 @@ DE: dict[str, str] = {
     "Sprachen sind tesseract-ocr-LANG) oder Tesseract für Ihr System und indexieren Sie die "
     "Datei dann erneut.",
     "error.ocr_not_started": "Tesseract ließ sich nicht starten ({reason}). {hint}",
-    "error.ocr_no_language": "Tesseract hat keine Daten für die Sprache {language}: "
+    "error.ocr_no_language": "Tesseract hat keine Daten für die Sprache {code}: "
     "Installieren Sie {packages} (sudo apt-get install {packages}) oder ändern Sie "
     "TREERAG_OCR_LANGUAGE (auto: die Sprache des Scans, wenn installiert).",
     "error.ocr_page_timeout": "Die Texterkennung einer Seite dauerte über {seconds} s und "
@@ -263,4 +290,33 @@ DE: dict[str, str] = {
     "error.pages_beyond": "{name} hat {total} Seiten, nicht {page}.",
     "error.not_your_question": "Nur wer eine Frage gespeichert hat, oder ein Administrator, "
     "darf sie entfernen.",
+    "error.patterns": "Zu viele oder zu lange {what}-Muster (höchstens {count} mit je {chars} "
+    "Zeichen).",
+    "error.patterns_include": "Einschluss",
+    "error.patterns_exclude": "Ausschluss",
+    "error.source_kind": "Eine Quelle ist ein Ordner oder ein S3-Bucket, nicht {kind}.",
+    "error.folder_no_endpoint": "Eine Ordnerquelle nimmt keinen Endpunkt und keine Zugangsdaten.",
+    "error.credentials_both": "Nennen Sie die Umgebungsvariable oder die Datei der "
+    "Zugangsdaten, nicht beides.",
+    "error.credentials_env_name": "{name} ist kein Name einer Umgebungsvariable.",
+    "error.store_no_sources": "Der Speicher {store} kann keinen Ordnern oder Buckets folgen "
+    "(er führt keine Quellen).",
+    "error.no_source": "Es gibt keine synchronisierte Quelle {id}.",
+    "error.registry_inside": "Das Register {registry} liegt in {folder}: Legen Sie das "
+    "Register außerhalb des Ordners ab, dem es folgt.",
+    "error.bucket_url": "{url} ist keine Bucket-URL (s3://bucket/prefix).",
+    "error.credentials_env": "Die Umgebungsvariable {name} muss für diese Quelle "
+    "ACCESS_KEY_ID:SECRET_ACCESS_KEY enthalten (sie ist nicht gesetzt oder nicht in dieser "
+    "Form).",
+    "error.credentials_file": "Die Datei mit den Zugangsdaten {path} kann nicht gelesen "
+    "werden: {reason}",
+    "error.credentials_section": "Die Datei mit den Zugangsdaten {path} hat keinen Abschnitt "
+    "[default] mit aws_access_key_id und aws_secret_access_key.",
+    "error.needs_boto3": "S3-Quellen brauchen boto3 ({reason}): pip install -r requirements.txt.",
+    "error.unsafe_key": "{name} ist ein unsicherer Schlüssel: nicht gelesen.",
+    "error.folder_no_path": "Eine Ordnerquelle braucht den Pfad des Ordners.",
+    "error.not_a_folder": "{path} ist kein Ordner, den dieser Server lesen kann.",
+    "error.not_inside": "{path} ist kein Pfad innerhalb des Ordners.",
+    "error.leads_outside": "{path} führt aus dem Ordner hinaus: nicht gelesen.",
+    "error.over_file_limit": "{name} ist über der Dateigrößengrenze von {limit} MB.",
 }
