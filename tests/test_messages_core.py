@@ -247,6 +247,25 @@ def _sync(call: str):  # noqa: ANN202
     return calls[call]
 
 
+def _importing(data: bytes):  # noqa: ANN202
+    from treerag_core.store.export import parse_import
+
+    return lambda: parse_import(data, max_bytes=1000)
+
+
+def _bad_registry() -> None:
+    import tempfile
+
+    from treerag_core.store.tinydb_store import AtomicJSONStorage
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+        fh.write("{not json")
+    try:
+        AtomicJSONStorage(fh.name).read()
+    finally:
+        Path(fh.name).unlink()
+
+
 OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 NEWLY_KEYED = [
     (_reading(b"not a zip", "a.docx"), "error.zip_invalid", "a.docx ist keine gültige .docx"),
@@ -273,6 +292,10 @@ NEWLY_KEYED = [
     (_sync("bucket"), "error.bucket_url", "'http://bucket/prefix' ist keine Bucket-URL"),
     (_sync("both"), "error.credentials_both", "Nennen Sie die Umgebungsvariable oder"),
     (_sync("patterns"), "error.patterns", "Zu viele oder zu lange Ausschluss-Muster"),
+    (_importing(b"{not json"), "error.import_not_json", "Die Datei ist kein gültiges JSON"),
+    (_importing(b"{}"), "error.import_not_export", "Dies ist kein treerag-Export"),
+    (_importing(b" " * 2000), "error.import_too_large", "über der Importgrenze von 0 MB"),
+    (_bad_registry, "error.registry_not_json", "ist kein gültiges JSON"),
 ]  # fmt: skip
 
 

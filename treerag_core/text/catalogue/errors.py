@@ -153,6 +153,21 @@ EN: dict[str, str] = {
     "error.not_inside": "{path} is not a path inside the folder.",
     "error.leads_outside": "{path} leads outside the folder: not read.",
     "error.over_file_limit": "{name} is over the file size limit of {limit} MB.",
+    "error.sync_busy": "A sync of source {id} is already running; it will pick up every "
+    "change it finds, so there is no need to start another.",
+    # The registry itself, and a file offered for import
+    "error.registry_busy": "The registry is busy (lock {lock} held for over {seconds} s).",
+    "error.registry_not_json": "The registry {path} is not valid JSON ({reason}). It was left "
+    "untouched; restore it from a backup or move it aside to start a new one.",
+    "error.registry_newer": "The registry {path} was written by a newer treerag (schema "
+    "{version}); upgrade treerag to open it.",
+    "error.import_too_large": "The file is {size} MB, over the import limit of {limit} MB.",
+    "error.import_not_json": "The file is not valid JSON: {reason}",
+    "error.import_version": "This export has version {version}; this treerag reads version "
+    "{known} or older.",
+    "error.import_empty": "The export holds no documents.",
+    "error.import_not_export": "This is not a treerag export: expected a file made by "
+    "'Export' in the registry.",
 }
 
 DE: dict[str, str] = {
@@ -319,4 +334,20 @@ DE: dict[str, str] = {
     "error.not_inside": "{path} ist kein Pfad innerhalb des Ordners.",
     "error.leads_outside": "{path} führt aus dem Ordner hinaus: nicht gelesen.",
     "error.over_file_limit": "{name} ist über der Dateigrößengrenze von {limit} MB.",
+    "error.sync_busy": "Eine Synchronisierung der Quelle {id} läuft bereits; sie übernimmt "
+    "jede Änderung, die sie findet, eine weitere ist also nicht nötig.",
+    "error.registry_busy": "Das Register ist belegt (Sperre {lock} seit über {seconds} s "
+    "gehalten).",
+    "error.registry_not_json": "Das Register {path} ist kein gültiges JSON ({reason}). Es "
+    "wurde nicht verändert; stellen Sie es aus einer Sicherung wieder her oder legen Sie es "
+    "beiseite, um ein neues zu beginnen.",
+    "error.registry_newer": "Das Register {path} wurde von einem neueren treerag geschrieben "
+    "(Schema {version}); aktualisieren Sie treerag, um es zu öffnen.",
+    "error.import_too_large": "Die Datei ist {size} MB groß, über der Importgrenze von {limit} MB.",
+    "error.import_not_json": "Die Datei ist kein gültiges JSON: {reason}",
+    "error.import_version": "Dieser Export hat die Version {version}; dieses treerag liest "
+    "Version {known} oder älter.",
+    "error.import_empty": "Der Export enthält keine Dokumente.",
+    "error.import_not_export": "Dies ist kein treerag-Export: Erwartet wird eine Datei, die "
+    "mit 'Exportieren' im Register erstellt wurde.",
 }
