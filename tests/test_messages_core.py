@@ -253,6 +253,12 @@ def _importing(data: bytes):  # noqa: ANN202
     return lambda: parse_import(data, max_bytes=1000)
 
 
+def _questions(lines: list[str]):  # noqa: ANN202
+    from treerag_core.evaluation.questions import parse_questions
+
+    return lambda: parse_questions(lines, "q.jsonl")
+
+
 def _bad_registry() -> None:
     import tempfile
 
@@ -296,6 +302,9 @@ NEWLY_KEYED = [
     (_importing(b"{}"), "error.import_not_export", "Dies ist kein treerag-Export"),
     (_importing(b" " * 2000), "error.import_too_large", "über der Importgrenze von 0 MB"),
     (_bad_registry, "error.registry_not_json", "ist kein gültiges JSON"),
+    (_questions(["{oops"]), "error.questions_not_json", "q.jsonl, Zeile 1: kein JSON"),
+    (_questions(['{"question": "Q?", "history": 3}']), "error.questions_history",
+     "q.jsonl, Zeile 1: 'history' muss eine Liste"),
 ]  # fmt: skip
 
 

@@ -168,6 +168,20 @@ EN: dict[str, str] = {
     "error.import_empty": "The export holds no documents.",
     "error.import_not_export": "This is not a treerag export: expected a file made by "
     "'Export' in the registry.",
+    # A cited page that cannot be drawn, a question, a questions file (Evaluate)
+    "error.slides_not_drawn": "{name}'s slides cannot be drawn (LibreOffice is not installed, "
+    "or the source is gone): its passage is shown as text.",
+    "error.no_pages_to_draw": "{name} has no pages to draw: its passage is text.",
+    "error.source_not_stored": "The source file {name} is no longer stored, so its pages "
+    "cannot be shown; the quoted text is shown instead. Upload it again to see the pages.",
+    "error.empty_question": "The question is empty: type a question first.",
+    "error.questions_not_json": "{source}, line {line}: not JSON ({reason}).",
+    "error.questions_no_question": "{source}, line {line}: no 'question'.",
+    "error.questions_pages": "{source}, line {line}: 'evidence_pages' must be a list of page "
+    "numbers.",
+    "error.questions_history": "{source}, line {line}: 'history' must be a list of the "
+    "earlier questions.",
+    "error.questions_not_utf8": "{path} is not UTF-8 text ({reason}).",
 }
 
 DE: dict[str, str] = {
@@ -350,4 +364,19 @@ DE: dict[str, str] = {
     "error.import_empty": "Der Export enthält keine Dokumente.",
     "error.import_not_export": "Dies ist kein treerag-Export: Erwartet wird eine Datei, die "
     "mit 'Exportieren' im Register erstellt wurde.",
+    "error.slides_not_drawn": "Die Folien von {name} können nicht gezeichnet werden "
+    "(LibreOffice ist nicht installiert, oder die Quelle ist weg): Die Stelle wird als Text "
+    "gezeigt.",
+    "error.no_pages_to_draw": "{name} hat keine Seiten zum Zeichnen: Die Stelle ist Text.",
+    "error.source_not_stored": "Die Quelldatei {name} ist nicht mehr gespeichert, daher "
+    "können ihre Seiten nicht gezeigt werden; stattdessen wird der zitierte Text gezeigt. "
+    "Laden Sie sie erneut hoch, um die Seiten zu sehen.",
+    "error.empty_question": "Die Frage ist leer: Geben Sie zuerst eine Frage ein.",
+    "error.questions_not_json": "{source}, Zeile {line}: kein JSON ({reason}).",
+    "error.questions_no_question": "{source}, Zeile {line}: keine 'question'.",
+    "error.questions_pages": "{source}, Zeile {line}: 'evidence_pages' muss eine Liste von "
+    "Seitenzahlen sein.",
+    "error.questions_history": "{source}, Zeile {line}: 'history' muss eine Liste der "
+    "früheren Fragen sein.",
+    "error.questions_not_utf8": "{path} ist kein UTF-8-Text ({reason}).",
 }
