@@ -187,3 +187,179 @@ def test_an_evaluation_note_in_the_person_language(app_registry: Path) -> None:
         notes: list[str] = []
         assert page_texts_with_notes(app_registry, notes, language)(gone) is None
         assert len(notes) == 1 and notes[0].startswith(start)
+
+
+def _refusal(raise_it) -> TreeragError:  # noqa: ANN001
+    with pytest.raises(TreeragError) as caught:
+        raise_it()
+    return caught.value
+
+
+def _reading(data: bytes, name: str):  # noqa: ANN202
+    return lambda: read_bytes(data, name)
+
+
+def _denied_admin() -> None:
+    from treerag_core.access.principal import Principal
+    from treerag_core.access.rules import require_admin
+    from treerag_core.sync.sources import MANAGING
+
+    require_admin(Principal("ann@example.org"), MANAGING)
+
+
+def _not_a_page() -> None:
+    from treerag_core.chat.regression import parse_pages
+
+    parse_pages("twelve")
+
+
+def _no_thread() -> None:
+    from treerag_core.chat.threads import _not_found
+
+    raise _not_found("t-gone")
+
+
+def _hidden_document() -> None:
+    from treerag_core.access.rules import not_found
+
+    raise not_found("d1")
+
+
+def _blocked(url: str):  # noqa: ANN202
+    from treerag_core.read.readers.netguard import split_url, vet_host
+
+    def raise_it() -> None:
+        parts = split_url(url)
+        vet_host(parts.hostname or "", parts.port or 80, allow_private=False)
+
+    return raise_it
+
+
+def _sync(call: str):  # noqa: ANN202
+    from treerag_core.sync import config, folder, patterns, s3
+
+    calls = {
+        "folder": lambda: folder.check_folder("/nowhere/at/all"),
+        "bucket": lambda: s3.parse_s3_url("http://bucket/prefix"),
+        "both": lambda: config.credentials_ref("AWS_KEYS", "/etc/keys"),
+        "patterns": lambda: patterns.check_patterns(["*.pdf"] * 10_000, "exclude"),
+    }
+    return calls[call]
+
+
+def _importing(data: bytes):  # noqa: ANN202
+    from treerag_core.store.export import parse_import
+
+    return lambda: parse_import(data, max_bytes=1000)
+
+
+def _questions(lines: list[str]):  # noqa: ANN202
+    from treerag_core.evaluation.questions import parse_questions
+
+    return lambda: parse_questions(lines, "q.jsonl")
+
+
+def _bad_registry() -> None:
+    import tempfile
+
+    from treerag_core.store.tinydb_store import AtomicJSONStorage
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+        fh.write("{not json")
+    try:
+        AtomicJSONStorage(fh.name).read()
+    finally:
+        Path(fh.name).unlink()
+
+
+OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+NEWLY_KEYED = [
+    (_reading(b"not a zip", "a.docx"), "error.zip_invalid", "a.docx ist keine gültige .docx"),
+    (_reading(b"x", "a.epub"), "error.zip_invalid", "Speichern Sie das E-Book als .epub"),
+    (_reading(OLE2 + "EncryptedPackage".encode("utf-16-le"), "a.xlsx"),
+     "error.office_encrypted", "a.xlsx ist passwortgeschützt (verschlüsselt)."),
+    (_reading(OLE2 + b"rest", "a.doc.docx"), "error.office_old_binary", "alte binäre Office"),
+    (_reading(b"hello world\n", "a.eml"), "error.mail_no_headers", "keine E-Mail-Nachricht"),
+    (_reading(b"hello\n\nworld", "a.mbox"), "error.mailbox_empty", "keine lesbaren Nachrichten"),
+    (_reading(b"xxxx", "a.msg"), "error.msg_not_msg", "a.msg ist keine Outlook-Nachricht"),
+    (_reading(b"xx", "a.png"), "error.image_unreadable", "a.png ist kein Bild"),
+    (_blocked("ftp://example.org/a"), "error.url_scheme", "Nur http- und https-URLs"),
+    (_blocked("http://u:p@example.org/"), "error.url_credentials", "mit Benutzername"),
+    (_blocked("http://10.0.0.1/"), "error.blocked_host",
+     "10.0.0.1 ist eine Adresse eines privaten Netzes"),
+    (_blocked("http://[::ffff:127.0.0.1]/"), "error.blocked_host",
+     "127.0.0.1 ist eine Loopback-Adresse (eingebettet in ::ffff:7f00:1)"),
+    (_hidden_document, "error.no_readable_document", "Es gibt kein Dokument 'd1'"),
+    (_denied_admin, "error.admins_only",
+     "Nur Administratoren dürfen synchronisierte Ordner und Buckets verwalten."),
+    (_no_thread, "error.no_thread", "Es gibt keine Unterhaltung 't-gone' von Ihnen"),
+    (_not_a_page, "error.not_page_number", "'twelve' ist keine Seitenzahl"),
+    (_sync("folder"), "error.not_a_folder", "/nowhere/at/all ist kein Ordner"),
+    (_sync("bucket"), "error.bucket_url", "'http://bucket/prefix' ist keine Bucket-URL"),
+    (_sync("both"), "error.credentials_both", "Nennen Sie die Umgebungsvariable oder"),
+    (_sync("patterns"), "error.patterns", "Zu viele oder zu lange Ausschluss-Muster"),
+    (_importing(b"{not json"), "error.import_not_json", "Die Datei ist kein gültiges JSON"),
+    (_importing(b"{}"), "error.import_not_export", "Dies ist kein treerag-Export"),
+    (_importing(b" " * 2000), "error.import_too_large", "über der Importgrenze von 0 MB"),
+    (_bad_registry, "error.registry_not_json", "ist kein gültiges JSON"),
+    (_questions(["{oops"]), "error.questions_not_json", "q.jsonl, Zeile 1: kein JSON"),
+    (_questions(['{"question": "Q?", "history": 3}']), "error.questions_history",
+     "q.jsonl, Zeile 1: 'history' muss eine Liste"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("raise_it", "key", "german"), NEWLY_KEYED)
+def test_a_newly_keyed_refusal_reads_in_german(raise_it, key, german, monkeypatch) -> None:  # noqa: ANN001
+    """Each refusal a person meets (a reader's, the network guard's with its reason, an
+    access refusal, a conversation's) keeps its English ``str(exc)`` and says it in German
+    through the app's ``message_for``."""
+    import ui.i18n
+    from ui.errors import message_for
+
+    exc = _refusal(raise_it)
+    assert exc.key == key
+    assert str(exc) == message(key, "en", **exc.values)
+    monkeypatch.setattr(ui.i18n, "language", lambda: "de")
+    shown = message_for(exc)
+    assert german in shown and shown != str(exc)
+
+
+def test_no_placeholder_takes_the_name_of_a_lookup_argument() -> None:
+    """``message(key, language, **values)``: a ``{key}`` placeholder, or ``{language}`` in
+    an error's words, would collide with the lookup's own arguments when it is raised."""
+    import string
+
+    for key, text in EN.items():
+        names = {field for _, field, _, _ in string.Formatter().parse(text) if field}
+        assert "key" not in names, key
+        assert "language" not in names or not key.startswith(("error.", "address.")), key
+
+
+def test_reasons_inside_a_note_follow_its_language() -> None:
+    """A garbled reply's reason and the cross-language note are English as text and said in
+    German in a German note."""
+    from treerag_core.answer.garbled import garbled
+    from treerag_core.text.messages import Phrase, said_in
+
+    why = garbled("Yes. " + "again " * 12)
+    assert why == "it repeats itself"
+    assert message("note.set_aside", "de", why=why).startswith(
+        "_Die Antwort des Modells ließ sich nicht am Dokument prüfen (sie wiederholt sich)"
+    )
+    note = Phrase("note.cross_language", asked=Phrase("language.en"), written=Phrase("language.de"))
+    assert note.startswith("The question is in English and the document is in German.")
+    assert said_in(note, "de").startswith("Die Frage ist auf Englisch, das Dokument auf Deutsch.")
+    assert said_in("plain text", "de") == "plain text"
+
+
+def test_a_damaged_office_file_is_refused_in_german_on_the_upload_page(make_app) -> None:  # noqa: ANN001
+    at = make_app("pages/settings.py")
+    at.selectbox(key="settings_language").set_value("de").run()
+    at.switch_page("pages/upload.py").run()
+    at.file_uploader[0].set_value([("kaputt.docx", b"not a zip", "application/octet-stream")])
+    at.run()
+    next(b for b in at.button if b.label == message("upload.index", "de")).click().run()
+    assert not at.exception
+    errors = " ".join(e.value for e in at.error)
+    assert "kaputt.docx ist keine gültige .docx-Datei (kein lesbares ZIP-Archiv" in errors
+    assert "is not a valid" not in errors

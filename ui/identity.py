@@ -28,6 +28,7 @@ from treerag_core.access import (
 from treerag_core.errors import NotSignedInError
 
 from . import state
+from .errors import message_for
 from .i18n import t
 from .text import md_escape
 
@@ -75,7 +76,7 @@ def gate() -> tuple[AuthSettings, Principal | None]:
             _sign_in_page(config)
         else:
             st.title(t("who.refused_title"))
-            st.error(t("who.refused", reason=md_escape(str(exc))))
+            st.error(t("who.refused", reason=md_escape(message_for(exc))))
         st.stop()
         raise  # st.stop() raises; this keeps type checkers honest
     if principal is not None and st.session_state.get(state.PRINCIPAL) != principal:

@@ -9,6 +9,7 @@ from typing import Any
 from ..errors import InvalidCollectionError
 from ..store import open_store
 from ..store.base import COLLECTION_NAME, RegistryLike, collection_of
+from ..text.messages import raised
 from .audit import audited
 from .principal import EVERYONE, Principal
 from .rules import ADMIN_ROLE, EDITOR_ROLE, require_admin, roles
@@ -21,10 +22,7 @@ def check_collection_name(name: str) -> str:
     """The name as stored; ``InvalidCollectionError`` for one outside the alphabet."""
     name = str(name or "").strip()
     if not COLLECTION_NAME.match(name):
-        raise InvalidCollectionError(
-            f"{name[:80]!r} is not a valid collection name: use 1-64 letters, digits, spaces, "
-            "dots, dashes or underscores, starting with a letter or digit."
-        )
+        raise raised(InvalidCollectionError, "error.collection_name", name=repr(name[:80]))
     return name
 
 
@@ -37,7 +35,7 @@ def _members(names: Iterable[str] | str) -> list[str]:
         if not name:
             continue
         if len(name) > MAX_MEMBER_CHARS or any(ch in name for ch in "\r\n\t"):
-            raise InvalidCollectionError(f"{name[:80]!r} is not a user or group name.")
+            raise raised(InvalidCollectionError, "error.member_name", name=repr(name[:80]))
         if name not in out:
             out.append(name)
     return out

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..errors import NotSignedInError
 from ..settings import Settings, load
+from ..text.messages import raised
 from .principal import Principal, normalise_name, normalise_names
 
 MODES = ("none", "oidc", "proxy")
@@ -83,10 +84,10 @@ def principal_from_headers(headers: Mapping[str, str], settings: AuthSettings) -
     user = lower.get(settings.user_header.lower(), "").strip()
     user = user or lower.get(settings.email_header.lower(), "").strip()
     if not user:
-        raise NotSignedInError(
-            "This request carries no identity from the sign-in proxy "
-            f"({settings.user_header} / {settings.email_header}): it is refused."
-        )
+        raise raised(
+            NotSignedInError, "error.no_identity", user_header=settings.user_header,
+            email_header=settings.email_header,
+        )  # fmt: skip
     return principal_for(user, _groups(lower.get(settings.groups_header.lower())), settings)
 
 
@@ -94,5 +95,5 @@ def principal_from_claims(claims: Mapping[str, Any], settings: AuthSettings) -> 
     """OIDC mode: the signed-in user's ID-token claims (``st.user``)."""
     user = next((str(claims[c]) for c in USER_CLAIMS if str(claims.get(c) or "").strip()), "")
     if not user:
-        raise NotSignedInError("The identity provider returned no e-mail, user name or subject.")
+        raise raised(NotSignedInError, "error.no_claims")
     return principal_for(user, _groups(claims.get(settings.groups_claim)), settings)

@@ -16,11 +16,14 @@ from typing import Any
 
 from ..errors import AccessDeniedError
 from ..store.base import DocumentStore, collection_of
+from ..text.messages import Phrase, raised
 from .principal import Principal, normalise_names
 
 READER_ROLE = "reader"
 EDITOR_ROLE = "editor"
 ADMIN_ROLE = "admin"
+# What only admins may do, as the refusal says it (a phrase: said in the person's language)
+MANAGING_COLLECTIONS = Phrase("error.what_collections")
 _RANK = {None: 0, READER_ROLE: 1, EDITOR_ROLE: 2, ADMIN_ROLE: 3}
 
 
@@ -68,7 +71,7 @@ def readable_rows(
 
 def not_found(doc_id: str) -> AccessDeniedError:
     """The one message for a document that is missing or hidden from the principal."""
-    return AccessDeniedError(f"There is no document {doc_id!r} that you may read.")
+    return raised(AccessDeniedError, "error.no_readable_document", id=repr(doc_id))
 
 
 def require_document(
@@ -84,10 +87,7 @@ def require_document(
     if row is None or not can(principal, store, collection_of(row), READER_ROLE):
         raise not_found(doc_id)
     if need != READER_ROLE and not can(principal, store, collection_of(row), need):
-        raise AccessDeniedError(
-            f"You may read this document but not change it: only editors of the collection "
-            f"{collection_of(row)!r} may (ask an admin)."
-        )
+        raise raised(AccessDeniedError, "error.read_only", collection=repr(collection_of(row)))
     return row
 
 
@@ -98,14 +98,13 @@ def require_collection(
     if can(principal, store, collection, need):
         return
     if need == ADMIN_ROLE:
-        raise AccessDeniedError("Only admins may manage collections and read the audit log.")
-    raise AccessDeniedError(
-        f"You are not an {need} of the collection {collection!r}: ask an admin for access."
-    )
+        raise raised(AccessDeniedError, "error.admins_only", what=MANAGING_COLLECTIONS)
+    raise raised(
+        AccessDeniedError, "error.not_in_role", role=Phrase(f"role.{need}"),
+        collection=repr(collection),
+    )  # fmt: skip
 
 
-def require_admin(
-    principal: Principal | None, what: str = "manage collections and read the audit log"
-) -> None:
+def require_admin(principal: Principal | None, what: str = MANAGING_COLLECTIONS) -> None:
     if principal is not None and not principal.admin:
-        raise AccessDeniedError(f"Only admins may {what}.")
+        raise raised(AccessDeniedError, "error.admins_only", what=what)

@@ -52,6 +52,7 @@ from ..llm.call import ainvoke, astream, invoke, stream
 from ..navigate.base import NavigationResult
 from ..navigate.history import Conversation, conversation
 from ..store.base import RegistryLike
+from ..text.messages import raised
 from ..types import Document
 from .base import Answerer, AnswerStep, ModelCall, ModelStream
 from .context import Prepared, prepare_answer
@@ -289,7 +290,7 @@ def _checked(
 ) -> list[Document]:
     """The documents, each once; a readable error for an empty question or a non-document."""
     if not str(query or "").strip():
-        raise TreeragError("The question is empty: type a question first.")
+        raise raised(TreeragError, "error.empty_question")
     documents = resolve_documents(documents, registry_path, principal)
     unique: dict[str, Document] = {}
     for doc in documents:

@@ -14,6 +14,7 @@ from collections import Counter
 
 from ..llm.prompts import CONVERSATION_OPEN, SECTION_CLOSE, SECTION_OPEN
 from ..text.language import detect_language
+from ..text.messages import Phrase
 
 # Our prompt's pieces that never belong in an answer: its tags (as sent, or half-written),
 # its header words alone on a line, and phrases of its instructions.
@@ -36,23 +37,24 @@ _CITATION = re.compile(r"\[S\d+[^\]]*\]")
 
 
 def garbled(text: str, question: str = "", check_language: bool = True) -> str:
-    """Why ``text`` is not an answer (one short reason), or ``""`` when it reads as one.
+    """Why ``text`` is not an answer (one short reason, in English and said in the answer's
+    language in the note that sets it aside), or ``""`` when it reads as one.
     ``check_language``: the reply was asked for in the question's language (a model's; the
     offline engine copies the document's own language)."""
     if MARKUP.search(text) or any(tag in text for tag in (SECTION_OPEN, SECTION_CLOSE,
                                                           CONVERSATION_OPEN)):  # fmt: skip
-        return "it contains the prompt's markup"
+        return Phrase("note.garbled_markup")
     words = [w.lower() for w in _WORD.findall(_CITATION.sub(" ", text))]
     if _loops(words):
-        return "it repeats itself"
+        return Phrase("note.garbled_repeats")
     sentences = [" ".join(_WORD.findall(s.lower())) for s in _SENTENCE.findall(text)]
     long_ones = [s for s in sentences if len(s.split()) >= REPEAT_MIN_WORDS]
     if any(n > 1 for n in Counter(long_ones).values()):
-        return "it repeats itself"
+        return Phrase("note.garbled_repeats")
     if check_language and question:
         asked, said = detect_language(question), detect_language(_CITATION.sub(" ", text))
         if asked and said and asked != said:
-            return f"it is written in another language ({said}) than the question ({asked})"
+            return Phrase("note.garbled_language", said=said, asked=asked)
     return ""
 
 

@@ -23,6 +23,7 @@ from ..access.rules import readable_rows, require_document
 from ..errors import AccessDeniedError, InvalidQuestionsError, InvalidThreadError
 from ..store import open_store
 from ..store.base import RegistryLike
+from ..text.messages import raised
 from .threads import change_thread, get_thread, history_of, list_threads, now, owner_of, turn_at
 
 # Page lists people type: "12", "12, 14", "12-14"; a range wider than this is a typo.
@@ -38,16 +39,14 @@ def parse_pages(text: str) -> list[int]:
             continue
         match = re.fullmatch(r"(\d{1,5})(?:[-–](\d{1,5}))?", part)
         if not match:
-            raise InvalidQuestionsError(
-                f"{part[:20]!r} is not a page number: type pages like 12, 14-15."
-            )
+            raise raised(InvalidQuestionsError, "error.not_page_number", part=repr(part[:20]))
         start = int(match.group(1))
         end = int(match.group(2) or start)
         if start < 1 or end < start or end - start > MAX_PAGE_RANGE:
-            raise InvalidQuestionsError(f"{part[:20]!r} is not a page range of this document.")
+            raise raised(InvalidQuestionsError, "error.not_page_range", part=repr(part[:20]))
         pages.extend(p for p in range(start, end + 1) if p not in pages)
     if not pages:
-        raise InvalidQuestionsError("Mark at least one page that holds the right answer.")
+        raise raised(InvalidQuestionsError, "error.no_pages_marked")
     return pages
 
 
@@ -101,20 +100,23 @@ def save_regression_question(
     thread = get_thread(thread_id, store, principal)
     asked = turn_at(thread, turn)
     if (asked.get("feedback") or {}).get("verdict") != "down":
-        raise InvalidThreadError("Only an answer marked as wrong becomes an evaluation question.")
+        raise raised(InvalidThreadError, "error.not_marked_wrong")
     row = require_document(store, principal, doc_id) or store.meta(doc_id)
     if row is None:
-        raise InvalidQuestionsError("That document is no longer in the registry.")
+        raise raised(InvalidQuestionsError, "error.document_gone")
     titles = [" ".join(str(t).split()) for t in sections or [] if str(t).strip()]
     if isinstance(pages, str):
         gold = parse_pages(pages) if pages.strip() or not titles else []
     else:
         gold = [int(p) for p in pages or []]
     if not gold and not titles:
-        raise InvalidQuestionsError("Mark the pages (or sections) that hold the right answer.")
+        raise raised(InvalidQuestionsError, "error.nothing_marked")
     total = row.get("total_pages")
     if gold and total and max(gold) > int(total):
-        raise InvalidQuestionsError(f"{row.get('file_name')} has {total} pages, not {max(gold)}.")
+        raise raised(
+            InvalidQuestionsError, "error.pages_beyond", name=row.get("file_name"), total=total,
+            page=max(gold),
+        )  # fmt: skip
     question = {
         "id": f"{thread['thread_id'][:12]}-{turn}",
         "question": asked["question"],
@@ -157,7 +159,7 @@ def delete_regression_question(
     if row is None:
         return False
     if principal is not None and not principal.admin and row.get("who") != owner_of(principal):
-        raise AccessDeniedError("Only the person who saved a question, or an admin, may remove it.")
+        raise raised(AccessDeniedError, "error.not_your_question")
     return store.delete_saved_question(question_id)
 
 

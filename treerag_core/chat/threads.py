@@ -31,6 +31,7 @@ from ..errors import InvalidThreadError, ThreadNotFoundError
 from ..navigate.history import HISTORY_TURNS
 from ..store import open_store
 from ..store.base import DocumentStore, RegistryLike
+from ..text.messages import raised
 
 # Who owns the threads when nobody signs in (the single local user).
 LOCAL_OWNER = "local"
@@ -64,10 +65,7 @@ def _title(text: str) -> str:
 
 
 def _not_found(thread_id: str) -> ThreadNotFoundError:
-    return ThreadNotFoundError(
-        f"There is no conversation {str(thread_id)[:80]!r} of yours: it was deleted, or the "
-        "link belongs to someone else."
-    )
+    return raised(ThreadNotFoundError, "error.no_thread", id=repr(str(thread_id)[:80]))
 
 
 def make_turn(
@@ -197,7 +195,7 @@ def change_thread(
 def turn_at(thread: dict[str, Any], index: int) -> dict[str, Any]:
     turns = thread.get("turns") or []
     if not isinstance(index, int) or not 0 <= index < len(turns):
-        raise InvalidThreadError(f"This conversation has no answer number {index}.")
+        raise raised(InvalidThreadError, "error.no_turn", index=index)
     return turns[index]
 
 
@@ -212,9 +210,7 @@ def add_turn(
 
     def append(thread: dict[str, Any]) -> None:
         if len(thread["turns"]) >= MAX_TURNS:
-            raise InvalidThreadError(
-                f"This conversation has reached {MAX_TURNS} answers: start a new one."
-            )
+            raise raised(InvalidThreadError, "error.thread_full", limit=MAX_TURNS)
         thread["turns"].append({k: turn.get(k) for k in (*TURN_FIELDS, "asked_at") if k in turn})
         if doc_ids is not None:
             thread["doc_ids"] = [str(d) for d in doc_ids]
@@ -249,7 +245,7 @@ def rename_thread(
 ) -> dict[str, Any]:
     new_title = _title(title)
     if not new_title:
-        raise InvalidThreadError("A conversation needs a title: type one first.")
+        raise raised(InvalidThreadError, "error.no_title")
 
     def rename(thread: dict[str, Any]) -> None:
         thread["title"] = new_title
@@ -277,7 +273,7 @@ def set_feedback(
     """Thumbs ``up`` or ``down`` (with an optional comment) on answer ``index``; ``None``
     takes the verdict back."""
     if verdict is not None and verdict not in VERDICTS:
-        raise InvalidThreadError(f"A verdict is 'up' or 'down', not {str(verdict)[:20]!r}.")
+        raise raised(InvalidThreadError, "error.verdict", verdict=repr(str(verdict)[:20]))
     text = str(comment or "").strip()[:MAX_COMMENT_CHARS]
 
     def judge(thread: dict[str, Any]) -> None:

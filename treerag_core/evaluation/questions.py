@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import InvalidQuestionsError
+from ..text.messages import raised
 
 
 def parse_questions(lines: Iterable[str], source: str) -> list[dict[str, Any]]:
@@ -20,14 +21,19 @@ def parse_questions(lines: Iterable[str], source: str) -> list[dict[str, Any]]:
         try:
             item = json.loads(line)
         except ValueError as exc:
-            raise InvalidQuestionsError(f"{source}, line {number}: not JSON ({exc}).") from exc
+            raise raised(
+                InvalidQuestionsError, "error.questions_not_json", source=source, line=number,
+                reason=str(exc),
+            ) from exc  # fmt: skip
         if not isinstance(item, dict) or not str(item.get("question") or "").strip():
-            raise InvalidQuestionsError(f"{source}, line {number}: no 'question'.")
+            raise raised(
+                InvalidQuestionsError, "error.questions_no_question", source=source, line=number
+            )
         try:
             gold_pages(item)
         except (TypeError, ValueError) as exc:
-            raise InvalidQuestionsError(
-                f"{source}, line {number}: 'evidence_pages' must be a list of page numbers."
+            raise raised(
+                InvalidQuestionsError, "error.questions_pages", source=source, line=number
             ) from exc
         history = item.get("history")
         if history is not None and (
@@ -36,8 +42,8 @@ def parse_questions(lines: Iterable[str], source: str) -> list[dict[str, Any]]:
                 isinstance(h, str) or (isinstance(h, dict) and h.get("question")) for h in history
             )
         ):
-            raise InvalidQuestionsError(
-                f"{source}, line {number}: 'history' must be a list of the earlier questions."
+            raise raised(
+                InvalidQuestionsError, "error.questions_history", source=source, line=number
             )
         item.setdefault("id", f"q{number}")
         out.append(item)
@@ -53,7 +59,9 @@ def load_questions(path: str) -> list[dict[str, Any]]:
         with open(path, encoding="utf-8") as fh:
             return parse_questions(fh, path)
     except UnicodeDecodeError as exc:
-        raise InvalidQuestionsError(f"{path} is not UTF-8 text ({exc.reason}).") from exc
+        raise raised(
+            InvalidQuestionsError, "error.questions_not_utf8", path=path, reason=exc.reason
+        ) from exc
 
 
 def gold_pages(item: dict[str, Any]) -> list[int]:

@@ -19,6 +19,7 @@ from ..errors import EvidenceUnavailableError
 from ..read.readers.pdfium_pages import PDFIUM_LOCK
 from ..store import open_store
 from ..store.base import DocumentStore, RegistryLike
+from ..text.messages import raised
 from ..types import Document
 from .locate import is_pdf, locate_all
 from .page_pdf import pages_pdf
@@ -64,17 +65,11 @@ def render_evidence(
     store = open_store(registry_path)
     data = pages_pdf(document, _reader(store), store.cache("evidence"))
     if data is None and document.get("page_unit") == "slide":
-        raise EvidenceUnavailableError(
-            f"{name}'s slides cannot be drawn (LibreOffice is not installed, or the source is "
-            "gone): its passage is shown as text."
-        )
+        raise raised(EvidenceUnavailableError, "error.slides_not_drawn", name=name)
     if data is None and not is_pdf(document):
-        raise EvidenceUnavailableError(f"{name} has no pages to draw: its passage is text.")
+        raise raised(EvidenceUnavailableError, "error.no_pages_to_draw", name=name)
     if data is None:
-        raise EvidenceUnavailableError(
-            f"The source file {name} is no longer stored, so its pages cannot be shown; "
-            "the quoted text is shown instead. Upload it again to see the pages."
-        )
+        raise raised(EvidenceUnavailableError, "error.source_not_stored", name=name)
     if not _on_pages(reference.get("highlights")):  # unlocated, or text offsets of a deck
         reference.update(locate_all(document, [reference], data, store.cache("ocr"))[0])
     excerpt = {h["page"]: h["rects"] for h in reference.get("highlights") or []}

@@ -12,7 +12,8 @@ choice, which compares words, is left out (see ``navigate._checked``).
 
 from __future__ import annotations
 
-from ..text.language import Languages, language_name
+from ..text.language import LANGUAGE_NAMES, Languages, language_name
+from ..text.messages import Phrase
 from ..types import FlatNode
 from .ranking import RankingMemory, known_share
 
@@ -29,13 +30,13 @@ def cannot_match(
     memory: RankingMemory | None = None,
 ) -> str:
     """What to tell the person when the offline ranking cannot match the question in the
-    document's words; ``""`` when it can."""
+    document's words (English, said in the answer's language under it); ``""`` when it can."""
     asked = languages.foreign(query)
     if not asked or known_share(query, asked, flat, languages, memory) >= MIN_KNOWN_SHARE:
         return ""
-    written = language_name(languages.main)
-    return (
-        f"The question is in {language_name(asked)} and the document is in {written}. "
-        "The offline engine finds sections by the question's words, so it cannot answer "
-        f"across languages: ask in {written}, or set up a model (Settings), which reads both."
-    )
+    return Phrase("note.cross_language", asked=_name(asked), written=_name(languages.main))
+
+
+def _name(code: str) -> str:
+    """A language's name, said in the note's language when the catalogue knows it."""
+    return Phrase(f"language.{code}") if code in LANGUAGE_NAMES else language_name(code)

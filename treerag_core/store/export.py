@@ -40,14 +40,20 @@ def parse_import(data: bytes, max_bytes: int = MAX_IMPORT_BYTES) -> list[Documen
     Accepts our export wrapper or a single bare document dict (a registry document file).
     """
     if len(data) > max_bytes:
-        raise InvalidImportError(
+        raise InvalidImportError(  # worded as the catalogue's key (store: no text layer)
             f"The file is {len(data) / 1e6:.1f} MB, over the import limit of "
-            f"{max_bytes / 1e6:.0f} MB."
+            f"{max_bytes / 1e6:.0f} MB.",
+            key="error.import_too_large",
+            values={"size": f"{len(data) / 1e6:.1f}", "limit": f"{max_bytes / 1e6:.0f}"},
         )
     try:
         payload = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise InvalidImportError(f"The file is not valid JSON: {exc}") from None
+        raise InvalidImportError(
+            f"The file is not valid JSON: {exc}",
+            key="error.import_not_json",
+            values={"reason": str(exc)},
+        ) from None
     documents: Any  # a JSON value until checked below
     if isinstance(payload, dict) and "flat_nodes" in payload:
         documents = [payload]
@@ -55,14 +61,17 @@ def parse_import(data: bytes, max_bytes: int = MAX_IMPORT_BYTES) -> list[Documen
         if not isinstance(payload.get("version"), int) or payload["version"] > EXPORT_VERSION:
             raise InvalidImportError(
                 f"This export has version {payload.get('version')!r}; this treerag reads "
-                f"version {EXPORT_VERSION} or older."
+                f"version {EXPORT_VERSION} or older.",
+                key="error.import_version",
+                values={"version": repr(payload.get("version")), "known": EXPORT_VERSION},
             )
         documents = payload.get("documents")
         if not isinstance(documents, list) or not documents:
-            raise InvalidImportError("The export holds no documents.")
+            raise InvalidImportError("The export holds no documents.", key="error.import_empty")
     else:
         raise InvalidImportError(
-            "This is not a treerag export: expected a file made by 'Export' in the registry."
+            "This is not a treerag export: expected a file made by 'Export' in the registry.",
+            key="error.import_not_export",
         )
     return [_validated(doc, i) for i, doc in enumerate(documents, 1)]
 

@@ -31,8 +31,10 @@ def locked(lock_path: str, timeout_s: float = 60.0) -> Iterator[None]:
                 break
             except BlockingIOError:
                 if time.monotonic() > deadline:
-                    raise RegistryError(
-                        f"The registry is busy (lock {lock_path} held for over {timeout_s:.0f} s)."
+                    raise RegistryError(  # worded as the catalogue's key
+                        f"The registry is busy (lock {lock_path} held for over {timeout_s:.0f} s).",
+                        key="error.registry_busy",
+                        values={"lock": lock_path, "seconds": f"{timeout_s:.0f}"},
                     ) from None
                 time.sleep(0.01)
         yield

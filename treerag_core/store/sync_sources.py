@@ -105,9 +105,11 @@ class SyncSourceFiles:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise SyncBusyError(
+                raise SyncBusyError(  # worded as the catalogue's key (store: no text layer)
                     f"A sync of source {source_id} is already running; it will pick up every "
-                    "change it finds, so there is no need to start another."
+                    "change it finds, so there is no need to start another.",
+                    key="error.sync_busy",
+                    values={"id": source_id},
                 ) from None
             yield
         finally:

@@ -74,9 +74,11 @@ class AtomicJSONStorage(Storage):
         try:
             data = json.loads(raw)
         except ValueError as exc:
-            raise RegistryError(
+            raise RegistryError(  # worded as the catalogue's key (store: no text layer)
                 f"The registry {self.path} is not valid JSON ({exc}). It was left untouched; "
-                "restore it from a backup or move it aside to start a new one."
+                "restore it from a backup or move it aside to start a new one.",
+                key="error.registry_not_json",
+                values={"path": self.path, "reason": str(exc)},
             ) from exc
         if not isinstance(data, dict):
             raise RegistryError(f"The registry {self.path} does not hold a TinyDB database.")
@@ -137,7 +139,9 @@ class TinyDBStore(ThreadMethods):
         if version > SCHEMA_VERSION:
             raise RegistryError(
                 f"The registry {self.path} was written by a newer treerag (schema {version}); "
-                "upgrade treerag to open it."
+                "upgrade treerag to open it.",
+                key="error.registry_newer",
+                values={"path": self.path, "version": version},
             )
         return int(version)
 

@@ -15,6 +15,7 @@ from typing import Any
 from ..errors import InvalidSourceError
 from ..limits import Limits
 from ..settings import load
+from ..text.messages import raised
 from .folder import FolderSource, check_folder
 from .listing import SourceReader
 from .patterns import check_patterns
@@ -47,7 +48,7 @@ def source_settings(
     """The stored settings for a new source (without its id and collection), checked."""
     kind = str(kind or "").strip().lower()
     if kind not in KINDS:
-        raise InvalidSourceError(f"A source is a folder or an s3 bucket, not {kind[:40]!r}.")
+        raise raised(InvalidSourceError, "error.source_kind", kind=repr(kind[:40]))
     settings: dict[str, Any] = {
         "kind": kind,
         "include": check_patterns(include, "include"),
@@ -55,7 +56,7 @@ def source_settings(
     }
     if kind == FOLDER:
         if endpoint or credentials_env or credentials_file:
-            raise InvalidSourceError("A folder source takes no endpoint or credentials.")
+            raise raised(InvalidSourceError, "error.folder_no_endpoint")
         return {**settings, "path": check_folder(location)}
     bucket, prefix = parse_s3_url(location)
     settings.update(bucket=bucket, prefix=prefix, region=(region or "").strip() or None)
@@ -69,9 +70,9 @@ def credentials_ref(env: str | None, path: str | None) -> dict[str, str]:
     """The stored reference: a variable's name or a file's path, one of them at most."""
     env, path = (env or "").strip(), (path or "").strip()
     if env and path:
-        raise InvalidSourceError("Name the credentials' environment variable or file, not both.")
+        raise raised(InvalidSourceError, "error.credentials_both")
     if env and not env.replace("_", "").isalnum():
-        raise InvalidSourceError(f"{env[:60]!r} is not an environment variable name.")
+        raise raised(InvalidSourceError, "error.credentials_env_name", name=repr(env[:60]))
     return {"env": env} if env else {"file": path} if path else {}
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import DocumentTooLargeError, InvalidSourceError
 from ..limits import Limits
+from ..text.messages import raised
 from .listing import Listing
 from .patterns import hidden, wanted
 from .plan import Listed
@@ -27,10 +28,10 @@ READ_CHUNK = 1024 * 1024
 def check_folder(path: str) -> str:
     """The folder's absolute real path, or ``InvalidSourceError`` when it is not one."""
     if not str(path or "").strip():
-        raise InvalidSourceError("A folder source needs the folder's path.")
+        raise raised(InvalidSourceError, "error.folder_no_path")
     real = os.path.realpath(os.path.expanduser(str(path).strip()))
     if not os.path.isdir(real):
-        raise InvalidSourceError(f"{path} is not a folder this server can read.")
+        raise raised(InvalidSourceError, "error.not_a_folder", path=path)
     return real
 
 
@@ -120,10 +121,10 @@ class FolderSource:
         """The real path of a listed path, refused when it leads outside the root."""
         parts = path.split("/")
         if not path or any(p in ("", ".", "..") for p in parts) or "\\" in path or "\0" in path:
-            raise InvalidSourceError(f"{path!r} is not a path inside the folder.")
+            raise raised(InvalidSourceError, "error.not_inside", path=repr(path))
         real = os.path.realpath(os.path.join(self.root, *parts))
         if not inside(self.root, real) or real == self.root:
-            raise InvalidSourceError(f"{path} leads outside the folder: not read.")
+            raise raised(InvalidSourceError, "error.leads_outside", path=path)
         return real
 
     def _read_confined(self, parts: builtins.list[str]) -> bytes:
@@ -140,9 +141,10 @@ class FolderSource:
                 size += len(chunk)
                 self.bytes_read += len(chunk)
                 if size > limit:
-                    raise DocumentTooLargeError(
-                        f"{parts[-1]} is over the file size limit of {limit / 1e6:.0f} MB."
-                    )
+                    raise raised(
+                        DocumentTooLargeError, "error.over_file_limit", name=parts[-1],
+                        limit=f"{limit / 1e6:.0f}",
+                    )  # fmt: skip
                 chunks.append(chunk)
             return b"".join(chunks)
         finally:

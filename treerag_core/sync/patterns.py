@@ -15,6 +15,7 @@ from fnmatch import fnmatchcase
 
 from ..errors import InvalidSourceError
 from ..read.formats import accepted_extensions
+from ..text.messages import Phrase, raised
 
 # A source names at most this many patterns of at most this many characters: a form field,
 # not a file list.
@@ -30,10 +31,10 @@ def check_patterns(patterns: Sequence[str] | str | None, what: str) -> list[str]
         patterns = patterns.replace("\n", ",").split(",")
     cleaned = [str(p).strip() for p in patterns if str(p).strip()]
     if len(cleaned) > MAX_PATTERNS or any(len(p) > MAX_PATTERN_CHARS for p in cleaned):
-        raise InvalidSourceError(
-            f"Too many or too long {what} patterns (at most {MAX_PATTERNS} of "
-            f"{MAX_PATTERN_CHARS} characters)."
-        )
+        raise raised(
+            InvalidSourceError, "error.patterns", what=Phrase(f"error.patterns_{what}"),
+            count=MAX_PATTERNS, chars=MAX_PATTERN_CHARS,
+        )  # fmt: skip
     return cleaned
 
 

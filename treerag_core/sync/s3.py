@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from ..errors import ConfigError, DocumentTooLargeError, InvalidSourceError
 from ..limits import Limits
 from ..read.readers.netguard import Resolver, split_url, vet_host
+from ..text.messages import raised
 from .listing import Listing
 from .patterns import hidden, wanted
 from .plan import Listed
@@ -40,7 +41,7 @@ def parse_s3_url(url: str) -> tuple[str, str]:
     """``s3://bucket/prefix`` → (bucket, prefix ending in ``/`` or empty)."""
     parts = urlsplit(str(url or "").strip())
     if parts.scheme.lower() != "s3" or not parts.netloc:
-        raise InvalidSourceError(f"{str(url)[:200]!r} is not a bucket URL (s3://bucket/prefix).")
+        raise raised(InvalidSourceError, "error.bucket_url", url=repr(str(url)[:200]))
     prefix = parts.path.strip("/")
     return parts.netloc, f"{prefix}/" if prefix else ""
 
@@ -65,10 +66,7 @@ def credentials(ref: dict[str, Any] | None) -> dict[str, str]:
         value = os.environ.get(str(ref["env"]), "")
         key, _, secret = value.partition(":")
         if not key or not secret:
-            raise ConfigError(
-                f"The environment variable {ref['env']} must hold ACCESS_KEY_ID:SECRET_ACCESS_KEY "
-                "for this source (it is not set, or not in that form)."
-            )
+            raise raised(ConfigError, "error.credentials_env", name=ref["env"])
         secret, _, token = secret.partition(":")
         return _keys(key, secret, token)
     if ref.get("file"):
@@ -77,14 +75,13 @@ def credentials(ref: dict[str, Any] | None) -> dict[str, str]:
             with open(str(ref["file"]), encoding="utf-8") as fh:
                 parser.read_file(fh)
         except (OSError, configparser.Error, UnicodeDecodeError) as exc:
-            raise ConfigError(f"Cannot read the credentials file {ref['file']}: {exc}") from None
+            raise raised(
+                ConfigError, "error.credentials_file", path=ref["file"], reason=str(exc)
+            ) from None
         names = parser.sections()
         section = "default" if "default" in names else (names[0] if len(names) == 1 else "")
         if not section or not parser.get(section, "aws_access_key_id", fallback=""):
-            raise ConfigError(
-                f"The credentials file {ref['file']} has no [default] section with "
-                "aws_access_key_id and aws_secret_access_key."
-            )
+            raise raised(ConfigError, "error.credentials_section", path=ref["file"])
         return _keys(
             parser.get(section, "aws_access_key_id"),
             parser.get(section, "aws_secret_access_key", fallback=""),
@@ -118,9 +115,7 @@ def make_client(source: dict[str, Any], limits: Limits) -> Any:
         import boto3
         from botocore.config import Config
     except ImportError as exc:
-        raise ConfigError(
-            f"S3 sources need boto3 ({exc}): pip install -r requirements.txt."
-        ) from None
+        raise raised(ConfigError, "error.needs_boto3", reason=str(exc)) from None
     config = Config(
         retries={"max_attempts": S3_MAX_ATTEMPTS, "mode": "standard"},
         connect_timeout=limits.url_timeout_s,
@@ -177,7 +172,7 @@ class S3Source:
     def entry(self, path: str) -> Listed | None:
         """The object at ``path`` as a listing would give it; None when it is gone."""
         if unsafe_key(path):
-            raise InvalidSourceError(f"{path[:200]!r} is an unsafe key: not read.")
+            raise raised(InvalidSourceError, "error.unsafe_key", name=repr(path[:200]))
         from botocore.exceptions import ClientError
 
         try:
@@ -191,19 +186,21 @@ class S3Source:
     def read(self, path: str) -> tuple[bytes, str]:
         """The object's bytes and ``etag:…`` of what was read, within the size limit."""
         if unsafe_key(path):
-            raise InvalidSourceError(f"{path[:200]!r} is an unsafe key: not read.")
+            raise raised(InvalidSourceError, "error.unsafe_key", name=repr(path[:200]))
         limit = self.limits.max_file_bytes
         reply = self.client.get_object(Bucket=self.bucket, Key=self.prefix + path)
         if int(reply.get("ContentLength") or 0) > limit:
-            raise DocumentTooLargeError(
-                f"{path} is over the file size limit of {limit / 1e6:.0f} MB."
-            )
+            raise raised(
+                DocumentTooLargeError, "error.over_file_limit", name=path,
+                limit=f"{limit / 1e6:.0f}",
+            )  # fmt: skip
         data = reply["Body"].read(limit + 1)
         self.bytes_read += len(data)
         if len(data) > limit:
-            raise DocumentTooLargeError(
-                f"{path} is over the file size limit of {limit / 1e6:.0f} MB."
-            )
+            raise raised(
+                DocumentTooLargeError, "error.over_file_limit", name=path,
+                limit=f"{limit / 1e6:.0f}",
+            )  # fmt: skip
         return data, f"etag:{_etag(reply.get('ETag'))}"
 
 

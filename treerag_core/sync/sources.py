@@ -27,6 +27,7 @@ from ..store.base import (
     SyncSources,
     WithSyncSources,
 )
+from ..text.messages import Phrase, raised
 from .config import (
     EDITABLE,
     FOLDER,
@@ -40,23 +41,21 @@ from .folder import inside
 from .patterns import check_patterns
 from .s3 import check_endpoint
 
-MANAGING = "manage synced folders and buckets"
+MANAGING = Phrase("error.what_sources")  # what only admins may do
 
 
 def sync_store(registry_path: RegistryLike | None) -> tuple[DocumentStore, SyncSources]:
     """The store and its sources; a store of a caller's own without them is refused."""
     store = open_store(registry_path)
     if not isinstance(store, WithSyncSources):
-        raise InvalidSourceError(
-            f"The store {store.location} cannot follow folders or buckets (it keeps no sources)."
-        )
+        raise raised(InvalidSourceError, "error.store_no_sources", store=store.location)
     return store, store.sync_sources
 
 
 def stored_source(sources: SyncSources, source_id: str) -> dict[str, Any]:
     source = sources.get(str(source_id or ""))
     if source is None:
-        raise SourceNotFoundError(f"There is no synced source {str(source_id)[:80]!r}.")
+        raise raised(SourceNotFoundError, "error.no_source", id=repr(str(source_id)[:80]))
     return source
 
 
@@ -210,9 +209,8 @@ def _refuse_registry_inside(store: DocumentStore, settings: dict[str, Any]) -> N
     """A folder holding the registry would list the registry's own copies as documents."""
     path = getattr(store, "path", None)
     if settings["kind"] == FOLDER and path and inside(settings["path"], os.path.realpath(path)):
-        raise InvalidSourceError(
-            f"The registry {path} is inside {settings['path']}: keep the registry outside the "
-            "folder it follows."
+        raise raised(
+            InvalidSourceError, "error.registry_inside", registry=path, folder=settings["path"]
         )
 
 

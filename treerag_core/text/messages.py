@@ -185,10 +185,41 @@ def language_of(tag: str | None) -> str:
     return code if code in CATALOGUE else DEFAULT_LANGUAGE
 
 
+class Phrase(str):
+    """A catalogue message as English text that remembers its key and values, so a reason
+    built low down (an address the network guard refuses, why a reply was set aside) reads
+    as plain English to the library's callers and in the person's language once it is
+    placed inside another message (:func:`message` says it again in that language)."""
+
+    key: str
+    values: dict[str, object]
+
+    def __new__(cls, key: str, /, **values: object) -> Phrase:
+        phrase = super().__new__(cls, message(key, None, **values))
+        phrase.key, phrase.values = key, values
+        return phrase
+
+    def __reduce__(self) -> tuple[object, ...]:  # pickled (a job's error) as English text
+        return (str, (str(self),))
+
+    def said_in(self, language: str | None) -> str:
+        """This phrase in ``language``."""
+        return message(self.key, language, **self.values)
+
+
+def said_in(text: str, language: str | None) -> str:
+    """``text`` in ``language`` when it is a :class:`Phrase`; other text as it is."""
+    return text.said_in(language) if isinstance(text, Phrase) else text
+
+
 def message(key: str, language: str | None = None, **values: object) -> str:
-    """The message ``key`` in ``language`` (a tag or code), with ``values`` filled in."""
+    """The message ``key`` in ``language`` (a tag or code), with ``values`` filled in (a
+    :class:`Phrase` among them is said in the same language)."""
     text = CATALOGUE[language_of(language)].get(key) or EN[key]
-    return text.format(**values) if values else text
+    if not values:
+        return text
+    said = {k: v.said_in(language) if isinstance(v, Phrase) else v for k, v in values.items()}
+    return text.format(**said)
 
 
 def in_every_language(key: str) -> Iterable[str]:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from ...llm.call import LLMReply
 from ...text import ENGINE_NAME
-from ...text.messages import message
+from ...text.language import detect_language
+from ...text.messages import message, said_in
 from ..base import AnswerPlan
 from ..checked import renumber
 from ..context import Prepared
@@ -42,7 +43,8 @@ def offline_reply(query: str, prepared: Prepared) -> LLMReply:
     if prepared.overview:
         return LLMReply(text=prepared.overview, model=ENGINE_NAME)
     if not prepared.sections:
-        notes = [nav.note for nav in prepared.navs if nav.note]
+        asked = detect_language(query)  # a note on the question's language is said in it
+        notes = [said_in(nav.note, asked) for nav in prepared.navs if nav.note]
         empty = message("note.empty_document", prepared.language(query))
         return LLMReply(text="\n\n".join(dict.fromkeys(notes)) or empty, model=ENGINE_NAME)
     language = prepared.language(query)

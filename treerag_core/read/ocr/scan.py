@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from ...errors import DocumentReadError, DocumentTooLargeError
 from ...limits import Limits
 from ...structure.pages import ReadOptions, RichPage, TextLine
+from ...text.messages import raised
 from .languages import ENGLISH, OcrLanguage
 from .page_cache import PageCache
 from .rows import fix_bars, join_rows, line_size
@@ -81,10 +82,10 @@ def ocr_pages(
     if not jobs:
         return Scan()
     if len(jobs) > limits.ocr_max_pages:
-        raise DocumentTooLargeError(
-            f"{len(jobs):,} pages need OCR, over the limit of {limits.ocr_max_pages:,} "
-            "(TREERAG_OCR_MAX_PAGES)."
-        )
+        raise raised(
+            DocumentTooLargeError, "error.ocr_pages", count=f"{len(jobs):,}",
+            limit=f"{limits.ocr_max_pages:,}",
+        )  # fmt: skip
     started = time.perf_counter()
     pages = PageCache(options.ocr_cache, source_hash, limits)
     program = tesseract_path()
@@ -163,9 +164,8 @@ def _recognise_all(
                 number = pending.pop(future)
                 yield number, future.result()
             if time.perf_counter() - started > limits.ocr_timeout_s:
-                raise DocumentReadError(
-                    f"OCR took longer than {limits.ocr_timeout_s:.0f} s "
-                    "(TREERAG_OCR_TIMEOUT_S); nothing was stored."
+                raise raised(
+                    DocumentReadError, "error.ocr_timeout", seconds=f"{limits.ocr_timeout_s:.0f}"
                 )
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

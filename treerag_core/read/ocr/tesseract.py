@@ -18,13 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import DocumentReadError, OcrUnavailableError
+from ...text.messages import Phrase, raised
 from .languages import package_of
 
-INSTALL_HINT = (
-    "Reading scanned pages needs Tesseract OCR: install the Debian/Ubuntu package "
-    "tesseract-ocr (sudo apt-get install tesseract-ocr; other languages are "
-    "tesseract-ocr-LANG), or Tesseract for your system, then index the file again."
-)
+INSTALL_HINT = Phrase("error.ocr_missing")  # English as text; said again in German
 # A line none of whose words Tesseract is this sure of (0-100) is dropped: specks.
 MIN_WORD_CONFIDENCE = 30.0
 PAGE_SEGMENTATION = "3"  # fully automatic layout analysis: columns, blocks, lines
@@ -103,7 +100,7 @@ def tesseract_path() -> str | None:
 def require_tesseract() -> str:
     path = tesseract_path()
     if path is None:
-        raise OcrUnavailableError(INSTALL_HINT)
+        raise raised(OcrUnavailableError, "error.ocr_missing")
     return path
 
 
@@ -173,23 +170,22 @@ def _tesseract(program: str, png: bytes, language: str, psm: str, timeout_s: flo
             command, input=png, capture_output=True, timeout=timeout_s, env=env, check=False
         )
     except subprocess.TimeoutExpired as exc:
-        raise DocumentReadError(
-            f"OCR of a page took over {timeout_s:.0f} s and was stopped."
+        raise raised(
+            DocumentReadError, "error.ocr_page_timeout", seconds=f"{timeout_s:.0f}"
         ) from exc
     except OSError as exc:
-        raise OcrUnavailableError(
-            f"Tesseract could not be started ({exc}). {INSTALL_HINT}"
+        raise raised(
+            OcrUnavailableError, "error.ocr_not_started", reason=str(exc), hint=INSTALL_HINT
         ) from exc
     if done.returncode != 0:
         detail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
         if "Failed loading language" in done.stderr.decode("utf-8", "replace"):
             packages = " ".join(package_of(code) for code in language.split("+"))
-            raise OcrUnavailableError(
-                f"Tesseract has no data for the language {language!r}: install {packages} "
-                f"(sudo apt-get install {packages}) or change TREERAG_OCR_LANGUAGE (auto: the scan's "
-                "own language when installed)."
-            )
-        raise DocumentReadError(f"OCR failed on a page: {detail[0][:200]}")
+            raise raised(
+                OcrUnavailableError, "error.ocr_no_language", code=repr(language),
+                packages=packages,
+            )  # fmt: skip
+        raise raised(DocumentReadError, "error.ocr_failed", detail=detail[0][:200])
     return done.stdout.decode("utf-8", "replace")
 
 

@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlsplit
 
 from ...errors import DocumentReadError, DocumentTooLargeError
 from ...limits import Limits
+from ...text.messages import raised
 
 OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 # The directory entry of an encrypted OOXML package, as OLE2 stores names (UTF-16LE).
@@ -35,32 +36,24 @@ def open_zip(
     ``required`` (the member that says what it is); typed errors otherwise."""
     if data.startswith(OLE2_MAGIC):
         if _ENCRYPTED_PACKAGE in data:
-            raise DocumentReadError(
-                f"{name} is password-protected (encrypted). Open it in its application, "
-                "remove the password and upload it again."
-            )
-        raise DocumentReadError(
-            f"{name} is an old binary Office file with a new extension: rename it to .doc, "
-            ".xls or .ppt (whichever it is) so it is converted, or save it again as "
-            f"{label}."
-        )
+            raise raised(DocumentReadError, "error.office_encrypted", name=name)
+        raise raised(DocumentReadError, "error.office_old_binary", name=name, label=label)
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        raise DocumentReadError(
-            f"{name} is not a valid {label} file (it is not a readable zip archive: it may "
-            f"be damaged or cut short).{hint}"
+        raise raised(
+            DocumentReadError, "error.zip_invalid", name=name, label=label, hint=hint
         ) from exc
     total = sum(max(0, info.file_size) for info in archive.infolist())
     if total > limits.max_decompressed_bytes:
         archive.close()
-        raise DocumentTooLargeError(
-            f"{name} would expand to {total:,} bytes, over the "
-            f"{limits.max_decompressed_bytes:,}-byte limit."
-        )
+        raise raised(
+            DocumentTooLargeError, "error.zip_expands", name=name, total=f"{total:,}",
+            limit=f"{limits.max_decompressed_bytes:,}",
+        )  # fmt: skip
     if required not in archive.NameToInfo:
         archive.close()
-        raise DocumentReadError(f"{name} is a zip file but not a {label} file.")
+        raise raised(DocumentReadError, "error.zip_not_kind", name=name, label=label)
     return archive
 
 
@@ -78,7 +71,7 @@ def read_member(archive: zipfile.ZipFile, member: str, name: str) -> bytes:
     except (
         zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError, NotImplementedError
     ) as exc:  # fmt: skip
-        raise DocumentReadError(f"{name} is damaged: its part {member!r} cannot be read.") from exc
+        raise raised(DocumentReadError, "error.zip_part", name=name, member=repr(member)) from exc
 
 
 def xml_parser() -> object:

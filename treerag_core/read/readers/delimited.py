@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from ...errors import DocumentReadError
 from ...limits import Limits
 from ...structure.pages import ReadResult
+from ...text.messages import raised
 from .tabular import MAX_CELL_CHARS, Sheet, read_sheets
 from .text import decode_bytes
 
@@ -48,4 +49,4 @@ def _rows(text: str, dialect: type[csv.Dialect] | csv.Dialect, name: str) -> Ite
         for row in reader:
             yield [" ".join(cell.split())[:MAX_CELL_CHARS] for cell in row]
     except csv.Error as exc:  # a cell over csv's 128 KB field limit, a NUL in the data
-        raise DocumentReadError(f"{name} is not a readable CSV file: {exc}.") from exc
+        raise raised(DocumentReadError, "error.csv_unreadable", name=name, reason=str(exc)) from exc

@@ -16,6 +16,7 @@ from typing import Any
 from ...errors import DocumentReadError
 from ...limits import Limits
 from ...structure.pages import ReadResult, RichPage, TextLine
+from ...text.messages import raised
 from ...tree.sections import escape_line, heading
 from .archive import check_zip
 from .tabular import table_lines
@@ -41,8 +42,8 @@ def read_docx(
     except (DocumentReadError, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - python-docx/lxml raise many types
-        raise DocumentReadError(
-            f"{name} is damaged and cannot be read as a Word document ({type(exc).__name__})."
+        raise raised(
+            DocumentReadError, "error.damaged_docx", name=name, kind=type(exc).__name__
         ) from exc
     has_title = any(level == 0 for level, _, _ in blocks if level is not None)
     title = next((text for level, text, _ in blocks if level == 0), None)

@@ -20,13 +20,14 @@ from typing import Any
 from ...errors import DocumentReadError
 from ...limits import Limits
 from ...structure.pages import ReadResult
+from ...text.messages import Phrase, raised
 from ...tree.sections import heading, join_pages, nest_headings
 from .archive import member_path, open_zip, read_member
 from .epub_toc import TocEntry, nav_entries, ncx_entries, parse_xml, text_of
 from .html import CHROME, html_markdown, parse_html
 
 CONTAINER = "META-INF/container.xml"
-_NOT_EPUB_HINT = " Save the e-book as .epub (EPUB 2 or 3) without DRM."
+_NOT_EPUB_HINT = Phrase("error.epub_hint")
 _XHTML = {"application/xhtml+xml", "text/html", "application/xml", "text/xml"}
 # A chapter's start, planted in its XHTML before it is read, found again as a line.
 _MARK = "\ue000{}\ue000"
@@ -63,7 +64,7 @@ def read_epub(
             entries, source = _contents(archive, package, name)
             chapters, warnings = _chapters(archive, package, entries, name, limits)
         except RecursionError as exc:  # contents or markup nested thousands deep
-            raise DocumentReadError(f"{name} nests its contents too deeply to read.") from exc
+            raise raised(DocumentReadError, "error.epub_too_deep", name=name) from exc
     pages = _pages(chapters)
     if len(pages) > limits.max_pages:
         warnings.append(
@@ -105,7 +106,7 @@ def read_package(archive: zipfile.ZipFile, name: str) -> Package:
     rootfile = next(container.iter("{*}rootfile"), None)
     opf = member_path("", rootfile.get("full-path") or "") if rootfile is not None else None
     if not opf or opf not in archive.NameToInfo:
-        raise DocumentReadError(f"{name} is damaged: its package file (OPF) is missing.")
+        raise raised(DocumentReadError, "error.epub_no_opf", name=name)
     root = parse_xml(read_member(archive, opf, name), "package file (OPF)", name)
     manifest: dict[str, tuple[str, str, str]] = {}  # id -> (member, media type, properties)
     for item in root.iter("{*}item"):
@@ -161,7 +162,7 @@ def _chapters(
     """The book's text cut into its chapters, walking the files in reading order, until
     they hold ``max_text_bytes`` of markup (the HTML reader's bound, for the same reason)."""
     if not package.spine:
-        raise DocumentReadError(f"{name} has no chapters in its reading order (spine).")
+        raise raised(DocumentReadError, "error.epub_no_spine", name=name)
     starts, warnings = _starts_by_file(entries, package.spine)
     chapters: list[Chapter] = []
     front = Chapter(FRONT_MATTER, 1, front=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import DocumentReadError
+from ...text.messages import raised
 from .archive import member_path
 from .html import parse_html
 
@@ -45,13 +46,11 @@ def parse_xml(data: bytes, what: str, name: str) -> Any:
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
-        raise DocumentReadError(f"{name} is damaged: its {what} is not readable XML.") from exc
+        raise raised(DocumentReadError, "error.xml_unreadable", name=name, what=what) from exc
     if any(_BOMB.search(error.type_name) for error in parser.error_log):
-        raise DocumentReadError(
-            f"{name} is refused: its {what} declares entities that expand without bound."
-        )
+        raise raised(DocumentReadError, "error.xml_entities", name=name, what=what)
     if root is None:
-        raise DocumentReadError(f"{name} is damaged: its {what} is empty.")
+        raise raised(DocumentReadError, "error.xml_empty", name=name, what=what)
     return root
 
 

@@ -9,6 +9,7 @@ import io
 from ...errors import DocumentReadError, DocumentTooLargeError, EmptyDocumentError
 from ...limits import Limits
 from ...structure.pages import NO_OPTIONS, ReadOptions, ReadResult
+from ...text.messages import raised
 from ..ocr.scan import POINTS_PER_INCH, ocr_pages
 
 DEFAULT_DPI = 300  # assumed when an image does not say (a typical scan)
@@ -23,24 +24,32 @@ def read_image(
     try:
         image = Image.open(io.BytesIO(data))  # reads the header only
     except Image.DecompressionBombError as exc:  # Pillow's own guard, past twice its limit
-        raise DocumentTooLargeError(_too_large(name, limits)) from exc
+        raise raised(
+            DocumentTooLargeError, "error.image_larger", name=name,
+            limit=f"{limits.max_image_pixels:,}",
+        ) from exc  # fmt: skip
     except (UnidentifiedImageError, OSError, ValueError) as exc:
-        raise DocumentReadError(f"{name} is not an image this server can read.") from exc
+        raise raised(DocumentReadError, "error.image_unreadable", name=name) from exc
     jobs = []
     frames = 0
     for index, frame in enumerate(ImageSequence.Iterator(image)):
         frames += 1
         if frames > limits.max_pages:
-            raise DocumentTooLargeError(f"{name} has over {limits.max_pages:,} pages.")
+            raise raised(
+                DocumentTooLargeError, "error.image_pages", name=name, limit=f"{limits.max_pages:,}"
+            )
         width, height = frame.size
         if width * height > limits.max_image_pixels:
-            raise DocumentTooLargeError(_too_large(name, limits, f"{width:,} × {height:,} pixels"))
+            raise raised(
+                DocumentTooLargeError, "error.image_pixels", name=name, width=f"{width:,}",
+                height=f"{height:,}", limit=f"{limits.max_image_pixels:,}",
+            )  # fmt: skip
         dpi = _dpi(frame.info.get("dpi"))
         png = _png(frame)
         points = POINTS_PER_INCH / dpi
         jobs.append((index + 1, _const(png), width * points, height * points))
     if not jobs:
-        raise EmptyDocumentError(f"{name} holds no image.")
+        raise raised(EmptyDocumentError, "error.no_image", name=name)
     source_hash = hashlib.sha256(data).hexdigest()
     scan = ocr_pages(jobs, source_hash, limits, options)
     return ReadResult(
@@ -48,13 +57,6 @@ def read_image(
         page_count=len(jobs),
         warnings=scan.warnings,
         ocr_language=scan.language,
-    )
-
-
-def _too_large(name: str, limits: Limits, size: str = "larger") -> str:
-    return (
-        f"{name} is {size}, over the limit of {limits.max_image_pixels:,} pixels "
-        "(TREERAG_MAX_IMAGE_PIXELS): it is not decoded."
     )
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from ...errors import ConverterUnavailableError, DocumentReadError
 from ...limits import Limits
 from ...structure.pages import ReadOptions, ReadResult
+from ...text.messages import raised
 
 PACKAGES = "libreoffice-writer-nogui, libreoffice-calc-nogui and libreoffice-impress-nogui"
 
@@ -34,11 +35,10 @@ def convert(data: bytes, name: str, source_ext: str, target: str, limits: Limits
     """The file converted to ``target`` (``docx``, ``xlsx``, ``pptx`` or ``pdf``)."""
     command = soffice()
     if command is None:
-        raise ConverterUnavailableError(
-            f"{name} is a {source_ext} file: reading it needs LibreOffice, which is not "
-            f"installed (Debian packages {PACKAGES}). Install them, or save the file in a "
-            "current format (.docx, .xlsx, .pptx) and upload that."
-        )
+        raise raised(
+            ConverterUnavailableError, "error.needs_libreoffice", name=name, ext=source_ext,
+            packages=PACKAGES,
+        )  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="treerag-convert-") as folder:
         work = Path(folder)
         source = work / f"source{source_ext}"
@@ -52,10 +52,7 @@ def convert(data: bytes, name: str, source_ext: str, target: str, limits: Limits
         _run(argv, work, name, limits.convert_timeout_s)
         converted = work / "out" / f"source.{target.split(':', 1)[0]}"
         if not converted.is_file() or not converted.stat().st_size:
-            raise DocumentReadError(
-                f"{name} could not be converted by LibreOffice: it may be damaged, "
-                f"password-protected or not really a {source_ext} file."
-            )
+            raise raised(DocumentReadError, "error.convert_failed", name=name, ext=source_ext)
         return converted.read_bytes()
 
 
@@ -71,9 +68,8 @@ def _run(argv: list[str], work: Path, name: str, timeout_s: float) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-            raise DocumentReadError(
-                f"Converting {name} with LibreOffice took longer than {timeout_s:.0f} s and "
-                "was stopped (TREERAG_CONVERT_TIMEOUT_S)."
+            raise raised(
+                DocumentReadError, "error.convert_timeout", name=name, seconds=f"{timeout_s:.0f}"
             ) from None
 
 

@@ -21,6 +21,7 @@ from email.message import EmailMessage
 from ...errors import DocumentReadError, TreeragError
 from ...limits import Limits
 from ...structure.pages import NO_OPTIONS, ReadOptions, ReadResult
+from ...text.messages import raised
 from ...tree.sections import join_pages
 from .mail_parts import message_ids, metadata, parse_message, sender_name, sent_at, subject
 from .mail_render import Budget, render_message
@@ -121,9 +122,7 @@ def _messages(data: bytes, limits: Limits, name: str) -> tuple[list[EmailMessage
     finally:
         os.unlink(path)
     if not messages:
-        raise DocumentReadError(
-            f"{name} holds no readable messages (a mailbox file starts each with a 'From ' line)."
-        )
+        raise raised(DocumentReadError, "error.mailbox_empty", name=name)
     return messages, warnings
 
 

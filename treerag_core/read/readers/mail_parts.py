@@ -19,6 +19,7 @@ from typing import Any
 
 from ...errors import DocumentReadError, DocumentTooLargeError
 from ...limits import Limits
+from ...text.messages import raised
 from .text import decode_bytes
 
 FEED_BYTES = 64 * 1024  # fed at a time: a piece this size nests at most ~1,000 parts deeper
@@ -51,14 +52,13 @@ def parse_message(data: bytes, limits: Limits, name: str) -> EmailMessage:
     except RecursionError as exc:
         raise _too_deep(name, limits) from exc
     if not any(key.lower() in MESSAGE_HEADERS for key, _ in message.raw_items()):
-        raise DocumentReadError(f"{name} is not an e-mail message: it has no message headers.")
+        raise raised(DocumentReadError, "error.mail_no_headers", name=name)
     return message  # type: ignore[return-value]
 
 
 def _too_deep(name: str, limits: Limits) -> DocumentTooLargeError:
-    return DocumentTooLargeError(
-        f"{name} nests its parts more than {limits.max_mime_depth} levels deep (real mail "
-        "nests a few): it was not read."
+    return raised(
+        DocumentTooLargeError, "error.mail_too_deep", name=name, limit=limits.max_mime_depth
     )
 
 

@@ -13,6 +13,7 @@ from email.message import EmailMessage
 from ...errors import DocumentReadError
 from ...limits import Limits
 from ...structure.pages import NO_OPTIONS, ReadOptions, ReadResult
+from ...text.messages import raised
 from .mail import message_result
 from .mail_parts import parse_message
 
@@ -24,19 +25,17 @@ def parse_msg(data: bytes, limits: Limits, name: str) -> EmailMessage:
     try:
         import extract_msg
     except ImportError as exc:
-        raise DocumentReadError(
-            f"{name} is an Outlook message: reading it needs the Python package {PACKAGE}, "
-            "which is not installed."
+        raise raised(
+            DocumentReadError, "error.msg_needs_package", name=name, package=PACKAGE
         ) from exc
     if not data.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):  # an OLE compound file
-        raise DocumentReadError(f"{name} is not an Outlook message (.msg) file.")
+        raise raised(DocumentReadError, "error.msg_not_msg", name=name)
     try:
         item = extract_msg.openMsg(data, delayAttachments=False)
         try:
             if not hasattr(item, "asEmailMessage"):
-                raise DocumentReadError(
-                    f"{name} is an Outlook item of another kind ({type(item).__name__}), "
-                    "not a message."
+                raise raised(
+                    DocumentReadError, "error.msg_other_item", name=name, kind=type(item).__name__
                 )
             converted = item.asEmailMessage().as_bytes()
         finally:
@@ -44,10 +43,10 @@ def parse_msg(data: bytes, limits: Limits, name: str) -> EmailMessage:
     except (DocumentReadError, MemoryError):
         raise
     except RecursionError as exc:
-        raise DocumentReadError(f"{name} nests its messages too deeply to read.") from exc
+        raise raised(DocumentReadError, "error.msg_too_deep", name=name) from exc
     except Exception as exc:  # noqa: BLE001 - extract-msg and olefile raise many types
-        raise DocumentReadError(
-            f"{name} is damaged and cannot be read as an Outlook message ({type(exc).__name__})."
+        raise raised(
+            DocumentReadError, "error.damaged_msg", name=name, kind=type(exc).__name__
         ) from exc
     # Parsed again from its bytes: extract-msg builds some parts with the legacy API, and
     # the .eml reader's parser (with its depth guard) makes every part a modern one.

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from urllib.parse import SplitResult, urlsplit
 
 from ...errors import BlockedURLError
-from ...text.messages import raised
+from ...text.messages import Phrase, raised
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 # resolver(host, port) -> list of IP strings; default uses socket.getaddrinfo.
@@ -53,7 +53,8 @@ def parse_host_ip(host: str) -> IPAddress | None:
 
 
 def check_address(ip: IPAddress | str, allow_private: bool = False) -> str | None:
-    """Why connecting to ``ip`` is refused, or None when it is a public address."""
+    """Why connecting to ``ip`` is refused (English, said again in the person's language
+    inside the refusal), or None when it is a public address."""
     addr = ipaddress.ip_address(ip) if isinstance(ip, str) else ip
     if isinstance(addr, ipaddress.IPv6Address):
         embedded = addr.ipv4_mapped or addr.sixtofour
@@ -61,25 +62,25 @@ def check_address(ip: IPAddress | str, allow_private: bool = False) -> str | Non
             embedded = ipaddress.IPv4Address(int(addr) & 0xFFFFFFFF)
         if embedded is not None:
             reason = check_address(embedded, allow_private)
-            return f"{reason} (embedded in {addr})" if reason else None
+            return Phrase("address.embedded", reason=reason, address=str(addr)) if reason else None
     if addr in _METADATA:
-        return f"{addr} is a cloud metadata address"  # refused even when private is allowed
+        return Phrase("address.metadata", address=str(addr))  # refused even when private is allowed
     if addr.is_unspecified:
-        return f"{addr} is the unspecified address"
+        return Phrase("address.unspecified", address=str(addr))
     if addr.is_multicast:
-        return f"{addr} is a multicast address"
+        return Phrase("address.multicast", address=str(addr))
     if allow_private:
         return None
     if addr.is_loopback:
-        return f"{addr} is a loopback address"
+        return Phrase("address.loopback", address=str(addr))
     if addr.is_link_local:
-        return f"{addr} is a link-local address"
+        return Phrase("address.link_local", address=str(addr))
     if isinstance(addr, ipaddress.IPv4Address) and addr in _CGNAT:
-        return f"{addr} is a carrier-grade NAT address"
+        return Phrase("address.cgnat", address=str(addr))
     if addr.is_private:
-        return f"{addr} is a private network address"
+        return Phrase("address.private", address=str(addr))
     if addr.is_reserved or not addr.is_global:
-        return f"{addr} is a reserved address"
+        return Phrase("address.reserved", address=str(addr))
     return None
 
 
@@ -89,13 +90,13 @@ def split_url(url: str) -> SplitResult:
         parts = urlsplit(url.strip())
         _ = parts.port  # raises on a malformed port
     except ValueError as exc:
-        raise BlockedURLError(f"Not a valid URL: {url!r} ({exc}).") from exc
+        raise raised(BlockedURLError, "error.url_invalid", url=repr(url), reason=str(exc)) from exc
     if parts.scheme.lower() not in {"http", "https"}:
-        raise BlockedURLError(f"Only http and https URLs can be fetched, not {parts.scheme!r}.")
+        raise raised(BlockedURLError, "error.url_scheme", scheme=repr(parts.scheme))
     if parts.username is not None or parts.password is not None or "@" in parts.netloc:
-        raise BlockedURLError("URLs with a user name or password (user@host) are not fetched.")
+        raise raised(BlockedURLError, "error.url_credentials")
     if not parts.hostname:
-        raise BlockedURLError(f"The URL {url!r} has no host name.")
+        raise raised(BlockedURLError, "error.url_no_host", url=repr(url))
     return parts
 
 
@@ -121,7 +122,7 @@ def vet_host(host: str, port: int, allow_private: bool, resolver: Resolver | Non
     if not addresses:
         from ...errors import FetchError
 
-        raise FetchError(f"Host {host!r} has no addresses.")
+        raise raised(FetchError, "error.host_no_addresses", host=repr(host))
     for address in addresses:
         reason = check_address(address.split("%", 1)[0], allow_private)
         if reason:

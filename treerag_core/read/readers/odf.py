@@ -16,6 +16,7 @@ from typing import Any
 from ...errors import DocumentReadError
 from ...limits import Limits
 from ...structure.pages import ReadResult
+from ...text.messages import raised
 from ...tree.sections import escape_line, heading, join_pages
 from .archive import open_zip, read_member, xml_parser
 from .pptx import NOTES_LINE, UNTITLED_CHARS
@@ -48,7 +49,7 @@ def open_content(data: bytes, limits: Limits, name: str, label: str, mime: str) 
     with archive:
         kind = read_member(archive, "mimetype", name) if "mimetype" in archive.namelist() else b""
         if kind and kind.strip() != mime.encode():
-            raise DocumentReadError(f"{name} is an OpenDocument file, but not a {label} file.")
+            raise raised(DocumentReadError, "error.odf_not_kind", name=name, label=label)
         return _parse(read_member(archive, "content.xml", name), name, label)
 
 
@@ -58,7 +59,7 @@ def _parse(xml: bytes, name: str, label: str) -> Any:
     try:
         return etree.fromstring(xml, xml_parser())
     except etree.XMLSyntaxError as exc:
-        raise DocumentReadError(f"{name} is damaged: its {label} content is not XML.") from exc
+        raise raised(DocumentReadError, "error.odf_not_xml", name=name, label=label) from exc
 
 
 def text_of(element: Any) -> str:
@@ -108,7 +109,7 @@ def read_odt(
     levels = _heading_styles(root)
     body = root.find(f"{q('office:body')}/{q('office:text')}")
     if body is None:
-        raise DocumentReadError(f"{name} has no text body.")
+        raise raised(DocumentReadError, "error.odf_no_body", name=name)
     lines: list[str] = []
     title = None
     for kind, level, text in _blocks(body, levels):

@@ -15,6 +15,7 @@ from typing import Any
 from ...errors import DocumentReadError
 from ...limits import Limits
 from ...structure.pages import ReadResult
+from ...text.messages import raised
 from .archive import open_zip
 from .odf import q, text_of
 from .tabular import MAX_CELL_CHARS, Sheet, read_sheets
@@ -39,8 +40,8 @@ def read_ods(
     except (DocumentReadError, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - lxml/zipfile/zlib raise many types
-        raise DocumentReadError(
-            f"{name} is damaged and cannot be read as a spreadsheet ({type(exc).__name__})."
+        raise raised(
+            DocumentReadError, "error.damaged_ods", name=name, kind=type(exc).__name__
         ) from exc
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from ...errors import DocumentReadError
 from ...limits import Limits
 from ...structure.pages import ReadResult
+from ...text.messages import raised
 from ...tree.sections import escape_line, heading, join_pages
 from .archive import check_zip, xml_parser
 from .tabular import table_lines
@@ -52,8 +53,8 @@ def read_pptx(
     except (DocumentReadError, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - python-pptx/lxml raise many types
-        raise DocumentReadError(
-            f"{name} is damaged and cannot be read as a PowerPoint deck ({type(exc).__name__})."
+        raise raised(
+            DocumentReadError, "error.damaged_pptx", name=name, kind=type(exc).__name__
         ) from exc
     warnings = []
     if len(deck.slides) > len(pages):

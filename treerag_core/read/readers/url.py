@@ -59,19 +59,17 @@ def fetch_url(
         if status in _REDIRECTS:
             location = headers.get("location")
             if not location:
-                raise FetchError(f"{current} redirected (HTTP {status}) without a Location.")
+                raise raised(FetchError, "error.redirect_no_location", url=current, status=status)
             current = urljoin(current, location.strip())
             continue
         if status >= 400:
             raise raised(FetchError, "error.http_status", url=current, status=status)
         if status >= 300 or status < 200:
-            raise FetchError(f"{current} answered HTTP {status}, which cannot be indexed.")
+            raise raised(FetchError, "error.status_unusable", url=current, status=status)
         content_type = headers.get("content-type", "")
         content_format(content_type)
         return body, content_type, current
-    raise FetchError(
-        f"Too many redirects (more than {limits.url_max_redirects}) starting at {url}."
-    )
+    raise raised(FetchError, "error.too_many_redirects", limit=limits.url_max_redirects, url=url)
 
 
 def _get_once(
@@ -148,7 +146,7 @@ def _vetted_ip(
 def _remaining(deadline: float, url: str) -> float:
     remaining = deadline - time.monotonic()
     if remaining <= 0:
-        raise FetchError(f"Fetching {url} took too long (overall time limit reached).")
+        raise raised(FetchError, "error.fetch_too_long", url=url)
     return remaining
 
 
@@ -163,8 +161,8 @@ def _read_body(
     cap = limits.url_max_bytes
     length = headers.get("content-length", "").strip()
     if length.isdigit() and int(length) > cap:
-        raise FetchError(
-            f"{url} is {int(length):,} bytes, over the {cap:,}-byte limit for fetched pages."
+        raise raised(
+            FetchError, "error.page_too_large", url=url, size=f"{int(length):,}", limit=f"{cap:,}"
         )
     chunks: list[bytes] = []
     total = 0
@@ -177,7 +175,7 @@ def _read_body(
             break
         total += len(chunk)
         if total > cap:
-            raise FetchError(f"{url} is larger than the {cap:,}-byte limit for fetched pages.")
+            raise raised(FetchError, "error.page_larger", url=url, limit=f"{cap:,}")
         chunks.append(chunk)
     return b"".join(chunks)
 

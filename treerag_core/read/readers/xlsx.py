@@ -19,6 +19,7 @@ from typing import Any
 from ...errors import DocumentReadError
 from ...limits import Limits
 from ...structure.pages import ReadResult
+from ...text.messages import raised
 from .archive import open_zip
 from .tabular import Sheet, cell_text, read_sheets
 
@@ -45,8 +46,8 @@ def read_xlsx(
     except (DocumentReadError, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - openpyxl/lxml/zipfile raise many types
-        raise DocumentReadError(
-            f"{name} is damaged and cannot be read as an Excel workbook ({type(exc).__name__})."
+        raise raised(
+            DocumentReadError, "error.damaged_xlsx", name=name, kind=type(exc).__name__
         ) from exc
     finally:
         archive.close()

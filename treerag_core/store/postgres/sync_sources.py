@@ -83,9 +83,11 @@ class DatabaseSyncSources:
             ).fetchone()
             conn.commit()  # the lock is the session's: no transaction stays open meanwhile
             if not row or not row["got"]:
-                raise SyncBusyError(
+                raise SyncBusyError(  # worded as the catalogue's key (store: no text layer)
                     f"A sync of source {source_id} is already running; it will pick up every "
-                    "change it finds, so there is no need to start another."
+                    "change it finds, so there is no need to start another.",
+                    key="error.sync_busy",
+                    values={"id": source_id},
                 )
             try:
                 yield

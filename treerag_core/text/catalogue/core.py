@@ -5,6 +5,8 @@ an answer (in the answer's language). The library's callers get English unless t
 
 from __future__ import annotations
 
+from ..language import LANGUAGE_NAMES
+
 EN: dict[str, str] = {
     # Pages, slides and sheets, as references, Sources lines and captions name them
     "page.page.one": "p. {start}",
@@ -79,6 +81,13 @@ EN: dict[str, str] = {
     "note.not_computed_missing": "{head}: cannot be computed: the document's tables do not "
     "print {names}. The cells found are below; no figure is guessed.",
     "note.not_computed": "{head}: cannot be computed: {problem}.",
+    "note.garbled_markup": "it contains the prompt's markup",
+    "note.garbled_repeats": "it repeats itself",
+    "note.garbled_language": "it is written in another language ({said}) than the question "
+    "({asked})",
+    "note.cross_language": "The question is in {asked} and the document is in {written}. The "
+    "offline engine finds sections by the question's words, so it cannot answer across "
+    "languages: ask in {written}, or set up a model (Settings), which reads both.",
     # The computed answer's working (the offline engine's, in the answer's language)
     "computed.not_found": "— (not found: {why})",
     "computed.only_one": "only one document prints it",
@@ -174,6 +183,47 @@ DE: dict[str, str] = {
     "note.not_computed_missing": "{head}: nicht berechenbar: Die Tabellen des Dokuments "
     "nennen {names} nicht. Die gefundenen Zellen stehen unten; keine Zahl wird geraten.",
     "note.not_computed": "{head}: nicht berechenbar: {problem}.",
+    "note.garbled_markup": "sie enthält das Markup der Eingabe",
+    "note.garbled_repeats": "sie wiederholt sich",
+    "note.garbled_language": "sie ist in einer anderen Sprache ({said}) geschrieben als die "
+    "Frage ({asked})",
+    "note.cross_language": "Die Frage ist auf {asked}, das Dokument auf {written}. Die "
+    "Offline-Engine findet Abschnitte über die Wörter der Frage und kann daher nicht über "
+    "Sprachen hinweg antworten: Fragen Sie auf {written} oder richten Sie ein Modell ein "
+    "(Einstellungen), das beide liest.",
+    # Languages by name (a note naming the question's and the document's)
+    "language.en": "Englisch",
+    "language.de": "Deutsch",
+    "language.fr": "Französisch",
+    "language.es": "Spanisch",
+    "language.it": "Italienisch",
+    "language.pt": "Portugiesisch",
+    "language.nl": "Niederländisch",
+    "language.sv": "Schwedisch",
+    "language.da": "Dänisch",
+    "language.no": "Norwegisch",
+    "language.fi": "Finnisch",
+    "language.pl": "Polnisch",
+    "language.cs": "Tschechisch",
+    "language.sk": "Slowakisch",
+    "language.ro": "Rumänisch",
+    "language.hu": "Ungarisch",
+    "language.tr": "Türkisch",
+    "language.ca": "Katalanisch",
+    "language.id": "Indonesisch",
+    "language.vi": "Vietnamesisch",
+    "language.ru": "Russisch",
+    "language.uk": "Ukrainisch",
+    "language.bg": "Bulgarisch",
+    "language.ar": "Arabisch",
+    "language.fa": "Persisch",
+    "language.hi": "Hindi",
+    "language.ja": "Japanisch",
+    "language.zh": "Chinesisch",
+    "language.ko": "Koreanisch",
+    "language.el": "Griechisch",
+    "language.he": "Hebräisch",
+    "language.th": "Thailändisch",
     "computed.not_found": "— (nicht gefunden: {why})",
     "computed.only_one": "nur ein Dokument nennt den Wert",
     "computed.none_prints": "kein Dokument nennt den Wert",
@@ -190,3 +240,6 @@ DE: dict[str, str] = {
     "computed.how_count": "Zeilen gezählt{spread}",
     "computed.more_rows": "… und {count} weitere Zeilen",
 }
+
+# Languages by name, as English names them (one home: ``text.language``)
+EN.update({f"language.{code}": name for code, name in LANGUAGE_NAMES.items()})
