@@ -116,7 +116,7 @@ class Figure:
         """A quick test before reading a printed number in full: could it agree (at any
         scale, whatever its own precision, at most half a unit)?"""
         a, b = abs(self.value), abs(printed)
-        scales = (1.0, 100.0) if self.percent else SCALES
+        scales: tuple[float, ...] = (1.0, 100.0) if self.percent else SCALES
         scales += (0.01,) if _BARE_DECIMAL.fullmatch(self.text) else ()
         return any(abs(a - b * s) <= self.precision + 0.5 * s for s in scales)
 
