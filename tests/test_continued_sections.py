@@ -120,3 +120,19 @@ def test_the_same_heading_far_apart_or_at_another_level_stays_apart() -> None:
     assert [s["level"] for s in parse_sections(levels)] == [2, 3]
     far = "## Overview\n(In millions)\nA\n\f\nmore\n\f\nmore\n\f\n## Overview\n(In millions)\nC"
     assert [(s["page_start"], s["page_end"]) for s in parse_sections(far)] == [(1, 3), (4, 4)]
+
+
+def test_a_statements_column_header_is_never_a_running_head() -> None:
+    """The income, comprehensive income, cash flow and equity statements print "Year Ended
+    December 31, 2017 2016 2015" atop nearly consecutive pages: their columns' years, not a
+    running head (a run that survives a page without it once took it for one)."""
+    from treerag_core.structure.furniture import furniture_lines
+
+    header = "Year Ended December 31, 2017 2016 2015"
+    pages = [["Cover", "Annual report", "Body text of the cover."]]
+    for n, title in enumerate(["INCOME", "COMPREHENSIVE INCOME", "", "CASH FLOWS", "EQUITY"]):
+        lines = [header, "(In millions)", f"Net income {n},283 6,550 7,366", str(70 + n)]
+        pages.append([f"CONSOLIDATED STATEMENTS OF {title}", *lines] if title else lines[1:])
+    dropped = furniture_lines(pages)
+    assert not any(pages[p][i] == header for p, i in dropped)
+    assert any(pages[p][i] == "71" for p, i in dropped)  # its page numbers still are

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..text.numbers import header_cells
 from .candidates import Kind, classify_line
 from .profiles import GENERIC, Profile
 from .thresholds import (
@@ -30,6 +31,14 @@ PAGE_NUMBER = re.compile(
     r"^(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$|^[ivxlc]{1,6}$",
     re.IGNORECASE,
 )
+
+
+def _periods(line: str) -> bool:
+    """A table's column header of two or more periods ("Year Ended December 31, 2017 2016
+    2015"): data, however often it is printed atop a page. Statements on nearly consecutive
+    pages repeat it, and taking it for a running head cut their columns' years away."""
+    cells = header_cells(line)
+    return cells is not None and len(cells) >= 2
 
 
 def _folded(line: str) -> str:
@@ -68,6 +77,8 @@ def furniture_lines(page_lines: list[list[str]], profile: Profile = GENERIC) -> 
         outer = edge[:PAGE_NUMBER_EDGE_LINES] + edge[-PAGE_NUMBER_EDGE_LINES:]
         for i in edge:
             text = " ".join(lines[i].split())
+            if _periods(text):
+                continue
             if _folded(lines[i]) in everywhere or p in runs.get(_exact(lines[i]), ()):
                 dropped.add((p, i))
             elif i in outer and PAGE_NUMBER.match(text):
