@@ -19,7 +19,8 @@ from fpdf import FPDF
 from treerag_core import ask, get_document_by_id, index_document, make_retriever, make_summarizer
 from treerag_core.evidence.render import render_evidence
 from treerag_core.store import open_store
-from treerag_core.text.table_data import document_tables, page_furniture
+from treerag_core.text.page_furniture import page_furniture
+from treerag_core.text.table_data import document_tables
 
 POINTS_PER_MM = 72 / 25.4
 TOLERANCE = 1.0  # points: PDFium's character boxes against fpdf2's layout

@@ -10,10 +10,10 @@ running head on its cover too.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from ..text.numbers import header_cells
+from ..text.page_furniture import PAGE_NUMBER, fold_digits
 from .candidates import Kind, classify_line
 from .profiles import GENERIC, Profile
 from .thresholds import (
@@ -27,11 +27,6 @@ from .thresholds import (
 
 Position = tuple[int, int]  # (page index, line index)
 
-PAGE_NUMBER = re.compile(
-    r"^(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$|^[ivxlc]{1,6}$",
-    re.IGNORECASE,
-)
-
 
 def _periods(line: str) -> bool:
     """A table's column header of two or more periods ("Year Ended December 31, 2017 2016
@@ -39,11 +34,6 @@ def _periods(line: str) -> bool:
     pages repeat it, and taking it for a running head cut their columns' years away."""
     cells = header_cells(line)
     return cells is not None and len(cells) >= 2
-
-
-def _folded(line: str) -> str:
-    """Digits folded: "Page 3" and "Page 4" are one running footer."""
-    return re.sub(r"\d+", "#", " ".join(line.lower().split()))
 
 
 def _exact(line: str) -> str:
@@ -67,7 +57,7 @@ def furniture_lines(page_lines: list[list[str]], profile: Profile = GENERIC) -> 
         for key in {_exact(lines[i]) for i in edge}:
             if key:
                 pages_of.setdefault(key, []).append(p)
-        count.update({_folded(lines[i]) for i in edge if lines[i].strip()})
+        count.update({fold_digits(lines[i]) for i in edge if lines[i].strip()})
     threshold = max(MIN_RUNNING_PAGES, int(RUNNING_SHARE * len(page_lines)))
     everywhere = {k for k, n in count.items() if n >= threshold}
     everywhere -= _numbered_per_page(page_lines, edges, everywhere, profile)
@@ -79,7 +69,7 @@ def furniture_lines(page_lines: list[list[str]], profile: Profile = GENERIC) -> 
             text = " ".join(lines[i].split())
             if _periods(text):
                 continue
-            if _folded(lines[i]) in everywhere or p in runs.get(_exact(lines[i]), ()):
+            if fold_digits(lines[i]) in everywhere or p in runs.get(_exact(lines[i]), ()):
                 dropped.add((p, i))
             elif i in outer and PAGE_NUMBER.match(text):
                 dropped.add((p, i))
@@ -98,7 +88,7 @@ def _numbered_per_page(
     numbers: dict[str, list[str]] = {}
     for lines, edge in zip(page_lines, edges, strict=True):
         for i in edge:
-            key = _folded(lines[i])
+            key = fold_digits(lines[i])
             if key not in folded:
                 continue
             cand = classify_line(lines[i], profile)
@@ -120,7 +110,7 @@ def _runs(
     the line is a keyword heading: that is where the section starts)."""
     runs: dict[str, set[int]] = {}
     for key, pages in pages_of.items():
-        if _folded(key) in everywhere or len(pages) < RUN_OF_PAGES:
+        if fold_digits(key) in everywhere or len(pages) < RUN_OF_PAGES:
             continue
         start = 0
         for n in range(1, len(pages) + 1):
