@@ -8,10 +8,10 @@ as the app does). Three rows, in one run:
 
 - ``cold + indexing``: that fresh server; CPU-seconds per question over the whole run
   (opening, asking, and the indexing until its card shows), children included. The upload
-  starts when everyone's page is open, as the first questions are asked: a fresh server
-  whose Upload page and chat pages are first opened at the same moment fails to import
-  ``treerag_core`` in one of them (concurrent first imports of its circular package
-  imports: ImportError / KeyError in the server log), which is an app bug of its own;
+  starts when everyone's page is open, as the first questions are asked, so the indexing
+  overlaps the asking (this bench found that pages first opened at the same moment on a
+  fresh server collided in their first import of ``treerag_core``; ``app.py`` now imports
+  the app's modules once per server, one session at a time);
 - ``warm, same server``: the same people again on that server once it is warm;
 - ``cold, no indexing``: another fresh server over the same three documents, nobody
   uploading: the cold cost without the indexing counted (the difference from the first row
@@ -46,8 +46,7 @@ def indexer_for(path: Path):  # noqa: ANN201 - the coroutine function ``level`` 
         context = await browser.new_context(viewport={"width": 1300, "height": 900})
         page = await context.new_page()
         try:
-            # Once everyone's page is open: a page first opened at the same moment as
-            # another fails to import treerag_core on a fresh server (the race in the notes).
+            # Once everyone's page is open, as the first questions are asked.
             await gates["ask"].wait()
             await page.goto(f"{url}/upload")
             heading = page.get_by_role("heading", name="Upload & index")
