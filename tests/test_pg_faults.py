@@ -149,3 +149,49 @@ def test_a_save_killed_mid_transaction_leaves_nothing_half_written(pg_url, tmp_p
     again = index_document(str(source), registry_path=store, verbose=False)
     assert again["doc_id"] == kept["doc_id"] and again["total_sections"] == 2
     assert len(list_documents(store)) == 1
+
+
+@pytest.mark.timeout(120)
+def test_two_saves_of_one_library_entry_wait_for_each_other(pg_url, tmp_path):
+    """Two processes re-indexing one file write its library entry at once: the second waits
+    for the first and replaces its terms (it failed on a duplicate key when both deleted
+    the old terms before either wrote). A held row lock plays the first save, for sure."""
+    import psycopg
+
+    from treerag_core.library.catalog import library_entry
+
+    store = open_store(pg_url)
+    source = tmp_path / "shared.md"
+    source.write_text("# Shared\nintro words\n## Detail\nmore words here\n")
+    document = index_document(str(source), registry_path=store, verbose=False)
+    doc_id = document["doc_id"]
+    terms = query(pg_url, "SELECT term, postings FROM library_section_terms WHERE doc_id = %s",
+                  (doc_id,))  # fmt: skip
+    assert terms
+    query(pg_url, "DELETE FROM library_section_terms WHERE doc_id = %s", (doc_id,))
+    errors: list[BaseException] = []
+
+    def second_save() -> None:
+        try:
+            store.library_index().put(library_entry(document))
+        except BaseException as exc:  # noqa: BLE001 - checked below
+            errors.append(exc)
+
+    with psycopg.connect(pg_url) as first:  # one transaction, open until the commit below
+        first.execute("SELECT 1 FROM library_entries WHERE doc_id = %s FOR UPDATE", (doc_id,))
+        thread = threading.Thread(target=second_save)
+        thread.start()
+        _wait(lambda: query(
+            pg_url, "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND query LIKE '%%library_entries%%'",
+        ))  # fmt: skip
+        for term, postings in terms:  # the first save's terms, written while the second waits
+            first.execute(
+                "INSERT INTO library_section_terms (term, doc_id, postings) VALUES (%s, %s, %s)",
+                (term, doc_id, postings),
+            )
+        first.commit()
+    thread.join(timeout=60)
+    assert not errors, errors
+    again = query(pg_url, "SELECT count(*) FROM library_section_terms WHERE doc_id = %s", (doc_id,))
+    assert again == [(len(terms),)]

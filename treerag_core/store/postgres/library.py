@@ -44,7 +44,9 @@ class PostgresLibraryIndex:
         doc_id, sections = entry["doc_id"], entry["sections"]
         shown = {"nodes": sections["nodes"], "titles": sections["titles"]}
         with self.transaction() as conn:
-            conn.execute("DELETE FROM library_section_terms WHERE doc_id = %s", (doc_id,))
+            # The entry's row first: its lock orders two saves of one document, so the
+            # second's DELETE (a new snapshot, read committed) sees the first's terms.
+            # Deleting first let both see none, and the second's COPY hit the first's rows.
             conn.execute(
                 "INSERT INTO library_entries (doc_id, stamp, card, totals, sections) "
                 "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (doc_id) DO UPDATE SET "
@@ -53,6 +55,7 @@ class PostgresLibraryIndex:
                 (doc_id, entry["stamp"], Jsonb(entry["card"]), Jsonb(sections["totals"]),
                  Jsonb(shown)),
             )  # fmt: skip
+            conn.execute("DELETE FROM library_section_terms WHERE doc_id = %s", (doc_id,))
             with conn.cursor().copy(
                 "COPY library_section_terms (term, doc_id, postings) FROM STDIN"
             ) as copy:
