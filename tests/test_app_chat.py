@@ -70,6 +70,33 @@ def _thread(at: AppTest) -> dict:
     return at.session_state[state.CHAT_THREAD]
 
 
+def test_a_rerun_midway_through_an_answer_answers_the_question_again(
+    make_app, sample_doc, monkeypatch: pytest.MonkeyPatch
+) -> None:  # noqa: ANN001
+    """Another rerun arriving while an answer streams (a click elsewhere; in a browser, the
+    window's width reported late) stops that run: the question stays pending and the next
+    run answers it. It was taken when the answer began, so a browser lost it (a clean-clone
+    CI run showed a thread with no question and no answer)."""
+    import streamlit as st
+
+    from ui import chat_turns
+
+    real, calls = chat_turns._stream_answer, []
+
+    def stopped_once(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        calls.append(args[0])
+        if len(calls) == 1:
+            st.rerun()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(chat_turns, "_stream_answer", stopped_once)
+    at = _ask(make_app(CHAT), "Who wrote it?")
+    assert calls == ["Who wrote it?", "Who wrote it?"]
+    turns = _thread(at)["turns"]
+    assert len(turns) == 1 and "Alice Smith" in turns[0]["answer"]
+    assert "Alice Smith" in shown(at)
+
+
 def test_answer_is_kept_and_its_sources_open_the_tree(make_app, sample_doc, app_registry) -> None:  # noqa: ANN001
     at = _ask(make_app(CHAT), "Who wrote it?")
     thread = _thread(at)

@@ -6,6 +6,7 @@ dialog. The sample handbook is the document (indexed from the home page)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from browser_helpers import shot, wait_idle
@@ -18,19 +19,24 @@ PANE = ".st-key-evidence_pane"
 CAPTION = "S1 · Leave › Annual leave, p. 2"
 
 
-def _sample_answer(page: Page, url: str) -> None:
-    page.goto(url)
+def _sample_answer(page: Page, server: dict) -> None:
+    page.goto(server["url"])
     page.get_by_role("button", name="Try it with a sample").click()
     page.get_by_role("button", name=SAMPLE_QUESTION).click()
     # A fresh server's first answer also indexes the sample and loads the answering code:
     # 8 s on an idle machine, past 30 s once under a full CI run (a wait, not a sleep).
-    expect(page.get_by_text("28 days of paid annual leave").first).to_be_visible(timeout=120_000)
+    answer = page.get_by_text("28 days of paid annual leave").first
+    try:
+        expect(answer).to_be_visible(timeout=120_000)
+    except AssertionError as exc:  # once in CI, no question asked: what did the server say?
+        log = (Path(server["workdir"]) / "server.log").read_text(errors="replace")
+        raise AssertionError(f"{exc}\n--- the server's log ---\n{log[-6000:]}") from None
     wait_idle(page)
 
 
 def test_a_citation_opens_its_page_in_the_pane(page: Page, fresh_server: dict) -> None:
     page.set_viewport_size({"width": 1400, "height": 1000})
-    _sample_answer(page, fresh_server["url"])
+    _sample_answer(page, fresh_server)
     pane = page.locator(PANE)
     expect(pane.get_by_text("Click a citation")).to_be_visible()
     # The thumbnails are shown by default, captioned with reference, path and page.
@@ -50,7 +56,7 @@ def test_a_citation_opens_its_page_in_the_pane(page: Page, fresh_server: dict) -
 
 def test_a_narrow_window_opens_the_dialog(page: Page, fresh_server: dict) -> None:
     page.set_viewport_size({"width": 800, "height": 1000})
-    _sample_answer(page, fresh_server["url"])
+    _sample_answer(page, fresh_server)
     expect(page.locator(PANE)).to_have_count(0)
     page.get_by_role("link", name="S1, p. 2").click()
     dialog = page.get_by_role("dialog")
@@ -62,7 +68,7 @@ def test_a_reference_changes_the_address_survives_reload_and_back(
     page: Page, fresh_server: dict
 ) -> None:
     page.set_viewport_size({"width": 1400, "height": 1000})
-    _sample_answer(page, fresh_server["url"])
+    _sample_answer(page, fresh_server)
     chat_url = page.url
     assert "/chat?thread=" in chat_url
     page.get_by_role("link", name="S1, p. 2").click()

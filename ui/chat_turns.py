@@ -97,9 +97,10 @@ def next_turn(index: int, context: dict[str, Any] | None) -> None:
 
 
 def _next_turn(index: int, context: dict[str, Any] | None) -> None:
-    pending = st.session_state.pop(PENDING, None)  # one that is not this turn's is stale
+    pending = st.session_state.get(PENDING)
     thread = st.session_state.get(state.CHAT_THREAD)
     if not pending or pending[0] != index or thread is None:
+        st.session_state.pop(PENDING, None)  # one that is not this turn's is stale
         return
     # The selection as it is now (read here, not passed in: a keyed fragment may rerun with
     # the arguments it was first drawn with, from before the person changed it).
@@ -108,6 +109,9 @@ def _next_turn(index: int, context: dict[str, Any] | None) -> None:
         if index == 0:  # the thread was opened by this question
             _title(thread)
         _ask(pending[1], doc_ids, context)
+    # Done only now: a rerun that stopped the answer midway (a click elsewhere, the window's
+    # width reported late) finds the question still pending and answers it again.
+    st.session_state.pop(PENDING, None)
     next_turn(index + 1, context)
 
 
@@ -138,13 +142,14 @@ def _pend(question: str) -> list[str]:
     """Keep ``question`` to answer in the open thread's next place (opening a thread titled
     by it if none is open); return the keys of the fragments to rerun for it."""
     ss = st.session_state
-    ss.pop(state.CHAT_SUGGESTED, None)  # asked: the suggestion has done its job
     doc_ids = list(ss.get(state.CHAT_DOCS) or [])  # none: the library
     places = []
     if ss.get(state.CHAT_THREAD) is None:
         thread = create_thread(doc_ids, question, state.registry_path(), state.principal())
         chat_threads.opened(thread)
         places.append(chat_threads.FRESH)
+    # Asked: the suggestion has done its job (kept, to click again, if the thread failed).
+    ss.pop(state.CHAT_SUGGESTED, None)
     index = len(ss[state.CHAT_THREAD]["turns"])
     ss[PENDING] = (index, question)
     return [*places, NEXT_TURN.format(index)]
