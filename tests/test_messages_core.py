@@ -259,6 +259,39 @@ def _questions(lines: list[str]):  # noqa: ANN202
     return lambda: parse_questions(lines, "q.jsonl")
 
 
+def _bad_document(node: dict) -> bytes:
+    """A treerag export of one document whose only section is ``node``."""
+    import json
+
+    document = {"doc_id": "d1", "file_name": "a.pdf", "file_path": "/a.pdf",
+                "flat_nodes": {"n1": node}}  # fmt: skip
+    return json.dumps({"format": "treerag-export", "version": 1, "documents": [document]}).encode()
+
+
+def _bad_thread_id() -> None:
+    import tempfile
+
+    from treerag_core.store.thread_files import ThreadFiles
+
+    with tempfile.TemporaryDirectory() as folder:
+        ThreadFiles(folder, f"{folder}/lock").save({"owner": "ann", "thread_id": "../t1"})
+
+
+def _bad_document_id() -> None:
+    import tempfile
+
+    from treerag_core.store.tinydb_store import TinyDBStore
+
+    with tempfile.TemporaryDirectory() as folder:
+        TinyDBStore(f"{folder}/registry.json").get("../d1")
+
+
+def _bad_collection() -> None:
+    from treerag_core.store.originals import upload_key
+
+    upload_key("a.pdf", b"x", collection="../up")
+
+
 def _bad_registry() -> None:
     import tempfile
 
@@ -302,6 +335,16 @@ NEWLY_KEYED = [
     (_importing(b"{}"), "error.import_not_export", "Dies ist kein treerag-Export"),
     (_importing(b" " * 2000), "error.import_too_large", "über der Importgrenze von 0 MB"),
     (_bad_registry, "error.registry_not_json", "ist kein gültiges JSON"),
+    (_importing(b'{"format": "treerag-export", "version": 1, "documents": [3]}'),
+     "error.import_not_object", "Dokument 1 ist kein JSON-Objekt."),
+    (_importing(_bad_document({"node_id": "n1", "title": "T", "level": 0})),
+     "error.import_section_field",
+     "Dokument 1 (a.pdf): Abschnitt 'n1' hat einen ungültigen Wert für level."),
+    (_importing(_bad_document({"node_id": "n1", "title": "T", "level": 1, "children": ["n9"]})),
+     "error.import_section_child", "Abschnitt 'n1' nennt einen fehlenden Unterabschnitt."),
+    (_bad_thread_id, "error.invalid_thread_id", "'../t1' ist keine gültige Unterhaltungs-ID."),
+    (_bad_document_id, "error.invalid_document_id", "'../d1' ist keine gültige Dokument-ID."),
+    (_bad_collection, "error.not_collection_name", "'../up' ist kein Sammlungsname."),
     (_questions(["{oops"]), "error.questions_not_json", "q.jsonl, Zeile 1: kein JSON"),
     (_questions(['{"question": "Q?", "history": 3}']), "error.questions_history",
      "q.jsonl, Zeile 1: 'history' muss eine Liste"),
