@@ -292,6 +292,26 @@ def _bad_collection() -> None:
     upload_key("a.pdf", b"x", collection="../up")
 
 
+def _mcp(call: str):  # noqa: ANN202
+    from treerag_core.tools import mcp_auth
+
+    calls = {
+        "short": lambda: mcp_auth.parse_token_file('{"tokens": [{"user": "ann", "token": "x"}]}'),
+        "exposed": lambda: mcp_auth.check_exposure("", None),
+    }
+    return calls[call]
+
+
+def _empty_tool_query() -> None:
+    import tempfile
+
+    from treerag_core.client import Library
+    from treerag_core.tools import RegistryTools
+
+    with tempfile.TemporaryDirectory() as folder:
+        RegistryTools(Library.open(f"{folder}/registry.json")).search("   ")
+
+
 def _bad_registry() -> None:
     import tempfile
 
@@ -335,6 +355,10 @@ NEWLY_KEYED = [
     (_importing(b"{}"), "error.import_not_export", "Dies ist kein treerag-Export"),
     (_importing(b" " * 2000), "error.import_too_large", "über der Importgrenze von 0 MB"),
     (_bad_registry, "error.registry_not_json", "ist kein gültiges JSON"),
+    (_mcp("short"), "error.mcp_short_token",
+     "Eintrag 1 der MCP-Token-Datei: Ein Token braucht mindestens"),
+    (_mcp("exposed"), "error.mcp_no_token", "MCP wird auf allen Adressen nicht ohne Bearer-Token"),
+    (_empty_tool_query, "error.tool_query_empty", "Die Suchanfrage ist leer"),
     (_importing(b'{"format": "treerag-export", "version": 1, "documents": [3]}'),
      "error.import_not_object", "Dokument 1 ist kein JSON-Objekt."),
     (_importing(_bad_document({"node_id": "n1", "title": "T", "level": 0})),

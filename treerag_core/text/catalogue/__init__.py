@@ -10,6 +10,7 @@ from . import (
     core,
     errors,
     errors_store,
+    errors_tools,
     evaluate,
     registry,
     settings,
@@ -30,6 +31,7 @@ PARTS = (
     core,
     errors,
     errors_store,
+    errors_tools,
 )
 
 __all__ = ["PARTS"]
