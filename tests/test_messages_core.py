@@ -312,6 +312,39 @@ def _empty_tool_query() -> None:
         RegistryTools(Library.open(f"{folder}/registry.json")).search("   ")
 
 
+def _asking(call: str):  # noqa: ANN202
+    """A refusal met while asking or running, raised by the real call."""
+    from types import SimpleNamespace
+
+    from treerag_core.answer.offline.formula import parse
+    from treerag_core.jobs.api import job_queue
+    from treerag_core.library.catalog import _checked
+    from treerag_core.llm.providers import make_chat_model
+    from treerag_core.navigate.history import conversation
+    from treerag_core.route.routing import route
+    from treerag_core.settings import load
+
+    calls = {
+        "formula": lambda: parse("1 +"),
+        "jobs": lambda: job_queue(SimpleNamespace(location="registry.json")),
+        "card": lambda: _checked({"language": "xx"}),
+        "provider": lambda: make_chat_model("nope", "m", load()),
+        "history": lambda: conversation("Q?", [{"answer": "A."}]),
+        "route": lambda: route("Q?", SimpleNamespace(location="mine")),  # type: ignore[arg-type]
+        "setting": lambda: load(temperature="hot"),
+    }
+    return calls[call]
+
+
+def _question_without_document() -> None:
+    import tempfile
+
+    from treerag_core.evaluation.loader import registry_loader
+
+    with tempfile.TemporaryDirectory() as folder:
+        registry_loader(f"{folder}/registry.json")({"id": "q7", "question": "Q?"})
+
+
 def _bad_registry() -> None:
     import tempfile
 
@@ -355,6 +388,15 @@ NEWLY_KEYED = [
     (_importing(b"{}"), "error.import_not_export", "Dies ist kein treerag-Export"),
     (_importing(b" " * 2000), "error.import_too_large", "über der Importgrenze von 0 MB"),
     (_bad_registry, "error.registry_not_json", "ist kein gültiges JSON"),
+    (_asking("formula"), "error.formula_expected",
+     "In der Formel wurde eine Größe erwartet, gefunden wurde „das Formelende“."),
+    (_asking("jobs"), "error.jobs_need_postgres", "Indexierungs-Worker brauchen ein PostgreSQL"),
+    (_asking("card"), "error.card_language", "Unbekannte Sprache 'xx': Geben Sie einen"),
+    (_asking("provider"), "error.provider_no_model", "Der Anbieter 'nope' hat kein Chatmodell."),
+    (_asking("history"), "error.history_no_question", "Runde 1 des Verlaufs hat keine"),
+    (_asking("route"), "error.no_library_index", "mine führt keinen Bibliotheksindex"),
+    (_asking("setting"), "error.setting_invalid", "Der Wert von TREERAG_TEMPERATURE ist ungültig: "),
+    (_question_without_document, "error.question_no_document", "Frage q7 nennt kein Dokument."),
     (_mcp("short"), "error.mcp_short_token",
      "Eintrag 1 der MCP-Token-Datei: Ein Token braucht mindestens"),
     (_mcp("exposed"), "error.mcp_no_token", "MCP wird auf allen Adressen nicht ohne Bearer-Token"),

@@ -9,6 +9,7 @@ from . import (
     chat,
     core,
     errors,
+    errors_asking,
     errors_store,
     errors_tools,
     evaluate,
@@ -32,6 +33,7 @@ PARTS = (
     errors,
     errors_store,
     errors_tools,
+    errors_asking,
 )
 
 __all__ = ["PARTS"]
