@@ -259,6 +259,92 @@ def _questions(lines: list[str]):  # noqa: ANN202
     return lambda: parse_questions(lines, "q.jsonl")
 
 
+def _bad_document(node: dict) -> bytes:
+    """A treerag export of one document whose only section is ``node``."""
+    import json
+
+    document = {"doc_id": "d1", "file_name": "a.pdf", "file_path": "/a.pdf",
+                "flat_nodes": {"n1": node}}  # fmt: skip
+    return json.dumps({"format": "treerag-export", "version": 1, "documents": [document]}).encode()
+
+
+def _bad_thread_id() -> None:
+    import tempfile
+
+    from treerag_core.store.thread_files import ThreadFiles
+
+    with tempfile.TemporaryDirectory() as folder:
+        ThreadFiles(folder, f"{folder}/lock").save({"owner": "ann", "thread_id": "../t1"})
+
+
+def _bad_document_id() -> None:
+    import tempfile
+
+    from treerag_core.store.tinydb_store import TinyDBStore
+
+    with tempfile.TemporaryDirectory() as folder:
+        TinyDBStore(f"{folder}/registry.json").get("../d1")
+
+
+def _bad_collection() -> None:
+    from treerag_core.store.originals import upload_key
+
+    upload_key("a.pdf", b"x", collection="../up")
+
+
+def _mcp(call: str):  # noqa: ANN202
+    from treerag_core.tools import mcp_auth
+
+    calls = {
+        "short": lambda: mcp_auth.parse_token_file('{"tokens": [{"user": "ann", "token": "x"}]}'),
+        "exposed": lambda: mcp_auth.check_exposure("", None),
+    }
+    return calls[call]
+
+
+def _empty_tool_query() -> None:
+    import tempfile
+
+    from treerag_core.client import Library
+    from treerag_core.tools import RegistryTools
+
+    with tempfile.TemporaryDirectory() as folder:
+        RegistryTools(Library.open(f"{folder}/registry.json")).search("   ")
+
+
+def _asking(call: str):  # noqa: ANN202
+    """A refusal met while asking or running, raised by the real call."""
+    from types import SimpleNamespace
+
+    from treerag_core.answer.offline.formula import parse
+    from treerag_core.jobs.api import job_queue
+    from treerag_core.library.catalog import _checked
+    from treerag_core.llm.providers import make_chat_model
+    from treerag_core.navigate.history import conversation
+    from treerag_core.route.routing import route
+    from treerag_core.settings import load
+
+    calls = {
+        "formula": lambda: parse("1 +"),
+        "jobs": lambda: job_queue(SimpleNamespace(location="registry.json")),
+        "card": lambda: _checked({"language": "xx"}),
+        "provider": lambda: make_chat_model("nope", "m", load()),
+        "history": lambda: conversation("Q?", [{"answer": "A."}]),
+        "route": lambda: route("Q?", SimpleNamespace(location="mine")),  # type: ignore[arg-type]
+        "setting": lambda: load(temperature="hot"),
+    }
+    return calls[call]
+
+
+def _question_without_document() -> None:
+    import tempfile
+
+    from treerag_core.evaluation.loader import registry_loader
+
+    with tempfile.TemporaryDirectory() as folder:
+        registry_loader(f"{folder}/registry.json")({"id": "q7", "question": "Q?"})
+
+
 def _bad_registry() -> None:
     import tempfile
 
@@ -302,6 +388,29 @@ NEWLY_KEYED = [
     (_importing(b"{}"), "error.import_not_export", "Dies ist kein treerag-Export"),
     (_importing(b" " * 2000), "error.import_too_large", "über der Importgrenze von 0 MB"),
     (_bad_registry, "error.registry_not_json", "ist kein gültiges JSON"),
+    (_asking("formula"), "error.formula_expected",
+     "In der Formel wurde eine Größe erwartet, gefunden wurde „das Formelende“."),
+    (_asking("jobs"), "error.jobs_need_postgres", "Indexierungs-Worker brauchen ein PostgreSQL"),
+    (_asking("card"), "error.card_language", "Unbekannte Sprache 'xx': Geben Sie einen"),
+    (_asking("provider"), "error.provider_no_model", "Der Anbieter 'nope' hat kein Chatmodell."),
+    (_asking("history"), "error.history_no_question", "Runde 1 des Verlaufs hat keine"),
+    (_asking("route"), "error.no_library_index", "mine führt keinen Bibliotheksindex"),
+    (_asking("setting"), "error.setting_invalid", "Der Wert von TREERAG_TEMPERATURE ist ungültig: "),
+    (_question_without_document, "error.question_no_document", "Frage q7 nennt kein Dokument."),
+    (_mcp("short"), "error.mcp_short_token",
+     "Eintrag 1 der MCP-Token-Datei: Ein Token braucht mindestens"),
+    (_mcp("exposed"), "error.mcp_no_token", "MCP wird auf allen Adressen nicht ohne Bearer-Token"),
+    (_empty_tool_query, "error.tool_query_empty", "Die Suchanfrage ist leer"),
+    (_importing(b'{"format": "treerag-export", "version": 1, "documents": [3]}'),
+     "error.import_not_object", "Dokument 1 ist kein JSON-Objekt."),
+    (_importing(_bad_document({"node_id": "n1", "title": "T", "level": 0})),
+     "error.import_section_field",
+     "Dokument 1 (a.pdf): Abschnitt 'n1' hat einen ungültigen Wert für level."),
+    (_importing(_bad_document({"node_id": "n1", "title": "T", "level": 1, "children": ["n9"]})),
+     "error.import_section_child", "Abschnitt 'n1' nennt einen fehlenden Unterabschnitt."),
+    (_bad_thread_id, "error.invalid_thread_id", "'../t1' ist keine gültige Unterhaltungs-ID."),
+    (_bad_document_id, "error.invalid_document_id", "'../d1' ist keine gültige Dokument-ID."),
+    (_bad_collection, "error.not_collection_name", "'../up' ist kein Sammlungsname."),
     (_questions(["{oops"]), "error.questions_not_json", "q.jsonl, Zeile 1: kein JSON"),
     (_questions(['{"question": "Q?", "history": 3}']), "error.questions_history",
      "q.jsonl, Zeile 1: 'history' muss eine Liste"),

@@ -246,7 +246,11 @@ def load(**values: Any) -> Settings:
     except ValidationError as exc:
         problem = exc.errors()[0]
         name = str(problem["loc"][0]) if problem.get("loc") else "a setting"
-        raise ConfigError(f"{env_name(name)}: {problem['msg']}.") from None
+        raise ConfigError(  # worded as the catalogue's key (settings: below the text layer)
+            f"{env_name(name)}: {problem['msg']}.",
+            key="error.setting_invalid",
+            values={"name": env_name(name), "problem": problem["msg"]},
+        ) from None
 
 
 def env_name(field: str) -> str:

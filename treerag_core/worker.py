@@ -28,6 +28,7 @@ from .store.base import DocumentStore
 from .summarize.summarizers import make_summarizer
 from .sync.queue import queue_sync
 from .sync.run import sync_file
+from .text.messages import raised
 
 log = logging.getLogger("treerag.jobs")
 
@@ -155,7 +156,7 @@ class Worker:
             return document or {"doc_id": "", "total_sections": 0}
         payload = job.get("payload")
         if payload is None:
-            raise TreeragError("The job's upload is gone (it was finished or failed before).")
+            raise raised(TreeragError, "error.upload_gone")
         return index_upload(
             job["name"], bytes(payload), separate=bool(options.get("separate")), **common
         )

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..llm.call import LLMReply
 from ..llm.replies import strip_thinking
+from ..text.messages import raised
 from .context import Prepared
 from .offline.asks import Ask
 from .offline.compute import Computation, Value, evaluate, number
@@ -132,7 +133,7 @@ def _value(operand: Operand, cells: dict[str, Found], names: dict[str, str]) -> 
     letter = operand.phrase.strip().lower()
     cell = cells.get(letter)
     if cell is None:
-        raise FormulaError(f"“{operand.phrase}” is not one of the cells the model named")
+        raise raised(FormulaError, "error.formula_not_cell", phrase=operand.phrase)
     money = not cell.percent
     amount = cell.base if money else cell.value
     return Value(amount, money, f"{names[letter]} {number(cell.value)}")

@@ -13,6 +13,7 @@ from ..library.indexing import index_document
 from ..store import open_store
 from ..store.base import RegistryLike
 from ..summarize.summarizers import make_summarizer
+from ..text.messages import raised
 from ..types import Document
 from .run import DocumentLoader
 
@@ -44,7 +45,7 @@ def registry_loader(
             return load_document(store, str(item["doc_id"]))
         ref = str(item.get("file") or item.get("document") or item.get("doc_name") or "")
         if not ref:
-            raise TreeragError(f"Question {item.get('id')} names no document.")
+            raise raised(TreeragError, "error.question_no_document", id=item.get("id"))
         if ref not in cache:
             cache[ref] = _find_or_index(ref)
         return cache[ref]
@@ -62,6 +63,8 @@ def registry_loader(
                 path, summarizer=summarizer or make_summarizer(), registry_path=store,
                 verbose=False, principal=principal,
             )  # fmt: skip
-        raise DocumentNotFoundError(f"{ref} is neither in {store.location} nor a readable file.")
+        raise raised(
+            DocumentNotFoundError, "error.not_stored_nor_file", ref=ref, where=store.location
+        )
 
     return load

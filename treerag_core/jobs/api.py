@@ -21,6 +21,7 @@ from ..settings import load
 from ..store import open_store
 from ..store.base import DEFAULT_COLLECTION, DocumentStore, RegistryLike
 from ..store.originals import safe_file_name
+from ..text.messages import raised
 
 # Claims of one job before it fails for good: a worker that dies on the same job twice more
 # is likely killed by the job itself (memory), and a person should look at it.
@@ -33,10 +34,7 @@ def job_queue(store: DocumentStore) -> Any:
     """The store's job queue; ``JobsUnavailableError`` when it has none (a registry file)."""
     queue = getattr(store, "jobs", None)
     if queue is None:
-        raise JobsUnavailableError(
-            "Indexing workers need a PostgreSQL registry (TREERAG_REGISTRY=postgresql://…); "
-            f"{store.location} is indexed by the process that receives each document."
-        )
+        raise raised(JobsUnavailableError, "error.jobs_need_postgres", where=store.location)
     return queue
 
 
@@ -132,7 +130,7 @@ def get_job(
         or can(principal, store, job["collection"] or DEFAULT_COLLECTION, "reader")
     )
     if not visible:
-        raise AccessDeniedError(f"There is no indexing job {job_id!r} that you may see.")
+        raise raised(AccessDeniedError, "error.no_job", id=repr(job_id))
     return _shown(job)
 
 

@@ -132,8 +132,10 @@ def edit_card(
     a field given as None goes back to what the document itself says. Logged."""
     unknown = set(changes) - set(EDITABLE_FIELDS)
     if unknown:
-        raise InvalidCardError(f"Only {', '.join(EDITABLE_FIELDS)} can be corrected, "
-                               f"not {', '.join(sorted(unknown))}.")  # fmt: skip
+        raise raised(
+            InvalidCardError, "error.card_fields", fields=", ".join(EDITABLE_FIELDS),
+            unknown=", ".join(sorted(unknown)),
+        )  # fmt: skip
     store = open_store(registry_path)
     with audited(store, principal, "card", doc_id=doc_id) as audit:
         row = require_document(store, principal, doc_id, EDITOR_ROLE)
@@ -153,10 +155,7 @@ def _checked(changes: dict[str, Any]) -> dict[str, Any]:
         elif field == "language":
             code = str(value).strip().lower()
             if code and code not in LANGUAGE_NAMES:
-                raise InvalidCardError(
-                    f"Unknown language {value!r}: give an ISO 639-1 code such as "
-                    "en, de, fr, ja or zh."
-                )
+                raise raised(InvalidCardError, "error.card_language", value=repr(value))
             out[field] = code or None  # none given: the detected language again
         elif field == "periods":
             items = value.split(",") if isinstance(value, str) else list(value)

@@ -23,6 +23,7 @@ from ..access.audit import record
 from ..errors import ConfigError
 from ..store import open_store
 from ..store.base import RegistryLike, WithSyncSources
+from ..text.messages import raised
 
 
 def migrate_registry(
@@ -33,7 +34,7 @@ def migrate_registry(
     """Copy everything in ``source`` into ``target``; returns what was copied, by kind."""
     src, dst = open_store(source), open_store(target)
     if src.location == dst.location:
-        raise ConfigError("The source and the target of a migration are the same registry.")
+        raise raised(ConfigError, "error.migrate_same")
     report = progress or (lambda done, total, message: None)
     counts = {"collections": 0, "documents": 0, "sources": 0, "audit_entries": 0}
     for name, access in src.collections().items():

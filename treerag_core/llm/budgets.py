@@ -30,6 +30,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..settings import Settings
+from ..text.messages import raised
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def budgets_from_settings(settings: Settings) -> dict[str, dict[str, Any]]:
             wait = settings.llm_timeout if settings.llm_timeout is not None else default.timeout_s
         budget = CallBudget(int(cap or default.max_tokens), float(wait))
         if budget.max_tokens <= 0 or budget.timeout_s <= 0:
-            raise ConfigError(f"The {kind} budget must be more than 0 (tokens and seconds).")
+            raise raised(ConfigError, "error.budget_positive", kind=kind)
         out[kind] = asdict(budget)
     return out
 

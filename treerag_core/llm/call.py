@@ -30,6 +30,7 @@ from langchain_core.messages.ai import add_ai_message_chunks
 
 from ..errors import LLMError, StreamBudgetError
 from ..store.base import Cache
+from ..text.messages import Phrase, raised
 from ..text.tokens import estimate_tokens
 from .clean import StreamCleaner, clean_answer
 from .shapes import Shapes, bounded
@@ -175,7 +176,7 @@ def _to_cache(cache: Cache | None, key: str, reply: LLMReply) -> None:
 def _check_not_empty(text: str, llm: Any, what: str) -> None:
     """An empty answer is a failure to report, not an answer to show."""
     if what == "answer" and not text.strip():
-        raise LLMError(f"The {what} model ({model_name(llm)}) returned an empty reply.")
+        raise raised(LLMError, "error.model_empty_reply", what=what, model=model_name(llm))
 
 
 # --- one call: a plan, and its blocking and awaited drivers --------------------------------
@@ -290,10 +291,7 @@ def _check_complete(total: Any, llm: Any, what: str) -> None:
         return
     meta = getattr(total, "response_metadata", None) or {}
     if not (meta.get("finish_reason") or meta.get("done_reason") or meta.get("done")):
-        raise LLMError(
-            f"The {what} model ({model_name(llm)}) stream ended without its end marker: "
-            "the answer was cut off."
-        )
+        raise raised(LLMError, "error.stream_no_end", what=what, model=model_name(llm))
 
 
 @dataclass
@@ -328,14 +326,14 @@ class _Streaming:
         elapsed = time.perf_counter() - self.started
         if size > self.max_chars or elapsed > self.max_seconds:
             limit = (
-                f"{self.max_chars:,} characters"
+                Phrase("error.limit_chars", count=f"{self.max_chars:,}")
                 if size > self.max_chars
                 else f"{self.max_seconds:.0f} s"
             )
-            raise StreamBudgetError(
-                f"The {self.what} model ({model_name(self.llm)}) kept streaming past {limit}: "
-                "the answer was cut off."
-            )
+            raise raised(
+                StreamBudgetError, "error.stream_past_limit", what=self.what,
+                model=model_name(self.llm), limit=limit,
+            )  # fmt: skip
 
     def finish(self) -> Iterator[str]:
         """After the last chunk: what the cleaner held back; then refuse a cut or empty

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..settings import Settings, load
+from ..text.messages import raised
 from .budgets import BUDGET_KEY, SEARCH_MODE_KEY, budgets_from_settings
 
 PROVIDERS = ("openai", "ollama", "offline")
@@ -55,9 +56,7 @@ def make_chat_model(provider: str, model: str, settings: Settings) -> Any:
 
         key, base_url = settings.secret("openai_api_key"), settings.openai_base_url or None
         if not key and not base_url:
-            raise ConfigError(
-                "OpenAI needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)."
-            )
+            raise raised(ConfigError, "error.openai_key")
         return ChatOpenAI(
             model=model,
             api_key=key or "not-needed",  # type: ignore[arg-type]  # a str becomes a SecretStr; local servers ignore it
@@ -78,7 +77,7 @@ def make_chat_model(provider: str, model: str, settings: Settings) -> Any:
             client_kwargs={"timeout": timeout},  # the ollama client waits forever by default
             metadata=metadata,
         )
-    raise ConfigError(f"Provider {provider!r} has no chat model.")
+    raise raised(ConfigError, "error.provider_no_model", provider=repr(provider))
 
 
 def make_llms(settings: Settings | Mapping[str, Any] | None = None) -> tuple[Any, Any]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import InvalidHistoryError
 from ..llm.prompts import HISTORY_TEMPLATE, quote_conversation
-from ..text.messages import in_every_language
+from ..text.messages import in_every_language, raised
 from ..text.tokens import estimate_tokens, tokenize
 from ..tree.outline import page_label
 from .followup import Resolution, Terms, resolve, resolve_chain
@@ -53,16 +53,17 @@ def check_history(history: Sequence[Any] | None) -> list[dict[str, Any]]:
             '{"question": ..., "answer": ..., "references": [...]}.'
         )
     if len(history) > MAX_HISTORY_TURNS:
-        raise InvalidHistoryError(
-            f"history has {len(history)} turns; at most {MAX_HISTORY_TURNS} are accepted."
-        )
+        raise raised(
+            InvalidHistoryError, "error.history_too_long", count=len(history),
+            limit=MAX_HISTORY_TURNS,
+        )  # fmt: skip
     turns = []
     for number, turn in enumerate(history, 1):
         if not isinstance(turn, dict) or not str(turn.get("question") or "").strip():
-            raise InvalidHistoryError(f"history turn {number} has no 'question'.")
+            raise raised(InvalidHistoryError, "error.history_no_question", number=number)
         refs = turn.get("references") or []
         if not isinstance(refs, list) or not all(isinstance(r, dict) for r in refs):
-            raise InvalidHistoryError(f"history turn {number}: 'references' must be a list.")
+            raise raised(InvalidHistoryError, "error.history_references", number=number)
         turns.append(
             {
                 "question": str(turn["question"])[:MAX_QUESTION_CHARS],

@@ -37,6 +37,7 @@ from ..llm.schemas import routing_schema
 from ..navigate.ranking import expand_query
 from ..store.base import DocumentStore, LibraryIndex, WithLibraryIndex, collection_of
 from ..summarize.card import card_line
+from ..text.messages import raised
 from ..text.tokens import tokenize
 from .named import Named, name_filter, name_terms, period_filter, read_question, with_aliases
 from .scoring import DocumentScore, scope_statistics, score_documents
@@ -159,7 +160,7 @@ def route(
 ) -> Routing:
     """The offline routing of ``query`` over the documents the principal may read."""
     if not isinstance(store, WithLibraryIndex):
-        raise ConfigError(f"{store.location} keeps no library index: name the documents to ask.")
+        raise raised(ConfigError, "error.no_library_index", where=store.location)
     rows = scope_rows(store, principal, collection)
     sync_index(store, rows, complete=principal is None and not collection)
     by_id = {row["doc_id"]: row for row in rows}

@@ -36,8 +36,10 @@ def open_store(registry: RegistryLike | None = None) -> DocumentStore:
         except ImportError as exc:  # psycopg missing: say what to install
             from ..errors import ConfigError
 
-            raise ConfigError(
-                f"A PostgreSQL registry needs psycopg ({exc}): pip install -r requirements.txt."
+            raise ConfigError(  # worded as the catalogue's key (store: no text layer)
+                f"A PostgreSQL registry needs psycopg ({exc}): pip install -r requirements.txt.",
+                key="error.needs_psycopg",
+                values={"reason": str(exc)},
             ) from None
         return PostgresStore(str(registry))
     if registry is None or isinstance(registry, str | os.PathLike):

@@ -32,7 +32,11 @@ class AppendOnlyLog:
             try:
                 fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
             except OSError as exc:
-                raise RegistryError(f"Cannot write the audit log {self.path}: {exc}") from exc
+                raise RegistryError(  # worded as the catalogue's key (store: no text layer)
+                    f"Cannot write the audit log {self.path}: {exc}",
+                    key="error.audit_log_write",
+                    values={"path": self.path, "reason": str(exc)},
+                ) from exc
             try:
                 prefix = b"" if _ends_with_newline(self.path) else b"\n"
                 os.write(fd, prefix + line.encode("utf-8"))

@@ -78,48 +78,76 @@ def parse_import(data: bytes, max_bytes: int = MAX_IMPORT_BYTES) -> list[Documen
 
 def _validated(doc: Any, index: int) -> Document:
     """One document checked for the fields and the tree shape the app relies on."""
-    where = f"Document {index}"
+    # worded as the catalogue's keys (store: no text layer)
     if not isinstance(doc, dict):
-        raise InvalidImportError(f"{where} is not a JSON object.")
+        raise _refused(
+            f"Document {index} is not a JSON object.", "error.import_not_object", index=index
+        )
     doc_id = doc.get("doc_id")
     if not isinstance(doc_id, str) or not DOC_ID.match(doc_id):
-        raise InvalidImportError(f"{where} has no valid doc_id.")
-    where = f"Document {index} ({str(doc.get('file_name'))[:80]})"
+        raise _refused(
+            f"Document {index} has no valid doc_id.", "error.import_no_doc_id", index=index
+        )
+    doc_values: dict[str, object] = {"index": index, "name": str(doc.get("file_name"))[:80]}
+    where = "Document {index} ({name})".format(**doc_values)
     for key in ("file_name", "file_path"):
         if not isinstance(doc.get(key), str) or not doc[key].strip():
-            raise InvalidImportError(f"{where} has no {key}.")
+            raise _refused(
+                f"{where} has no {key}.", "error.import_no_field", **doc_values, field=key
+            )
     flat = doc.get("flat_nodes")
     if not isinstance(flat, dict) or not flat:
-        raise InvalidImportError(f"{where} has no sections (flat_nodes).")
+        raise _refused(
+            f"{where} has no sections (flat_nodes).", "error.import_no_sections", **doc_values
+        )
     seen: set[str] = set()
     for node_id, node in flat.items():
-        _check_node(flat, node_id, node, where)
+        values = {**doc_values, "node": repr(node_id)}
+        _check_node(flat, node_id, node, f"{where}: section {node_id!r}", values)
         if node.get("parent_id") is not None and node["parent_id"] not in seen:
             # Sections are stored in document order: a parent always comes first.
-            raise InvalidImportError(f"{where}: section {node_id!r} comes before its parent.")
+            raise _refused(
+                f"{where}: section {node_id!r} comes before its parent.",
+                "error.import_section_order",
+                **values,
+            )
         seen.add(node_id)
     clean = {k: v for k, v in doc.items() if k not in _DROPPED}
     clean["total_sections"] = len(flat)
     return clean  # type: ignore[return-value]
 
 
-def _check_node(flat: dict[str, Any], node_id: str, node: Any, where: str) -> None:
+def _check_node(
+    flat: dict[str, Any], node_id: str, node: Any, where: str, values: dict[str, object]
+) -> None:
+    """One section checked; ``where`` names it in English, ``values`` for the catalogue."""
     if not isinstance(node, dict) or node.get("node_id") != node_id:
-        raise InvalidImportError(f"{where}: section {node_id!r} is malformed.")
+        raise _refused(f"{where} is malformed.", "error.import_section_malformed", **values)
     if not isinstance(node.get("title"), str) or not isinstance(node.get("text", ""), str):
-        raise InvalidImportError(f"{where}: section {node_id!r} has no title or text.")
+        raise _refused(f"{where} has no title or text.", "error.import_section_text", **values)
     if not isinstance(node.get("level"), int) or node["level"] < 1:
-        raise InvalidImportError(f"{where}: section {node_id!r} has an invalid level.")
+        raise _refused(
+            f"{where} has an invalid level.", "error.import_section_field", **values, field="level"
+        )
     parent = node.get("parent_id")
     if parent is not None and parent not in flat:
-        raise InvalidImportError(f"{where}: section {node_id!r} points at a missing parent.")
+        raise _refused(
+            f"{where} points at a missing parent.", "error.import_section_parent", **values
+        )
     children = node.get("children", [])
     if not isinstance(children, list) or any(c not in flat for c in children):
-        raise InvalidImportError(f"{where}: section {node_id!r} lists a missing child.")
+        raise _refused(f"{where} lists a missing child.", "error.import_section_child", **values)
     tags = node.get("tags", [])
     if not isinstance(tags, list):
-        raise InvalidImportError(f"{where}: section {node_id!r} has invalid tags.")
+        raise _refused(f"{where} has invalid tags.", "error.import_section_tags", **values)
     for key in ("page_start", "page_end"):
         value = node.get(key)
         if value is not None and not isinstance(value, int):
-            raise InvalidImportError(f"{where}: section {node_id!r} has an invalid {key}.")
+            raise _refused(
+                f"{where} has an invalid {key}.", "error.import_section_field", **values, field=key
+            )
+
+
+def _refused(english: str, key: str, /, **values: object) -> InvalidImportError:
+    """The import refused with ``english``, worded as the catalogue's ``key``."""
+    return InvalidImportError(english, key=key, values=values)

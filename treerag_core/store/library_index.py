@@ -56,7 +56,11 @@ class SqliteLibraryIndex:
         try:
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
         except sqlite3.Error as exc:
-            raise RegistryError(f"Cannot open the library index {self.path}: {exc}") from exc
+            raise RegistryError(  # worded as the catalogue's key (store: no text layer)
+                f"Cannot open the library index {self.path}: {exc}",
+                key="error.library_index_open",
+                values={"path": self.path, "reason": str(exc)},
+            ) from exc
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             if conn.execute("PRAGMA user_version").fetchone()[0] != INDEX_VERSION:
@@ -66,7 +70,11 @@ class SqliteLibraryIndex:
             with conn:  # one transaction: committed on success, rolled back on error
                 yield conn
         except sqlite3.DatabaseError as exc:
-            raise RegistryError(f"The library index {self.path} failed: {exc}") from exc
+            raise RegistryError(
+                f"The library index {self.path} failed: {exc}",
+                key="error.library_index_failed",
+                values={"path": self.path, "reason": str(exc)},
+            ) from exc
         finally:
             conn.close()
 

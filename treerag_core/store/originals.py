@@ -56,7 +56,11 @@ def upload_key(
     folder = f"{safe}-{digest}" if separate else safe
     if collection != DEFAULT_COLLECTION:
         if not COLLECTION_NAME.match(collection):
-            raise InvalidCollectionError(f"{collection[:80]!r} is not a collection name.")
+            raise InvalidCollectionError(  # worded as the catalogue's key (store: no text layer)
+                f"{collection[:80]!r} is not a collection name.",
+                key="error.not_collection_name",
+                values={"name": repr(collection[:80])},
+            )
         folder = f"_{collection}/{folder}"
     return f"{folder}/{safe}"
 
@@ -67,7 +71,11 @@ def synced_key(source_id: str, path: str) -> str:
     folders, so a bucket key like ``../../etc/passwd`` or ``/etc/passwd`` cannot name a
     place outside the store, and two paths that clean up alike stay two files."""
     if not DOC_ID.match(source_id or ""):
-        raise InvalidSourceError(f"{str(source_id)[:80]!r} is not a source id.")
+        raise InvalidSourceError(  # worded as the catalogue's key (store: no text layer)
+            f"{str(source_id)[:80]!r} is not a source id.",
+            key="error.not_source_id",
+            values={"id": repr(str(source_id)[:80])},
+        )
     digest = hashlib.sha256(path.encode("utf-8", "surrogatepass")).hexdigest()
     return f"{SYNCED_FOLDER}/{source_id}/{digest[:SYNCED_PATH_CHARS]}/{safe_file_name(path)}"
 

@@ -36,7 +36,11 @@ class SyncSourceFiles:
 
     def _path(self, source_id: str, suffix: str = ".json") -> str:
         if not DOC_ID.match(str(source_id or "")):
-            raise RegistryError(f"{str(source_id)[:80]!r} is not a valid source id.")
+            raise RegistryError(  # worded as the catalogue's key (store: no text layer)
+                f"{str(source_id)[:80]!r} is not a valid source id.",
+                key="error.invalid_source_id",
+                values={"id": repr(str(source_id)[:80])},
+            )
         return os.path.join(self.directory, f"{source_id}{suffix}")
 
     def _read(self, path: str) -> dict[str, Any] | None:
@@ -46,7 +50,11 @@ class SyncSourceFiles:
         except FileNotFoundError:
             return None
         except ValueError as exc:
-            raise RegistryError(f"The stored source {path} is unreadable: {exc}") from exc
+            raise RegistryError(
+                f"The stored source {path} is unreadable: {exc}",
+                key="error.stored_source_unreadable",
+                values={"path": path, "reason": str(exc)},
+            ) from exc
         return value if isinstance(value, dict) else None
 
     def _write(self, source: dict[str, Any]) -> None:

@@ -42,7 +42,11 @@ def _read_json(path: str) -> Any:
     except FileNotFoundError:
         return None
     except ValueError as exc:
-        raise RegistryError(f"The stored conversation file {path} is unreadable: {exc}") from exc
+        raise RegistryError(  # worded as the catalogue's key (store: no text layer)
+            f"The stored conversation file {path} is unreadable: {exc}",
+            key="error.stored_thread_file_unreadable",
+            values={"path": path, "reason": str(exc)},
+        ) from exc
 
 
 def _write_json(path: str, value: Any) -> None:
@@ -62,7 +66,11 @@ class ThreadFiles:
     def _path(self, owner: str, thread_id: str) -> str:
         """Thread ids name files: the closed alphabet of document ids, checked here too."""
         if not DOC_ID.match(str(thread_id or "")):
-            raise RegistryError(f"{str(thread_id)[:80]!r} is not a valid conversation id.")
+            raise RegistryError(  # worded as the catalogue's key (store: no text layer)
+                f"{str(thread_id)[:80]!r} is not a valid conversation id.",
+                key="error.invalid_thread_id",
+                values={"id": repr(str(thread_id)[:80])},
+            )
         return os.path.join(self._folder(owner), f"{thread_id}.json")
 
     def _index(self, owner: str) -> dict[str, dict[str, Any]]:

@@ -68,7 +68,11 @@ class AtomicJSONStorage(Storage):
         except FileNotFoundError:
             return None
         except OSError as exc:
-            raise RegistryError(f"Cannot read the registry {self.path}: {exc.strerror}") from exc
+            raise RegistryError(  # worded as the catalogue's key (store: no text layer)
+                f"Cannot read the registry {self.path}: {exc.strerror}",
+                key="error.registry_unreadable",
+                values={"path": self.path, "reason": exc.strerror},
+            ) from exc
         if not raw.strip():
             return None
         try:
@@ -81,7 +85,11 @@ class AtomicJSONStorage(Storage):
                 values={"path": self.path, "reason": str(exc)},
             ) from exc
         if not isinstance(data, dict):
-            raise RegistryError(f"The registry {self.path} does not hold a TinyDB database.")
+            raise RegistryError(
+                f"The registry {self.path} does not hold a TinyDB database.",
+                key="error.registry_not_tinydb",
+                values={"path": self.path},
+            )
         return data
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
@@ -162,7 +170,11 @@ class TinyDBStore(ThreadMethods):
 
     def _doc_path(self, doc_id: str) -> str:
         if not DOC_ID.match(doc_id or ""):
-            raise DocumentNotFoundError(f"{doc_id!r} is not a valid document id.")
+            raise DocumentNotFoundError(  # worded as the catalogue's key (store: no text layer)
+                f"{doc_id!r} is not a valid document id.",
+                key="error.invalid_document_id",
+                values={"id": repr(doc_id)},
+            )
         return os.path.join(self.docs_dir, f"{doc_id}.json.gz")
 
     def _doc_paths(self, doc_id: str) -> tuple[str, str]:
@@ -213,7 +225,11 @@ class TinyDBStore(ThreadMethods):
                 values={"id": doc_id},
             ) from None
         except (ValueError, OSError, EOFError) as exc:
-            raise RegistryError(f"The stored document {doc_id} is unreadable: {exc}") from exc
+            raise RegistryError(
+                f"The stored document {doc_id} is unreadable: {exc}",
+                key="error.stored_document_unreadable",
+                values={"id": doc_id, "reason": str(exc)},
+            ) from exc
         document["collection"] = collection_of(meta)  # the row decides (moves touch only it)
         return document
 

@@ -30,6 +30,7 @@ from ..access.identity import auth_settings, principal_for
 from ..access.principal import Principal, normalise_names
 from ..errors import ConfigError
 from ..settings import Settings, load
+from ..text.messages import Phrase, raised
 
 TOKEN_ENV = "TREERAG_MCP_TOKEN"
 # A token is all that stands between the network and the documents: shorter is guessable.
@@ -57,7 +58,7 @@ class TokenTable:
     def __init__(self, entries: Iterable[TokenEntry]) -> None:
         self.entries = list(entries)
         if not self.entries:
-            raise ConfigError("The MCP token list is empty: add a token or set TREERAG_MCP_TOKEN.")
+            raise raised(ConfigError, "error.mcp_tokens_empty")
 
     def lookup(self, token: str) -> TokenEntry | None:
         presented = digest(token)
@@ -102,24 +103,24 @@ def parse_token_file(text: str, settings: Settings | None = None) -> list[TokenE
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ConfigError(
-            f"The MCP token file is not JSON: {exc.msg} (line {exc.lineno})."
+        raise raised(
+            ConfigError, "error.mcp_file_not_json", reason=exc.msg, line=exc.lineno
         ) from None
     rows = data.get("tokens") if isinstance(data, dict) else None
     if not isinstance(rows, list):
-        raise ConfigError('The MCP token file needs a "tokens" list.')
+        raise raised(ConfigError, "error.mcp_file_no_list")
     auth = auth_settings(settings)
     entries = []
     for number, row in enumerate(rows, 1):
         if not isinstance(row, dict) or not str(row.get("user") or "").strip():
-            raise ConfigError(f"MCP token file entry {number} needs a user.")
+            raise raised(ConfigError, "error.mcp_entry_user", number=number)
         groups = row.get("groups") or []
         if isinstance(groups, str) or not isinstance(groups, list):
-            raise ConfigError(f"MCP token file entry {number}: groups must be a list of names.")
+            raise raised(ConfigError, "error.mcp_entry_groups", number=number)
         principal = principal_for(str(row["user"]), normalise_names(map(str, groups)), auth)
         entries.append(TokenEntry(_entry_digest(row, number), principal))
     if len({e.digest for e in entries}) < len(entries):
-        raise ConfigError("The MCP token file gives the same token to two entries.")
+        raise raised(ConfigError, "error.mcp_same_token")
     return entries
 
 
@@ -127,18 +128,17 @@ def _entry_digest(row: dict[str, Any], number: int) -> str:
     if row.get("sha256"):
         value = str(row["sha256"]).strip().lower()
         if len(value) != 64 or any(c not in "0123456789abcdef" for c in value):
-            raise ConfigError(f"MCP token file entry {number}: sha256 must be 64 hex digits.")
+            raise raised(ConfigError, "error.mcp_entry_sha256", number=number)
         return value
-    return digest(check_token(str(row.get("token") or ""), f"MCP token file entry {number}"))
+    return digest(
+        check_token(str(row.get("token") or ""), Phrase("error.mcp_entry", number=number))
+    )
 
 
 def check_token(token: str, where: str) -> str:
     token = token.strip()
     if len(token) < MIN_TOKEN_CHARS or any(c.isspace() for c in token):
-        raise ConfigError(
-            f"{where}: a token needs at least {MIN_TOKEN_CHARS} characters and no spaces "
-            "(for example: python -c 'import secrets; print(secrets.token_urlsafe(32))')."
-        )
+        raise raised(ConfigError, "error.mcp_short_token", where=where, count=MIN_TOKEN_CHARS)
     return token
 
 
@@ -157,7 +157,9 @@ def load_tokens(
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
-            raise ConfigError(f"Cannot read the MCP token file {path}: {exc.strerror}.") from None
+            raise raised(
+                ConfigError, "error.mcp_file_unreadable", path=path, reason=exc.strerror
+            ) from None
         entries += parse_token_file(text, settings)
     return TokenTable(entries) if entries else None
 
@@ -176,10 +178,10 @@ def is_loopback(host: str) -> bool:
 def check_exposure(host: str, tokens: TokenTable | None) -> None:
     """Refuse to serve documents to a network without a bearer token."""
     if tokens is None and not is_loopback(host):
-        raise ConfigError(
-            f"Refusing to serve MCP on {host or 'every address'} without a bearer token: set "
-            f"{TOKEN_ENV} or pass --token-file (or listen on 127.0.0.1)."
-        )
+        raise raised(
+            ConfigError, "error.mcp_no_token", host=host or Phrase("error.mcp_every_address"),
+            env=TOKEN_ENV,
+        )  # fmt: skip
 
 
 def transport_security(
@@ -194,10 +196,7 @@ def transport_security(
         hosts, origins = LOOPBACK_HOSTS + hosts, LOOPBACK_ORIGINS + origins
     elif name in WILDCARD_ADDRESSES:
         if not hosts:
-            raise ConfigError(
-                f"Listening on every address ({name or 'all'}): name the host clients use "
-                "with --allowed-host (e.g. mcp.example.com or mcp.example.com:8765)."
-            )
+            raise raised(ConfigError, "error.mcp_allowed_host", name=name or "all")
     else:
         shown = f"[{name}]" if ":" in name else name
         hosts = [shown, f"{shown}:*", *hosts]

@@ -30,6 +30,7 @@ from ..navigate.ranking import expand_query, rank_nodes
 from ..store.base import collection_of
 from ..summarize.summarizers import cut_point, truncate
 from ..text import ENGINE_NAME
+from ..text.messages import raised
 from ..tree.nodes import excerpt_pages
 from ..types import Document
 from ..views.tree_view import tree_slice
@@ -129,7 +130,7 @@ class RegistryTools:
             max_level_width=BROWSE_LEVEL_WIDTH,
         )
         if page >= view.pages and page:
-            raise ToolArgumentError(f"page {page} is past the last page ({view.pages - 1}).")
+            raise raised(ToolArgumentError, "error.tool_page_past", page=page, last=view.pages - 1)
         drawn = set(view.node_ids)
         below: dict[str, list[str]] = {}
         for parent, child in view.edges:
@@ -166,7 +167,7 @@ class RegistryTools:
     @checked
     def search(self, query: Query, doc_ids: OptionalDocIds = None, k: K = 8) -> dict[str, Any]:
         if not query.strip():
-            raise ToolArgumentError("The query is empty: say what to look for.")
+            raise raised(ToolArgumentError, "error.tool_query_empty")
         if doc_ids:
             documents = [self._document(d) for d in dict.fromkeys(doc_ids)]
             skipped = 0
@@ -212,8 +213,8 @@ class RegistryTools:
         node = self._node(document, node_id)
         text = str(node.get("text") or "")
         if offset and offset >= len(text):
-            raise ToolArgumentError(
-                f"offset {offset} is past the end of the section ({len(text)} characters)."
+            raise raised(
+                ToolArgumentError, "error.tool_offset_past", offset=offset, chars=len(text)
             )
         end = offset + cut_point(text[offset:], max_chars)
         result = cited_node(document, node_id)
@@ -293,18 +294,15 @@ class RegistryTools:
         try:
             return get_document_by_id(doc_id, self.store, principal=self.principal)
         except (AccessDeniedError, DocumentNotFoundError):
-            raise DocumentNotFoundError(
-                f"There is no document {doc_id!r} that you may read: "
-                "call list_documents for the ids."
-            ) from None
+            raise raised(DocumentNotFoundError, "error.tool_no_document", id=repr(doc_id)) from None
 
     def _node(self, document: Document, node_id: str) -> dict[str, Any]:
         node = (document.get("flat_nodes") or {}).get(node_id)
         if node is None:
-            raise ToolArgumentError(
-                f"Document {document.get('doc_id')!r} has no section {node_id!r}: "
-                "browse it or search it for node ids."
-            )
+            raise raised(
+                ToolArgumentError, "error.tool_no_section", id=repr(document.get("doc_id")),
+                node=repr(node_id),
+            )  # fmt: skip
         return dict(node)
 
     def _hit(self, document: Document, nid: str, score: float, query: str) -> dict[str, Any]:

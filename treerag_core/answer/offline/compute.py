@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
+from ...text.messages import raised
 from .asks import Ask
 from .formula import Expr, FormulaError, Operand, parse
 from .metrics import find_metric, plain_name
@@ -144,7 +145,7 @@ class _Run:
         if isinstance(expr, Operand):
             return self.operand(expr)
         if isinstance(expr, str):
-            raise FormulaError(f"“{expr}” is not defined.")
+            raise raised(FormulaError, "error.formula_undefined", name=expr)
         op, left_expr, right_expr = expr
         left, right = self.expr(left_expr), self.expr(right_expr)
         if left is None or right is None:
@@ -220,7 +221,7 @@ def evaluate(expr: Expr, leaf: Callable[[Operand], Value]) -> tuple[Value | None
         if isinstance(node, Operand):
             return leaf(node)
         if isinstance(node, str):
-            raise FormulaError(f"“{node}” is not defined.")
+            raise raised(FormulaError, "error.formula_undefined", name=node)
         op, left, right = node
         return combine(op, walk(left), walk(right))
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ...errors import TreeragError
+from ...text.messages import Phrase, raised
 from ...text.numbers import years_in
 
 # Operators as written in words, longest first (" less " is subtraction: "EBITDA less capex").
@@ -132,7 +133,7 @@ def parse(text: str, default_years: tuple[int, ...] = ()) -> Expr:
     parser = _Parser(tokens(text), default_years)
     expr = parser.expression()
     if parser.at < len(parser.items):
-        raise FormulaError(f"Could not read the formula “{text}”.")
+        raise raised(FormulaError, "error.formula_unreadable", text=text)
     return expr
 
 
@@ -169,12 +170,13 @@ class _Parser:
         if kind == "(":
             inner = self.expression()
             if self.peek()[0] != ")":
-                raise FormulaError("A parenthesis in the formula is not closed.")
+                raise raised(FormulaError, "error.formula_parenthesis")
             self.at += 1
             return self._noted(inner)
         if kind == "words":
             return self._noted(operand(value, self.default_years))
-        raise FormulaError(f"Expected a quantity in the formula, found “{value or 'its end'}”.")
+        found = value or Phrase("error.formula_its_end")
+        raise raised(FormulaError, "error.formula_expected", found=found)
 
     def _noted(self, expr: Expr) -> Expr:
         """A bracketed note after a quantity ("[from cash flow statement]") goes with it."""

@@ -201,9 +201,11 @@ def ensure_schema(conn: psycopg.Connection[Any], shown_url: str, upto: int = SCH
     """Bring the database to ``upto`` (default: current) in the caller's transaction."""
     version = schema_version(conn)
     if version > SCHEMA_VERSION:
-        raise RegistryError(
+        raise RegistryError(  # worded as the catalogue's key (store: no text layer)
             f"The registry database {shown_url} was written by a newer treerag (schema "
-            f"{version}; this one knows {SCHEMA_VERSION}): upgrade treerag to open it."
+            f"{version}; this one knows {SCHEMA_VERSION}): upgrade treerag to open it.",
+            key="error.registry_db_newer",
+            values={"url": shown_url, "version": version, "known": SCHEMA_VERSION},
         )
     if version >= upto:
         return version

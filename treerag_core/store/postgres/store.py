@@ -101,7 +101,11 @@ class PostgresStore(ThreadMethods):
 
     def get(self, doc_id: str) -> Document:
         if not DOC_ID.match(doc_id or ""):
-            raise DocumentNotFoundError(f"{doc_id!r} is not a valid document id.")
+            raise DocumentNotFoundError(  # worded as the catalogue's key (store: no text layer)
+                f"{doc_id!r} is not a valid document id.",
+                key="error.invalid_document_id",
+                values={"id": repr(doc_id)},
+            )
         with self.transaction() as conn:
             row = conn.execute(
                 "SELECT body, collection FROM documents WHERE doc_id = %s", (doc_id,)

@@ -106,9 +106,11 @@ class DatabaseThreads:
             return None
         thread = row["body"]
         if not isinstance(thread, dict):
-            raise RegistryError(
+            raise RegistryError(  # worded as the catalogue's key (store: no text layer)
                 f"The stored conversation {thread_id} in {self.location} is unreadable: "
-                f"a {type(thread).__name__} where a thread object belongs."
+                f"a {type(thread).__name__} where a thread object belongs.",
+                key="error.stored_thread_unreadable",
+                values={"id": thread_id, "where": self.location, "kind": type(thread).__name__},
             )
         return thread if thread.get("owner") == owner else None
 
@@ -134,7 +136,11 @@ class DatabaseThreads:
 
 def _check_id(thread_id: Any) -> None:
     if not DOC_ID.match(str(thread_id or "")):
-        raise RegistryError(f"{str(thread_id)[:80]!r} is not a valid conversation id.")
+        raise RegistryError(  # worded as the catalogue's key (store: no text layer)
+            f"{str(thread_id)[:80]!r} is not a valid conversation id.",
+            key="error.invalid_thread_id",
+            values={"id": repr(str(thread_id)[:80])},
+        )
 
 
 def _write(conn: Any, thread: dict[str, Any]) -> None:

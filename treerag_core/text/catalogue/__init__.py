@@ -4,8 +4,36 @@ once; :mod:`treerag_core.text.messages` joins them into one catalogue a language
 
 from __future__ import annotations
 
-from . import access, chat, core, errors, evaluate, registry, settings, sources, tree, upload
+from . import (
+    access,
+    chat,
+    core,
+    errors,
+    errors_asking,
+    errors_store,
+    errors_tools,
+    evaluate,
+    registry,
+    settings,
+    sources,
+    tree,
+    upload,
+)
 
-PARTS = (registry, evaluate, tree, chat, upload, settings, access, sources, core, errors)
+PARTS = (
+    registry,
+    evaluate,
+    tree,
+    chat,
+    upload,
+    settings,
+    access,
+    sources,
+    core,
+    errors,
+    errors_store,
+    errors_tools,
+    errors_asking,
+)
 
 __all__ = ["PARTS"]
