@@ -265,6 +265,31 @@ def test_regenerate_replaces_the_answer(make_app, sample_doc, app_registry) -> N
     assert "Alice Smith" in turn["answer"]
 
 
+def test_a_rerun_midway_through_a_regeneration_regenerates_again(
+    make_app, sample_doc, app_registry, monkeypatch: pytest.MonkeyPatch
+) -> None:  # noqa: ANN001
+    """As a pending question: Regenerate stopped by another rerun is not lost."""
+    import streamlit as st
+
+    from ui import chat_turns
+
+    at = _ask(make_app(CHAT), "Who wrote it?")
+    thread_id = _thread(at)["thread_id"]
+    real, calls = chat_turns._stream_answer, []
+
+    def stopped_once(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        calls.append(args[0])
+        if len(calls) == 1:
+            st.rerun()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(chat_turns, "_stream_answer", stopped_once)
+    at.button(key=f"regenerate_{thread_id[:12]}_0").click().run()
+    assert not at.exception and len(calls) == 2
+    assert get_thread(thread_id, str(app_registry))["turns"][0]["regenerated"] == 1
+    assert chat_turns.REGENERATING not in at.session_state
+
+
 def test_multi_document_question(make_app, sample_doc, app_registry: Path, tmp_path) -> None:  # noqa: ANN001
     other = tmp_path / "other.md"
     other.write_text("# Budget\nThe budget of Acme Corp was $5 million in 2023.\n")

@@ -77,7 +77,7 @@ def conversation(context: dict[str, Any] | None) -> None:
                 t("chat.show_earlier", count=start), key="chat_show_earlier",
                 on_click=_set, args=(SHOW_ALL, thread["thread_id"]),
             )  # fmt: skip
-        regenerating = st.session_state.pop(REGENERATING, None)
+        regenerating = st.session_state.get(REGENERATING)
         for index in range(start, len(turns)):
             _question(turns[index]["question"])
             with st.chat_message("assistant"):
@@ -86,6 +86,9 @@ def conversation(context: dict[str, Any] | None) -> None:
                 else:
                     _answer_text(turns[index], index)
                 answer(index)
+        # Done (or for no turn shown) only now: as a pending question, a regeneration a rerun
+        # stopped midway is answered again.
+        st.session_state.pop(REGENERATING, None)
         next_turn(len(turns), context)
 
 
