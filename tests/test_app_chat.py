@@ -70,13 +70,9 @@ def _thread(at: AppTest) -> dict:
     return at.session_state[state.CHAT_THREAD]
 
 
-def test_a_rerun_midway_through_an_answer_answers_the_question_again(
-    make_app, sample_doc, monkeypatch: pytest.MonkeyPatch
-) -> None:  # noqa: ANN001
-    """Another rerun arriving while an answer streams (a click elsewhere; in a browser, the
-    window's width reported late) stops that run: the question stays pending and the next
-    run answers it. It was taken when the answer began, so a browser lost it (a clean-clone
-    CI run showed a thread with no question and no answer)."""
+def _first_answer_stopped(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The first answer streamed is stopped by a whole-page rerun (as another click, or in a
+    browser the window's width reported late, stops it); returns the questions answered."""
     import streamlit as st
 
     from ui import chat_turns
@@ -90,6 +86,17 @@ def test_a_rerun_midway_through_an_answer_answers_the_question_again(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(chat_turns, "_stream_answer", stopped_once)
+    return calls
+
+
+def test_a_rerun_midway_through_an_answer_answers_the_question_again(
+    make_app, sample_doc, monkeypatch: pytest.MonkeyPatch
+) -> None:  # noqa: ANN001
+    """Another rerun arriving while an answer streams (a click elsewhere; in a browser, the
+    window's width reported late) stops that run: the question stays pending and the next
+    run answers it. It was taken when the answer began, so a browser lost it (a clean-clone
+    CI run showed a thread with no question and no answer)."""
+    calls = _first_answer_stopped(monkeypatch)
     at = _ask(make_app(CHAT), "Who wrote it?")
     assert calls == ["Who wrote it?", "Who wrote it?"]
     turns = _thread(at)["turns"]
@@ -269,21 +276,11 @@ def test_a_rerun_midway_through_a_regeneration_regenerates_again(
     make_app, sample_doc, app_registry, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # noqa: ANN001
     """As a pending question: Regenerate stopped by another rerun is not lost."""
-    import streamlit as st
-
     from ui import chat_turns
 
     at = _ask(make_app(CHAT), "Who wrote it?")
     thread_id = _thread(at)["thread_id"]
-    real, calls = chat_turns._stream_answer, []
-
-    def stopped_once(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        calls.append(args[0])
-        if len(calls) == 1:
-            st.rerun()
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(chat_turns, "_stream_answer", stopped_once)
+    calls = _first_answer_stopped(monkeypatch)
     at.button(key=f"regenerate_{thread_id[:12]}_0").click().run()
     assert not at.exception and len(calls) == 2
     assert get_thread(thread_id, str(app_registry))["turns"][0]["regenerated"] == 1
