@@ -10,7 +10,6 @@ the document lacks, and one that would divide by zero.
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from fpdf import FPDF
@@ -19,7 +18,6 @@ from testkit.builders import statements_pdf
 from treerag_core import ask, get_document_by_id, index_document, make_retriever, make_summarizer
 from treerag_core.answer.offline.asks import definitions, read_ask
 from treerag_core.answer.offline.formula import Operand, parse
-from treerag_core.read.readers.cell_boxes import place_cells
 from treerag_core.text.table_data import document_tables, row_path, tables_of
 
 
@@ -62,23 +60,9 @@ def test_tables_are_kept_as_rows_and_columns_with_parents_units_and_pages(filing
     # kept with the document in its store, and the same when read back or rebuilt
     stored = get_document_by_id(doc["doc_id"], registry)
     assert stored["tables"] == doc["tables"]
-    # rebuilt from the sections alone, the same but for the cells' boxes on the page (found
-    # with the PDF at hand, at indexing: tests/test_table_cell_boxes.py)
-    rebuilt = document_tables(stored["flat_nodes"])
-    assert rebuilt == _without_boxes(doc["tables"])
-    place_cells(Path(doc["file_path"]).read_bytes(), rebuilt)
-    assert rebuilt == doc["tables"]
-    assert tables_of({"flat_nodes": stored["flat_nodes"]}) == _without_boxes(doc["tables"])
-
-
-def _without_boxes(tables: list[dict]) -> list[dict]:
-    return [
-        {**t, "rows": [
-            {**r, "cells": [{k: v for k, v in c.items() if k != "box"} for c in r["cells"]]}
-            for r in t["rows"]
-        ]}
-        for t in tables
-    ]  # fmt: skip
+    # rebuilt from the sections alone, the same
+    assert document_tables(stored["flat_nodes"]) == doc["tables"]
+    assert tables_of({"flat_nodes": stored["flat_nodes"]}) == doc["tables"]
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,7 @@
-"""A PDF table's cells keep their box on the page, and a computed answer's evidence outlines
-the cells it used; a running footer at the foot of pages is no table row (issue 40).
+"""A PDF table's cells are found in their box on the page, and a computed answer's evidence
+outlines the cells it used; a running footer at the foot of pages is no table row (issue 40).
+The boxes are found when an answer cites the cells (the evidence has the page open), not
+stored at indexing.
 
 The filing is drawn here with fpdf2, each figure right-aligned in a cell whose rectangle is
 recorded as it is printed, so the stored boxes can be checked against where the text really
@@ -17,6 +19,8 @@ import pytest
 from fpdf import FPDF
 
 from treerag_core import ask, get_document_by_id, index_document, make_retriever, make_summarizer
+from treerag_core.evidence.cell_boxes import cited_cell
+from treerag_core.evidence.locate import PdfLocator
 from treerag_core.evidence.render import render_evidence
 from treerag_core.store import open_store
 from treerag_core.text.page_furniture import page_furniture
@@ -93,22 +97,42 @@ def _rows(doc: dict) -> dict[str, dict]:
     return {r["label"]: r for t in doc["tables"] for r in t["rows"]}
 
 
-def test_each_cell_keeps_the_box_its_text_is_printed_in(filing) -> None:
+def test_each_cell_is_found_in_the_box_its_text_is_printed_in(filing) -> None:
     doc, _registry, printed = filing
     rows = _rows(doc)
-    for label, _cells in INCOME:
-        row = rows[label]
-        assert row["page"] == 2 and row["years"] == [2023, 2022]
-        for year, cell in zip(YEARS, row["cells"], strict=True):
-            left, bottom, right, top = cell["box"]
-            cell_left, cell_bottom, cell_right, cell_top, width = printed[(label, year)]
-            # inside the rectangle fpdf2 printed the figure in, right-aligned in it
-            assert cell_left - TOLERANCE <= left < right <= cell_right + TOLERANCE
-            assert cell_bottom - TOLERANCE <= bottom < top <= cell_top + TOLERANCE
-            assert abs((right - left) - width) <= 2 * TOLERANCE, (label, year, cell)
-            assert all(v == round(v, 1) for v in cell["box"])  # small: a tenth of a point
-    # the stored document is plain JSON and carries them
+    tables = {r["label"]: t["id"] for t in doc["tables"] for r in t["rows"]}
+    cited = [
+        cited_cell(rows[label]["page"], tables[label], rows[label]["offset"], i)
+        for label, _cells in INCOME
+        for i in range(len(YEARS))
+    ]
+    with PdfLocator(Path(doc["file_path"]).read_bytes()) as locator:
+        boxes = locator.cell_boxes(doc["tables"], cited)
+    assert len(boxes) == len(cited)
+    for (label, year), found in zip(
+        [(label, year) for label, _ in INCOME for year in YEARS], boxes, strict=True
+    ):
+        assert rows[label]["page"] == 2 and rows[label]["years"] == [2023, 2022]
+        assert found["page"] == 2
+        left, bottom, right, top = found["box"]
+        cell_left, cell_bottom, cell_right, cell_top, width = printed[(label, year)]
+        # inside the rectangle fpdf2 printed the figure in, right-aligned in it
+        assert cell_left - TOLERANCE <= left < right <= cell_right + TOLERANCE
+        assert cell_bottom - TOLERANCE <= bottom < top <= cell_top + TOLERANCE
+        assert abs((right - left) - width) <= 2 * TOLERANCE, (label, year, found)
+        assert all(v == round(v, 1) for v in found["box"])  # small: a tenth of a point
+    # the stored document is plain JSON and keeps no positions: boxes are found when cited
     json.dumps(doc["tables"])
+    assert not any("box" in c for r in rows.values() for c in r["cells"])
+
+
+def test_a_cell_not_printed_on_its_page_gets_no_box(filing) -> None:
+    doc, _registry, _printed = filing
+    row = _rows(doc)["Net sales"]
+    table = next(t["id"] for t in doc["tables"] if row in t["rows"])
+    with PdfLocator(Path(doc["file_path"]).read_bytes()) as locator:
+        assert locator.cell_boxes(doc["tables"], [cited_cell(3, table, row["offset"], 0)]) == []
+        assert locator.cell_boxes(doc["tables"], [cited_cell(99, table, row["offset"], 0)]) == []
 
 
 def test_the_footer_printed_at_the_foot_of_pages_is_no_table_row(filing) -> None:
@@ -167,7 +191,7 @@ def test_furniture_is_a_repeated_page_edge_line_not_a_repeated_row() -> None:
     assert not any("Annual Report" in x for x in labels)
 
 
-def test_both_stores_carry_the_boxes(filing, any_registry) -> None:
+def test_both_stores_keep_the_same_tables(filing, any_registry) -> None:
     doc, _registry, _printed = filing
     path = Path(doc["file_path"])
     again = index_document(
@@ -176,4 +200,4 @@ def test_both_stores_carry_the_boxes(filing, any_registry) -> None:
     )  # fmt: skip
     stored = get_document_by_id(again["doc_id"], any_registry.url)
     assert stored["tables"] == doc["tables"]
-    assert all("box" in c for r in _rows(stored).values() for c in r["cells"])
+    assert [r["label"] for r in _rows(stored).values()] == [label for label, _ in INCOME]

@@ -9,8 +9,8 @@ in the section text). Where the answer cites a sentence, that sentence is locate
 the highlight can be tighter than the whole excerpt. A scanned page has no text for PDFium
 to search: there the words OCR read when the document was indexed (kept with their boxes in
 the registry's OCR cache) stand in for the page's text. A reference cited for table cells
-(a computed answer's operands: ``cell_boxes``, each cell's box stored at indexing) has
-those boxes as its tighter highlight: the figures themselves, on their pages.
+(a computed answer's operands: ``cited_cells``) gets their boxes (``cell_boxes``, found on
+the open pages by :mod:`.cell_boxes`) as its tighter highlight: the figures themselves.
 """
 
 from __future__ import annotations
@@ -27,8 +27,10 @@ from ..read.readers.pdfium_pages import PDFIUM_LOCK
 from ..settings import load
 from ..store.base import Cache
 from ..text.sentences import split_sentences
+from ..text.table_data import tables_of
 from ..text.tokens import tokenize
 from ..types import Document
+from .cell_boxes import cell_boxes
 
 _WORD = re.compile(r"\w+")
 _HYPHEN_BREAK = "\ufffe\r\n"  # PDFium's mark of a word hyphenated over a line break
@@ -140,9 +142,14 @@ def locate_all(
             found = locator.find(search_pages(start, end), passages)
             if not found:
                 found = locator.find(search_pages(start, end, PAGE_SLACK), passages)
-            cells = cell_highlights(ref)
-            if cells:  # cited for figures of a table: their boxes, not a sentence's lines
-                out.append({"highlights": _with_pages(found, cells), "sentence_highlights": cells})
+            # (a reference kept before cells were placed here carries its boxes itself)
+            boxes = locator.cell_boxes(tables_of(document), ref.get("cited_cells") or []) or [
+                dict(box) for box in ref.get("cell_boxes") or []
+            ]
+            if boxes:  # cited for figures of a table: their boxes, not a sentence's lines
+                cells = cell_highlights(boxes)
+                out.append({"highlights": _with_pages(found, cells), "sentence_highlights": cells,
+                            "cell_boxes": boxes})  # fmt: skip
                 continue
             pages = [h["page"] for h in found] or search_pages(start, end, PAGE_SLACK)
             sentences = [locator.find(pages, [s]) for s in ref.get("sentences") or []]
@@ -150,10 +157,10 @@ def locate_all(
     return out
 
 
-def cell_highlights(reference: Mapping[str, Any]) -> list[dict[str, Any]]:
+def cell_highlights(boxes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The boxes of the table cells a reference is cited for, as highlights by page."""
     by_page: dict[int, list[list[float]]] = {}
-    for cell in reference.get("cell_boxes") or []:
+    for cell in boxes:
         by_page.setdefault(int(cell["page"]), []).append([float(v) for v in cell["box"]])
     return [{"page": page, "rects": rects} for page, rects in sorted(by_page.items())]
 
@@ -302,6 +309,18 @@ class PdfLocator:
             if rects:
                 out.append({"page": number, "rects": rects})
         return out
+
+    def cell_boxes(
+        self, tables: Sequence[Mapping[str, Any]], cited: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The boxes of the ``cited`` cells of ``tables`` found on their pages."""
+        return cell_boxes(tables, cited, self._textpage) if cited else []
+
+    def _textpage(self, number: int) -> Any:
+        if not 1 <= number <= len(self.document):
+            return None
+        self._page(number)
+        return self.textpages[number][1]
 
     def _page(self, number: int) -> PageWords:
         if number not in self.words:

@@ -17,7 +17,6 @@ from typing import Any
 
 from ..errors import DocumentTooLargeError, EmptyDocumentError
 from ..limits import Limits
-from ..read.readers.cell_boxes import place_cells
 from ..read.source import SourceText
 from ..text.language import detect_language, sample_of, section_languages
 from ..text.messages import raised
@@ -64,8 +63,6 @@ class Build:
         document = _document(source, flat, previous, collection, signature)
         document["language"] = detect_language(sample_of(flat.values()))
         document["tables"] = document_tables(flat)
-        if source.pdf_data is not None:
-            place_cells(source.pdf_data, document["tables"])
         document["section_languages"] = section_languages(flat, document["language"])
         document["summary_fallbacks"] = sum(
             1 for node in flat.values() if str(node.get("summary_by") or "").endswith("#fallback")

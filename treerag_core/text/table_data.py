@@ -7,10 +7,9 @@ operand's row and column in the whole document, not only in the sections navigat
 and cite the cell's page and section. Each table keeps its caption, unit and currency, its
 columns (header text and the year each stands for), and each row's label with the labels
 of the headings above it (``Current assets › Inventories``), its cells as printed with
-their values (parenthesised negatives negative, dashes empty), and its page. A PDF table's
-cells also get their box on the page (added at indexing by
-:mod:`treerag_core.read.readers.cell_boxes`, which has the PDF); other formats have no page
-geometry and their cells no box.
+their values (parenthesised negatives negative, dashes empty), and its page. No position on
+the page is kept: a PDF cell an answer cites is found on its page by the evidence
+(:mod:`treerag_core.evidence.cell_boxes`), which has the page open.
 
 Page furniture (:mod:`.page_furniture`: running footers, lone page numbers) is read as
 blank, so it is neither a row, nor a row's heading, nor a caption.

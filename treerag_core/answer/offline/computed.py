@@ -16,6 +16,7 @@ from decimal import Decimal
 from functools import partial
 from typing import Any
 
+from ...evidence.cell_boxes import cited_cell
 from ...navigate.ranking import remembered
 from ...text.messages import message
 from ...tree.labels import page_label
@@ -237,10 +238,10 @@ def render_aggregate(
 
 def _cite(cell: Found, prepared: Prepared, language: str | None = None) -> str:
     """``[S3, p. 55]``: the reference holding the cell's section, added when navigation did
-    not choose that section. A cell with a box on its page leaves it on the reference
-    (``cell_boxes``): its evidence outlines the figure itself."""
-    box = [cell.page, cell.box] if cell.page and cell.box else None
-    return _cite_at(prepared, cell.doc_id, cell.node_id, cell.page, language, box)
+    not choose that section. A cell on a page is left on the reference (``cited_cells``):
+    its evidence outlines the figure itself."""
+    cited = cited_cell(cell.page, cell.table, cell.offset, cell.cell) if cell.page else None
+    return _cite_at(prepared, cell.doc_id, cell.node_id, cell.page, language, cited)
 
 
 def _cite_at(
@@ -249,7 +250,7 @@ def _cite_at(
     node_id: str,
     page: int | None,
     language: str | None = None,
-    box: list | None = None,
+    cited: dict[str, Any] | None = None,
 ) -> str:
     ref = next(
         (
@@ -267,11 +268,10 @@ def _cite_at(
         ref = _add_reference(prepared, doc_id, node_id, page)
     if ref is None:
         return ""
-    if box is not None:
-        boxes = ref.setdefault("cell_boxes", [])
-        entry = {"page": box[0], "box": list(box[1])}
-        if entry not in boxes:
-            boxes.append(entry)
+    if cited is not None:
+        cells = ref.setdefault("cited_cells", [])
+        if cited not in cells:
+            cells.append(cited)
     shown = page_label(page, None, ref.get("page_unit"), language) if page else ""
     return f"[{ref['ref']}, {shown}]" if shown else f"[{ref['ref']}]"
 

@@ -57,7 +57,7 @@ class Found:
     offset: int
     table: str
     doc_id: str
-    box: tuple[float, ...] | None = None  # [left, bottom, right, top] on ``page`` (PDF only)
+    cell: int = 0  # its place in the row (the evidence finds its box on ``page`` by it)
 
     @property
     def base(self) -> Decimal:
@@ -194,5 +194,5 @@ def found_cell(
         offset=int(row.get("offset") or 0),
         table=str(table.get("id", "")),
         doc_id=doc_id,
-        box=tuple(cell["box"]) if cell.get("box") else None,
+        cell=column,
     )
