@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from fpdf import FPDF
 
+from testkit.ocr_builders import scanned_pdf
 from treerag_core import ask, get_document_by_id, index_document, make_retriever, make_summarizer
 from treerag_core.evidence.cell_boxes import cited_cell
-from treerag_core.evidence.locate import PdfLocator
+from treerag_core.evidence.locate import PdfLocator, ocr_words_of
 from treerag_core.evidence.render import render_evidence
 from treerag_core.store import open_store
 from treerag_core.text.page_furniture import page_furniture
@@ -28,6 +29,7 @@ from treerag_core.text.table_data import document_tables
 
 POINTS_PER_MM = 72 / 25.4
 TOLERANCE = 1.0  # points: PDFium's character boxes against fpdf2's layout
+SCAN_TOLERANCE = 3.0  # points: OCR's word boxes, in pixels of a 200 dpi scan
 YEARS = ("2023", "2022")
 INCOME = [
     ("Net sales", ("1,200", "1,000")),
@@ -201,3 +203,37 @@ def test_both_stores_keep_the_same_tables(filing, any_registry) -> None:
     stored = get_document_by_id(again["doc_id"], any_registry.url)
     assert stored["tables"] == doc["tables"]
     assert [r["label"] for r in _rows(stored).values()] == [label for label, _ in INCOME]
+
+
+@pytest.mark.slow
+@pytest.mark.system("tesseract")
+def test_a_scanned_statements_cells_are_found_where_ocr_read_them(filing, tmp_path) -> None:
+    """A scan has no text layer: the cells are found among the words OCR read on the page
+    (kept with their boxes at indexing), each box round the words of its figure."""
+    doc, _registry, printed = filing
+    chapters = [(topic, f"This page on {topic.lower()} describes the year.") for topic in TOPICS]
+    scan = scanned_pdf(Path(doc["file_path"]), tmp_path / "acme-scan.pdf", {2}, chapters=chapters)
+    registry = str(tmp_path / "reg.json")
+    scanned = index_document(
+        str(scan), summarizer=make_summarizer(None), registry_path=registry, verbose=False
+    )
+    assert scanned["ocr_pages"] == 1
+    rows = {label: _rows(scanned)[label] for label, _ in INCOME}
+    tables = {r["label"]: t["id"] for t in scanned["tables"] for r in t["rows"]}
+    cited = [
+        cited_cell(2, tables[label], rows[label]["offset"], i) for label in rows for i in (0, 1)
+    ]
+    ocr = ocr_words_of(scanned, open_store(registry).cache("ocr"))
+    with PdfLocator(scan.read_bytes(), ocr) as locator:
+        boxes = locator.cell_boxes(scanned["tables"], cited)
+    with PdfLocator(scan.read_bytes()) as locator:  # without the words OCR read: no boxes
+        assert locator.cell_boxes(scanned["tables"], cited) == []
+    assert len(boxes) == len(cited)
+    keys = [(label, year) for label in rows for year in YEARS]
+    for key, found in zip(keys, boxes, strict=True):  # pixels of a 200 dpi scan: looser
+        left, bottom, right, top = found["box"]
+        cell_left, cell_bottom, cell_right, cell_top, width = printed[key]
+        assert found["page"] == 2
+        assert cell_left - SCAN_TOLERANCE <= left < right <= cell_right + SCAN_TOLERANCE, key
+        assert cell_bottom - SCAN_TOLERANCE <= bottom < top <= cell_top + SCAN_TOLERANCE, key
+        assert abs((right - left) - width) <= 2 * SCAN_TOLERANCE, (key, found)

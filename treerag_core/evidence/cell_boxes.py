@@ -9,8 +9,10 @@ other (spaces ignored: "$ 5,363" is the cell "$5,363"), preferring the place the
 is printed just before, then the first place after the previous row's (every table row of
 that page is placed in order, so a repeated figure goes to the right row). A box is
 ``[left, bottom, right, top]`` in PDF points (PDF's orientation, origin bottom-left; what
-the evidence's highlights use), rounded to 0.1 pt. A cell not found (a scanned page, text
-PDFium orders differently) gets no box.
+the evidence's highlights use), rounded to 0.1 pt. A scanned page has no text layer: there
+the words OCR read (kept with their boxes when it was indexed) are searched the same way,
+and a cell's box is the box round its words. A cell not found (text printed in an order the
+search does not follow, a scan not read by OCR) gets no box.
 
 Why at answer time, not at indexing: placing every table row of a filing meant PDFium
 loading each table page and its text a second time (1.0 s of an 11.6 s 10-K), for boxes of
@@ -20,7 +22,7 @@ which an answer uses two or three; the evidence already has the cited pages open
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 # Characters of PDFium's text that print nothing: spaces, line breaks, the hyphen mark.
 _INVISIBLE = frozenset(" \t\r\n\f\x00\ufffe\u00a0")
@@ -32,6 +34,46 @@ LABEL_TAIL = 12
 PLACES = 1  # decimals kept: a tenth of a point is finer than any highlight needs
 
 
+class PageText(Protocol):
+    """A page's text as found on it, and the box round any stretch of it."""
+
+    raw: str
+
+    def box(self, start: int, end: int) -> list[float] | None:
+        """The box round characters ``start``–``end`` of ``raw`` (None: they print nothing)."""
+
+
+class PdfiumText:
+    """A page's text layer, as PDFium reads it (``textpage``: its open text page)."""
+
+    def __init__(self, textpage: Any) -> None:
+        self.textpage = textpage
+        self.raw = textpage.get_text_range()
+
+    def box(self, start: int, end: int) -> list[float] | None:
+        count = self.textpage.count_rects(start, end - start)
+        return _round([self.textpage.get_rect(i) for i in range(count)])
+
+
+class OcrText:
+    """A scanned page's words as OCR read them, one after the other, each with its box."""
+
+    def __init__(self, words: Sequence[tuple[str, Sequence[float]]]) -> None:
+        self.raw = " ".join(text for text, _box in words)
+        self.words = list(words)
+        self.starts: list[int] = []
+        at = 0
+        for text, _box in words:
+            self.starts.append(at)
+            at += len(text) + 1
+
+    def box(self, start: int, end: int) -> list[float] | None:
+        return _round([
+            box for (text, box), at in zip(self.words, self.starts, strict=True)
+            if at < end and start < at + len(text)
+        ])  # fmt: skip
+
+
 def cited_cell(page: int, table: str, offset: int, cell: int) -> dict[str, Any]:
     """What a reference keeps of a cell it is cited for, to find its box later."""
     return {"page": page, "table": table, "offset": offset, "cell": cell}
@@ -40,16 +82,16 @@ def cited_cell(page: int, table: str, offset: int, cell: int) -> dict[str, Any]:
 def cell_boxes(
     tables: Sequence[Mapping[str, Any]],
     cited: Sequence[Mapping[str, Any]],
-    textpage_at: Callable[[int], Any],
+    text_at: Callable[[int], PageText | None],
 ) -> list[dict[str, Any]]:
     """``[{"page", "box"}]`` for the ``cited`` cells (:func:`cited_cell`) that are found on
-    their pages, in their order; ``textpage_at(page)`` is PDFium's open text page."""
+    their pages, in their order; ``text_at(page)`` is the page's text (None: none)."""
     placed: dict[int, dict[tuple[str, int], list[Any]]] = {}
     out: list[dict[str, Any]] = []
     for cell in cited:
         page = int(cell["page"])
         if page not in placed:
-            placed[page] = _place_page(textpage_at(page), _page_rows(tables, page))
+            placed[page] = _place_page(text_at(page), _page_rows(tables, page))
         boxes = placed[page].get((str(cell["table"]), int(cell["offset"])))
         index = int(cell["cell"])
         if boxes and 0 <= index < len(boxes) and boxes[index] is not None:
@@ -74,12 +116,12 @@ def _page_rows(
 
 
 def _place_page(
-    textpage: Any, rows: list[tuple[tuple[str, int], Mapping[str, Any]]]
+    text: PageText | None, rows: list[tuple[tuple[str, int], Mapping[str, Any]]]
 ) -> dict[tuple[str, int], list[Any]]:
     """Each row's cells' boxes (None for a cell not found), by row key."""
-    if textpage is None or not rows:
+    if text is None or not rows:
         return {}
-    page_text = _Visible(textpage.get_text_range())
+    page_text = _Visible(text.raw)
     out: dict[tuple[str, int], list[Any]] = {}
     cursor = 0
     for key, row in rows:
@@ -88,7 +130,7 @@ def _place_page(
             continue
         cursor = spans[-1][1]
         out[key] = [
-            _box(textpage, page_text.at[first], page_text.at[last - 1] + 1) for first, last in spans
+            text.box(page_text.at[first], page_text.at[last - 1] + 1) for first, last in spans
         ]
     return out
 
@@ -144,10 +186,8 @@ class _Visible:
         return True
 
 
-def _box(textpage: Any, start: int, end: int) -> list[float] | None:
-    """The box round PDFium's rectangles of characters ``start``–``end``."""
-    count = textpage.count_rects(start, end - start)
-    rects = [textpage.get_rect(i) for i in range(count)]
+def _round(rects: Sequence[Sequence[float]]) -> list[float] | None:
+    """The box round ``rects`` (each left, bottom, right, top)."""
     if not rects:
         return None
     left = min(r[0] for r in rects)

@@ -30,7 +30,7 @@ from ..text.sentences import split_sentences
 from ..text.table_data import tables_of
 from ..text.tokens import tokenize
 from ..types import Document
-from .cell_boxes import cell_boxes
+from .cell_boxes import OcrText, PageText, PdfiumText, cell_boxes
 
 _WORD = re.compile(r"\w+")
 _HYPHEN_BREAK = "\ufffe\r\n"  # PDFium's mark of a word hyphenated over a line break
@@ -254,6 +254,7 @@ class PdfLocator:
         self.words: dict[int, PageWords] = {}
         self.textpages: dict[int, tuple[Any, Any]] = {}
         self.boxes: dict[int, list[Box]] = {}  # a scanned page's word boxes, by word
+        self.scan_words: dict[int, list[tuple[str, Box]]] = {}  # its words as OCR read them
 
     def __enter__(self) -> PdfLocator:
         import pypdfium2 as pdfium
@@ -314,13 +315,16 @@ class PdfLocator:
         self, tables: Sequence[Mapping[str, Any]], cited: Sequence[Mapping[str, Any]]
     ) -> list[dict[str, Any]]:
         """The boxes of the ``cited`` cells of ``tables`` found on their pages."""
-        return cell_boxes(tables, cited, self._textpage) if cited else []
+        return cell_boxes(tables, cited, self._text) if cited else []
 
-    def _textpage(self, number: int) -> Any:
+    def _text(self, number: int) -> PageText | None:
+        """Page ``number``'s text to find cells in: its text layer, or a scan's OCR words."""
         if not 1 <= number <= len(self.document):
             return None
         self._page(number)
-        return self.textpages[number][1]
+        if number in self.scan_words:
+            return OcrText(self.scan_words[number])
+        return PdfiumText(self.textpages[number][1])
 
     def _page(self, number: int) -> PageWords:
         if number not in self.words:
@@ -338,7 +342,10 @@ class PdfLocator:
         OCR), each token with its word's box."""
         width, height = page.get_size()
         words, boxes = [], []
-        for text, box in self.ocr_words(number, width, height) or []:  # type: ignore[misc]
+        read = self.ocr_words(number, width, height) or []  # type: ignore[misc]
+        if read:
+            self.scan_words[number] = read
+        for text, box in read:
             for token in _WORD.findall(text):
                 words.append(token.lower())
                 boxes.append(box)

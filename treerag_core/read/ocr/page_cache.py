@@ -11,7 +11,7 @@ from typing import Any
 from ...limits import Limits
 from ...store.base import Cache
 from .languages import ENGLISH, is_auto
-from .rows import fix_bars
+from .rows import fix_bars, join_rows
 from .tesseract import OcrLine, OcrPage, recognise, script_of, tesseract_path
 
 Box = tuple[float, float, float, float]
@@ -79,7 +79,9 @@ def cached_words(
     box in PDF points (left, bottom, right, top): how a scan's evidence is highlighted, as
     it has no text layer to search. ``language``: the document's ``ocr_language`` (a
     document indexed before it was recorded was read in the setting, English by default).
-    None when the page was not read by OCR (or with other settings)."""
+    None when the page was not read by OCR (or with other settings). The words come in the
+    order the indexed text has them (a row's figures after its label, as
+    :func:`.rows.join_rows` put them), so a quoted passage or a table row is found in order."""
     if not language:
         language = ENGLISH if is_auto(limits.ocr_language) else limits.ocr_language
     page = _cached(cache, page_key(source_hash, number, limits.ocr_dpi, language))
@@ -88,7 +90,7 @@ def cached_words(
     sx, sy = width_pt / page.width, height_pt / page.height
     return [
         (fix_bars(word), (left * sx, height_pt - bottom * sy, right * sx, height_pt - top * sy))
-        for line in page.lines
+        for line in join_rows(page.lines)
         for word, (left, top, right, bottom) in zip(line.words, line.word_boxes, strict=False)
     ]
 
