@@ -472,3 +472,84 @@ def test_a_damaged_office_file_is_refused_in_german_on_the_upload_page(make_app)
     errors = " ".join(e.value for e in at.error)
     assert "kaputt.docx ist keine gültige .docx-Datei (kein lesbares ZIP-Archiv" in errors
     assert "is not a valid" not in errors
+
+
+@pytest.fixture(scope="module")
+def filing(tmp_path_factory) -> dict:  # noqa: ANN001
+    """The generated filing of the computed-answer tests (interest expense 0 in every year)."""
+    from testkit.builders import statements_pdf
+
+    folder = tmp_path_factory.mktemp("filing")
+    statements_pdf(folder / "acme_10k.pdf")
+    return index_document(
+        str(folder / "acme_10k.pdf"), summarizer=make_summarizer(None),
+        registry_path=str(folder / "indexed_docs.json"), verbose=False,
+    )  # fmt: skip
+
+
+NOT_COMPUTED = [
+    ("What was the interest coverage in 2023?",
+     "Interest coverage, FY2023: cannot be computed: it would divide by zero "
+     "(interest expense 0 is 0).",
+     "Interest coverage, FY2023: nicht berechenbar: es würde durch null geteilt "
+     "(interest expense 0 ist 0)."),
+    ("By how much did interest expense grow from 2022 to 2023, in percent?",
+     "Interest expense, FY2022–FY2023: cannot be computed: the 2022 value is zero, so there "
+     "is no rate of change.",
+     "Interest expense, FY2022–FY2023: nicht berechenbar: der Wert für 2022 ist null, es gibt "
+     "also keine Veränderungsrate."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "english", "german"), NOT_COMPUTED)
+def test_why_an_answer_cannot_be_computed_follows_its_language(
+    filing: dict, question: str, english: str, german: str
+) -> None:
+    """The problem inside the computed answer's "cannot be computed" note is said in the
+    answer's language (the document's, here set on its card), English as before."""
+    from treerag_core import ask, make_retriever
+
+    assert ask(question, filing, make_retriever(None)).content.splitlines()[0] == english
+    german_filing = {**filing, "card_edits": {"language": "de"}}
+    assert ask(question, german_filing, make_retriever(None)).content.splitlines()[0] == german
+
+
+def test_every_reason_a_computation_stops_is_said_in_the_note_language(filing: dict) -> None:
+    """Each stop (a name defined by itself, a CAGR of a negative value, an amount added to a
+    percentage) and a formula's own refusal is English text the note says again in German."""
+    from decimal import Decimal
+
+    from treerag_core.answer.offline.asks import Ask
+    from treerag_core.answer.offline.compute import Value, compute, evaluate
+    from treerag_core.answer.offline.formula import FormulaError, parse
+    from treerag_core.answer.offline.operands import TableIndex
+    from treerag_core.text.messages import raised
+
+    def not_a_cell(operand):  # noqa: ANN001, ANN202
+        raise raised(FormulaError, "error.formula_not_cell", phrase=operand.phrase)
+
+    def amount_or_share(operand):  # noqa: ANN001, ANN202
+        return Value(Decimal(5), operand.phrase == "revenue", f"{operand.phrase} 5")
+
+    index = TableIndex.of(filing)
+    circular = Ask("Foo", "foo", (2023,), definitions={"foo": "foo + 1"})
+    cagr = Ask("Loss CAGR", "0 - 5", (2021, 2023), kind="cagr")
+    cases = [
+        (compute(circular, index).problem, "“foo” is defined in terms of itself",
+         "„foo“ ist durch sich selbst definiert"),
+        (compute(cagr, index).problem, "a CAGR needs two positive values in different years",
+         "eine CAGR braucht zwei positive Werte aus verschiedenen Jahren"),
+        (evaluate(parse("revenue + margin"), amount_or_share)[1],
+         "revenue 5 and margin 5 are not in the same unit",
+         "revenue 5 und margin 5 haben nicht dieselbe Einheit"),
+        (evaluate(parse("a + z"), not_a_cell)[1], "“a” is not one of the cells the model named",
+         "„a“ ist keine der Zellen, die das Modell genannt hat"),
+    ]  # fmt: skip
+    for problem, english, german in cases:
+        assert problem == english
+        assert message("note.not_computed", None, head="X", problem=problem) == (
+            f"X: cannot be computed: {english}."
+        )
+        assert message("note.not_computed", "de", head="X", problem=problem) == (
+            f"X: nicht berechenbar: {german}."
+        )

@@ -104,6 +104,13 @@ EN: dict[str, str] = {
     "computed.how_average": "average of {count} rows{spread}",
     "computed.how_count": "rows counted{spread}",
     "computed.more_rows": "… and {count} more rows",
+    # Why a computation stops (inside "cannot be computed: …", in the answer's language)
+    "computed.problem_zero_base": "the {year} value is zero, so there is no rate of change",
+    "computed.problem_cagr": "a CAGR needs two positive values in different years",
+    "computed.problem_mixed": "the {phrase} cells mix percentages and amounts",
+    "computed.problem_circular": "“{phrase}” is defined in terms of itself",
+    "computed.problem_units": "{left} and {right} are not in the same unit",
+    "computed.problem_zero_division": "it would divide by zero ({right} is 0)",
 }
 
 DE: dict[str, str] = {
@@ -239,6 +246,13 @@ DE: dict[str, str] = {
     "computed.how_average": "Durchschnitt von {count} Zeilen{spread}",
     "computed.how_count": "Zeilen gezählt{spread}",
     "computed.more_rows": "… und {count} weitere Zeilen",
+    "computed.problem_zero_base": "der Wert für {year} ist null, es gibt also keine "
+    "Veränderungsrate",
+    "computed.problem_cagr": "eine CAGR braucht zwei positive Werte aus verschiedenen Jahren",
+    "computed.problem_mixed": "die Zellen zu {phrase} mischen Prozentsätze und Beträge",
+    "computed.problem_circular": "„{phrase}“ ist durch sich selbst definiert",
+    "computed.problem_units": "{left} und {right} haben nicht dieselbe Einheit",
+    "computed.problem_zero_division": "es würde durch null geteilt ({right} ist 0)",
 }
 
 # Languages by name, as English names them (one home: ``text.language``)
