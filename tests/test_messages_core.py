@@ -5,6 +5,7 @@ the notes under an answer (in the answer's language); the library's defaults sta
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import pytest
@@ -553,3 +554,86 @@ def test_every_reason_a_computation_stops_is_said_in_the_note_language(filing: d
         assert message("note.not_computed", "de", head="X", problem=problem) == (
             f"X: nicht berechenbar: {german}."
         )
+
+
+def _german_reports(registry: str) -> dict[str, str]:
+    """Three German annual reports: two years of one company, one of another."""
+    from treerag_core.library.indexing import index_upload
+
+    ids = {}
+    for name, firm, year, revenue in (("nordwind_2022.md", "Nordwind", "2022", "455"),
+                                      ("nordwind_2023.md", "Nordwind", "2023", "502"),
+                                      ("suedwind_2022.md", "Südwind", "2022", "90")):  # fmt: skip
+        text = (f"# Geschäftsbericht {firm} {year}\n\n## Ergebnisse\nDer Umsatz von {firm} "
+                f"betrug im Jahr {year} {revenue} Millionen Euro, verglichen mit dem Vorjahr.\n\n"
+                "## Ausblick\nFür das nächste Jahr erwarten wir ein Wachstum des Umsatzes.\n")  # fmt: skip
+        ids[name] = index_upload(name, text.encode(), registry_path=registry)["doc_id"]
+    return ids
+
+
+def test_a_german_library_answer_explains_its_routing_in_german(tmp_path: Path) -> None:
+    """Asked of German reports, the routing's reasons, filters and notes in the answer's
+    trace are German (the answer's language), and the same routing says them in English
+    when asked; a question nothing matches is answered in German."""
+    from treerag_core import make_retriever
+    from treerag_core.answer.library import ask_library
+    from treerag_core.route.routing import route
+    from treerag_core.store import open_store
+
+    registry = str(tmp_path / "lib.json")
+    ids = _german_reports(registry)
+    question = "Wie hoch war der Umsatz von Nordwind im Jahr 2022?"
+    result = ask_library(question, make_retriever(), registry_path=registry, return_raw=False)
+    library = result["trace"]["library"]
+    assert library["opened"] == [ids["nordwind_2022.md"]]
+    by_name = {d["file_name"]: d for d in library["documents"]}
+    best, other_year = by_name["nordwind_2022.md"], by_name["nordwind_2023.md"]
+    assert best["why"] == "der beste Treffer"
+    assert best["period"] == "sein eigener Zeitraum, 2022, ist der gefragte"
+    assert best["named"] == "seine Karte nennt Nordwind"
+    assert other_year["why"] == "ausgefiltert: sein eigener Zeitraum ist 2023, nicht 2022"
+    assert by_name["suedwind_2022.md"]["why"].startswith("ausgefiltert: seine Karte nennt ")
+    assert "Zeitraum: 2022 → 1 Dokument(e)" in library["filters"]
+    english = route(question, open_store(registry)).trace("en")
+    by_name = {d["file_name"]: d for d in english["documents"]}
+    assert by_name["nordwind_2022.md"]["why"] == "the best match"
+    assert by_name["nordwind_2023.md"]["why"] == ("filtered out: its own period is 2023, not 2022")
+    assert "period: 2022 → 1 documents" in english["filters"]
+    nothing = ask_library("Wie viele Pinguine leben am Südpol?", make_retriever(),
+                          registry_path=registry, return_raw=False)  # fmt: skip
+    assert nothing["answer"] == message("note.nothing_found", "de")
+    assert nothing["answer"].startswith("Kein Dokument, das Sie lesen dürfen, passt")
+    assert nothing["trace"]["library"]["note"] == "kein Dokument der Bibliothek passt zur Frage"
+
+
+def test_the_search_model_notes_in_the_trace_follow_its_language(tmp_path: Path) -> None:
+    """The notes of a search model's choice (a reply naming no card; the model's pick with
+    its reasoning; the offline check) are English text said in German in a German trace."""
+    from treerag_core.route.routing import checked_choice, model_choice, route, routing_call
+    from treerag_core.store import open_store
+
+    registry = str(tmp_path / "lib.json")
+    ids = _german_reports(registry)
+    store = open_store(registry)
+    question = "Wie hoch war der Umsatz von Nordwind im Jahr 2022?"
+    offline = route(question, store)
+    call = routing_call(question, offline, store.library_index(), 5)
+    assert call is not None
+    failed = model_choice(offline, call, "I cannot tell.", "", 5)
+    assert failed.note == "search model: the reply named no card; the offline choice"
+    assert (
+        failed.trace()["note"] == "Suchmodell: die Antwort nannte keine Karte; die Offline-Auswahl"
+    )
+    wrong = next(n for n, c in call.numbered.items() if c.doc_id == ids["suedwind_2022.md"])
+    reply = json.dumps({"node_ids": [wrong], "reasoning": "Es ist ein Geschäftsbericht."})
+    checked = checked_choice(model_choice(offline, call, reply, "", 5), offline, 5)
+    assert checked.language == "de"
+    said = checked.trace()
+    assert said["note"].startswith("Offline-Prüfung: Keines der vom Suchmodell gewählten")
+    whys = {d["file_name"]: d["why"] for d in said["documents"]}
+    assert whys["suedwind_2022.md"] == "vom Suchmodell gewählt: Es ist ein Geschäftsbericht."
+    assert whys["nordwind_2022.md"] == (
+        "der beste Treffer der Offline-Rangfolge, ebenfalls geöffnet (Offline-Prüfung)"
+    )
+    assert whys["nordwind_2023.md"] == "vom Suchmodell nicht gewählt"
+    assert checked.trace("en")["note"].startswith("offline check: none of the documents")
