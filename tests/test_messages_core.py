@@ -637,3 +637,47 @@ def test_the_search_model_notes_in_the_trace_follow_its_language(tmp_path: Path)
     )
     assert whys["nordwind_2023.md"] == "vom Suchmodell nicht gewählt"
     assert checked.trace("en")["note"].startswith("offline check: none of the documents")
+
+
+def test_a_german_conversation_exports_in_german(handbuch: dict, app_registry: Path) -> None:
+    """A conversation asked in German downloads with German labels (the person, the cited
+    and the other sections read, the verdict, pages as "S."), its answer as it was, and a
+    deleted document's references marked in German; asked for English, the same thread
+    reads as before."""
+    from treerag_core import ask, delete_document, make_retriever
+    from treerag_core.chat.export import thread_markdown
+    from treerag_core.chat.threads import (
+        add_turn,
+        create_thread,
+        get_thread,
+        make_turn,
+        set_feedback,
+    )
+
+    registry = str(app_registry)
+    question = "Wie viele Tage Urlaub hat ein Mitarbeiter?"
+    thread = create_thread([handbuch["doc_id"]], "Urlaub", registry)
+    result = ask(question, handbuch, make_retriever(None), return_raw=False)
+    turn = make_turn(question, result["answer"], result)
+    turn["references"].append({**turn["references"][0], "ref": "S9", "cited": False})
+    add_turn(thread["thread_id"], turn, registry)
+    set_feedback(thread["thread_id"], 0, "up", "stimmt", registry)
+    delete_document(handbuch["doc_id"], registry)
+    stored = get_thread(thread["thread_id"], registry)
+    german = thread_markdown(stored)
+    assert german.startswith("# Urlaub\n\nBegonnen ") and ", letzte Antwort " in german
+    assert "**Sie:**\n\nWie viele Tage Urlaub hat ein Mitarbeiter?" in german
+    assert message("note.offline", "de") in german
+    assert "Quellen:\n- [S1] Urlaub, S. 2 · handbuch.pdf (Dokument gelöscht)" in german
+    assert "Ebenfalls gelesen:\n- [S9] Urlaub, S. 2 · handbuch.pdf (Dokument gelöscht)" in german
+    assert "_Als hilfreich markiert: stimmt_" in german
+    for english in ("**You:**", "References:", "Also read:", "Marked", "p. 2", "deleted"):
+        assert english not in german, english
+    english = thread_markdown(stored, "en")
+    assert "**You:**" in english and "_Marked helpful: stimmt_" in english
+    assert "References:\n- [S1] Urlaub, p. 2 · handbuch.pdf (document deleted)" in english
+    assert "Also read:\n- [S9]" in english and "Started " in english
+    untitled = thread_markdown({"turns": [{"question": question, "error": "kaputt"}]})
+    assert untitled.startswith("# treerag-Unterhaltung")
+    assert "(keine Antwort)\n\n> Fehler: kaputt" in untitled
+    assert thread_markdown({"turns": [{"question": "q"}]}).startswith("# treerag conversation")

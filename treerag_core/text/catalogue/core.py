@@ -140,6 +140,16 @@ EN: dict[str, str] = {
     "route.checked_best": "the offline ranking's best, opened too (offline check)",
     "route.checked_note": "offline check: none of the documents the search model picked is "
     "among those the question's words find; the offline ranking's best is opened too",
+    # A conversation as Markdown (the download), in the conversation's language
+    "export.untitled": "treerag conversation",
+    "export.started": "Started {created}, last answer {updated}.",
+    "export.you": "**You:**",
+    "export.no_answer": "(no answer)",
+    "export.error": "> Error: {error}",
+    "export.references": "References:",
+    "export.also_read": "Also read:",
+    "export.marked_up": "_Marked helpful{comment}_",
+    "export.marked_down": "_Marked not helpful{comment}_",
 }
 
 DE: dict[str, str] = {
@@ -314,6 +324,15 @@ DE: dict[str, str] = {
     "route.checked_note": "Offline-Prüfung: Keines der vom Suchmodell gewählten Dokumente ist "
     "unter denen, die die Wörter der Frage finden; der beste Treffer der Offline-Rangfolge "
     "wird ebenfalls geöffnet",
+    "export.untitled": "treerag-Unterhaltung",
+    "export.started": "Begonnen {created}, letzte Antwort {updated}.",
+    "export.you": "**Sie:**",
+    "export.no_answer": "(keine Antwort)",
+    "export.error": "> Fehler: {error}",
+    "export.references": "Quellen:",
+    "export.also_read": "Ebenfalls gelesen:",
+    "export.marked_up": "_Als hilfreich markiert{comment}_",
+    "export.marked_down": "_Als nicht hilfreich markiert{comment}_",
 }
 
 # Languages by name, as English names them (one home: ``text.language``)
