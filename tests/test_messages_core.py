@@ -5,6 +5,7 @@ the notes under an answer (in the answer's language); the library's defaults sta
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import pytest
@@ -472,3 +473,211 @@ def test_a_damaged_office_file_is_refused_in_german_on_the_upload_page(make_app)
     errors = " ".join(e.value for e in at.error)
     assert "kaputt.docx ist keine gültige .docx-Datei (kein lesbares ZIP-Archiv" in errors
     assert "is not a valid" not in errors
+
+
+@pytest.fixture(scope="module")
+def filing(tmp_path_factory) -> dict:  # noqa: ANN001
+    """The generated filing of the computed-answer tests (interest expense 0 in every year)."""
+    from testkit.builders import statements_pdf
+
+    folder = tmp_path_factory.mktemp("filing")
+    statements_pdf(folder / "acme_10k.pdf")
+    return index_document(
+        str(folder / "acme_10k.pdf"), summarizer=make_summarizer(None),
+        registry_path=str(folder / "indexed_docs.json"), verbose=False,
+    )  # fmt: skip
+
+
+NOT_COMPUTED = [
+    ("What was the interest coverage in 2023?",
+     "Interest coverage, FY2023: cannot be computed: it would divide by zero "
+     "(interest expense 0 is 0).",
+     "Interest coverage, FY2023: nicht berechenbar: es würde durch null geteilt "
+     "(interest expense 0 ist 0)."),
+    ("By how much did interest expense grow from 2022 to 2023, in percent?",
+     "Interest expense, FY2022–FY2023: cannot be computed: the 2022 value is zero, so there "
+     "is no rate of change.",
+     "Interest expense, FY2022–FY2023: nicht berechenbar: der Wert für 2022 ist null, es gibt "
+     "also keine Veränderungsrate."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "english", "german"), NOT_COMPUTED)
+def test_why_an_answer_cannot_be_computed_follows_its_language(
+    filing: dict, question: str, english: str, german: str
+) -> None:
+    """The problem inside the computed answer's "cannot be computed" note is said in the
+    answer's language (the document's, here set on its card), English as before."""
+    from treerag_core import ask, make_retriever
+
+    assert ask(question, filing, make_retriever(None)).content.splitlines()[0] == english
+    german_filing = {**filing, "card_edits": {"language": "de"}}
+    assert ask(question, german_filing, make_retriever(None)).content.splitlines()[0] == german
+
+
+def test_every_reason_a_computation_stops_is_said_in_the_note_language(filing: dict) -> None:
+    """Each stop (a name defined by itself, a CAGR of a negative value, an amount added to a
+    percentage) and a formula's own refusal is English text the note says again in German."""
+    from decimal import Decimal
+
+    from treerag_core.answer.offline.asks import Ask
+    from treerag_core.answer.offline.compute import Value, compute, evaluate
+    from treerag_core.answer.offline.formula import FormulaError, parse
+    from treerag_core.answer.offline.operands import TableIndex
+    from treerag_core.text.messages import raised
+
+    def not_a_cell(operand):  # noqa: ANN001, ANN202
+        raise raised(FormulaError, "error.formula_not_cell", phrase=operand.phrase)
+
+    def amount_or_share(operand):  # noqa: ANN001, ANN202
+        return Value(Decimal(5), operand.phrase == "revenue", f"{operand.phrase} 5")
+
+    index = TableIndex.of(filing)
+    circular = Ask("Foo", "foo", (2023,), definitions={"foo": "foo + 1"})
+    cagr = Ask("Loss CAGR", "0 - 5", (2021, 2023), kind="cagr")
+    cases = [
+        (compute(circular, index).problem, "“foo” is defined in terms of itself",
+         "„foo“ ist durch sich selbst definiert"),
+        (compute(cagr, index).problem, "a CAGR needs two positive values in different years",
+         "eine CAGR braucht zwei positive Werte aus verschiedenen Jahren"),
+        (evaluate(parse("revenue + margin"), amount_or_share)[1],
+         "revenue 5 and margin 5 are not in the same unit",
+         "revenue 5 und margin 5 haben nicht dieselbe Einheit"),
+        (evaluate(parse("a + z"), not_a_cell)[1], "“a” is not one of the cells the model named",
+         "„a“ ist keine der Zellen, die das Modell genannt hat"),
+    ]  # fmt: skip
+    for problem, english, german in cases:
+        assert problem == english
+        assert message("note.not_computed", None, head="X", problem=problem) == (
+            f"X: cannot be computed: {english}."
+        )
+        assert message("note.not_computed", "de", head="X", problem=problem) == (
+            f"X: nicht berechenbar: {german}."
+        )
+
+
+def _german_reports(registry: str) -> dict[str, str]:
+    """Three German annual reports: two years of one company, one of another."""
+    from treerag_core.library.indexing import index_upload
+
+    ids = {}
+    for name, firm, year, revenue in (("nordwind_2022.md", "Nordwind", "2022", "455"),
+                                      ("nordwind_2023.md", "Nordwind", "2023", "502"),
+                                      ("suedwind_2022.md", "Südwind", "2022", "90")):  # fmt: skip
+        text = (f"# Geschäftsbericht {firm} {year}\n\n## Ergebnisse\nDer Umsatz von {firm} "
+                f"betrug im Jahr {year} {revenue} Millionen Euro, verglichen mit dem Vorjahr.\n\n"
+                "## Ausblick\nFür das nächste Jahr erwarten wir ein Wachstum des Umsatzes.\n")  # fmt: skip
+        ids[name] = index_upload(name, text.encode(), registry_path=registry)["doc_id"]
+    return ids
+
+
+def test_a_german_library_answer_explains_its_routing_in_german(tmp_path: Path) -> None:
+    """Asked of German reports, the routing's reasons, filters and notes in the answer's
+    trace are German (the answer's language), and the same routing says them in English
+    when asked; a question nothing matches is answered in German."""
+    from treerag_core import make_retriever
+    from treerag_core.answer.library import ask_library
+    from treerag_core.route.routing import route
+    from treerag_core.store import open_store
+
+    registry = str(tmp_path / "lib.json")
+    ids = _german_reports(registry)
+    question = "Wie hoch war der Umsatz von Nordwind im Jahr 2022?"
+    result = ask_library(question, make_retriever(), registry_path=registry, return_raw=False)
+    library = result["trace"]["library"]
+    assert library["opened"] == [ids["nordwind_2022.md"]]
+    by_name = {d["file_name"]: d for d in library["documents"]}
+    best, other_year = by_name["nordwind_2022.md"], by_name["nordwind_2023.md"]
+    assert best["why"] == "der beste Treffer"
+    assert best["period"] == "sein eigener Zeitraum, 2022, ist der gefragte"
+    assert best["named"] == "seine Karte nennt Nordwind"
+    assert other_year["why"] == "ausgefiltert: sein eigener Zeitraum ist 2023, nicht 2022"
+    assert by_name["suedwind_2022.md"]["why"].startswith("ausgefiltert: seine Karte nennt ")
+    assert "Zeitraum: 2022 → 1 Dokument(e)" in library["filters"]
+    english = route(question, open_store(registry)).trace("en")
+    by_name = {d["file_name"]: d for d in english["documents"]}
+    assert by_name["nordwind_2022.md"]["why"] == "the best match"
+    assert by_name["nordwind_2023.md"]["why"] == ("filtered out: its own period is 2023, not 2022")
+    assert "period: 2022 → 1 documents" in english["filters"]
+    nothing = ask_library("Wie viele Pinguine leben am Südpol?", make_retriever(),
+                          registry_path=registry, return_raw=False)  # fmt: skip
+    assert nothing["answer"] == message("note.nothing_found", "de")
+    assert nothing["answer"].startswith("Kein Dokument, das Sie lesen dürfen, passt")
+    assert nothing["trace"]["library"]["note"] == "kein Dokument der Bibliothek passt zur Frage"
+
+
+def test_the_search_model_notes_in_the_trace_follow_its_language(tmp_path: Path) -> None:
+    """The notes of a search model's choice (a reply naming no card; the model's pick with
+    its reasoning; the offline check) are English text said in German in a German trace."""
+    from treerag_core.route.routing import checked_choice, model_choice, route, routing_call
+    from treerag_core.store import open_store
+
+    registry = str(tmp_path / "lib.json")
+    ids = _german_reports(registry)
+    store = open_store(registry)
+    question = "Wie hoch war der Umsatz von Nordwind im Jahr 2022?"
+    offline = route(question, store)
+    call = routing_call(question, offline, store.library_index(), 5)
+    assert call is not None
+    failed = model_choice(offline, call, "I cannot tell.", "", 5)
+    assert failed.note == "search model: the reply named no card; the offline choice"
+    assert (
+        failed.trace()["note"] == "Suchmodell: die Antwort nannte keine Karte; die Offline-Auswahl"
+    )
+    wrong = next(n for n, c in call.numbered.items() if c.doc_id == ids["suedwind_2022.md"])
+    reply = json.dumps({"node_ids": [wrong], "reasoning": "Es ist ein Geschäftsbericht."})
+    checked = checked_choice(model_choice(offline, call, reply, "", 5), offline, 5)
+    assert checked.language == "de"
+    said = checked.trace()
+    assert said["note"].startswith("Offline-Prüfung: Keines der vom Suchmodell gewählten")
+    whys = {d["file_name"]: d["why"] for d in said["documents"]}
+    assert whys["suedwind_2022.md"] == "vom Suchmodell gewählt: Es ist ein Geschäftsbericht."
+    assert whys["nordwind_2022.md"] == (
+        "der beste Treffer der Offline-Rangfolge, ebenfalls geöffnet (Offline-Prüfung)"
+    )
+    assert whys["nordwind_2023.md"] == "vom Suchmodell nicht gewählt"
+    assert checked.trace("en")["note"].startswith("offline check: none of the documents")
+
+
+def test_a_german_conversation_exports_in_german(handbuch: dict, app_registry: Path) -> None:
+    """A conversation asked in German downloads with German labels (the person, the cited
+    and the other sections read, the verdict, pages as "S."), its answer as it was, and a
+    deleted document's references marked in German; asked for English, the same thread
+    reads as before."""
+    from treerag_core import ask, delete_document, make_retriever
+    from treerag_core.chat.export import thread_markdown
+    from treerag_core.chat.threads import (
+        add_turn,
+        create_thread,
+        get_thread,
+        make_turn,
+        set_feedback,
+    )
+
+    registry = str(app_registry)
+    question = "Wie viele Tage Urlaub hat ein Mitarbeiter?"
+    thread = create_thread([handbuch["doc_id"]], "Urlaub", registry)
+    result = ask(question, handbuch, make_retriever(None), return_raw=False)
+    turn = make_turn(question, result["answer"], result)
+    turn["references"].append({**turn["references"][0], "ref": "S9", "cited": False})
+    add_turn(thread["thread_id"], turn, registry)
+    set_feedback(thread["thread_id"], 0, "up", "stimmt", registry)
+    delete_document(handbuch["doc_id"], registry)
+    stored = get_thread(thread["thread_id"], registry)
+    german = thread_markdown(stored)
+    assert german.startswith("# Urlaub\n\nBegonnen ") and ", letzte Antwort " in german
+    assert "**Sie:**\n\nWie viele Tage Urlaub hat ein Mitarbeiter?" in german
+    assert message("note.offline", "de") in german
+    assert "Quellen:\n- [S1] Urlaub, S. 2 · handbuch.pdf (Dokument gelöscht)" in german
+    assert "Ebenfalls gelesen:\n- [S9] Urlaub, S. 2 · handbuch.pdf (Dokument gelöscht)" in german
+    assert "_Als hilfreich markiert: stimmt_" in german
+    for english in ("**You:**", "References:", "Also read:", "Marked", "p. 2", "deleted"):
+        assert english not in german, english
+    english = thread_markdown(stored, "en")
+    assert "**You:**" in english and "_Marked helpful: stimmt_" in english
+    assert "References:\n- [S1] Urlaub, p. 2 · handbuch.pdf (document deleted)" in english
+    assert "Also read:\n- [S9]" in english and "Started " in english
+    untitled = thread_markdown({"turns": [{"question": question, "error": "kaputt"}]})
+    assert untitled.startswith("# treerag-Unterhaltung")
+    assert "(keine Antwort)\n\n> Fehler: kaputt" in untitled
+    assert thread_markdown({"turns": [{"question": "q"}]}).startswith("# treerag conversation")

@@ -426,7 +426,7 @@ def _reference_buttons(
     thread: dict[str, Any], index: int, refs: list[tuple[int, dict[str, Any]]]
 ) -> None:
     for r, ref in refs:
-        label = plain_label(reference_line(ref), 140)
+        label = plain_label(reference_line(ref, language()), 140)
         if st.button(
             label, key=f"{_key(thread, index, 'ref')}_{r}", type="tertiary",
             icon=":material/article:", disabled=bool(ref.get("gone")),

@@ -32,15 +32,13 @@ from ..route.routing import (
 from ..store import open_store
 from ..store.base import RegistryLike
 from ..text import ENGINE_NAME
+from ..text.messages import message
 from ..tree.passages import RANKING_CACHE
 from .ask import aask_multi, ask_multi
 from .result import AnswerMessage
 from .retriever import Retriever
 
-NOTHING_FOUND = (
-    "No document you can read matches this question: try the words the documents would use, "
-    "or pick the documents to ask."
-)
+NOTHING_FOUND = message("note.nothing_found")  # English's; the question's language is used
 
 Answer = AnswerMessage | dict[str, Any]
 
@@ -194,13 +192,14 @@ def _nothing(routing: Routing, stream: bool, return_raw: bool) -> Any:
     """The answer when no document matches: said plainly, with the routing's trace."""
     trace = {"documents": [], "library": routing.trace()}
     use = {"llm_calls": 0, "input_tokens": 0, "output_tokens": 0, "total_tokens": 0}
+    nothing = message("note.nothing_found", routing.language)  # the question's, none opened
     if stream:
-        return iter([NOTHING_FOUND, {"__references__": [], "trace": trace, "usage": use,
+        return iter([nothing, {"__references__": [], "trace": trace, "usage": use,
                                      "model_name": ENGINE_NAME}])  # fmt: skip
     if not return_raw:
-        return {"answer": NOTHING_FOUND, "references": [], "trace": trace, "usage": use}
+        return {"answer": nothing, "references": [], "trace": trace, "usage": use}
     return AnswerMessage(
-        content=NOTHING_FOUND,
+        content=nothing,
         references=[],
         response_metadata={"trace": trace, "llm_calls": 0, "model_name": ENGINE_NAME},
     )

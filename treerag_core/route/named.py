@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..text.messages import Phrase
 from ..text.tokens import STOPWORDS, tokenize
 
 # Another way a name is written, as the documents write it. A named constant: a team adds
@@ -120,8 +121,10 @@ def name_filter(
     if not kept:
         return None, {}
     asked = ", ".join(dict.fromkeys(w for w, _ in named.names))
-    why = {d: f"its card names {', '.join(dict.fromkeys(said[d]))}" for d in kept}
-    why.update({d: f"its card does not name {asked}" for d in card_terms if d not in kept})
+    why: dict[str, str] = {
+        d: Phrase("route.card_names", names=", ".join(dict.fromkeys(said[d]))) for d in kept
+    }
+    why.update({d: Phrase("route.card_lacks", names=asked) for d in card_terms if d not in kept})
     return kept, why
 
 
@@ -147,8 +150,8 @@ def period_filter(
     for asked, matched in tries:
         if matched:
             unknown = {d for d in candidates if not year.get(d)}
-            why = {d: f"its own period, {own[d]}, is the one asked" for d in matched}
-            why.update({d: f"its own period is {own[d]}, not {asked}" for d in own
+            why: dict[str, str] = {d: Phrase("route.own_period", period=own[d]) for d in matched}
+            why.update({d: Phrase("route.other_period", period=own[d], asked=asked) for d in own
                         if d not in matched and year[d]})  # fmt: skip
             return matched | unknown, why
     return None, {}

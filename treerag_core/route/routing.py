@@ -37,7 +37,8 @@ from ..llm.schemas import routing_schema
 from ..navigate.ranking import expand_query
 from ..store.base import DocumentStore, LibraryIndex, WithLibraryIndex, collection_of
 from ..summarize.card import card_line
-from ..text.messages import raised
+from ..text.language import detect_language
+from ..text.messages import Phrase, raised, said_in
 from ..text.tokens import tokenize
 from .named import Named, name_filter, name_terms, period_filter, read_question, with_aliases
 from .scoring import DocumentScore, scope_statistics, score_documents
@@ -95,8 +96,10 @@ class Considered:
     sections: list[int] = field(default_factory=list)  # its best sections, best first
     titles: list[str] = field(default_factory=list)  # their titles
     filtered: bool = False  # dropped by a name or period the question gives
+    language: str = ""  # its document's: what an answer from it is written in
 
-    def trace(self) -> dict[str, Any]:
+    def trace(self, language: str | None = None) -> dict[str, Any]:
+        """As the answer's trace shows it, the reasons in ``language``."""
         return {
             "doc_id": self.doc_id,
             "file_name": self.file_name,
@@ -105,9 +108,9 @@ class Considered:
             "card": round(self.card, 3),
             "passages": round(self.passages, 3),
             "kept": self.kept,
-            "why": self.why,
-            **({"period": self.period} if self.period else {}),
-            **({"named": self.named} if self.named else {}),
+            "why": said_in(self.why, language),
+            **({"period": said_in(self.period, language)} if self.period else {}),
+            **({"named": said_in(self.named, language)} if self.named else {}),
             **({"best_sections": self.titles} if self.titles else {}),
         }
 
@@ -124,19 +127,30 @@ class Routing:
     rows: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)  # the scope
     usage: dict[str, Any] = field(default_factory=dict)  # the routing call's, with a model
     filters: list[str] = field(default_factory=list)  # the filters applied, with why
+    asked: str = ""  # the question's language
 
     @property
     def doc_ids(self) -> list[str]:
         return [c.doc_id for c in self.picked]
 
-    def trace(self) -> dict[str, Any]:
+    @property
+    def language(self) -> str:
+        """The answer's language, as the answer tells it (``Prepared.language``): the
+        opened documents' when they share one, else the question's."""
+        languages = {c.language for c in self.picked}
+        return languages.pop() if len(languages) == 1 else self.asked
+
+    def trace(self, language: str | None = None) -> dict[str, Any]:
+        """What the answer's trace shows, its reasons and notes in ``language`` (by default
+        the answer's: a German answer explains its routing in German)."""
+        said = self.language if language is None else language
         return {
             "engine": self.engine,
             "searched": self.searched,
             "opened": self.doc_ids,
-            "documents": [c.trace() for c in self.considered[:TRACE_DOCUMENTS]],
-            **({"filters": self.filters} if self.filters else {}),
-            **({"note": self.note} if self.note else {}),
+            "documents": [c.trace(said) for c in self.considered[:TRACE_DOCUMENTS]],
+            **({"filters": [said_in(f, said) for f in self.filters]} if self.filters else {}),
+            **({"note": said_in(self.note, said)} if self.note else {}),
             **({"usage": self.usage} if self.usage else {}),
         }
 
@@ -174,17 +188,21 @@ def route(
     terms = {d: by_language[str(t.get("language") or "")] for d, t in totals.items()}
     postings = index.postings(set().union(*by_language.values()), allowed)
     scores = score_documents(terms, postings, scope_statistics(totals))
-    considered, filters = _filtered(_considered(scores, by_id), scores, named, totals)
+    considered, filters = _filtered(_considered(scores, by_id, totals), scores, named, totals)
     _best_sections(considered, index)
     routing = _keep(considered, len(by_id), k, named)
-    return replace(routing, rows=by_id, filters=filters)
+    return replace(routing, rows=by_id, filters=filters, asked=detect_language(query))
 
 
-def _considered(scores: Mapping[str, DocumentScore], rows: Mapping[str, Any]) -> list[Considered]:
+def _considered(
+    scores: Mapping[str, DocumentScore], rows: Mapping[str, Any],
+    totals: Mapping[str, Mapping[str, Any]],
+) -> list[Considered]:  # fmt: skip
     out = []
     for doc_id, s in scores.items():
         row = rows[doc_id]
-        c = Considered(doc_id, str(row.get("file_name")), collection_of(row))
+        c = Considered(doc_id, str(row.get("file_name")), collection_of(row),
+                       language=str(totals[doc_id].get("language") or ""))  # fmt: skip
         c.sections = [i for i, _ in s.best]
         out.append(c)
     return out
@@ -202,14 +220,15 @@ def _filtered(
     kept, why = name_filter(named, card_terms)
     by_id = {c.doc_id: c for c in considered}
     if kept is not None:
-        filters.append(f"names: {', '.join(w for w, _ in named.names)} → {len(kept)} documents")
+        names = ", ".join(w for w, _ in named.names)
+        filters.append(Phrase("route.filter_names", names=names, count=len(kept)))
         for doc_id, reason in why.items():
             by_id[doc_id].named = reason
         alive &= kept
     kept, why = period_filter(named, totals, alive)
     if kept is not None:
         asked = ", ".join(named.quarters + named.years)
-        filters.append(f"period: {asked} → {len(kept & alive)} documents")
+        filters.append(Phrase("route.filter_period", asked=asked, count=len(kept & alive)))
         for doc_id, reason in why.items():
             by_id[doc_id].period = reason
         alive &= kept
@@ -258,7 +277,8 @@ def routing_call(
     shortlist = list(routing.considered[:SHORTLIST])
     if len(routing.rows) <= SHORTLIST:  # a small library: every card, matched or not
         seen = {c.doc_id for c in shortlist}
-        shortlist += [Considered(d, str(r.get("file_name")), collection_of(r))
+        shortlist += [Considered(d, str(r.get("file_name")), collection_of(r),
+                                 language=str(r.get("language") or ""))
                       for d, r in routing.rows.items() if d not in seen]  # fmt: skip
     if not shortlist:
         return None
@@ -289,17 +309,23 @@ def model_choice(
     """The routing the model's reply makes (its order kept), or the offline one with why."""
     ids, reasoning, how = parse_search_reply(reply or "", list(call.numbered))
     if error or not ids and how != "json-empty":
-        why = error or "the reply named no card"
-        return replace(routing, note=f"search model: {why}; the offline choice")
+        why = error or Phrase("route.model_no_card")
+        return replace(routing, note=Phrase("route.model_failed", why=why))
     for c in routing.considered:
-        c.kept, c.why = False, "not picked by the search model"
+        c.kept, c.why = False, Phrase("route.model_not_picked")
     picked = [call.numbered[n] for n in ids[:k]]
+    said = reasoning[:160].rstrip(": ")
     for c in picked:
-        c.kept, c.why = True, f"picked by the search model: {reasoning[:160]}".rstrip(": ")
+        c.kept = True
+        c.why = (
+            Phrase("route.model_picked_why", reasoning=said)
+            if said
+            else (Phrase("route.model_picked"))
+        )
     order = {c.doc_id: i for i, c in enumerate(picked)}
     considered = sorted({c.doc_id: c for c in [*picked, *routing.considered]}.values(),
                         key=lambda c: (order.get(c.doc_id, len(order)), -c.score))  # fmt: skip
-    note = "" if picked else "the search model found no document for the question"
+    note = "" if picked else Phrase("route.model_none")
     return replace(routing, picked=picked, considered=considered, engine="model", note=note)
 
 
@@ -314,11 +340,10 @@ def checked_choice(chosen: Routing, offline: Routing, k: int) -> Routing:
     if set(offline.doc_ids) & set(chosen.doc_ids):
         return chosen
     best = offline.picked[0]
-    best.kept, best.why = True, "the offline ranking's best, opened too (offline check)"
+    best.kept, best.why = True, Phrase("route.checked_best")
     for c in chosen.picked[k - 1 :]:
-        c.kept, c.why = False, f"picked by the search model, but only {k} documents are opened"
-    note = ("offline check: none of the documents the search model picked is among those the "
-            "question's words find; the offline ranking's best is opened too")  # fmt: skip
+        c.kept, c.why = False, Phrase("route.model_over_limit", count=k)
+    note = Phrase("route.checked_note")
     picked = [chosen.picked[0], best, *chosen.picked[1:]][:k]
     return replace(chosen, picked=picked, note=note)
 
@@ -329,8 +354,7 @@ def _keep(considered: list[Considered], searched: int, k: int, named: Named) -> 
     ``CLOSE_RATIO``."""
     candidates = [c for c in considered if not c.filtered]
     if not candidates:
-        return Routing([], considered, searched,
-                       note="no document in the library matches the question")  # fmt: skip
+        return Routing([], considered, searched, note=Phrase("route.no_match"))
     best = candidates[0].score or 1.0
     ratio = KEEP_RATIO if named.compares else CLOSE_RATIO
     picked: list[Considered] = []
@@ -338,24 +362,36 @@ def _keep(considered: list[Considered], searched: int, k: int, named: Named) -> 
         close = c.score >= ratio * best
         if len(picked) < k and close:
             c.kept = True
-            c.why = "the best match" if rank == 1 else f"{c.score / best:.0%} of the best"
+            share = f"{c.score / best:.0%}"
+            c.why = Phrase("route.best") if rank == 1 else Phrase("route.share", share=share)
             picked.append(c)
         elif close:
-            c.why = f"close, but only {k} documents are opened"
+            c.why = Phrase("route.too_many", count=k)
         else:
-            cut = "compares" if named.compares else "does not compare"
-            c.why = (
-                f"{c.score / best:.0%} of the best, below the {ratio:.0%} cut (the question {cut})"
-            )
+            below = "route.below_cut_compares" if named.compares else "route.below_cut"
+            c.why = Phrase(below, share=f"{c.score / best:.0%}", cut=f"{ratio:.0%}")
     if named.compares:
         for c in _best_of_each_name(candidates, named):
             if c not in picked and len(picked) < k:
-                c.kept, c.why = True, "the best of a name the question compares"
+                c.kept, c.why = True, Phrase("route.best_of_name")
                 picked.append(c)
     for c in considered:
         if c.filtered:
-            c.why = "filtered out: " + "; ".join(x for x in (c.named, c.period) if x and "not" in x)
+            c.why = _filtered_out(c)
     return Routing(picked, considered, searched)
+
+
+def _filtered_out(c: Considered) -> str:
+    """Why a filter dropped ``c``: the name its card lacks, the period that is not its own."""
+    named = c.named if _said(c.named, "route.card_lacks") else ""
+    period = c.period if _said(c.period, "route.other_period") else ""
+    if named and period:
+        return Phrase("route.filtered_out_both", named=named, period=period)
+    return Phrase("route.filtered_out", reason=named or period)
+
+
+def _said(reason: str, key: str) -> bool:
+    return isinstance(reason, Phrase) and reason.key == key
 
 
 def _best_of_each_name(candidates: list[Considered], named: Named) -> list[Considered]:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
-from ...text.messages import raised
+from ...text.messages import Phrase, raised
 from .asks import Ask
 from .formula import Expr, FormulaError, Operand, parse
 from .metrics import find_metric, plain_name
@@ -66,9 +66,9 @@ def compute(ask: Ask, index: TableIndex) -> Computation:
             values = [run.formula(ask.formula, (year,)) for year in _periods(ask)]
             out.result, out.money, out.working = _frame(ask, values)
         except FormulaError as exc:
-            out.problem = str(exc)
-        except _Stop:
-            pass
+            out.problem = said_later(exc)
+        except _Stop as stop:  # the formula's own stop is kept already; the framing's here
+            out.problem = out.problem or stop.reason
     found = [c for c in out.cells if c.unit or c.currency]
     out.unit = found[0].unit if found else ""
     out.currency = found[0].currency if found else ""
@@ -97,13 +97,13 @@ def _frame(ask: Ask, values: list[Value | None]) -> tuple[Decimal | None, bool, 
         if ask.kind == "change":
             return last.amount - first.amount, money, f"{last.text} − {first.text}"
         if first.amount == 0:
-            raise _Stop.because(f"the {ask.years[0]} value is zero, so there is no rate of change")
+            raise _Stop.because("computed.problem_zero_base", year=ask.years[0])
         if ask.kind == "growth":
             rate = (last.amount - first.amount) / abs(first.amount)
             return rate, False, f"({last.text} − {first.text}) / {_bare(first, ask)}"
         span = ask.years[-1] - ask.years[0]
         if first.amount < 0 or last.amount < 0 or span <= 0:
-            raise _Stop.because("a CAGR needs two positive values in different years")
+            raise _Stop.because("computed.problem_cagr")
         rate = (last.amount / first.amount) ** (Decimal(1) / Decimal(span)) - 1
         return rate, False, f"({last.text} / {first.text})^(1/{span}) − 1"
     return vals[0].amount, money, vals[0].text
@@ -113,13 +113,22 @@ def _bare(value: Value, ask: Ask) -> str:
     return _wrap(value.text, "/")
 
 
+def said_later(exc: FormulaError) -> str:
+    """A formula's refusal as a problem: English text that a note says again in the
+    answer's language (a refusal raised without a key stays as it is)."""
+    return Phrase(exc.key, **exc.values) if exc.key else str(exc)
+
+
 class _Stop(Exception):
     """The computation cannot go on (the reason is in the run's ``problem``)."""
 
     reason = ""
 
     @classmethod
-    def because(cls, reason: str) -> _Stop:
+    def because(cls, key: str, /, **values: object) -> _Stop:
+        """A stop whose reason is the catalogue's ``key`` (English text, said again in
+        the answer's language inside its note)."""
+        reason = Phrase(key, **values)
         stop = cls(reason)
         stop.reason = reason
         return stop
@@ -169,7 +178,7 @@ class _Run:
         if len(cells) < len(operand.years) or not cells:
             return None
         if len({c.percent for c in cells}) > 1:
-            raise _Stop.because(f"the {operand.phrase} cells mix percentages and amounts")
+            raise _Stop.because("computed.problem_mixed", phrase=operand.phrase)
         money = not cells[0].percent
         vals = [c.base if money else c.value for c in cells]
         shown = [number(c.value) for c in cells]
@@ -192,7 +201,7 @@ class _Run:
                 return None
             formula, label = known[0].formula, known[1]
         if self.depth >= MAX_DEPTH:
-            raise _Stop.because(f"“{operand.phrase}” is defined in terms of itself")
+            raise _Stop.because("computed.problem_circular", phrase=operand.phrase)
         self.depth += 1
         try:
             inner = self.formula(formula, operand.years)
@@ -230,7 +239,7 @@ def evaluate(expr: Expr, leaf: Callable[[Operand], Value]) -> tuple[Value | None
         try:
             return walk(expr), ""
         except FormulaError as exc:
-            return None, str(exc)
+            return None, said_later(exc)
         except _Stop as stop:
             return None, stop.reason
 
@@ -241,7 +250,7 @@ def combine(op: str, left: Value, right: Value) -> Value:
     text = f"{left_text} {_SIGN[op]} {_wrap(right.text, op, right=True)}"
     if op in "+-":
         if left.money != right.money and not _constant(left) and not _constant(right):
-            raise _Stop.because(f"{left.text} and {right.text} are not in the same unit")
+            raise _Stop.because("computed.problem_units", left=left.text, right=right.text)
         amount = left.amount + right.amount if op == "+" else left.amount - right.amount
         return Value(amount, left.money or right.money, text)
     if op == "*":
@@ -251,7 +260,7 @@ def combine(op: str, left: Value, right: Value) -> Value:
             raise DivisionByZero
         amount = left.amount / right.amount
     except (DivisionByZero, InvalidOperation):
-        raise _Stop.because(f"it would divide by zero ({right.text} is 0)") from None
+        raise _Stop.because("computed.problem_zero_division", right=right.text) from None
     return Value(amount, left.money and not right.money, text)
 
 

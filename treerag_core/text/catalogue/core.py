@@ -104,6 +104,52 @@ EN: dict[str, str] = {
     "computed.how_average": "average of {count} rows{spread}",
     "computed.how_count": "rows counted{spread}",
     "computed.more_rows": "… and {count} more rows",
+    # Why a computation stops (inside "cannot be computed: …", in the answer's language)
+    "computed.problem_zero_base": "the {year} value is zero, so there is no rate of change",
+    "computed.problem_cagr": "a CAGR needs two positive values in different years",
+    "computed.problem_mixed": "the {phrase} cells mix percentages and amounts",
+    "computed.problem_circular": "“{phrase}” is defined in terms of itself",
+    "computed.problem_units": "{left} and {right} are not in the same unit",
+    "computed.problem_zero_division": "it would divide by zero ({right} is 0)",
+    # A library question: the answer when no document matches, and the routing's trace
+    # (why each document was kept or dropped), in the answer's language
+    "note.nothing_found": "No document you can read matches this question: try the words the "
+    "documents would use, or pick the documents to ask.",
+    "route.best": "the best match",
+    "route.share": "{share} of the best",
+    "route.too_many": "close, but only {count} documents are opened",
+    "route.below_cut_compares": "{share} of the best, below the {cut} cut (the question compares)",
+    "route.below_cut": "{share} of the best, below the {cut} cut (the question does not compare)",
+    "route.best_of_name": "the best of a name the question compares",
+    "route.filtered_out": "filtered out: {reason}",
+    "route.filtered_out_both": "filtered out: {named}; {period}",
+    "route.no_match": "no document in the library matches the question",
+    "route.filter_names": "names: {names} → {count} documents",
+    "route.filter_period": "period: {asked} → {count} documents",
+    "route.card_names": "its card names {names}",
+    "route.card_lacks": "its card does not name {names}",
+    "route.own_period": "its own period, {period}, is the one asked",
+    "route.other_period": "its own period is {period}, not {asked}",
+    "route.model_failed": "search model: {why}; the offline choice",
+    "route.model_no_card": "the reply named no card",
+    "route.model_not_picked": "not picked by the search model",
+    "route.model_picked": "picked by the search model",
+    "route.model_picked_why": "picked by the search model: {reasoning}",
+    "route.model_none": "the search model found no document for the question",
+    "route.model_over_limit": "picked by the search model, but only {count} documents are opened",
+    "route.checked_best": "the offline ranking's best, opened too (offline check)",
+    "route.checked_note": "offline check: none of the documents the search model picked is "
+    "among those the question's words find; the offline ranking's best is opened too",
+    # A conversation as Markdown (the download), in the conversation's language
+    "export.untitled": "treerag conversation",
+    "export.started": "Started {created}, last answer {updated}.",
+    "export.you": "**You:**",
+    "export.no_answer": "(no answer)",
+    "export.error": "> Error: {error}",
+    "export.references": "References:",
+    "export.also_read": "Also read:",
+    "export.marked_up": "_Marked helpful{comment}_",
+    "export.marked_down": "_Marked not helpful{comment}_",
 }
 
 DE: dict[str, str] = {
@@ -239,6 +285,54 @@ DE: dict[str, str] = {
     "computed.how_average": "Durchschnitt von {count} Zeilen{spread}",
     "computed.how_count": "Zeilen gezählt{spread}",
     "computed.more_rows": "… und {count} weitere Zeilen",
+    "computed.problem_zero_base": "der Wert für {year} ist null, es gibt also keine "
+    "Veränderungsrate",
+    "computed.problem_cagr": "eine CAGR braucht zwei positive Werte aus verschiedenen Jahren",
+    "computed.problem_mixed": "die Zellen zu {phrase} mischen Prozentsätze und Beträge",
+    "computed.problem_circular": "„{phrase}“ ist durch sich selbst definiert",
+    "computed.problem_units": "{left} und {right} haben nicht dieselbe Einheit",
+    "computed.problem_zero_division": "es würde durch null geteilt ({right} ist 0)",
+    "note.nothing_found": "Kein Dokument, das Sie lesen dürfen, passt zu dieser Frage: "
+    "Versuchen Sie es mit den Wörtern, die die Dokumente verwenden würden, oder wählen Sie "
+    "die Dokumente aus, die Sie fragen möchten.",
+    "route.best": "der beste Treffer",
+    "route.share": "{share} des besten Treffers",
+    "route.too_many": "knapp dahinter, aber nur {count} Dokumente werden geöffnet",
+    "route.below_cut_compares": "{share} des besten Treffers, unter der Schwelle von {cut} "
+    "(die Frage vergleicht)",
+    "route.below_cut": "{share} des besten Treffers, unter der Schwelle von {cut} (die Frage "
+    "vergleicht nicht)",
+    "route.best_of_name": "der beste Treffer für einen Namen, den die Frage vergleicht",
+    "route.filtered_out": "ausgefiltert: {reason}",
+    "route.filtered_out_both": "ausgefiltert: {named}; {period}",
+    "route.no_match": "kein Dokument der Bibliothek passt zur Frage",
+    "route.filter_names": "Namen: {names} → {count} Dokument(e)",
+    "route.filter_period": "Zeitraum: {asked} → {count} Dokument(e)",
+    "route.card_names": "seine Karte nennt {names}",
+    "route.card_lacks": "seine Karte nennt {names} nicht",
+    "route.own_period": "sein eigener Zeitraum, {period}, ist der gefragte",
+    "route.other_period": "sein eigener Zeitraum ist {period}, nicht {asked}",
+    "route.model_failed": "Suchmodell: {why}; die Offline-Auswahl",
+    "route.model_no_card": "die Antwort nannte keine Karte",
+    "route.model_not_picked": "vom Suchmodell nicht gewählt",
+    "route.model_picked": "vom Suchmodell gewählt",
+    "route.model_picked_why": "vom Suchmodell gewählt: {reasoning}",
+    "route.model_none": "das Suchmodell fand kein Dokument zur Frage",
+    "route.model_over_limit": "vom Suchmodell gewählt, aber nur {count} Dokumente werden geöffnet",
+    "route.checked_best": "der beste Treffer der Offline-Rangfolge, ebenfalls geöffnet "
+    "(Offline-Prüfung)",
+    "route.checked_note": "Offline-Prüfung: Keines der vom Suchmodell gewählten Dokumente ist "
+    "unter denen, die die Wörter der Frage finden; der beste Treffer der Offline-Rangfolge "
+    "wird ebenfalls geöffnet",
+    "export.untitled": "treerag-Unterhaltung",
+    "export.started": "Begonnen {created}, letzte Antwort {updated}.",
+    "export.you": "**Sie:**",
+    "export.no_answer": "(keine Antwort)",
+    "export.error": "> Fehler: {error}",
+    "export.references": "Quellen:",
+    "export.also_read": "Ebenfalls gelesen:",
+    "export.marked_up": "_Als hilfreich markiert{comment}_",
+    "export.marked_down": "_Als nicht hilfreich markiert{comment}_",
 }
 
 # Languages by name, as English names them (one home: ``text.language``)
