@@ -29,11 +29,14 @@ DEV_SET = (
 )
 # Our questions whose answers are printed in the shared filings (files relative to DEV_SET's):
 # name → file. The first was used while tuning the offline answer; the second was written
-# after tuning and never tuned on.
+# after tuning, but its misses have since been looked at, so it counts as tuning now; the
+# third was written 2026-12-03 on the filings the others use least and is never tuned on
+# (report its score, never read why a question of it is missed).
 QUESTIONS = Path(__file__).resolve().parent / "questions"
 OWN_SETS = {
     "ours (tuned on)": QUESTIONS / "printed_answers.jsonl",
     "ours, held out": QUESTIONS / "printed_answers_holdout.jsonl",
+    "ours, held out (fresh)": QUESTIONS / "printed_answers_holdout2.jsonl",
 }
 OUT = Path(__file__).resolve().parent / "out" / "financebench"
 # Follow-up questions written for this project on the same filings (files relative to the
