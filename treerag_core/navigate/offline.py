@@ -9,7 +9,8 @@ from ..text.language import Languages
 from ..types import FlatNode
 from .base import NavigationResult, Plan, Search
 from .crosslanguage import cannot_match
-from .ranking import RankingMemory, rank_nodes
+from .line_items import RowLabels, line_item_sections
+from .ranking import RankingMemory, question_terms, rank_nodes, ranking_statistics
 
 RELATIVE_CUTOFF = 0.4  # offline picks must score at least this share of the best one
 
@@ -41,22 +42,36 @@ def offline_pick(
     carried: list[str] | None = None,
     memory: RankingMemory | None = None,
     language: Languages | None = None,
+    labels: RowLabels | None = None,
 ) -> tuple[list[str], str]:
-    """The ``k`` best-ranked sections; ``carried`` ones (the previous answer's, for a
-    follow-up on the same topic) are read too, taking the places of the last-ranked."""
+    """The ``k`` best-ranked sections; sections whose tables print a line item the question
+    names (``labels``: the document's row labels, see :mod:`.line_items`) and ``carried``
+    ones (the previous answer's, for a follow-up on the same topic) are read too, taking
+    the places of the last-ranked."""
     pool = candidates if candidates is not None else list(flat)
     carried = [nid for nid in carried or [] if nid in flat and nid in set(pool)][:k]
-    scored = rank_nodes(query, flat, k=k, candidates=candidates, memory=memory, language=language)
+    scored = rank_nodes(
+        query, flat, k=len(pool), candidates=candidates, memory=memory, language=language
+    )
     # Keep only sections scoring near the best: a common word must not drag in noise.
-    ranked = [nid for nid, score in scored if score >= RELATIVE_CUTOFF * scored[0][1]]
-    how = "offline BM25 ranking"
+    ranked = [nid for nid, score in scored[:k] if score >= RELATIVE_CUTOFF * scored[0][1]]
     if not ranked and not carried:
         return pool[:k], "no term of the question matched; the opening sections were used"
+    how = ["offline BM25 ranking"]
+    named: list[str] = []
+    if labels and scored:
+        bm25, languages = ranking_statistics(flat, candidates, memory, language)
+        order = {nid: i for i, nid in enumerate(pool)}
+        items = line_item_sections(set(question_terms(query, languages)), labels, bm25, order)
+        named = [nid for nid, _ in items if nid not in ranked and nid not in carried]
+        if named:
+            printed = ", ".join(dict.fromkeys(f"'{label}'" for _, label in items))
+            how.append(f"{len(named)} section(s) whose tables print {printed} read too")
+    extra = [nid for nid in carried if nid not in ranked]
     if carried:
-        extra = [nid for nid in carried if nid not in ranked]
-        ranked = ranked[: k - len(extra)] + extra
-        how += f"; {len(carried)} section(s) of the previous answer read again"
-    return ranked, how
+        how.append(f"{len(carried)} section(s) of the previous answer read again")
+    reserved = (named + extra)[-k:]
+    return ranked[: k - len(reserved)] + reserved, "; ".join(how)
 
 
 def descendants(flat: dict[str, FlatNode], roots: list[str]) -> list[str]:

@@ -33,6 +33,7 @@ from .base import (
     SearchRequest,
 )
 from .history import Conversation
+from .line_items import remembered_labels
 from .model import ModelNavigator
 from .offline import OfflineNavigator, offline_pick
 from .ranking import RankingMemory
@@ -61,8 +62,10 @@ def plan_navigation(
     # read the same statistics, which would otherwise be built twice.
     memory = memory if memory is not None else RankingMemory()
 
+    labels = remembered_labels(document, language, memory)
+
     def offline(k: int, pool: list[str] | None = None) -> tuple[list[str], str]:
-        return offline_pick(searched, flat, k, pool, carried, memory, language)
+        return offline_pick(searched, flat, k, pool, carried, memory, language, labels)
 
     navigator: Navigator = OfflineNavigator()
     outline = ""

@@ -149,7 +149,7 @@ def rank_nodes(
     told from the sections."""
     ids, languages = _ranked_set(flat_nodes, candidates, language)
     bm25 = _statistics(flat_nodes, ids, languages, memory)
-    asked = tokenize(expand_query(query), languages.for_question(query))
+    asked = question_terms(query, languages)
     best: dict[str, float] = {}
     nid: str
     for (nid, _), score in bm25.scores(asked).items():  # type: ignore[misc]  # keys here are (node id, language)
@@ -157,6 +157,23 @@ def rank_nodes(
     order = {nid: i for i, nid in enumerate(ids)}
     ranked = sorted(best.items(), key=lambda kv: (-kv[1], order[kv[0]]))
     return ranked[:k]
+
+
+def question_terms(query: str, languages: Languages) -> list[str]:
+    """The question's words as the ranking searches them: expanded, cut and stemmed."""
+    return tokenize(expand_query(query), languages.for_question(query))
+
+
+def ranking_statistics(
+    flat_nodes: Mapping[str, FlatNode],
+    candidates: Iterable[str] | None = None,
+    memory: RankingMemory | None = None,
+    language: str | Languages | None = None,
+) -> tuple[BM25, Languages]:
+    """The statistics :func:`rank_nodes` ranks by (the same object, with the same
+    ``memory``), and the languages the sections are cut in."""
+    ids, languages = _ranked_set(flat_nodes, candidates, language)
+    return _statistics(flat_nodes, ids, languages, memory), languages
 
 
 def known_share(

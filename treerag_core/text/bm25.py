@@ -65,15 +65,27 @@ class BM25:
         """Whether any passage has the term."""
         return bool(self._hits(term))
 
+    def _idf(self, passages: int) -> float:
+        n = len(self.keys)
+        return math.log(1 + (n - passages + 0.5) / (passages + 0.5))
+
+    def passages_with(self, term: str) -> int:
+        """How many passages hold the term (its document frequency)."""
+        return len(self._hits(term) or ())
+
+    def idf(self, term: str) -> float:
+        """How specific a term is to the passages holding it (highest for one none holds)."""
+        return self._idf(self.passages_with(term))
+
     def scores(self, query_tokens: list[str]) -> dict[Hashable, float]:
         """Each passage holding a query term, with its score (terms counted once)."""
         out: dict[int, float] = {}
-        k1, b, avg, n = self.k1, self.b, self.avg or 1, len(self.keys)
+        k1, b, avg = self.k1, self.b, self.avg or 1
         for term in set(query_tokens):
             hits = self._hits(term)
             if not hits:
                 continue
-            idf = math.log(1 + (n - len(hits) + 0.5) / (len(hits) + 0.5))
+            idf = self._idf(len(hits))
             for number, f in hits:
                 norm = k1 * (1 - b + b * self.lengths[number] / avg)
                 out[number] = out.get(number, 0.0) + idf * f * (k1 + 1) / (f + norm)

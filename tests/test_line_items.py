@@ -1,0 +1,136 @@
+"""A question naming a line item reaches the statement printing it (offline navigation).
+
+On a generated filing, prose sections repeat the company's name, the fiscal year and the
+item's words ("long-term debt") while the balance sheet prints the item once, as a row: the
+BM25 ranking alone leaves the statement out of the few sections read, and the row's label,
+kept with the document's tables, brings it in (see ``treerag_core/navigate/line_items.py``).
+"""
+
+from __future__ import annotations
+
+import pytest
+from fpdf import FPDF
+
+from treerag_core import index_document, make_summarizer
+from treerag_core.navigate.base import NavigationConfig
+from treerag_core.navigate.line_items import LINE_ITEM_SECTIONS, row_labels
+from treerag_core.navigate.offline import offline_pick
+from treerag_core.navigate.plan import navigate
+from treerag_core.text.language import Languages
+
+NAME = "Northwind Corporation"
+# Prose the ranking prefers: the question's words repeated, the item's among them.
+DEBT_PROSE = [
+    (
+        "Liquidity and Capital Resources",
+        f"In fiscal 2023 {NAME} refinanced part of its long-term debt. {NAME} expects its "
+        f"cash and credit lines to cover the long-term debt due in fiscal 2024.",
+    ),
+    (
+        "Debt Covenants",
+        f"The credit agreements of {NAME} require {NAME} to keep its long-term debt under "
+        f"three times earnings; {NAME} met every covenant in fiscal 2023.",
+    ),
+]
+# Sections naming the company and the year, and others naming neither: a filing's mix.
+NAMED = [
+    (
+        f"{part} of {NAME}",
+        f"The {part.lower()} of {NAME} for fiscal 2023 is set out here. In fiscal 2023 "
+        f"{NAME}'s {part.lower()} followed the policies {NAME} adopted before.",
+    )
+    for part in (
+        "Certification",
+        "Code of Ethics",
+        "Executive Officers",
+        "Governance",
+        "Audit Committee",
+        "Compensation",
+        "Internal Control",
+    )
+] + [
+    (
+        "Stock Performance Graph",
+        f"The graph compares {NAME}'s cumulative return with a peer index.",
+        "Cumulative total return 2019 2023",
+        f"{NAME} 100 180",
+        "Peer index 100 150",
+    )
+]
+OTHER = [
+    (topic, f"Our {topic.lower()} are described here; nothing in them changed this year.")
+    for topic in (
+        "Properties", "Legal Proceedings", "Seasonality", "Competition", "Raw Materials",
+        "Trademarks", "Environmental Matters", "Research Programs", "Distribution", "Suppliers",
+    )
+]  # fmt: skip
+BALANCE_SHEET = (
+    "Consolidated Balance Sheets",
+    "The notes that follow are an integral part of these statements.",
+    "(In millions) 2023 2022",
+    "Current assets:",
+    "Cash and cash equivalents 210 180",
+    "Inventories 90 70",
+    "Total current assets 400 350",
+    "Total assets $ 1,500 $ 1,300",
+    "Current portion of long-term debt 50 40",
+    "Long-term debt 620 700",
+    "Total liabilities 900 880",
+)
+QUESTION = f"What was {NAME}'s long-term debt at the end of fiscal 2023?"
+READ = len(DEBT_PROSE)  # sections read: as many as the prose outscoring the statement
+
+
+@pytest.fixture(scope="module")
+def filing(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    folder = tmp_path_factory.mktemp("line_items")
+    path = folder / "northwind_10k.pdf"
+    pdf = FPDF()
+    for title, *lines in [*DEBT_PROSE, *NAMED, BALANCE_SHEET, *OTHER]:
+        pdf.add_page()
+        pdf.set_font("Helvetica", "B", 16)
+        pdf.cell(0, 10, title, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", size=11)
+        for line in lines:
+            pdf.multi_cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+    return index_document(
+        str(path),
+        summarizer=make_summarizer(None),
+        registry_path=str(folder / "indexed_docs.json"),
+        verbose=False,
+    )
+
+
+def _statement(doc: dict) -> str:
+    return next(nid for nid, n in doc["flat_nodes"].items() if n["title"] == BALANCE_SHEET[0])
+
+
+def test_the_statement_printing_the_named_line_item_is_read(filing: dict) -> None:
+    flat, statement = filing["flat_nodes"], _statement(filing)
+    labels = row_labels(filing, Languages("en"))
+    assert ("Long-term debt", frozenset({"long-term", "debt"})) in labels[statement]
+    ranked, _ = offline_pick(QUESTION, flat, READ)
+    assert statement not in ranked  # the ranking alone: the prose repeating the words wins
+    picked, how = offline_pick(QUESTION, flat, READ, labels=labels)
+    assert statement in picked and len(picked) == READ
+    assert picked[: READ - 1] == ranked[: READ - 1]  # it takes the last-ranked's place
+    assert "'Long-term debt'" in how
+    # as navigation runs it: the document's stored tables give the labels
+    result = navigate(QUESTION, filing, None, NavigationConfig(offline_sections=READ))
+    assert statement in result.node_ids
+    assert "Long-term debt" in result.trace[0]["reasoning"]
+
+
+def test_labels_of_the_documents_own_words_or_not_named_add_nothing(filing: dict) -> None:
+    flat = filing["flat_nodes"]
+    labels = row_labels(filing, Languages("en"))
+    graph = next(nid for nid, n in flat.items() if n["title"] == "Stock Performance Graph")
+    assert any(label == NAME for label, _ in labels[graph])  # a row named like the company
+    # The company's name is in most passages: its row says nothing of what is asked.
+    question = f"How did {NAME} manage liquidity in fiscal 2023?"
+    assert offline_pick(question, flat, READ, labels=labels) == offline_pick(question, flat, READ)
+    # "Current portion of long-term debt" is not named by a question about long-term debt
+    # (its whole label is not), and at most LINE_ITEM_SECTIONS sections are added.
+    picked, _ = offline_pick(QUESTION, flat, READ, labels=labels)
+    assert sum(1 for nid in picked if nid in labels) <= LINE_ITEM_SECTIONS
