@@ -48,6 +48,9 @@ class Case:
     known: str = ""  # the files' names (what ``ask`` passes the check)
     printed: bool = False  # the gold figure's digits are printed in a section read
     answers: list[tuple[str, str, bool]] = field(default_factory=list)
+    # what the offline engine computes for the question from the document's tables, asked
+    # by the check when a figure is found nowhere (``check_support(engine=…)``)
+    engine: Any = None
 
 
 def gold_figure(item: dict[str, Any]) -> Any:
