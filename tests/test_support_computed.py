@@ -87,6 +87,18 @@ def test_a_cell_from_a_section_not_read_gives_its_page_and_no_reference() -> Non
     assert sentence["support"]["quote"].startswith("Total current")
 
 
+def test_the_engine_confirms_a_figure_printed_by_chance_in_a_passage_not_cited() -> None:
+    market = {"ref": "S2", "label": "S2 · Item 1 > Markets, p. 5", "page_start": 5,
+              "text": "Our share of the European market reached 17.7% in 2023."}  # fmt: skip
+    answer = "The three-year average operating margin was 17.7% [S1]."
+    alone = check_support(answer, [*SECTIONS, market], AVERAGE, model=True)
+    assert alone["sentences"][0]["verdict"] == "partly"  # printed only where it does not cite
+    support = check_support(answer, [*SECTIONS, market], AVERAGE, model=True,
+                            engine=engine(AVERAGE))  # fmt: skip
+    assert support["verdict"] == "supported"
+    assert support["sentences"][0]["support"]["ref"] == "S1"
+
+
 def test_the_rounding_the_answer_prints_is_the_only_tolerance() -> None:
     assert not check("The average was 17.67% [S1].", AVERAGE)["flagged"]
     assert check("The average was 17.6% [S1].", AVERAGE)["flagged"]  # 17.67 rounds to 17.7

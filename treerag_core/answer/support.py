@@ -3,10 +3,10 @@
 The answer's reader chose this app over a chatbot to see where an answer comes from, so an
 answer must not state what its sources do not hold without saying so. Each sentence is
 matched to the passages it cites (all passages read when it cites none): its figures (as
-printed, in another notation, computed from two of the passages' figures, the mean
-of two or three neighbouring cells of a table row, or the result the offline engine
-computes for the question from the document's tables, in as many steps as it takes), its years,
-its names and its key terms must be found there, and a negation must not be turned around
+printed, in another notation, computed from two of the passages' figures, the mean of
+two or three neighbouring cells of a table row, or what the offline engine computes for
+the question from the document's tables, in as many steps as it takes), its years, its
+names and its key terms must be found there, and a negation must not be turned around
 ("did not increase" against "increased"). A sentence is **supported**, **partly**
 supported (a name, a year or some terms missing, or its figure found only in a passage it
 does not cite) or **unsupported** (a figure, or most of its terms, nowhere; its statement
@@ -163,8 +163,7 @@ class _Given:
         self.engine: Callable[[], Sequence[EngineFigure]] | None = None
         self._computed: Sequence[EngineFigure] | None = None
 
-    def computed(self) -> Sequence[EngineFigure]:
-        """The engine's results for the question, computed once per answer when first asked."""
+    def computed(self) -> Sequence[EngineFigure]:  # the engine's: once per answer, if asked
         if self._computed is None:
             self._computed = self.engine() if self.engine else ()
         return self._computed
@@ -208,10 +207,7 @@ def _check(
     found, elsewhere, best = _figures_found(
         figures, terms | given.asked, scope, passages, workings(text), given
     )
-    found += [f for f in figures if f not in found and any(f.agrees(r) for r in given.results)]
-    by_engine = _by_engine([f for f in figures if f not in found and f not in elsewhere],
-                           given, sentence.refs)  # fmt: skip
-    found += [f for f in figures if f not in found and f in by_engine]
+    found, elsewhere, by_engine = _confirmed(figures, found, elsewhere, given, sentence.refs)
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
     missing += [str(y) for y in sorted(years) if not _year_found(y, scope, given)]
     missing += [n for n in names if not _name_found(n, scope, given)]
@@ -244,11 +240,25 @@ def _check(
     return row
 
 
+def _confirmed(
+    figures: list[Figure], found: list[Figure], elsewhere: list[Figure], given: _Given,
+    refs: Sequence[str],
+) -> tuple[list[Figure], list[Figure], dict[Figure, dict[str, Any]]]:  # fmt: skip
+    """With the figures the app computed found: its results from cited cells, the engine's
+    for the question (also over a print in an uncited passage: a coincidence, or its cell)."""
+    found = found + [f for f in figures if f not in found
+                     and any(f.agrees(r) for r in given.results)]  # fmt: skip
+    by_engine = _by_engine([f for f in figures if f not in found], given, refs)
+    found += [f for f in figures if f not in found and f in by_engine]
+    return found, [f for f in elsewhere if f not in by_engine], by_engine
+
+
 def _by_engine(
     lost: list[Figure], given: _Given, refs: Sequence[str]
 ) -> dict[Figure, dict[str, Any]]:
-    """The figures found nowhere that agree with what the engine computes for the question,
-    each with the place of a cell it was computed from (one the sentence cites if any)."""
+    """The figures not found in the passages the sentence cites that agree with what the
+    engine computes for the question, each with the place of a cell it was computed from
+    (one the sentence cites if any)."""
     if not lost or given.engine is None:
         return {}
     out: dict[Figure, dict[str, Any]] = {}
