@@ -48,6 +48,9 @@ class Case:
     known: str = ""  # the files' names (what ``ask`` passes the check)
     printed: bool = False  # the gold figure's digits are printed in a section read
     answers: list[tuple[str, str, bool]] = field(default_factory=list)
+    # what the offline engine computes for the question from the document's tables, asked
+    # by the check when a figure is found nowhere (``check_support(engine=…)``)
+    engine: Any = None
 
 
 def gold_figure(item: dict[str, Any]) -> Any:
@@ -55,6 +58,10 @@ def gold_figure(item: dict[str, Any]) -> Any:
     from treerag_core.text.figures import figures_in
 
     return next((f for f in figures_in(str(item.get("answer") or "")) if not f.year), None)
+
+
+def _key(company: str) -> str:
+    return "".join(ch for ch in company.lower() if ch.isalnum())
 
 
 def _pick(key: str, options: tuple[str, ...]) -> str:
@@ -102,7 +109,8 @@ def answers_for(
         right = template.format(company=company, answer=said, ref=f"[{ref}]")
         case.answers.append(("b right", right, True))
         case.answers.append(("c figure changed", changed(right, figure.text), True))
-        others = [c for c in companies if c and c.lower() != company.lower()]
+        # another company: not this one spelt otherwise ("KRAFTHEINZ" is Kraft Heinz)
+        others = [c for c in companies if c and _key(c) != _key(company)]
         other = others[int(hashlib.sha256(item["id"].encode()).hexdigest(), 16) % len(others)]
         case.answers.append(("d name swapped", template.format(
             company=other, answer=said, ref=f"[{ref}]"), True))  # fmt: skip

@@ -9,7 +9,9 @@ The last step before :mod:`.result` returns an answer, for every way of asking:
   in reading order), in its text, its references and the sections it was read from, so a
   number means the same section in the answer, its Sources line, its evidence and the
   exported Markdown.
-- **Support.** :func:`.support.check_support` on the text shown.
+- **Support.** :func:`.support.check_support` on the text shown; a figure the sections
+  neither print nor compute in one step is compared with what the offline engine computes
+  for the question from the documents' tables (:func:`.offline.computed.engine_figures`).
 - **Set aside.** When most of a model's answer is unsupported, its reply is garbled, or it
   states no figure where the question asks for one and the sections hold some, the answer
   shown is the offline engine's from the same sections (computed from cited cells when the
@@ -21,13 +23,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..llm.call import LLMReply
 from ..text import ENGINE_NAME
 from ..text.messages import EN, message
 from .context import Prepared
-from .offline.computed import computed_reply
+from .offline.computed import computed_reply, engine_figures
 from .offline.extractive import extractive_answer
 from .support import check_support
 
@@ -53,8 +56,10 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     by_model = bool(reply.model) and reply.model != ENGINE_NAME
     text = renumber(prepared, reply.text)
     known = " ".join(dict.fromkeys(str(r.get("file_name") or "") for r in prepared.references))
+    engine = partial(engine_figures, prepared.searched_as or query, prepared.documents,
+                     prepared.references, prepared.memory)  # fmt: skip
     support = check_support(text, prepared.sections, query, model=by_model, language=language,
-                            known=known, results=prepared.computed)  # fmt: skip
+                            known=known, results=prepared.computed, engine=engine)  # fmt: skip
     if not (support["set_aside"] and prepared.sections and not prepared.overview):
         return Checked(text, support, model=reply.model)
     offline = computed_reply(prepared.searched_as or query, prepared, language) or extractive_answer(
@@ -66,7 +71,8 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     shown, model_text = _renumbered(shown, mapping), _renumbered(text, mapping)
     _apply(prepared, mapping)
     offline_support = check_support(shown, prepared.sections, query, language=language,
-                                    known=known, results=prepared.computed)  # fmt: skip
+                                    known=known, results=prepared.computed,
+                                    engine=engine)  # fmt: skip
     offline_support["model"] = {
         key: support[key] for key in ("verdict", "score", "garbled", "missing_figure", "counts")
     }

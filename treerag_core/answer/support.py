@@ -3,9 +3,10 @@
 The answer's reader chose this app over a chatbot to see where an answer comes from, so an
 answer must not state what its sources do not hold without saying so. Each sentence is
 matched to the passages it cites (all passages read when it cites none): its figures (as
-printed, in another notation, computed from two of the passages' figures, or the mean
-of two or three neighbouring cells of a table row), its years,
-its names and its key terms must be found there, and a negation must not be turned around
+printed, in another notation, computed from two of the passages' figures, the mean of
+two or three neighbouring cells of a table row, or what the offline engine computes for
+the question from the document's tables, in as many steps as it takes), its years, its
+names and its key terms must be found there, and a negation must not be turned around
 ("did not increase" against "increased"). A sentence is **supported**, **partly**
 supported (a name, a year or some terms missing, or its figure found only in a passage it
 does not cite) or **unsupported** (a figure, or most of its terms, nowhere; its statement
@@ -18,7 +19,7 @@ The result is a plain dict (see :func:`check_support`) kept with the answer ever
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -39,6 +40,7 @@ from .claims import (
     terms_of,
 )
 from .garbled import garbled
+from .offline.computed import EngineFigure
 from .offline.question import INSTRUCTION_WORDS, METRIC_SYNONYMS, read_question
 
 # Share of a sentence's key terms the passages (or the question) must hold: at least the
@@ -88,6 +90,7 @@ def check_support(
     language: str = "",
     known: str = "",
     results: Sequence[str] = (),
+    engine: Callable[[], Sequence[EngineFigure]] | None = None,
 ) -> dict[str, Any]:
     """The answer's support: ``{"verdict", "score", "flagged", "set_aside", "garbled",
     "missing_figure", "counts", "sentences": [{"text", "start", "end", "verdict", "refs",
@@ -98,6 +101,10 @@ def check_support(
     ``set_aside`` says whether the offline answer should be shown first instead).
     ``results``: the results the app itself computed from cited cells for this answer
     (``"1.60"``, ``"20.0%"``); a figure agreeing with one is checked, as a printed one is.
+    ``engine``: what the offline engine computes for the question from the documents'
+    tables (:func:`.offline.computed.engine_figures`), asked only when a sentence states a
+    figure the passages neither print nor compute in one step; a figure agreeing with it
+    to the digits the sentence prints is supported by the cells it was computed from.
     """
     body = _without_notes(answer)
     passages = passages_of(sections, language)
@@ -109,6 +116,7 @@ def check_support(
     unit = ASKED_UNIT.search(question)
     context.unit = MULTIPLIERS[unit.group(1).lower()] if unit else 1.0
     context.figures = [f for f in figures_in(question) if not f.year]
+    context.engine = engine
     broken = garbled(body, question) if model else ""  # the offline engine copies lines
     checks = (_check(s, passages, context, language) for s in answer_sentences(body))
     rows = [r for r in checks if r is not None]
@@ -152,6 +160,13 @@ class _Given:
         self.results: list[Figure] = []
         self.unit = 1.0  # the unit the question asks the answer in (1e9: "in USD billions")
         self.figures: list[Figure] = []  # the figures the question states ("365 * …")
+        self.engine: Callable[[], Sequence[EngineFigure]] | None = None
+        self._computed: Sequence[EngineFigure] | None = None
+
+    def computed(self) -> Sequence[EngineFigure]:  # the engine's: once per answer, if asked
+        if self._computed is None:
+            self._computed = self.engine() if self.engine else ()
+        return self._computed
 
 
 def _without_notes(answer: str) -> str:
@@ -192,7 +207,7 @@ def _check(
     found, elsewhere, best = _figures_found(
         figures, terms | given.asked, scope, passages, workings(text), given
     )
-    found += [f for f in figures if f not in found and any(f.agrees(r) for r in given.results)]
+    found, elsewhere, by_engine = _confirmed(figures, found, elsewhere, given, sentence.refs)
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
     missing += [str(y) for y in sorted(years) if not _year_found(y, scope, given)]
     missing += [n for n in names if not _name_found(n, scope, given)]
@@ -214,13 +229,48 @@ def _check(
         len(terms) < MIN_CLAIM_TERMS,
         given.computes,
     )
-    if line is not None and passage is not None and row["verdict"] != "unsupported":
+    if by_engine and best is None and row["verdict"] != "unsupported":
+        row["support"] = next(iter(by_engine.values()))
+    elif line is not None and passage is not None and row["verdict"] != "unsupported":
         row["support"] = {
             "ref": passage.ref, "page": passage.page(line.offset),
             "page_unit": passage.section.get("page_unit") or "page",
             "quote": line.text[:QUOTE_CHARS],
         }  # fmt: skip
     return row
+
+
+def _confirmed(
+    figures: list[Figure], found: list[Figure], elsewhere: list[Figure], given: _Given,
+    refs: Sequence[str],
+) -> tuple[list[Figure], list[Figure], dict[Figure, dict[str, Any]]]:  # fmt: skip
+    """With the figures the app computed found: its results from cited cells, the engine's
+    for the question (also over a print in an uncited passage: a coincidence, or its cell)."""
+    found = found + [f for f in figures if f not in found
+                     and any(f.agrees(r) for r in given.results)]  # fmt: skip
+    by_engine = _by_engine([f for f in figures if f not in found], given, refs)
+    found += [f for f in figures if f not in found and f in by_engine]
+    return found, [f for f in elsewhere if f not in by_engine], by_engine
+
+
+def _by_engine(
+    lost: list[Figure], given: _Given, refs: Sequence[str]
+) -> dict[Figure, dict[str, Any]]:
+    """The figures not found in the passages the sentence cites that agree with what the
+    engine computes for the question, each with the place of a cell it was computed from
+    (one the sentence cites if any)."""
+    if not lost or given.engine is None:
+        return {}
+    out: dict[Figure, dict[str, Any]] = {}
+    for result in given.computed():
+        for figure in lost:
+            stated = [figure]
+            if given.unit != 1.0 and not _has_unit(figure):
+                stated.append(_in_unit(figure, given.unit))  # "$8.70" asked in billions
+            if figure not in out and any(f.agrees(result.figure) for f in stated):
+                cited = [p for p in result.places if p.get("ref") in refs]
+                out[figure] = dict((cited or list(result.places) or [{}])[0])
+    return out
 
 
 def _nearest(scope: list[Passage], terms: set[str]) -> list[Passage]:

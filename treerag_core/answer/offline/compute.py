@@ -140,6 +140,9 @@ class _Run:
     index: TableIndex
     out: Computation
     depth: int = 0
+    # cells found so far, by (phrase, year, note, preferred table): a formula that names a
+    # quantity twice (COGS in DIO and DPO) reads the tables for it once
+    looked_up: dict[tuple[str, int, str, str], Found | None] = field(default_factory=dict)
 
     def formula(self, text: str, years: tuple[int, ...]) -> Value | None:
         try:
@@ -168,7 +171,10 @@ class _Run:
         cells: list[Found] = []
         prefer = ""
         for year in operand.years:
-            cell = find_cell(self.index, operand.phrase, year, operand.note, prefer)
+            key = (operand.phrase, year, operand.note, prefer)
+            if key not in self.looked_up:
+                self.looked_up[key] = find_cell(self.index, *key)
+            cell = self.looked_up[key]
             if cell is None:
                 self.out.missing.append(f"{plain_name(operand.phrase)}, {year}")
                 continue

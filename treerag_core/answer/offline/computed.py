@@ -12,12 +12,14 @@ cells it did find; it never prints a number it did not compute.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...evidence.cell_boxes import cited_cell
-from ...navigate.ranking import remembered
+from ...navigate.ranking import RankingMemory, remembered
+from ...text.figures import UNSCALED, Figure
 from ...text.messages import message
 from ...tree.labels import page_label
 from ..context import Prepared, reference
@@ -29,6 +31,10 @@ from .operands import UNIT_SIZE, Found, TableIndex
 
 COMPUTED_NOTE = message("note.computed")  # English's; each language's is in the catalogue
 _SCALES = {"thousands": "thousand", "millions": "million", "billions": "billion"}
+# A computed result handed to the support check is known to this relative precision (its
+# cells are exact as printed): the answer's own rounding is the only tolerance.
+EXACT = 1e-9
+EXACT_DIGITS = 12
 
 
 def computed_reply(query: str, prepared: Prepared, language: str | None = None) -> str | None:
@@ -44,24 +50,35 @@ def computed_reply(query: str, prepared: Prepared, language: str | None = None) 
     ask = read_ask(query)
     if ask is None:
         return aggregated_reply(query, prepared, language)
-    order = [str(r.get("doc_id", "")) for r in prepared.references]
+    best = best_computation(ask, prepared.documents, prepared.references, prepared.memory)
+    if best is None or (not best.cells and not best.problem):
+        return None
+    return render(best, prepared, message("note.computed", language), language=language)
+
+
+def best_computation(
+    ask: Ask,
+    documents: Mapping[str, Mapping[str, Any]],
+    references: Sequence[Mapping[str, Any]] = (),
+    memory: RankingMemory | None = None,
+) -> Computation | None:
+    """``ask`` computed in each document (those the references cite first): the first
+    complete computation, else the one missing fewest cells. Each document's table index
+    is kept in ``memory`` (built once per document, reused by every question)."""
+    order = [str(r.get("doc_id", "")) for r in references]
     docs = sorted(
-        prepared.documents.items(),
-        key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order),
+        documents.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)
     )
     best: Computation | None = None
     for doc_id, document in docs:
         key = ("table-index", doc_id, str(document.get("indexed_at", "")))
-        index: TableIndex = remembered(prepared.memory, key, partial(TableIndex.of, document))
+        index: TableIndex = remembered(memory, key, partial(TableIndex.of, document))
         result = compute(ask, index)
         if result.complete:
-            best = result
-            break
+            return result
         if best is None or len(result.missing) < len(best.missing):
             best = result
-    if best is None or (not best.cells and not best.problem):
-        return None
-    return render(best, prepared, message("note.computed", language), language=language)
+    return best
 
 
 def render(
@@ -90,6 +107,59 @@ def render(
     lines += [f"- {line}" for line in result.lines]
     lines += [f"- {cell.shown()} {cites[id(cell)]}" for cell in result.cells]
     return "\n".join(lines) + ("\n\n" + note if note else "")
+
+
+class EngineFigure(NamedTuple):
+    """What the engine computes for a question, for the support check: the result as a
+    figure known to its last digit, and where each cell it was computed from is printed."""
+
+    figure: Figure
+    places: tuple[dict[str, Any], ...]  # {"ref", "page", "page_unit", "quote"} per cell
+
+
+def engine_figures(
+    query: str,
+    documents: Mapping[str, Mapping[str, Any]],
+    references: Sequence[Mapping[str, Any]] = (),
+    memory: RankingMemory | None = None,
+) -> list[EngineFigure]:
+    """The result the offline engine computes for ``query`` from the documents' tables (a
+    ratio, a margin, a growth rate), unrounded: an answer's figure that agrees with it to
+    the digits the answer prints is that computation's result. Each cell's place names the
+    reference holding its section (``""`` when no section read holds it) and its page.
+    Nothing is added to the references: the check only reads."""
+    ask = read_ask(query) if documents else None
+    best = best_computation(ask, documents, references, memory) if ask else None
+    if best is None or not best.complete or best.result is None:
+        return []
+    value = float(best.result)
+    if best.ask.kind in ("percent", "growth", "cagr") and not best.money:
+        figure = _exact(f"{100 * value:.6f}%", 100 * value, percent=True)
+    elif best.money:
+        scaled = value / float(UNIT_SIZE.get(best.unit, Decimal(1)))
+        figure = _exact(f"{scaled:.6f}", scaled)  # in the cells' unit, as a table prints it
+    else:  # a ratio or days: a pure number, never read at a table's scale
+        figure = _exact(UNSCALED[0] if best.ask.kind in ("ratio", "days") else f"{value:.6f}",
+                        value)  # fmt: skip
+    places = tuple(dict.fromkeys(_place(c, references) for c in best.cells))
+    return [EngineFigure(figure, tuple(dict(p) for p in places))]
+
+
+def _exact(text: str, value: float, percent: bool = False) -> Figure:
+    """A computed result as a figure printed to many more digits than any answer prints."""
+    return Figure(text, value, abs(value) * EXACT + EXACT, EXACT_DIGITS, percent)
+
+
+def _place(cell: Found, references: Sequence[Mapping[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    ref = next(
+        (r for r in references if str(r.get("doc_id", "")) == cell.doc_id
+         and (r.get("node_id") == cell.node_id
+              or any(s.get("node_id") == cell.node_id for s in r.get("spans") or []))),
+        None,
+    )  # fmt: skip
+    return (("ref", str(ref.get("ref", "")) if ref else ""), ("page", cell.page),
+            ("page_unit", str((ref or {}).get("page_unit") or "page")),
+            ("quote", cell.shown()))  # fmt: skip
 
 
 def _period(ask: Ask) -> str:

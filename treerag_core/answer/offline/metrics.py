@@ -108,16 +108,22 @@ ABBREVIATIONS = {
 }
 
 
+def _named(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w&]){re.escape(name)}(?![\w&])")
+
+
+# Compiled once: every question, and every operand of a computation, tries them all.
+_METRIC_NAMES = [(metric, name, _named(name)) for metric in METRICS for name in metric.names]
+_ABBREVIATED = [(_named(short), full) for short, full in ABBREVIATIONS.items()]
+
+
 def find_metric(text: str) -> tuple[Metric, str] | None:
     """The named metric ``text`` mentions (the longest name wins), and the name found."""
     lowered = f" {text.lower()} "
     best: tuple[Metric, str] | None = None
-    for metric in METRICS:
-        for name in metric.names:
-            if re.search(rf"(?<![\w&]){re.escape(name)}(?![\w&])", lowered) and (
-                best is None or len(name) > len(best[1])
-            ):
-                best = (metric, name)
+    for metric, name, rx in _METRIC_NAMES:
+        if rx.search(lowered) and (best is None or len(name) > len(best[1])):
+            best = (metric, name)
     return best
 
 
@@ -126,8 +132,8 @@ def plain_name(phrase: str) -> str:
     text = QUALIFIERS.sub(" ", phrase)
     text = " ".join(text.split()).strip(" ,.:;")
     lowered = text.lower()
-    for short, full in ABBREVIATIONS.items():
-        lowered = re.sub(rf"(?<![\w&]){re.escape(short)}(?![\w&])", full, lowered)
+    for rx, full in _ABBREVIATED:
+        lowered = rx.sub(full, lowered)
     return lowered
 
 

@@ -79,6 +79,20 @@ class TableIndex:
     document: Mapping[str, Any]
     entries: list[tuple[dict[str, Any], dict[str, Any], Row]] = field(default_factory=list)
     vocab: Vocabulary | None = None
+    # stem → the rows whose label (with its headings') has it: a row lacking a word of the
+    # quantity cannot name it, so only rows having them all are read (kept per document:
+    # finding a cell reads a few rows, not a thousand); None: every row is read
+    rows_with: dict[str, frozenset[int]] | None = None
+
+    def candidates(self, phrases: list[list[str]]) -> list[int]:
+        """The rows (in table order) whose label has every stem of one of ``phrases``."""
+        if self.rows_with is None:
+            return list(range(len(self.entries)))
+        found: set[int] = set()
+        for phrase in phrases:
+            sets = sorted((self.rows_with.get(w, frozenset()) for w in set(phrase)), key=len)
+            found |= frozenset.intersection(*sets) if sets else frozenset()
+        return sorted(found)
 
     @classmethod
     def of(cls, document: Mapping[str, Any]) -> TableIndex:
@@ -98,7 +112,17 @@ class TableIndex:
                 )  # fmt: skip
                 entries.append((table, row, parsed))
         vocab = Vocabulary([r.label for _, _, r in entries])
-        return cls(document, entries, vocab)
+        rows_with: dict[str, set[int]] = {}
+        for at, (_, row, _) in enumerate(entries):
+            for word in _label_words(vocab, row):
+                rows_with.setdefault(word, set()).add(at)
+        return cls(document, entries, vocab, {w: frozenset(r) for w, r in rows_with.items()})
+
+
+def _label_words(vocab: Vocabulary, row: Mapping[str, Any]) -> frozenset[str]:
+    """Every stem :func:`names_all` may read in the row's label (with and without asides)."""
+    label = " ".join([*row.get("parents", []), row["label"]])
+    return frozenset(vocab.stems(label)) | frozenset(vocab.stems(_ASIDE.sub(" ", label)))
 
 
 def find_cell(
@@ -114,7 +138,8 @@ def find_cell(
     assert index.vocab is not None
     per_share = bool(_PER_SHARE.search(name))
     change = bool(_CHANGE_ROW.search(name))
-    for table, row, parsed in index.entries:
+    for at in index.candidates([p for p in [question.metric, *question.phrases] if p]):
+        table, row, parsed = index.entries[at]
         if not per_share and _PER_SHARE.search(row_path(row)):
             continue  # "Per Share Data › Net earnings": not the amount asked
         if not change and _CHANGE_ROW.search(row["label"]):

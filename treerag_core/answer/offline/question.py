@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from ...text.numbers import years_in
 from ...text.tokens import STOPWORDS, WORD, tokenize
@@ -174,18 +174,24 @@ METRIC_SYNONYMS: tuple[tuple[str, ...], ...] = (
 def _named_groups(text: str, synonyms: tuple[tuple[str, ...], ...]) -> list[tuple[str, ...]]:
     """The synonym groups ``text`` names; a phrase inside a longer one of another group
     names nothing of its own ("sales" in "cost of sales" is not revenue)."""
-    hits = [
-        (m.start(), m.end(), g)
-        for g, group in enumerate(synonyms)
-        for p in group
-        for m in re.finditer(rf"(?<![\w&]){re.escape(p)}(?![\w&])", text)
-    ]
+    hits = [(m.start(), m.end(), g) for g, rx in _phrase_patterns(synonyms)
+            for m in rx.finditer(text)]  # fmt: skip
     kept = {
         g for start, end, g in hits
         if not any(s <= start and end <= e and e - s > end - start and h != g
                    for s, e, h in hits)
     }  # fmt: skip
     return [synonyms[g] for g in sorted(kept)]
+
+
+@lru_cache(maxsize=8)
+def _phrase_patterns(
+    synonyms: tuple[tuple[str, ...], ...],
+) -> tuple[tuple[int, re.Pattern[str]], ...]:
+    """Each synonym phrase as a compiled pattern with its group (compiled once per table of
+    synonyms: every question, and every operand of a computation, reads them all)."""
+    return tuple((g, re.compile(rf"(?<![\w&]){re.escape(p)}(?![\w&])"))
+                 for g, group in enumerate(synonyms) for p in group)  # fmt: skip
 
 
 # Words that say little in a row label on their own ("Total", "Net", "Other").
@@ -260,6 +266,10 @@ class Question:
         return self._metric_terms.union(self.names)
 
 
+# Instruction words and their stems ("using", "use"): not the metric's words.
+_INSTRUCTION_STEMS = INSTRUCTION_WORDS | {stem(w) for w in INSTRUCTION_WORDS}
+
+
 def read_question(
     text: str,
     synonyms: tuple[tuple[str, ...], ...] = METRIC_SYNONYMS,
@@ -287,7 +297,7 @@ def read_question(
     phrases: list[list[str]] = []
     for group in _named_groups(metric_text, synonyms):
         phrases.extend(stems(p, language) for p in group)
-    instruction = INSTRUCTION_WORDS | {stem(w) for w in INSTRUCTION_WORDS}
+    instruction = _INSTRUCTION_STEMS
     words = stems(re.sub(r"\b(?:fy|fiscal\s*)?'?(?:19|20)\d\d\b", " ", metric_text), language)
     words = [w for w in words if w not in instruction and not w.isdigit() and not _adverb(w)]
     # English capitalises names only (German every noun): other languages' names are not told
