@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..text.figures import MULTIPLIERS, Figure, computed, figures_in, means
+from ..text.figures import Figure, computed, figures_in, means
 from ..text.messages import in_every_language
 from ..text.numbers import years_in
 from ..text.working import Worked, workings
@@ -41,7 +41,8 @@ from .claims import (
 )
 from .garbled import garbled
 from .offline.computed import EngineFigure
-from .offline.question import INSTRUCTION_WORDS, METRIC_SYNONYMS, read_question
+from .offline.question import read_question
+from .support_given import Given, given_of
 
 # Share of a sentence's key terms the passages (or the question) must hold: at least the
 # first for "supported", the second for "partly"; below it the sentence says something else.
@@ -64,19 +65,6 @@ SET_ASIDE_BELOW = 0.5
 # Questions whose answer is a figure ("How much…", "How many…").
 FIGURE_KINDS = ("amount", "count")
 QUOTE_CHARS = 200
-# A question that asks for a computed figure (English; extend for other languages).
-COMPUTE_WORDS = re.compile(
-    r"\b(?:calculat\w*|comput\w*|ratio|margin|defined as|average|cagr|growth rate|"
-    r"per cent(?:age)?|percent(?:age)?|rounded?|turnover|days|return on)\b",
-    re.I,
-)
-# A question that names the unit of its answer ("Answer in USD billions"): an answer's
-# figure without a unit word of its own is read in it ("$8.70" is $8.70 billion).
-ASKED_UNIT = re.compile(
-    r"\b(?:in|of)\s+(?:units of\s+)?(?:(?:USD|US\$|\$|dollars?)\s+)?"
-    r"(thousands|millions|billions)\b",
-    re.I,
-)
 _NOTE_LINE = re.compile(r"^[ \t]*_.*_[ \t]*$", re.M)  # our italic notes (a failed call, a cut)
 _EXCERPT_MARK = re.compile(r"\[… [\d,]+ (?:more )?characters[^\]]*\]")
 
@@ -108,15 +96,7 @@ def check_support(
     """
     body = _without_notes(answer)
     passages = passages_of(sections, language)
-    given = f"{question}\n{known}\n" + " ".join(str(s.get("file_name") or "") for s in sections)
-    context = _Given(terms_of(given, language), compact(given), set(years_in(question)),
-                     _asked_terms(question, language))  # fmt: skip
-    context.computes = bool(COMPUTE_WORDS.search(question))
-    context.results = [f for text in results for f in figures_in(text) if not f.year]
-    unit = ASKED_UNIT.search(question)
-    context.unit = MULTIPLIERS[unit.group(1).lower()] if unit else 1.0
-    context.figures = [f for f in figures_in(question) if not f.year]
-    context.engine = engine
+    context = given_of(question, known, sections, language, results, engine)
     broken = garbled(body, question) if model else ""  # the offline engine copies lines
     checks = (_check(s, passages, context, language) for s in answer_sentences(body))
     rows = [r for r in checks if r is not None]
@@ -146,29 +126,6 @@ def check_support(
     }
 
 
-class _Given:
-    """What the answer may repeat without a source: the question's terms, names and years
-    (and the files' names)."""
-
-    def __init__(self, terms: set[str], compacted: str, years: set[int], asked: set[str]) -> None:
-        self.terms, self.compact, self.years = terms, compacted, years
-        self.asked = asked  # the question's own terms: what the lines that compute are about
-        # The question asks for a figure to be computed (a ratio, a growth rate): one the
-        # check cannot reproduce from two printed figures is doubtful, not refuted.
-        self.computes = False
-        # What the app computed from cited cells for this answer (:mod:`.calculations`).
-        self.results: list[Figure] = []
-        self.unit = 1.0  # the unit the question asks the answer in (1e9: "in USD billions")
-        self.figures: list[Figure] = []  # the figures the question states ("365 * …")
-        self.engine: Callable[[], Sequence[EngineFigure]] | None = None
-        self._computed: Sequence[EngineFigure] | None = None
-
-    def computed(self) -> Sequence[EngineFigure]:  # the engine's: once per answer, if asked
-        if self._computed is None:
-            self._computed = self.engine() if self.engine else ()
-        return self._computed
-
-
 def _without_notes(answer: str) -> str:
     """The answer without the engine's own notes (they are ours, not claims): the offline
     and computed answers' notes, italic notes, an excerpt's "[… 5,380 characters before]". Offsets are kept (each
@@ -183,7 +140,7 @@ def _without_notes(answer: str) -> str:
 
 
 def _check(
-    sentence: Sentence, passages: list[Passage], given: _Given, language: str
+    sentence: Sentence, passages: list[Passage], given: Given, language: str
 ) -> dict[str, Any] | None:
     """One sentence's verdict, the line that best supports it, and what is missing."""
     text = sentence.body
@@ -241,7 +198,7 @@ def _check(
 
 
 def _confirmed(
-    figures: list[Figure], found: list[Figure], elsewhere: list[Figure], given: _Given,
+    figures: list[Figure], found: list[Figure], elsewhere: list[Figure], given: Given,
     refs: Sequence[str],
 ) -> tuple[list[Figure], list[Figure], dict[Figure, dict[str, Any]]]:  # fmt: skip
     """With the figures the app computed found: its results from cited cells, the engine's
@@ -254,7 +211,7 @@ def _confirmed(
 
 
 def _by_engine(
-    lost: list[Figure], given: _Given, refs: Sequence[str]
+    lost: list[Figure], given: Given, refs: Sequence[str]
 ) -> dict[Figure, dict[str, Any]]:
     """The figures not found in the passages the sentence cites that agree with what the
     engine computes for the question, each with the place of a cell it was computed from
@@ -312,7 +269,7 @@ def _verdict(
 
 def _figures_found(
     figures: list[Figure], terms: set[str], scope: list[Passage], everything: list[Passage],
-    worked: Sequence[Worked] = (), given: _Given | None = None,
+    worked: Sequence[Worked] = (), given: Given | None = None,
 ) -> tuple[list[Figure], list[Figure], tuple[Line, Passage] | None]:  # fmt: skip
     """The figures found in ``scope`` (printed or computed) or stated by the question (the
     365 of "DPO is defined as 365 * …"), those found only in another passage, and the line
@@ -409,26 +366,13 @@ def _said_alike(negative: bool, terms: set[str], scope: list[Passage]) -> bool:
                for shared, line in lines)  # fmt: skip
 
 
-def _year_found(year: int, scope: list[Passage], given: _Given) -> bool:
+def _year_found(year: int, scope: list[Passage], given: Given) -> bool:
     return year in given.years or any(p.has_year(year) for p in scope)
 
 
-def _name_found(name: str, scope: list[Passage], given: _Given) -> bool:
+def _name_found(name: str, scope: list[Passage], given: Given) -> bool:
     key = compact(name)
     return not key or key in given.compact or any(key in p.compact for p in scope)
-
-
-@lru_cache(maxsize=256)
-def _asked_terms(question: str, language: str) -> set[str]:
-    """What the question asks about, as the lines that compute an answer name it: its own
-    words but those of instruction ("using the income statement"), and every name
-    documents print for a metric it names ("revenue": "total net sales")."""
-    lowered = question.lower()
-    words = [w for w in re.findall(r"\w+", lowered) if w not in INSTRUCTION_WORDS]
-    for group in METRIC_SYNONYMS:
-        if any(re.search(rf"\b{re.escape(phrase)}\b", lowered) for phrase in group):
-            words += " ".join(group).split()
-    return terms_of(" ".join(words), language)
 
 
 @lru_cache(maxsize=256)
