@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from ..llm.call import LLMReply
@@ -56,8 +56,10 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     by_model = bool(reply.model) and reply.model != ENGINE_NAME
     text = renumber(prepared, reply.text)
     known = " ".join(dict.fromkeys(str(r.get("file_name") or "") for r in prepared.references))
-    engine = partial(engine_figures, prepared.searched_as or query, prepared.documents,
-                     prepared.references, prepared.memory)  # fmt: skip
+    # Computed at most once per answer: the model's reply and the offline one it may be set
+    # aside for are checked against the same result.
+    engine = cache(partial(engine_figures, prepared.searched_as or query, prepared.documents,
+                           prepared.references, prepared.memory))  # fmt: skip
     support = check_support(text, prepared.sections, query, model=by_model, language=language,
                             known=known, results=prepared.computed, engine=engine)  # fmt: skip
     if not (support["set_aside"] and prepared.sections and not prepared.overview):
