@@ -9,6 +9,7 @@ marked, through escaped Markdown highlight syntax, never raw HTML.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import streamlit as st
@@ -39,6 +40,9 @@ CONTEXT_CHARS = 500  # section text shown around a marked passage
 EVIDENCE_AT = "evidence_at"  # (turn index, position in the answer's cited pages)
 OPEN = "evidence_open"  # what the pane shows: {"turn", "ref", "page"} (kept across turns)
 PANE = "evidence_pane"  # the pane's container key (its CSS class: st-key-evidence_pane)
+# Our pages are PNG: said so, Streamlit sends them as they are; left to guess, it decodes
+# each one and encodes it again as JPEG on every rerun (blurrier text, and CPU per tile).
+PNG = "PNG"
 
 
 def pages(document: Document, ref: dict[str, Any], zoom: float) -> tuple[list[EvidencePage], str]:
@@ -47,6 +51,26 @@ def pages(document: Document, ref: dict[str, Any], zoom: float) -> tuple[list[Ev
         return render_evidence(document, ref, state.registry_path(), zoom=zoom), ""
     except EvidenceUnavailableError as exc:
         return [], str(exc)
+
+
+def cropped(
+    page: EvidencePage, margin: int = 48, aspect: float | None = None, full_width: bool = False
+) -> bytes:
+    """The page cropped round its passage, as PNG (:func:`crop_to_evidence`), kept across
+    reruns and sessions: every rerun draws each earlier answer's tiles again, and decoding,
+    cropping and encoding every tile's PNG each time was a quarter of the chat page's CPU
+    in a long conversation (py-spy, 12 questions). Keyed by a digest of the page and its
+    boxes: Streamlit's own hashing of hundreds of word boxes cost more than the digest."""
+    drawn = repr((page.boxes, page.sentence_boxes)).encode()
+    key = hashlib.blake2b(page.png + drawn, digest_size=16).hexdigest()
+    return _crop(key, page, margin, aspect, full_width)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _crop(
+    key: str, _page: EvidencePage, margin: int, aspect: float | None, full_width: bool
+) -> bytes:
+    return crop_to_evidence(_page, margin, aspect, full_width).png
 
 
 def marked_passage(document: Document, ref: dict[str, Any]) -> str:
@@ -96,8 +120,12 @@ def thumbnails(turn_index: int, refs: list[dict[str, Any]], wide: bool = True) -
             image = next((p for p in shown if p.page == page), shown[0] if shown else None)
             caption = evidence_caption(ref, image.page if image is not None else page, language())
             if image is not None:
-                tile = crop_to_evidence(image, aspect=THUMB_ASPECT)
-                st.image(tile.png, caption=caption, width="stretch")
+                st.image(
+                    cropped(image, aspect=THUMB_ASPECT),
+                    caption=caption,
+                    width="stretch",
+                    output_format=PNG,
+                )
             else:
                 st.caption(md_escape(caption, 200))
             label = t("evidence.view", ref=ref.get("ref")) + (
@@ -160,11 +188,11 @@ def pane() -> None:
         if image is not None:
             where = page_label(image.page, None, document.get("page_unit"), language())
             st.image(
-                crop_to_evidence(image, PANE_MARGIN, full_width=True).png, width="stretch",
+                cropped(image, PANE_MARGIN, full_width=True), width="stretch", output_format=PNG,
                 caption=f"{document.get('file_name')}, {where}",
             )  # fmt: skip
             with st.expander(t("evidence.whole_page")):
-                st.image(image.png, width="stretch")
+                st.image(image.png, width="stretch", output_format=PNG)
         elif reason and document.get("source_type") == "pdf":
             st.warning(reason)
         with st.expander(t("evidence.passage"), expanded=image is None):
@@ -198,7 +226,7 @@ def _dialog_body(refs: list[dict[str, Any]]) -> None:
         image = next((p for p in shown if p.page == page), shown[0] if shown else None)
         if image is not None:
             where = page_label(image.page, None, document.get("page_unit"), language())
-            st.image(image.png, caption=f"{document.get('file_name')}, {where}")
+            st.image(image.png, caption=f"{document.get('file_name')}, {where}", output_format=PNG)
         elif reason and document.get("source_type") == "pdf":
             st.warning(reason)
     with text_col:

@@ -54,7 +54,9 @@ def _evidence(doc: Document, node_id: str) -> None:
     with st.expander(t("panel.evidence", ref=md_escape(ref.get("ref"))), expanded=True):
         shown, _reason = evidence.pages(doc, ref, evidence.LARGE_ZOOM)
         for page in shown[:2]:
-            st.image(page.png, caption=t("panel.evidence_page", page=page.page))
+            st.image(
+                page.png, caption=t("panel.evidence_page", page=page.page), output_format="PNG"
+            )
         if not shown:
             st.markdown(evidence.marked_passage(doc, ref))
 
