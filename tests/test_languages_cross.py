@@ -17,6 +17,7 @@ from testkit.llm_test_docs import make_doc
 from treerag_core import ask, index_document, make_retriever, make_summarizer
 from treerag_core.summarize.card import build_card
 from treerag_core.text.language import Languages, section_languages
+from treerag_core.text.messages import message
 
 server = either_server
 
@@ -148,7 +149,9 @@ def test_with_a_model_an_english_question_about_a_german_document_is_answered(
     assert result.content == "An employee gets thirty days of holiday a year [S1]."
     assert [r["title"] for r in result.references] == ["Urlaub"]
     steps = result.response_metadata["trace"]["documents"][0]["steps"]
-    assert steps[-1]["mode"] == "offline check" and "not made" in steps[-1]["note"]
+    # the trace's notes are in the answer's language: the document's (German) here
+    assert steps[-1]["mode"] == "offline check"
+    assert steps[-1]["note"] == message("nav.check_foreign", "de")
     by_kind = {kind_of(r): messages_text(r)[0] for r in server.chat_requests()}
     assert "match by meaning" in by_kind["search"]
     assert "language the question is written in" in by_kind["answer"]

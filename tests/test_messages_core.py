@@ -492,12 +492,12 @@ NOT_COMPUTED = [
     ("What was the interest coverage in 2023?",
      "Interest coverage, FY2023: cannot be computed: it would divide by zero "
      "(interest expense 0 is 0).",
-     "Interest coverage, FY2023: nicht berechenbar: es würde durch null geteilt "
+     "Zinsdeckungsgrad, GJ 2023: nicht berechenbar: es würde durch null geteilt "
      "(interest expense 0 ist 0)."),
     ("By how much did interest expense grow from 2022 to 2023, in percent?",
      "Interest expense, FY2022–FY2023: cannot be computed: the 2022 value is zero, so there "
      "is no rate of change.",
-     "Interest expense, FY2022–FY2023: nicht berechenbar: der Wert für 2022 ist null, es gibt "
+     "Interest expense, GJ 2022–GJ 2023: nicht berechenbar: der Wert für 2022 ist null, es gibt "
      "also keine Veränderungsrate."),
 ]  # fmt: skip
 

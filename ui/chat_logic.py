@@ -129,47 +129,67 @@ def sources_line(refs: list[dict[str, Any]], limit: int = 4, language: str | Non
     return " · ".join(p.strip() for p in parts) + more
 
 
-def trace_rows(entry: dict[str, Any], references: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per navigation step: candidates seen, sections chosen (by title), reasons."""
+def trace_rows(
+    entry: dict[str, Any], references: list[dict[str, Any]], language: str | None = None
+) -> list[dict[str, Any]]:
+    """One row per navigation step: candidates seen, sections chosen (by title), reasons
+    (the notes are in the answer's language already; headers and modes in ``language``)."""
     titles = {(r.get("doc_id"), r.get("node_id")): r.get("title") for r in references}
     doc_id = entry.get("doc_id")
+    said = {column: message(f"trace.{column}", language)
+            for column in ("step", "mode", "candidates", "chosen", "reasons")}  # fmt: skip
     rows = []
     for step in entry.get("steps") or []:
         chosen = [
             f"{nid} {titles.get((doc_id, nid)) or ''}".strip() for nid in step.get("chosen") or []
         ]
         candidates = step.get("candidates")
+        reasons = [step.get(k) for k in ("reasoning", "fallback", "error", "note", "stopped")]
         rows.append(
             {
-                "step": step.get("step"),
-                "mode": step.get("mode", entry.get("mode")),
-                "candidates": len(candidates) if isinstance(candidates, list) else candidates,
-                "chosen": ", ".join(chosen),
-                "reasons": step.get("reasoning") or step.get("fallback") or step.get("error") or "",
+                said["step"]: step.get("step"),
+                said["mode"]: mode_name(step.get("mode", entry.get("mode")), language),
+                said["candidates"]: len(candidates) if isinstance(candidates, list) else candidates,
+                said["chosen"]: ", ".join(chosen),
+                said["reasons"]: next((str(r) for r in reasons if r), ""),
             }
         )
     return rows
 
 
-def usage_rows(usage: dict[str, Any]) -> list[dict[str, Any]]:
+# The navigation modes a trace records (``navigate``, ``answer.overview``), each named in
+# the catalogue as ``trace.mode_…``.
+MODES = ("offline", "single_pass", "levels", "level", "offline check", "empty", "overview")
+
+
+def mode_name(mode: Any, language: str | None = None) -> str:
+    """A navigation mode as the trace names it (``single_pass`` → "ein Durchgang")."""
+    if mode not in MODES:
+        return str(mode or "")
+    return message("trace.mode_" + str(mode).replace(" ", "_"), language)
+
+
+def usage_rows(usage: dict[str, Any], language: str | None = None) -> list[dict[str, Any]]:
     """The two calls' token usage as table rows (search, answer, total)."""
+    said = {column: message(f"trace.{column}", language)
+            for column in ("call", "calls", "input_tokens", "output_tokens")}  # fmt: skip
     rows = []
     for step in ("search", "answer"):
         part = usage.get(step) or {}
         rows.append(
             {
-                "call": step,
-                "calls": part.get("calls", 0),
-                "input tokens": part.get("input_tokens", 0),
-                "output tokens": part.get("output_tokens", 0),
+                said["call"]: message(f"trace.call_{step}", language),
+                said["calls"]: part.get("calls", 0),
+                said["input_tokens"]: part.get("input_tokens", 0),
+                said["output_tokens"]: part.get("output_tokens", 0),
             }
         )
     rows.append(
         {
-            "call": "total",
-            "calls": usage.get("llm_calls", 0),
-            "input tokens": usage.get("input_tokens", 0),
-            "output tokens": usage.get("output_tokens", 0),
+            said["call"]: message("trace.call_total", language),
+            said["calls"]: usage.get("llm_calls", 0),
+            said["input_tokens"]: usage.get("input_tokens", 0),
+            said["output_tokens"]: usage.get("output_tokens", 0),
         }
     )
     return rows

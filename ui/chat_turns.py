@@ -31,7 +31,7 @@ from treerag_core.chat import (
     set_feedback,
 )
 
-from . import chat_threads, cite_links, docs, evidence, state, support_view
+from . import chat_threads, cite_links, docs, evidence, state, support_view, trace_view
 from .answer_table_logic import comparison_table, table_csv
 from .chat_logic import (
     AnswerStream,
@@ -39,8 +39,6 @@ from .chat_logic import (
     searched_line,
     sources_line,
     start_answer,
-    trace_rows,
-    usage_rows,
 )
 from .engine import current_retriever
 from .errors import message_for, shown_errors
@@ -419,7 +417,7 @@ def _sources(thread: dict[str, Any], index: int, refs: list[dict[str, Any]], tur
             _reference_buttons(thread, index, also_read)
     if turn.get("trace") or turn.get("usage"):
         with st.expander(t("chat.trace")):
-            _trace(turn, refs)
+            trace_view.trace(turn, refs)
 
 
 def _reference_buttons(
@@ -432,19 +430,3 @@ def _reference_buttons(
             icon=":material/article:", disabled=bool(ref.get("gone")),
         ):  # fmt: skip
             state.open_in_tree(ref["doc_id"], ref["node_id"], evidence=ref)
-
-
-def _trace(turn: dict[str, Any], refs: list[dict[str, Any]]) -> None:
-    trace = turn.get("trace") or {}
-    if trace.get("searched_as") and trace.get("searched_as") != trace.get("question"):
-        st.caption(t("chat.searched_as", query=md_escape(trace["searched_as"], 400)))
-    multi = len({r.get("doc_id") for r in refs}) > 1
-    for entry in trace.get("documents", []):
-        name = md_escape(entry.get("file_name")) if multi else t("chat.navigation")
-        st.markdown(f"**{name}** — {t('chat.mode', mode=md_escape(entry.get('mode')))}")
-        if entry.get("fallback"):
-            st.caption(md_escape(entry["fallback"], 400))
-        st.dataframe(trace_rows(entry, refs), hide_index=True)
-        st.json(entry.get("steps") or [], expanded=False)
-    if turn.get("usage"):
-        st.dataframe(usage_rows(turn["usage"]), hide_index=True)

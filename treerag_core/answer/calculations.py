@@ -28,18 +28,17 @@ from typing import Any
 
 from ..llm.call import LLMReply
 from ..llm.replies import strip_thinking
-from ..text.messages import raised
+from ..text.messages import Phrase, message, raised, said_in, trimmed
 from .context import Prepared
 from .offline.asks import Ask
-from .offline.compute import Computation, Value, evaluate, number
+from .offline.compute import Computation, Value, evaluate, number, said_later
 from .offline.computed import render
 from .offline.formula import FormulaError, Operand, parse
 from .offline.operands import Found, found_cell
 
-MODEL_NOTE = (  # italic: a note of ours, not a claim the support check weighs
-    "_(Computed by the app from the table cells cited above, as the model asked; the model "
-    "did no arithmetic. Check the working against the cited pages.)_"
-)
+# italic: a note of ours, not a claim the support check weighs (English's; the answer's
+# language is used)
+MODEL_NOTE = message("note.model_computed")
 _BLOCK = re.compile(r"```[a-zA-Z]*\s*(\{.*?\}|\[.*?\])\s*```", re.S)
 _KINDS = {"ratio": "ratio", "percent": "percent", "percentage": "percent", "%": "percent",
           "amount": "amount", "money": "amount", "days": "days"}  # fmt: skip
@@ -67,23 +66,28 @@ def asked(text: str) -> tuple[list[dict[str, Any]], str]:
     return found[:MAX_CALCULATIONS], re.sub(r"\n{3,}", "\n\n", rest).strip()
 
 
-def calculated(prepared: Prepared, reply: LLMReply) -> LLMReply:
+def calculated(prepared: Prepared, reply: LLMReply, language: str | None = None) -> LLMReply:
     """The reply with its calculation blocks computed: the results and their working first,
-    then what the model wrote around them; a reply asking for none is returned as it is."""
+    then what the model wrote around them; a reply asking for none is returned as it is.
+    Our words (the note, why a calculation cannot be done) are in ``language``."""
     wanted, rest = asked(reply.text)
     if not wanted:
         return reply
-    shown = [render_calculation(prepared, item) for item in wanted]
-    parts = ["\n\n".join(shown), rest, MODEL_NOTE]
+    shown = [render_calculation(prepared, item, language) for item in wanted]
+    parts = ["\n\n".join(shown), rest, message("note.model_computed", language)]
     return replace(reply, text="\n\n".join(p for p in parts if p))
 
 
-def render_calculation(prepared: Prepared, item: dict[str, Any]) -> str:
-    """One calculation computed from the cells it names, as the answer shows it."""
+def render_calculation(
+    prepared: Prepared, item: dict[str, Any], language: str | None = None
+) -> str:
+    """One calculation computed from the cells it names, as the answer shows it (the model's
+    label and period as it wrote them; our words in ``language``)."""
     result = calculation(prepared, item)
     period = " ".join(str(item.get("period") or "").split())
-    label = result.ask.label
-    return render(result, prepared, note="", head=f"{label}, {period}" if period else label)
+    label = said_in(result.ask.label, language)
+    head = f"{label}, {period}" if period else label
+    return render(result, prepared, note="", head=head, language=language)
 
 
 def calculation(prepared: Prepared, item: dict[str, Any]) -> Computation:
@@ -96,7 +100,7 @@ def calculation(prepared: Prepared, item: dict[str, Any]) -> Computation:
     for letter, spec in operands.items():
         cell = _cell(prepared, spec)
         if cell is None:
-            missing.append(f"cell {_cell_name(spec)} (not among the tables the model was sent)")
+            missing.append(Phrase("computed.cell_not_sent", cell=_cell_name(spec)))
         else:
             cells[str(letter).strip().lower()] = cell
     years = sorted({c.year for c in cells.values() if c.year})
@@ -115,12 +119,12 @@ def calculation(prepared: Prepared, item: dict[str, Any]) -> Computation:
     try:
         expr = parse(formula)
     except FormulaError as exc:
-        out.problem = str(exc)
+        out.problem = said_later(exc)
         return out
     names = {letter: _name(item, letter, cell) for letter, cell in cells.items()}
     value, problem = evaluate(expr, lambda operand: _value(operand, cells, names))
     if value is None:
-        out.problem = problem.rstrip(".")
+        out.problem = trimmed(problem, ".")
         return out
     out.result, out.money, out.working = value.amount, value.money, value.text
     if not _KINDS.get(str(item.get("format") or "").strip().lower()):
@@ -164,8 +168,8 @@ def _name(item: dict[str, Any], letter: str, cell: Found) -> str:
 
 
 def _label(item: dict[str, Any]) -> str:
-    label = " ".join(str(item.get("label") or "").split()) or "Computed"
-    return label[:1].upper() + label[1:]
+    label = " ".join(str(item.get("label") or "").split())
+    return label[:1].upper() + label[1:] if label else Phrase("computed.label_default")
 
 
 def _kind(item: dict[str, Any], cells: dict[str, Found]) -> str:

@@ -55,7 +55,7 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     """Renumber, check, and set a model's answer aside when it cannot be checked."""
     by_model = bool(reply.model) and reply.model != ENGINE_NAME
     text = renumber(prepared, reply.text)
-    known = " ".join(dict.fromkeys(str(r.get("file_name") or "") for r in prepared.references))
+    known = _known(prepared)
     # Computed at most once per answer: the model's reply and the offline one it may be set
     # aside for are checked against the same result.
     engine = cache(partial(engine_figures, prepared.searched_as or query, prepared.documents,
@@ -73,13 +73,20 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     shown, model_text = _renumbered(shown, mapping), _renumbered(text, mapping)
     _apply(prepared, mapping)
     offline_support = check_support(shown, prepared.sections, query, language=language,
-                                    known=known, results=prepared.computed,
+                                    known=_known(prepared), results=prepared.computed,
                                     engine=engine)  # fmt: skip
     offline_support["model"] = {
         key: support[key] for key in ("verdict", "score", "garbled", "missing_figure", "counts")
     }
     prepared.trace["answer_set_aside"] = _why(support)
     return Checked(shown, offline_support, model_text, ENGINE_NAME)
+
+
+def _known(prepared: Prepared) -> str:
+    """What an answer may say without a source besides the question: the files' names, and
+    our own words said in the answer's language (:attr:`.context.Prepared.said`)."""
+    names = (str(r.get("file_name") or "") for r in prepared.references)
+    return " ".join(dict.fromkeys([*names, *prepared.said]))
 
 
 def _why(support: dict[str, Any], language: str | None = None) -> str:

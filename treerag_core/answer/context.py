@@ -6,6 +6,7 @@ not) and by the evaluation, which builds this prompt without sending it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, NamedTuple
@@ -16,6 +17,7 @@ from ..navigate.history import Conversation
 from ..navigate.ranking import RankingMemory, remembered
 from ..summarize.summarizers import cut_point
 from ..text.language import detect_language, document_language
+from ..text.messages import said_in
 from ..text.table_data import tables_of
 from ..tree.labels import context_label
 from ..tree.nodes import subtree_page_range
@@ -52,12 +54,22 @@ class Prepared:
     sent_tables: SentTables = field(default_factory=SentTables)
     # figures the app computed from cited cells for this answer (the support check's too)
     computed: list[str] = field(default_factory=list)
+    # our words in an answer in another language than English (a computed answer's label
+    # and working, said in German where the English question said them): the support
+    # check takes them as the question's own, as it takes the English ones
+    said: list[str] = field(default_factory=list)
 
     def language(self, query: str) -> str:
         """The documents' language when they share one, else the question's (if it can be
         told): what the offline answer and the support check read the sections in."""
-        languages = {document_language(doc) for doc in self.documents.values()}
-        return languages.pop() if len(languages) == 1 else detect_language(query)
+        return answer_language(self.documents.values(), query)
+
+
+def answer_language(documents: Iterable[Document], query: str) -> str:
+    """The answer's language: the documents' when they share one, else the question's (if
+    it can be told)."""
+    languages = {document_language(doc) for doc in documents}
+    return languages.pop() if len(languages) == 1 else detect_language(query)
 
 
 def is_heading_only(node: FlatNode) -> bool:
@@ -179,7 +191,7 @@ def prepare_answer(
         sections=f"{quoted}\n\n{TABLES_NOTE}" if sent.tables else quoted,
         history=conversation.block(),
     )
-    trace = _trace(conversation, documents, navs, sections)
+    trace = _trace(conversation, documents, navs, sections, answer_language(documents, query))
     by_id = {str(doc.get("doc_id", "")): doc for doc in documents}
     return Prepared(
         retriever.answer_system_prompt, user, references, sections, trace, navs, by_id, searched,
@@ -243,13 +255,22 @@ def _with_tables(
     return tabled(quote.text, mine, sent) if mine else quote.text
 
 
+def said_steps(steps: list[dict[str, Any]], language: str | None) -> list[dict[str, Any]]:
+    """A navigation's steps with their notes (the offline ranking's, a fallback's, the
+    offline check's) said in ``language``; the model's own reasoning stays as it wrote it."""
+    return [{key: said_in(value, language) if isinstance(value, str) else value
+             for key, value in step.items()} for step in steps]  # fmt: skip
+
+
 def _trace(
     conversation: Conversation,
     documents: list[Document],
     navs: list[NavigationResult],
     sections: list[dict[str, Any]],
+    language: str,
 ) -> dict[str, Any]:
-    """The answer's trace: the conversation, each document's navigation, and what was sent."""
+    """The answer's trace: the conversation, each document's navigation (its notes in the
+    answer's ``language``), and what was sent."""
     return {
         **conversation.trace(),
         "documents": [
@@ -257,9 +278,9 @@ def _trace(
                 "doc_id": doc.get("doc_id", ""),
                 "file_name": doc.get("file_name", ""),
                 "mode": nav.mode,
-                "fallback": nav.fallback,
+                "fallback": said_in(nav.fallback, language) if nav.fallback else nav.fallback,
                 "chosen": nav.node_ids,
-                "steps": nav.trace,
+                "steps": said_steps(nav.trace, language),
             }
             for doc, nav in zip(documents, navs, strict=True)
         ],

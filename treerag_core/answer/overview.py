@@ -27,12 +27,12 @@ from ..navigate.history import Conversation
 from ..summarize.card import build_card, card_line
 from ..summarize.describe import main_parts
 from ..summarize.digest import boilerplate_kind, clean_lines, leading_summary
-from ..text import OFFLINE_NOTE
+from ..text.messages import Phrase, message
 from ..text.tokens import STOPWORDS
 from ..tree.labels import page_label
 from ..tree.nodes import subtree_page_range
 from ..types import Document, FlatNode
-from .context import Prepared, reference
+from .context import Prepared, answer_language, reference, said_steps
 from .highlights import highlights
 from .retriever import Retriever
 
@@ -124,9 +124,7 @@ def _boilerplate(node: FlatNode, flat: dict[str, FlatNode]) -> bool:
 def overview_navigation(document: Document) -> NavigationResult:
     """The "navigation" of an overview question: the top-level parts, nothing searched."""
     parts = overview_parts(document.get("flat_nodes") or {})
-    step = {"step": 1, "mode": "overview",
-            "reasoning": "a question about the document as a whole: its card and its "
-                         "top-level parts' summaries, no section searched"}  # fmt: skip
+    step = {"step": 1, "mode": "overview", "reasoning": Phrase("nav.overview")}
     return NavigationResult(parts, "overview", [step])
 
 
@@ -217,16 +215,18 @@ def prepare_overview(
         sections="\n\n".join(quotes),
         history=conversation.block(),
     )
+    language = answer_language(documents, query)  # the trace's and the note's
     trace = {
         **conversation.trace(),
         "documents": [{"doc_id": d.get("doc_id", ""), "file_name": d.get("file_name", ""),
                        "mode": nav.mode, "fallback": None, "chosen": nav.node_ids,
-                       "steps": nav.trace} for d, nav in zip(documents, navs, strict=True)],
+                       "steps": said_steps(nav.trace, language)}
+                      for d, nav in zip(documents, navs, strict=True)],
         "sections_sent": len(sections),
         "context_chars": sum(len(s["text"]) for s in sections),
     }  # fmt: skip
     by_id = {str(d.get("doc_id", "")): d for d in documents}
     return Prepared(
         retriever.answer_system_prompt, user, references, sections, trace, navs, by_id, query,
-        retriever.ranking_memory, overview="\n\n".join(blocks) + "\n\n" + OFFLINE_NOTE,
+        retriever.ranking_memory, overview="\n\n".join(blocks) + "\n\n" + message("note.offline", language),
     )  # fmt: skip

@@ -15,7 +15,7 @@ from langchain_core.messages import AIMessage
 from ..evidence.locate import attach_evidence
 from ..llm.call import LLMReply, model_name
 from ..navigate.base import NavigationResult
-from ..text import ENGINE_NAME
+from ..text import ENGINE_NAME, detect_language
 from .calculations import calculated
 from .checked import Checked, checked_reply
 from .context import Prepared
@@ -171,6 +171,9 @@ def _checked(prepared: Prepared, reply: LLMReply) -> Checked:
     renumbered, checked, and set aside if it cannot be checked (the question is the one
     asked, as the trace keeps it)."""
     query = str(prepared.trace.get("question") or prepared.searched_as or "")
+    language = prepared.language(query)
     if reply.model and reply.model != ENGINE_NAME:  # the model's asked calculations, by code
-        reply = calculated(prepared, reply)
-    return checked_reply(query, prepared, reply, prepared.language(query))
+        # in the language the model writes (its prompt asks for the question's, and the
+        # check holds it to that): our words beside its own are said in it too
+        reply = calculated(prepared, reply, detect_language(query) or language)
+    return checked_reply(query, prepared, reply, language)

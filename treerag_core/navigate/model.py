@@ -16,6 +16,7 @@ from ..llm.call import LLMReply
 from ..llm.replies import parse_navigation_step, parse_search_reply
 from ..llm.schemas import level_schema, search_schema
 from ..text.language import Languages
+from ..text.messages import Phrase
 from ..text.tokens import estimate_tokens
 from ..tree.outline import outline_line
 from ..types import FlatNode
@@ -57,14 +58,15 @@ def _plan_single_pass(search: Search, outline: str) -> Plan:
     step: dict[str, Any] = {"step": 1, "mode": "single_pass", "candidates": len(search.flat)}
     if isinstance(reply, LLMError):
         ids: list[str]
-        ids, failure = [], f"search call failed ({reply})"
+        failure: str
+        ids, failure = [], Phrase("nav.call_failed_why", error=_said(reply))
         step["error"] = str(reply)
     else:
         result.replies.append(reply)
         ids, failure = _single_pass_choice(reply, search.flat, step)
     if failure:
         ids, how = search.offline_instead()
-        result.fallback = f"{failure}; {how} used instead"
+        result.fallback = Phrase("nav.used_instead", failure=failure, how=how)
         step["fallback"] = result.fallback
     result.node_ids = ids if result.fallback else ids[: search.k]
     step["chosen"] = result.node_ids
@@ -80,8 +82,7 @@ def _single_pass_choice(
     step.update(reasoning=reasoning, parsed_as=parsed_as, tokens_in=reply.input_tokens)
     if ids:
         return ids, ""
-    why = "chose no section" if parsed_as == "json-empty" else "gave no usable section ids"
-    return [], f"the search model {why}"
+    return [], Phrase("nav.model_chose_none" if parsed_as == "json-empty" else "nav.model_no_ids")
 
 
 @dataclass
@@ -110,7 +111,7 @@ class _LevelWalk:
         else:
             if self.candidates and len(self.read) < k:
                 self.result.trace.append(
-                    {"step": config.max_steps + 1, "stopped": "max_steps reached"}
+                    {"step": config.max_steps + 1, "stopped": Phrase("nav.max_steps")}
                 )
         if not self.read:
             self._read_offline()
@@ -133,7 +134,7 @@ class _LevelWalk:
             self.started,
         )
         if refused:
-            step["stopped"] = f"navigation budget exhausted ({refused})"
+            step["stopped"] = Phrase("nav.budget", refused=refused)
             self.result.trace.append(step)
             return False
         reply = yield request
@@ -163,9 +164,7 @@ class _LevelWalk:
         step["candidates"] = shown[:TRACE_CANDIDATES]
         step["candidate_count"] = len(self.candidates)
         if prefiltered:
-            step["note"] = (
-                f"{len(self.candidates)} candidates prefiltered to {len(shown)} by offline ranking"
-            )
+            step["note"] = Phrase("nav.prefiltered", count=len(self.candidates), shown=len(shown))
         return step
 
     def _choice(self, reply: LLMReply | LLMError, shown: list[str], step: dict[str, Any]) -> Choice:
@@ -186,10 +185,8 @@ class _LevelWalk:
         picks, how = self.search.offline(
             self.search.k - len(self.read), descendants(self.search.flat, shown)
         )
-        why = "search call failed" if parsed_as == "error" else "no usable choice in the reply"
-        self.result.fallback = (
-            f"{why} at step {step_no}; {how} used within the candidates' sections"
-        )
+        why = Phrase("nav.call_failed" if parsed_as == "error" else "nav.no_usable_choice")
+        self.result.fallback = Phrase("nav.used_within", why=why, step=step_no, how=how)
         step.update(fallback=self.result.fallback, read=picks, parsed_as=parsed_as)
         self.read.extend(p for p in picks if p not in self.read)
         self.result.trace.append(step)
@@ -221,7 +218,7 @@ class _LevelWalk:
         pool = descendants(self.search.flat, self.candidates) if self.candidates else None
         self.read, how = self.search.offline(self.search.k, pool)
         result = self.result
-        result.fallback = result.fallback or f"navigation chose nothing to read; {how} used"
+        result.fallback = result.fallback or Phrase("nav.nothing_read", how=how)
         result.trace.append(
             {
                 "step": len(result.trace) + 1,
@@ -236,6 +233,12 @@ def _candidate_line(node: FlatNode) -> str:
     """A candidate as the level prompt shows it: its outline line and its sub-section count."""
     line = outline_line(node, depth_offset=node["level"] - 1)
     return line + (f" +{len(node.get('children') or [])}" if node.get("children") else "")
+
+
+def _said(error: LLMError) -> str:
+    """A failed call's error as text the trace says again in the answer's language (an
+    error raised without a key stays as it is)."""
+    return Phrase(error.key, **error.values) if error.key else str(error)
 
 
 def _budget_refusal(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..text.language import Languages
+from ..text.messages import Joined, Phrase
 from ..types import FlatNode
 from .base import NavigationResult, Plan, Search
 from .crosslanguage import cannot_match
@@ -56,8 +57,8 @@ def offline_pick(
     # Keep only sections scoring near the best: a common word must not drag in noise.
     ranked = [nid for nid, score in scored[:k] if score >= RELATIVE_CUTOFF * scored[0][1]]
     if not ranked and not carried:
-        return pool[:k], "no term of the question matched; the opening sections were used"
-    how = ["offline BM25 ranking"]
+        return pool[:k], Phrase("nav.no_term")
+    how = [Phrase("nav.offline_ranking")]
     named: list[str] = []
     if labels and scored:
         bm25, languages = ranking_statistics(flat, candidates, memory, language)
@@ -66,12 +67,12 @@ def offline_pick(
         named = [nid for nid, _ in items if nid not in ranked and nid not in carried]
         if named:
             printed = ", ".join(dict.fromkeys(f"'{label}'" for _, label in items))
-            how.append(f"{len(named)} section(s) whose tables print {printed} read too")
+            how.append(Phrase("nav.line_items", count=len(named), printed=printed))
     extra = [nid for nid in carried if nid not in ranked]
     if carried:
-        how.append(f"{len(carried)} section(s) of the previous answer read again")
+        how.append(Phrase("nav.carried", count=len(carried)))
     reserved = (named + extra)[-k:]
-    return ranked[: k - len(reserved)] + reserved, "; ".join(how)
+    return ranked[: k - len(reserved)] + reserved, Joined(how)
 
 
 def descendants(flat: dict[str, FlatNode], roots: list[str]) -> list[str]:
@@ -108,8 +109,7 @@ def checked_choice(result: NavigationResult, search: Search) -> NavigationResult
     if search.language.foreign(search.query):
         result.trace.append({
             "step": len(result.trace) + 1, "mode": "offline check",
-            "note": "not made: the question is in another language than the document, "
-            "whose words the offline ranking cannot compare",
+            "note": Phrase("nav.check_foreign"),
         })  # fmt: skip
         return result
     picks, how = search.offline_instead()
@@ -124,8 +124,6 @@ def checked_choice(result: NavigationResult, search: Search) -> NavigationResult
     result.node_ids = mixed + chosen[len(added) :] + added[len(chosen) :]
     result.trace.append({
         "step": len(result.trace) + 1, "mode": "offline check", "read": added,
-        "note": f"none of the {len(chosen)} section(s) the model chose is near the offline "
-        f"ranking's {len(picks)} best for the question's words: its {len(added)} best are "
-        "read too",
+        "note": Phrase("nav.check_added", chosen=len(chosen), picks=len(picks), added=len(added)),
     })  # fmt: skip
     return result

@@ -21,6 +21,7 @@ from ..llm.call import LLMReply, ainvoke, invoke
 from ..llm.prompts import format_extra_context
 from ..store.base import Cache
 from ..text.language import document_languages
+from ..text.messages import Phrase
 from ..tree.outline import build_tree_outline
 from ..types import Document, FlatNode
 from .base import (
@@ -54,7 +55,9 @@ def plan_navigation(
     conversation = conversation or Conversation(query)
     flat: dict[str, FlatNode] = document.get("flat_nodes") or {}
     if not flat:
-        return NavigationResult([], "empty", [{"step": 1, "mode": "empty", "note": "no sections"}])
+        return NavigationResult(
+            [], "empty", [{"step": 1, "mode": "empty", "note": Phrase("nav.no_sections")}]
+        )
     doc_id = str(document.get("doc_id") or "")
     searched, carried = conversation.searched_as, conversation.carried_sections(doc_id)
     language = document_languages(document)

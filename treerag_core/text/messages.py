@@ -185,7 +185,20 @@ def language_of(tag: str | None) -> str:
     return code if code in CATALOGUE else DEFAULT_LANGUAGE
 
 
-class Phrase(str):
+class Said(str):
+    """English text that can be said again in another language (:class:`Phrase`,
+    :class:`Joined`): it reads as plain English to the library's callers and is said in
+    the answer's language where it is shown."""
+
+    def said_in(self, language: str | None) -> str:
+        """This text in ``language``."""
+        raise NotImplementedError
+
+    def __reduce__(self) -> tuple[object, ...]:  # pickled (a job's error) as English text
+        return (str, (str(self),))
+
+
+class Phrase(Said):
     """A catalogue message as English text that remembers its key and values, so a reason
     built low down (an address the network guard refuses, why a reply was set aside) reads
     as plain English to the library's callers and in the person's language once it is
@@ -193,23 +206,51 @@ class Phrase(str):
 
     key: str
     values: dict[str, object]
+    trim: str | None = ""  # characters stripped from its end wherever it is said
 
     def __new__(cls, key: str, /, **values: object) -> Phrase:
         phrase = super().__new__(cls, message(key, None, **values))
         phrase.key, phrase.values = key, values
         return phrase
 
-    def __reduce__(self) -> tuple[object, ...]:  # pickled (a job's error) as English text
-        return (str, (str(self),))
-
     def said_in(self, language: str | None) -> str:
         """This phrase in ``language``."""
-        return message(self.key, language, **self.values)
+        text = message(self.key, language, **self.values)
+        return text if self.trim == "" else text.rstrip(self.trim)
+
+
+def trimmed(text: str, chars: str | None = None) -> str:
+    """``text.rstrip(chars)`` that stays a :class:`Phrase` when it is one (a refusal that
+    ends in a full stop, placed before the full stop of the note around it)."""
+    if not isinstance(text, Phrase):
+        return text.rstrip(chars)
+    phrase = str.__new__(Phrase, str(text).rstrip(chars))
+    phrase.key, phrase.values, phrase.trim = text.key, text.values, chars
+    return phrase
+
+
+class Joined(Said):
+    """Texts (phrases or plain text) joined by ``sep``, said again part by part: a trace's
+    "offline BM25 ranking; 2 section(s) of the previous answer read again"."""
+
+    parts: tuple[str, ...]
+    sep: str
+
+    def __new__(cls, parts: Iterable[str], sep: str = "; ") -> Joined:
+        kept = tuple(parts)
+        joined = super().__new__(cls, sep.join(kept))
+        joined.parts, joined.sep = kept, sep
+        return joined
+
+    def said_in(self, language: str | None) -> str:
+        """Each part in ``language``, joined."""
+        return self.sep.join(said_in(part, language) for part in self.parts)
 
 
 def said_in(text: str, language: str | None) -> str:
-    """``text`` in ``language`` when it is a :class:`Phrase`; other text as it is."""
-    return text.said_in(language) if isinstance(text, Phrase) else text
+    """``text`` in ``language`` when it can be said again (:class:`Said`); other text as
+    it is."""
+    return text.said_in(language) if isinstance(text, Said) else text
 
 
 def message(key: str, language: str | None = None, **values: object) -> str:
@@ -218,7 +259,7 @@ def message(key: str, language: str | None = None, **values: object) -> str:
     text = CATALOGUE[language_of(language)].get(key) or EN[key]
     if not values:
         return text
-    said = {k: v.said_in(language) if isinstance(v, Phrase) else v for k, v in values.items()}
+    said = {k: v.said_in(language) if isinstance(v, Said) else v for k, v in values.items()}
     return text.format(**said)
 
 

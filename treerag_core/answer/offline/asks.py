@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...text.messages import Phrase
 from ...text.numbers import years_in
-from .metrics import find_metric, plain_name
+from .metrics import find_metric, metric_key, plain_name
 
 _DEFINED = re.compile(
     r"(?P<name>[^.?!:;]{2,80}?)\s+(?:is|are)\s+(?:being\s+)?defined\s+as:?\s*"
@@ -71,7 +72,9 @@ _PERIOD = re.compile(
 class Ask:
     """One computation asked for."""
 
-    label: str  # what the headline names: "Days payable outstanding (DPO)"
+    # what the headline names: "Days payable outstanding (DPO)"; a Phrase where our words
+    # compose it (a metric's name, "3-year average …"), said in the answer's language
+    label: str
     formula: str  # read per year by :func:`.formula.parse`
     years: tuple[int, ...]  # the periods the formula is read in (averaged when several)
     kind: str = "amount"  # "percent", "ratio", "days", "amount", "growth", "change", "cagr"
@@ -143,11 +146,12 @@ def _structured(
     label, formula, kind = _formula_of(asked, phrase, defs)
     inner = formula or phrase
     if _CAGR.search(asked) and len(years) >= 2:
-        return Ask(f"{_title(phrase)} CAGR", inner, (years[0], years[-1]), "cagr")
+        label = Phrase("computed.label_cagr", name=_title(phrase))
+        return Ask(label, inner, (years[0], years[-1]), "cagr")
     if _AVERAGE.search(asked) and (n or len(years) > 1):
         first = years[0] if len(years) > 1 else years[-1] - n + 1
         over = tuple(range(first, years[-1] + 1))
-        title = f"{n or len(over)}-year average {label or _title(phrase)}"
+        title = Phrase("computed.label_average", years=n or len(over), name=label or _title(phrase))
         return Ask(title, inner, over, kind if formula else "amount", average=True)
     if _CHANGE.search(asked) and (len(years) >= 2 or _YOY.search(asked)):
         pair = (years[0], years[-1]) if len(years) >= 2 else (years[-1] - 1, years[-1])
@@ -179,7 +183,7 @@ def _formula_of(asked: str, phrase: str, defs: dict[str, str]) -> tuple[str, str
         return _title(phrase), f"({share.group('a')}) / ({share.group('b')})", "percent"
     if known:
         metric, name = known
-        return _title(metric.names[0]), metric.formula, metric.kind
+        return Phrase(metric_key(metric)), metric.formula, metric.kind
     return "", None, "amount"
 
 

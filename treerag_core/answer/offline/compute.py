@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
-from ...text.messages import Phrase, raised
+from ...text.messages import Phrase, message, raised
 from .asks import Ask
 from .formula import Expr, FormulaError, Operand, parse
 from .metrics import find_metric, plain_name
@@ -56,9 +56,10 @@ class Computation:
         return self.result is not None and not self.missing and not self.problem
 
 
-def compute(ask: Ask, index: TableIndex) -> Computation:
-    """``ask`` evaluated over the tables of ``index``'s document."""
-    run = _Run(ask, index, Computation(ask))
+def compute(ask: Ask, index: TableIndex, language: str | None = None) -> Computation:
+    """``ask`` evaluated over the tables of ``index``'s document; the working's words
+    ("average X", "change in X") in ``language`` (the answer's; English by default)."""
+    run = _Run(ask, index, Computation(ask), language)
     out = run.out
     with localcontext() as ctx:
         ctx.prec = 28
@@ -139,6 +140,7 @@ class _Run:
     ask: Ask
     index: TableIndex
     out: Computation
+    language: str | None = None  # the working's words
     depth: int = 0
     # cells found so far, by (phrase, year, note, preferred table): a formula that names a
     # quantity twice (COGS in DIO and DPO) reads the tables for it once
@@ -190,11 +192,17 @@ class _Run:
         shown = [number(c.value) for c in cells]
         name = plain_name(operand.phrase)
         if operand.mode == "average":
+            working = f"({' + '.join(shown)}) / {len(vals)}"
             return Value(sum(vals, Decimal(0)) / len(vals), money,
-                         f"average {name} (({' + '.join(shown)}) / {len(vals)})")  # fmt: skip
+                         self.said("average", name=name, working=working))  # fmt: skip
         if operand.mode == "change":
-            return Value(vals[-1] - vals[0], money, f"change in {name} ({shown[-1]} − {shown[0]})")
+            working = f"{shown[-1]} − {shown[0]}"
+            return Value(vals[-1] - vals[0], money, self.said("change", name=name, working=working))
         return Value(vals[0], money, f"{name} {shown[0]}")
+
+    def said(self, kind: str, **values: object) -> str:
+        """The working's words for an averaged or changed quantity, in the run's language."""
+        return message(f"computed.working_{kind}", self.language, **values)
 
     def named(self, operand: Operand) -> Value | None:
         """A name the question defines, or the metrics table knows, computed from its formula."""

@@ -12,6 +12,7 @@ cells it did find; it never prints a number it did not compute.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from functools import partial
@@ -20,7 +21,7 @@ from typing import Any, NamedTuple
 from ...evidence.cell_boxes import cited_cell
 from ...navigate.ranking import RankingMemory, remembered
 from ...text.figures import UNSCALED, Figure
-from ...text.messages import message
+from ...text.messages import DEFAULT_LANGUAGE, Joined, language_of, message, said_in
 from ...tree.labels import page_label
 from ..context import Prepared, reference
 from .aggregate import Aggregate, aggregate, sheet_records
@@ -31,6 +32,10 @@ from .operands import UNIT_SIZE, Found, TableIndex
 
 COMPUTED_NOTE = message("note.computed")  # English's; each language's is in the catalogue
 _SCALES = {"thousands": "thousand", "millions": "million", "billions": "billion"}
+# The words our code adds to a working and a comparison's conclusion (see ``_given``)
+WORKING_KEYS = ("computed.working_average", "computed.working_change", "computed.days")
+CONCLUSION_KEYS = ("computed.highest_lowest", "computed.only_one", "computed.none_prints")
+_PLACEHOLDER = re.compile(r"\{\w+\}")
 # A computed result handed to the support check is known to this relative precision (its
 # cells are exact as printed): the answer's own rounding is the only tolerance.
 EXACT = 1e-9
@@ -50,7 +55,7 @@ def computed_reply(query: str, prepared: Prepared, language: str | None = None) 
     ask = read_ask(query)
     if ask is None:
         return aggregated_reply(query, prepared, language)
-    best = best_computation(ask, prepared.documents, prepared.references, prepared.memory)
+    best = best_computation(ask, prepared.documents, prepared.references, prepared.memory, language)
     if best is None or (not best.cells and not best.problem):
         return None
     return render(best, prepared, message("note.computed", language), language=language)
@@ -61,10 +66,12 @@ def best_computation(
     documents: Mapping[str, Mapping[str, Any]],
     references: Sequence[Mapping[str, Any]] = (),
     memory: RankingMemory | None = None,
+    language: str | None = None,
 ) -> Computation | None:
     """``ask`` computed in each document (those the references cite first): the first
     complete computation, else the one missing fewest cells. Each document's table index
-    is kept in ``memory`` (built once per document, reused by every question)."""
+    is kept in ``memory`` (built once per document, reused by every question); the
+    working's words are in ``language``."""
     order = [str(r.get("doc_id", "")) for r in references]
     docs = sorted(
         documents.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)
@@ -73,7 +80,7 @@ def best_computation(
     for doc_id, document in docs:
         key = ("table-index", doc_id, str(document.get("indexed_at", "")))
         index: TableIndex = remembered(memory, key, partial(TableIndex.of, document))
-        result = compute(ask, index)
+        result = compute(ask, index, language)
         if result.complete:
             return result
         if best is None or len(result.missing) < len(best.missing):
@@ -92,15 +99,16 @@ def render(
     ``note`` (who asked for the computation); ``head``: the headline's label and period."""
     ask = result.ask
     cites = {id(c): _cite(c, prepared, language) for c in result.cells}
-    head = head or f"{ask.label}, {_period(ask)}"
+    head = head or f"{said_in(ask.label, language)}, {_period(ask, language)}"
+    _given(prepared, language, head, *WORKING_KEYS)
     joined = "; ".join(c.strip("[]") for c in dict.fromkeys(cites.values()) if c)
     refs = f" [{joined}]" if joined else ""
     if result.complete and result.result is not None:
-        shown = shown_result(result)
+        shown = shown_result(result, language)
         prepared.computed.append(shown)  # the support check counts it as computed
         lines = [f"{head}: {shown} = {result.working}{refs}"]
     elif result.missing:
-        names = "; ".join(dict.fromkeys(result.missing))
+        names = Joined(dict.fromkeys(result.missing))
         lines = [message("note.not_computed_missing", language, head=head, names=names)]
     else:
         lines = [message("note.not_computed", language, head=head, problem=result.problem)]
@@ -162,15 +170,30 @@ def _place(cell: Found, references: Sequence[Mapping[str, Any]]) -> tuple[tuple[
             ("quote", cell.shown()))  # fmt: skip
 
 
-def _period(ask: Ask) -> str:
+def _given(prepared: Prepared, language: str | None, text: str, *keys: str) -> None:
+    """Our words in an answer in another language than English (``text`` and the
+    catalogue's ``keys``, their placeholders left out), for the support check to take as
+    the question's own, as it takes English's from the English question the engine read
+    (see :attr:`..context.Prepared.said`)."""
+    if language_of(language) != DEFAULT_LANGUAGE:
+        words = (_PLACEHOLDER.sub(" ", message(key, language)) for key in keys)
+        prepared.said.append(" ".join([text, *words]))
+
+
+def _period(ask: Ask, language: str | None = None) -> str:
     years = ask.years if ask.average or ask.kind in ("growth", "change", "cagr") else ask.years[-1:]
-    if len(years) == 1:
-        return f"FY{years[0]}"
-    return f"FY{years[0]}–FY{years[-1]}"
+    return _years(years, language)
 
 
-def shown_result(result: Computation) -> str:
-    """The result as asked: ``30.8%``, ``0.68``, ``93.86 days``, ``$3,215 million``."""
+def _years(years: Sequence[int], language: str | None) -> str:
+    """``FY2019`` or ``FY2019–FY2021`` (``GJ 2019`` in German): the first and last."""
+    first, last = (message("computed.fiscal_year", language, year=y) for y in (years[0], years[-1]))
+    return first if len(years) == 1 else f"{first}–{last}"
+
+
+def shown_result(result: Computation, language: str | None = None) -> str:
+    """The result as asked: ``30.8%``, ``0.68``, ``93.86 days``, ``$3,215 million`` (the
+    unit as the cells or the question print it; "days" in ``language``)."""
     ask, value = result.ask, result.result
     assert value is not None
     places = ask.decimals
@@ -185,7 +208,9 @@ def shown_result(result: Computation) -> str:
         tail = f" {unit}" if unit else ""
         return f"{sign}{result.currency}{number(abs(scaled), places)}{tail}"
     places = DECIMALS.get(ask.kind, 2) if places is None else places
-    return number(value, places) + (" days" if ask.kind == "days" else "")
+    return number(value, places) + (
+        message("computed.days", language) if ask.kind == "days" else ""
+    )
 
 
 def compared_reply(query: str, prepared: Prepared, language: str | None = None) -> str | None:
@@ -201,25 +226,24 @@ def compared_reply(query: str, prepared: Prepared, language: str | None = None) 
         index: TableIndex = remembered(prepared.memory, key, partial(TableIndex.of, document))
         cells: list[tuple[Decimal | None, str]] = []
         for year in years:
-            result = compute(per_period(ask, year), index)
+            result = compute(per_period(ask, year), index, language)
             if result.complete and result.result is not None:
                 cites = "; ".join(
                     dict.fromkeys(_cite(c, prepared, language).strip("[]") for c in result.cells)
                 )
-                shown = shown_result(result)
+                shown = shown_result(result, language)
                 prepared.computed.append(shown)
                 cells.append((result.result, f"{shown} [{cites}]"))
             else:
-                why = "; ".join(dict.fromkeys(result.missing)) or result.problem
+                why = Joined(dict.fromkeys(result.missing)) or result.problem
                 cells.append((None, message("computed.not_found", language, why=why)))
         table.append((entity_name(document), cells))
     if not any(v is not None for _, cells in table for v, _ in cells):
         return None
-    head = f"{ask.label}, " + (
-        f"FY{years[0]}" if len(years) == 1 else f"FY{years[0]}–FY{years[-1]}"
-    )
+    head = f"{said_in(ask.label, language)}, {_years(years, language)}"
     lines = [f"{head}: {conclusion(table, years, language)}", ""]
-    lines.append("| | " + " | ".join(f"FY{y}" for y in years) + " |")
+    _given(prepared, language, head, *CONCLUSION_KEYS)
+    lines.append("| | " + " | ".join(_years([y], language) for y in years) + " |")
     lines.append("|---|" + "---:|" * len(years))
     lines += [
         f"| {name} | " + " | ".join(text for _, text in cells) + " |" for name, cells in table
@@ -240,7 +264,7 @@ def conclusion(
     low = min(last, key=lambda x: x[1][0] or 0)
     shown = lambda cell: cell[1].split(" [")[0]  # noqa: E731
     return message(
-        "computed.highest_lowest", language, year=f"FY{years[-1]}", high=high[0],
+        "computed.highest_lowest", language, year=_years(years[-1:], language), high=high[0],
         high_value=shown(high[1]), low=low[0], low_value=shown(low[1]),
     )  # fmt: skip
 
@@ -297,6 +321,7 @@ def render_aggregate(
     spread = said("spread", parts=parts) if parts > 1 else ""
     how = said(f"how_{found.kind}", count=n, spread=spread)
     lines = [f"{label}, {where}: {number(found.value, places)} ({how}){refs}"]
+    _given(prepared, language, f"{label} {where} {how}")
     for node, _offset, cells in found.rows:
         shown = " · ".join(f"{k} {v}" for k, v in cells.items() if v and v != "—")
         cite = _cite_at(prepared, doc_id, node, found.pages.get(node), language)

@@ -54,6 +54,13 @@ METRICS: tuple[Metric, ...] = tuple(Metric(names, formula, kind) for names, form
 ))
 # fmt: on
 
+
+def metric_key(metric: Metric) -> str:
+    """The catalogue key of a metric's name as a headline says it: ``metric.gross_margin``
+    (English: its first name; other languages: their own)."""
+    return "metric." + re.sub(r"[^a-z0-9]+", "_", metric.names[0]).strip("_")
+
+
 # Quantities a statement prints as outflows in parentheses, which formulas mean as amounts
 # ("free cash flow = cash from operations - capex": capex is 1,577, not -1,577).
 OUTFLOWS = re.compile(

@@ -16,8 +16,10 @@ from . import (
     registry,
     settings,
     sources,
+    trace,
     tree,
     upload,
+    working,
 )
 
 PARTS = (
@@ -34,6 +36,8 @@ PARTS = (
     errors_store,
     errors_tools,
     errors_asking,
+    working,
+    trace,
 )
 
 __all__ = ["PARTS"]
