@@ -119,6 +119,9 @@ def test_answer_is_kept_and_its_sources_open_the_tree(make_app, sample_doc, app_
     assert "Sources: S1 Introduction" in shown(at)
     key = f"sources_{thread['thread_id'][:12]}_0"
     assert at.toggle(key=key).value is True  # evidence is shown by default
+    assert len(at.dataframe) == 0  # the trace is drawn only once opened
+    at.session_state[f"trace_{thread['thread_id'][:12]}_0"] = True  # the person opens it
+    at.run()
     assert len(at.dataframe) == 2  # trace steps and token usage
     at.toggle(key=key).set_value(False).run()
     assert not [b for b in at.button if str(b.key).startswith("ref_")]  # put away

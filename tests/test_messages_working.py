@@ -20,6 +20,7 @@ from treerag_core import ask, index_document, make_retriever, make_summarizer
 from treerag_core.answer.offline.metrics import METRICS, metric_key
 from treerag_core.library.indexing import index_upload
 from treerag_core.text.messages import EN, message
+from ui import state
 
 openai = openai_server  # the fixture
 HANDBUCH = """# Mitarbeiterhandbuch
@@ -240,6 +241,9 @@ def test_the_chat_shows_a_german_answer_s_trace_in_german(make_app, app_registry
     at.switch_page("pages/chat.py").run()
     ask_in_app(at, URLAUB)
     assert not at.exception
+    thread = at.session_state[state.CHAT_THREAD]
+    at.session_state[f"trace_{thread['thread_id'][:12]}_0"] = True  # the trace opened
+    at.run()
     assert "Modus: offline" in texts(at)
     steps, usage = (frame.value for frame in at.dataframe)
     assert list(steps.columns) == ["Schritt", "Modus", "Kandidaten", "gewählt", "Begründung"]

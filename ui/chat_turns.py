@@ -416,8 +416,12 @@ def _sources(thread: dict[str, Any], index: int, refs: list[dict[str, Any]], tur
         with st.expander(t("chat.also_read", count=len(also_read))):
             _reference_buttons(thread, index, also_read)
     if turn.get("trace") or turn.get("usage"):
-        with st.expander(t("chat.trace")):
-            trace_view.trace(turn, refs)
+        # Drawn only when opened: every rerun draws every earlier answer, and the trace's
+        # tables were a seventh of a long conversation's rerun.
+        trace = st.expander(t("chat.trace"), key=_key(thread, index, "trace"), on_change="rerun")
+        if trace.open:
+            with trace:
+                trace_view.trace(turn, refs)
 
 
 def _reference_buttons(

@@ -10,6 +10,7 @@ marked, through escaped Markdown highlight syntax, never raw HTML.
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 import streamlit as st
@@ -46,9 +47,25 @@ PNG = "PNG"
 
 
 def pages(document: Document, ref: dict[str, Any], zoom: float) -> tuple[list[EvidencePage], str]:
-    """The rendered pages, or none and the reason (a missing source, a non-PDF source)."""
+    """The rendered pages, or none and the reason (a missing source, a non-PDF source), kept
+    across reruns and sessions: the store's render cache still reads the whole source file
+    and decodes each page's PNG, and a rerun asks again for every tile of every earlier
+    answer (a sixth of a long conversation's rerun). Keyed by the document's content and
+    the reference's highlights; the document was loaded, access checked, by the caller."""
+    drawn = [ref.get(k) for k in ("highlights", "sentence_highlights", "page_start")]
+    key = json.dumps(  # the reason is in the person's language
+        [document.get("doc_id"), document.get("content_hash"), drawn, zoom, language()],
+        default=str,
+    )
+    return _pages(key, str(state.registry_setting()), document, ref, zoom)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _pages(
+    key: str, registry: str, _document: Document, _ref: dict[str, Any], zoom: float
+) -> tuple[list[EvidencePage], str]:
     try:
-        return render_evidence(document, ref, state.registry_path(), zoom=zoom), ""
+        return render_evidence(_document, _ref, state.registry_path(), zoom=zoom), ""
     except EvidenceUnavailableError as exc:
         return [], str(exc)
 
