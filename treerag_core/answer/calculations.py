@@ -28,13 +28,14 @@ from typing import Any
 
 from ..llm.call import LLMReply
 from ..llm.replies import strip_thinking
-from ..text.messages import raised
+from ..text.messages import message, raised
 from .context import Prepared
 from .offline.asks import Ask
 from .offline.compute import Computation, Value, evaluate, number
 from .offline.computed import render
 from .offline.formula import FormulaError, Operand, parse
 from .offline.operands import Found, found_cell
+from .sheets import aggregated
 
 MODEL_NOTE = (  # italic: a note of ours, not a claim the support check weighs
     "_(Computed by the app from the table cells cited above, as the model asked; the model "
@@ -57,7 +58,7 @@ def asked(text: str) -> tuple[list[dict[str, Any]], str]:
         except ValueError:
             return m.group(0)
         items = value if isinstance(value, list) else [value]
-        wanted = [v for v in items if isinstance(v, dict) and "compute" in v]
+        wanted = [v for v in items if isinstance(v, dict) and ("compute" in v or "aggregate" in v)]
         if not wanted or len(wanted) != len(items):
             return m.group(0)
         found.extend(wanted)
@@ -68,13 +69,21 @@ def asked(text: str) -> tuple[list[dict[str, Any]], str]:
 
 
 def calculated(prepared: Prepared, reply: LLMReply) -> LLMReply:
-    """The reply with its calculation blocks computed: the results and their working first,
-    then what the model wrote around them; a reply asking for none is returned as it is."""
+    """The reply with its calculation and sheet aggregate blocks (:mod:`.sheets`) computed:
+    a comparison's table the app computed for the prompt (:mod:`.comparisons`) first, then
+    the results and their working, then what the model wrote around them; a reply asking
+    for none, to a question with no such table, is returned as it is."""
     wanted, rest = asked(reply.text)
-    if not wanted:
+    if not wanted and not prepared.compared:
         return reply
-    shown = [render_calculation(prepared, item) for item in wanted]
-    parts = ["\n\n".join(shown), rest, MODEL_NOTE]
+    language = prepared.language(prepared.searched_as)  # a sheet's or comparison's words
+    shown = [
+        aggregated(prepared, item, language) if "aggregate" in item
+        else render_calculation(prepared, item) for item in wanted
+    ]  # fmt: skip
+    note = message("note.model_compared", language) if prepared.compared else MODEL_NOTE
+    prepared.model_words = rest  # only its own words can be garbled
+    parts = [prepared.compared, "\n\n".join(shown), rest, note]
     return replace(reply, text="\n\n".join(p for p in parts if p))
 
 

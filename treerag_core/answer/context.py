@@ -52,6 +52,10 @@ class Prepared:
     sent_tables: SentTables = field(default_factory=SentTables)
     # figures the app computed from cited cells for this answer (the support check's too)
     computed: list[str] = field(default_factory=list)
+    # a comparison's table the app computed for the answer model: it leads the model's answer
+    compared: str = ""
+    # what the model wrote itself, when the app computed and wrote the rest of its answer
+    model_words: str | None = None
 
     def language(self, query: str) -> str:
         """The documents' language when they share one, else the question's (if it can be

@@ -7,6 +7,7 @@ from __future__ import annotations
 from . import (
     access,
     chat,
+    computed_model,
     core,
     errors,
     errors_asking,
@@ -30,6 +31,7 @@ PARTS = (
     access,
     sources,
     core,
+    computed_model,
     errors,
     errors_store,
     errors_tools,
