@@ -35,6 +35,7 @@ from .offline.compute import Computation, Value, evaluate, number, said_later
 from .offline.computed import render
 from .offline.formula import FormulaError, Operand, parse
 from .offline.operands import Found, found_cell
+from .sheets import aggregated
 
 # italic: a note of ours, not a claim the support check weighs (English's; the answer's
 # language is used)
@@ -56,7 +57,7 @@ def asked(text: str) -> tuple[list[dict[str, Any]], str]:
         except ValueError:
             return m.group(0)
         items = value if isinstance(value, list) else [value]
-        wanted = [v for v in items if isinstance(v, dict) and "compute" in v]
+        wanted = [v for v in items if isinstance(v, dict) and ("compute" in v or "aggregate" in v)]
         if not wanted or len(wanted) != len(items):
             return m.group(0)
         found.extend(wanted)
@@ -67,14 +68,22 @@ def asked(text: str) -> tuple[list[dict[str, Any]], str]:
 
 
 def calculated(prepared: Prepared, reply: LLMReply, language: str | None = None) -> LLMReply:
-    """The reply with its calculation blocks computed: the results and their working first,
-    then what the model wrote around them; a reply asking for none is returned as it is.
-    Our words (the note, why a calculation cannot be done) are in ``language``."""
+    """The reply with its calculation and sheet aggregate blocks (:mod:`.sheets`) computed:
+    a comparison's table the app computed for the prompt (:mod:`.comparisons`) first, then
+    the results and their working, then what the model wrote around them; a reply asking
+    for none, to a question with no such table, is returned as it is. Our words (the note,
+    why a calculation cannot be done) are in ``language`` (else the documents')."""
     wanted, rest = asked(reply.text)
-    if not wanted:
+    if not wanted and not prepared.compared:
         return reply
-    shown = [render_calculation(prepared, item, language) for item in wanted]
-    parts = ["\n\n".join(shown), rest, message("note.model_computed", language)]
+    language = language or prepared.language(prepared.searched_as)
+    shown = [
+        aggregated(prepared, item, language) if "aggregate" in item
+        else render_calculation(prepared, item, language) for item in wanted
+    ]  # fmt: skip
+    note = message("note.model_compared" if prepared.compared else "note.model_computed", language)
+    prepared.model_words = rest  # only its own words can be garbled
+    parts = [prepared.compared, "\n\n".join(shown), rest, note]
     return replace(reply, text="\n\n".join(p for p in parts if p))
 
 

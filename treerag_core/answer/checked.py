@@ -61,7 +61,8 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     engine = cache(partial(engine_figures, prepared.searched_as or query, prepared.documents,
                            prepared.references, prepared.memory))  # fmt: skip
     support = check_support(text, prepared.sections, query, model=by_model, language=language,
-                            known=known, results=prepared.computed, engine=engine)  # fmt: skip
+                            known=known, results=prepared.computed, engine=engine,
+                            own_words=prepared.model_words)  # fmt: skip
     if not (support["set_aside"] and prepared.sections and not prepared.overview):
         return Checked(text, support, model=reply.model)
     offline = computed_reply(prepared.searched_as or query, prepared, language) or extractive_answer(

@@ -58,6 +58,10 @@ class Prepared:
     # and working, said in German where the English question said them): the support
     # check takes them as the question's own, as it takes the English ones
     said: list[str] = field(default_factory=list)
+    # a comparison's table the app computed for the answer model: it leads the model's answer
+    compared: str = ""
+    # what the model wrote itself, when the app computed and wrote the rest of its answer
+    model_words: str | None = None
 
     def language(self, query: str) -> str:
         """The documents' language when they share one, else the question's (if it can be

@@ -18,8 +18,10 @@ from ..llm.call import LLMReply, StreamState
 from ..text import ENGINE_NAME
 from ..text.messages import message
 from .base import AnswerPlan, ModelCall, ModelStream
+from .comparisons import comparison_note
 from .context import Prepared
 from .offline.answerer import offline_reply
+from .sheets import sheets_note
 
 LENGTH_NOTE = "\n\n_(The answer reached the model's length limit and was cut here.)_"
 
@@ -33,7 +35,7 @@ class ModelAnswerer:
     max_seconds: float | None = None
 
     def answer(self, query: str, prepared: Prepared) -> AnswerPlan:
-        got = yield ModelCall(self.llm, prepared.system, prepared.user)
+        got = yield ModelCall(self.llm, prepared.system, with_app_work(query, prepared))
         reply = degraded(query, prepared, got) if isinstance(got, LLMError) else got
         if reply.finish_reason == "length":  # the server stopped it at the answer's token cap
             reply.text += LENGTH_NOTE
@@ -42,7 +44,8 @@ class ModelAnswerer:
     def stream(self, query: str, prepared: Prepared) -> AnswerPlan:
         state = StreamState()
         limits = {"max_chars": self.max_chars, "max_seconds": self.max_seconds}
-        yield ModelStream(self.llm, prepared.system, prepared.user, state, limits)
+        user = with_app_work(query, prepared)
+        yield ModelStream(self.llm, prepared.system, user, state, limits)
         shown = "".join(state.parts)
         reply = state.reply or LLMReply(text=shown)
         if state.error is not None:
@@ -52,6 +55,17 @@ class ModelAnswerer:
             reply.text += LENGTH_NOTE
             yield LENGTH_NOTE
         return reply
+
+
+def with_app_work(query: str, prepared: Prepared) -> str:
+    """The answer prompt with what the app computes for the model, told after the quotes:
+    the quoted sheets' columns, for an aggregate it asks for (:mod:`.sheets`), and a
+    comparison's table, to conclude from (:mod:`.comparisons`). Kept on ``prepared.user``."""
+    asked = prepared.searched_as or query
+    notes = [n for n in (sheets_note(prepared), comparison_note(asked, prepared)) if n]
+    if notes:
+        prepared.user = "\n\n".join([prepared.user, *notes])
+    return prepared.user
 
 
 def degraded(query: str, prepared: Prepared, error: LLMError, shown: str = "") -> LLMReply:

@@ -79,6 +79,7 @@ def check_support(
     known: str = "",
     results: Sequence[str] = (),
     engine: Callable[[], Sequence[EngineFigure]] | None = None,
+    own_words: str | None = None,
 ) -> dict[str, Any]:
     """The answer's support: ``{"verdict", "score", "flagged", "set_aside", "garbled",
     "missing_figure", "counts", "sentences": [{"text", "start", "end", "verdict", "refs",
@@ -93,11 +94,14 @@ def check_support(
     tables (:func:`.offline.computed.engine_figures`), asked only when a sentence states a
     figure the passages neither print nor compute in one step; a figure agreeing with it
     to the digits the sentence prints is supported by the cells it was computed from.
+    ``own_words``: what the model wrote itself, when the app wrote the rest (the results it
+    computed, the rows an aggregate used): only they are checked for being garbled.
     """
     body = _without_notes(answer)
     passages = passages_of(sections, language)
     context = given_of(question, known, sections, language, results, engine)
-    broken = garbled(body, question) if model else ""  # the offline engine copies lines
+    mine = body if own_words is None else _without_notes(own_words)
+    broken = garbled(mine, question) if model else ""  # the offline engine copies lines
     checks = (_check(s, passages, context, language) for s in answer_sentences(body))
     rows = [r for r in checks if r is not None]
     if broken:

@@ -7,7 +7,10 @@ in the question, singular or plural) aggregated over the column it names (revenu
 or counted. Plain loops over the rows: a 50,000-row sheet is read and aggregated in well
 under a second (``bench/results/sheet_aggregate.md``), so no query engine is needed.
 Every sheet section of the document is read, not only those navigation chose: a long sheet
-is cut into parts, and a total needs them all.
+is cut into parts, and a total needs them all. The loop over the rows is one function
+(:func:`aggregate_rows`): the offline answer reads its filters from the question, the answer
+model names them in a block (:mod:`treerag_core.answer.sheets`), told the sheet's columns
+and their values (:func:`sheet_columns`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,10 @@ AGGREGATES = (
 )
 # Rows shown under the answer as the ones used (all are counted).
 SHOWN_ROWS = 5
+# A text column with at most this many values is a category: the answer model is told its
+# values, so a filter it writes names one the sheet holds ("North", not "Northern"). More
+# values are an id or free text (an order number), told as such.
+LISTED_VALUES = 24
 
 
 @dataclass
@@ -72,13 +79,25 @@ def aggregate(
     filters = _filters(records, names, asked, measure)
     if not filters and kind == "count":
         return None
+    return aggregate_rows(records, kind, measure, filters)
+
+
+def aggregate_rows(
+    records: Records, kind: str, measure: str, filters: list[tuple[str, str]]
+) -> Aggregate:
+    """The one loop over a sheet's rows: those whose cells hold every ``filters`` value
+    (compared without case or extra spaces), their ``measure`` summed or averaged (a row
+    whose measure is no figure is left out), or counted. Read from a question by
+    :func:`aggregate`, or from a block the answer model wrote
+    (:mod:`treerag_core.answer.sheets`)."""
     result = Aggregate(kind, measure, filters)
     total, n = Decimal(0), 0
+    wanted = [(col, norm(val)) for col, val in filters]
     for node_id, offset, _names, cells, page in records:
-        if any(_norm(cells.get(col, "")) != _norm(val) for col, val in filters):
+        if any(norm(cells.get(col, "")) != val for col, val in wanted):
             continue
         if measure:
-            amount = _number(cells.get(measure, ""))
+            amount = cell_number(cells.get(measure, ""))
             if amount is None:
                 continue
             total += amount
@@ -114,11 +133,45 @@ def sheet_records(document: Mapping[str, Any]) -> Records:
     return out
 
 
+@dataclass(frozen=True)
+class SheetColumn:
+    """A sheet's column as the answer model is told it: whether it holds figures, and its
+    values when it is a category."""
+
+    name: str
+    numeric: bool
+    values: tuple[str, ...] = ()  # sorted; empty when it holds figures or too many values
+
+
+def sheet_columns(records: Records) -> list[SheetColumn]:
+    """The columns of a sheet's records, each with what a filter or a measure may name."""
+    if not records:
+        return []
+    names = records[0][2]
+    sample = [r[3] for r in records[:50]]
+    out = []
+    for name in names:
+        numeric = sum(1 for cells in sample if cell_number(cells.get(name, "")) is not None)
+        if numeric * 2 > len(sample):
+            out.append(SheetColumn(name, True))
+            continue
+        values: set[str] = set()
+        for _node, _offset, _names, cells, _page in records:
+            value = cells.get(name, "")
+            if value:
+                values.add(value)
+            if len(values) > LISTED_VALUES:
+                break
+        listed = tuple(sorted(values)) if len(values) <= LISTED_VALUES else ()
+        out.append(SheetColumn(name, False, listed))
+    return out
+
+
 def _measure(names: list[str], asked: set[str], records: list) -> str:
     """The numeric column the question names ("revenue", "price")."""
     sample = [r[3] for r in records[:50]]
     for name in names:
-        numeric = sum(1 for cells in sample if _number(cells.get(name, "")) is not None)
+        numeric = sum(1 for cells in sample if cell_number(cells.get(name, "")) is not None)
         if numeric * 2 > len(sample) and set(stems(name)) & asked:
             return name
     return ""
@@ -135,7 +188,7 @@ def _filters(
         values = {cells.get(name, "") for _, _, _, cells, _ in records}
         if len(values) > max(2, len(records) // 2):
             continue  # an id or a free-text column: no value of it is a category
-        said = [v for v in values if v and _number(v) is None and _said(v, asked)]
+        said = [v for v in values if v and cell_number(v) is None and _said(v, asked)]
         if len(said) == 1:
             found.append((name, said[0]))
     return found
@@ -146,11 +199,13 @@ def _said(value: str, asked: set[str]) -> bool:
     return bool(words) and all(w in asked for w in words)
 
 
-def _norm(text: str) -> str:
+def norm(text: str) -> str:
+    """A cell's value as filters compare it: without case or extra spaces."""
     return " ".join(text.lower().split())
 
 
-def _number(text: str) -> Decimal | None:
+def cell_number(text: str) -> Decimal | None:
+    """A cell as a figure ("1,500", "$12.50"), or None when it is text."""
     cleaned = text.replace(",", "").replace("$", "").replace("€", "").replace("£", "").strip()
     if re.fullmatch(r"-?\d+(?:\.\d+)?", cleaned):
         return Decimal(cleaned)

@@ -213,9 +213,11 @@ def shown_result(result: Computation, language: str | None = None) -> str:
     )
 
 
-def compared_reply(query: str, prepared: Prepared, language: str | None = None) -> str | None:
+def compared_reply(
+    query: str, prepared: Prepared, language: str | None = None, note: str | None = None
+) -> str | None:
     """The same quantity in each document asked: a table (document × period), each cell
-    cited, and a one-line conclusion."""
+    cited, and a one-line conclusion; then ``note`` (the offline engine's by default)."""
     found = comparison(query)
     if found is None:
         return None
@@ -248,7 +250,8 @@ def compared_reply(query: str, prepared: Prepared, language: str | None = None) 
     lines += [
         f"| {name} | " + " | ".join(text for _, text in cells) + " |" for name, cells in table
     ]
-    return "\n".join(lines) + "\n\n" + message("note.computed", language)
+    note = message("note.computed", language) if note is None else note
+    return "\n".join(lines) + ("\n\n" + note if note else "")
 
 
 def conclusion(
@@ -296,10 +299,15 @@ def aggregated_reply(query: str, prepared: Prepared, language: str | None = None
 
 
 def render_aggregate(
-    found: Aggregate, doc_id: str, prepared: Prepared, language: str | None = None
+    found: Aggregate,
+    doc_id: str,
+    prepared: Prepared,
+    language: str | None = None,
+    note: str | None = None,
 ) -> str:
     """``Total Revenue, Region North · Quarter Q3: 168,200 (sum of 412 rows) [S1, sheet 1]``
-    (its working's words and page labels in ``language``)."""
+    (its working's words and page labels in ``language``), then ``note`` (the offline
+    engine's by default)."""
 
     def said(key: str, **values: object) -> str:
         return message(f"computed.{key}", language, **values)
@@ -328,7 +336,8 @@ def render_aggregate(
         lines.append(f"- {shown} {cite}")
     if n > len(found.rows):
         lines.append("- " + said("more_rows", count=n - len(found.rows)))
-    return "\n".join(lines) + "\n\n" + message("note.computed", language)
+    note = message("note.computed", language) if note is None else note
+    return "\n".join(lines) + ("\n\n" + note if note else "")
 
 
 def _cite(cell: Found, prepared: Prepared, language: str | None = None) -> str:

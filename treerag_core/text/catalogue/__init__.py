@@ -7,6 +7,7 @@ from __future__ import annotations
 from . import (
     access,
     chat,
+    computed_model,
     core,
     errors,
     errors_asking,
@@ -32,6 +33,7 @@ PARTS = (
     access,
     sources,
     core,
+    computed_model,
     errors,
     errors_store,
     errors_tools,
