@@ -414,3 +414,67 @@ def test_a_mean_is_of_neighbouring_cells_of_one_row_only() -> None:
     (rate,) = figures_in("2.95%")  # the mean of the first and last cells: not neighbours
     assert not any(rate.computes_to(m) for m in means(row))
     assert not means(figures_in("Revenue 51,217 and margin 4.4%"))  # not of a kind
+
+
+# Notations a right answer uses that the filing does not print (issue 38's false alarms):
+# one test per rule, each with the wrong answer it must still catch.
+
+
+def test_a_round_figure_may_round_the_printed_one_to_half_a_percent() -> None:
+    assert verdicts("Revenues were $51,200 million in 2022 [S1].") == ["supported"]  # 51,217
+    assert verdicts("Revenues were $52,000 million in 2022 [S1].") == ["unsupported"]  # 1.5% off
+    assert verdicts("Revenues were $51,210 million in 2022 [S1].") == ["unsupported"]  # not round
+
+
+def test_a_short_fiscal_year_is_a_year_not_a_name() -> None:
+    assert verdicts("Nike's revenues were $51,217 million in FY22 [S1].") == ["supported"]
+    assert verdicts("Nike's revenues were $51,217 million in FY19 [S1].") == ["partly"]
+
+
+def test_words_of_a_period_are_not_terms_the_passage_must_repeat() -> None:
+    assert verdicts("Employees numbered about 79,100 in fiscal year 2022 [S2].") == ["supported"]
+    assert verdicts("Employees numbered about 79,100 in fiscal year 2019 [S2].") == ["partly"]
+
+
+def test_a_companys_full_name_is_its_name() -> None:
+    full = "NIKE, Inc. reported revenues of $51,217 million in fiscal 2022 [S1]."
+    assert verdicts(full) == ["supported"]  # a legal form ("Inc.") is no name of its own
+    longer = "Nike Worldwide Holdings reported revenues of $51,217 million in fiscal 2022 [S1]."
+    assert verdicts(longer) == ["supported"]  # it begins with the file's company (NIKE_…)
+    other = "Adidas Worldwide Holdings reported revenues of $51,217 million in fiscal 2022 [S1]."
+    assert verdicts(other) == ["partly"]
+    from treerag_core.answer.claims import names_in
+
+    assert names_in("It said Amazon.com, Inc. sold more") == ["Amazon"]
+
+
+def test_a_possessive_is_its_word() -> None:
+    from treerag_core.answer.claims import terms_of
+
+    assert terms_of("Best Buy's stores and the companies' don't") >= {"best", "buy", "store"}
+    assert "buy'" not in terms_of("Best Buy's") and "dont" not in terms_of("don't")
+
+
+def test_a_word_or_two_of_another_language_is_no_other_language() -> None:
+    question = "What were Best Buy's additions to property and equipment in fiscal 2023?"
+    assert garbled("According to the filing, Best Buy Co., Inc. reported $930 million [S1].",
+                   question) == ""  # Slovak's "co", "to" and "the"  # fmt: skip
+    assert garbled("Best Buy's figure was 1 percentage point [S1].", question) == ""  # "point"
+    french = ("Selon le rapport annuel, le chiffre demandé pour Best Buy est de 930 millions, "
+              "ce qui correspond aux données publiées par la société [S1].")  # fmt: skip
+    assert "language" in garbled(french, question)
+
+
+def test_a_garbled_reply_is_not_checked_against_the_engine() -> None:
+    asked = []
+
+    def engine() -> list:
+        asked.append(1)
+        return []
+
+    support = check_support("SECTION\n\nRevenues were $99,999 million [S1].", SECTIONS,
+                            QUESTION, model=True, engine=engine)  # fmt: skip
+    assert support["set_aside"] and support["verdict"] == "unsupported" and not asked
+    check_support("Revenues were $99,999 million [S1].", SECTIONS, QUESTION, model=True,
+                  engine=engine)  # fmt: skip
+    assert asked == [1]

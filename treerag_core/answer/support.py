@@ -34,6 +34,8 @@ from .claims import (
     Sentence,
     answer_sentences,
     compact,
+    fiscal_years,
+    named_as,
     names_in,
     negated,
     passages_of,
@@ -96,8 +98,9 @@ def check_support(
     """
     body = _without_notes(answer)
     passages = passages_of(sections, language)
-    context = given_of(question, known, sections, language, results, engine)
     broken = garbled(body, question) if model else ""  # the offline engine copies lines
+    # A garbled reply is unsupported whatever its figures: the engine is not asked for them.
+    context = given_of(question, known, sections, language, results, None if broken else engine)
     checks = (_check(s, passages, context, language) for s in answer_sentences(body))
     rows = [r for r in checks if r is not None]
     if broken:
@@ -145,7 +148,7 @@ def _check(
     """One sentence's verdict, the line that best supports it, and what is missing."""
     text = sentence.body
     figures = [f for f in figures_in(text) if not f.year]
-    years = set(years_in(text))
+    years = set(years_in(text)) | set(fiscal_years(text))
     names = names_in(text)
     terms = terms_of(text, language) - terms_of(" ".join(names), language)  # names: by name
     row: dict[str, Any] = {
@@ -167,7 +170,8 @@ def _check(
     found, elsewhere, by_engine = _confirmed(figures, found, elsewhere, given, sentence.refs)
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
     missing += [str(y) for y in sorted(years) if not _year_found(y, scope, given)]
-    missing += [n for n in names if not _name_found(n, scope, given)]
+    full_names = named_as(text, given.companies)
+    missing += [n for n in names if n not in full_names and not _name_found(n, scope, given)]
     known = [t for t in terms if t in given.terms or any(p.has_term(t) for p in scope)]
     coverage = len(known) / len(terms) if terms else 1.0
     line, passage = best or _best_line(terms, scope)

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..text.figures import MULTIPLIERS, Figure, figures_in
 from ..text.numbers import years_in
-from .claims import compact, terms_of
+from .claims import compact, company_keys, terms_of
 from .offline.computed import EngineFigure
 from .offline.question import INSTRUCTION_WORDS, METRIC_SYNONYMS
 
@@ -49,6 +49,9 @@ def given_of(
     context.unit = MULTIPLIERS[unit.group(1).lower()] if unit else 1.0
     context.figures = [f for f in figures_in(question) if not f.year]
     context.engine = engine
+    context.companies = company_keys(
+        f"{known} " + " ".join(str(s.get("file_name") or "") for s in sections)
+    )
     return context
 
 
@@ -67,6 +70,7 @@ class Given:
         self.unit = 1.0  # the unit the question asks the answer in (1e9: "in USD billions")
         self.figures: list[Figure] = []  # the figures the question states ("365 * …")
         self.engine: Callable[[], Sequence[EngineFigure]] | None = None
+        self.companies: list[str] = []  # the files' companies (:func:`.claims.company_keys`)
         self._computed: Sequence[EngineFigure] | None = None
 
     def computed(self) -> Sequence[EngineFigure]:  # the engine's: once per answer, if asked

@@ -13,7 +13,8 @@ answer's: a lone ``51`` elsewhere on the page does not confirm "$51.2 billion".
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from .numbers import MONTHS, YEAR_RANGE, number_value
 
@@ -37,6 +38,11 @@ UNSCALED = ("ratio",)
 # A computed figure confirms an answer's when its own uncertainty (from its inputs' last
 # digits) is at most this many times the answer's precision.
 COMPUTED_SLACK = 2.0
+# A whole figure of this many digits or more ending in zeros ("$1,680 million", "212,000")
+# may round the document's figure to its last nonzero digit, to within this share of it
+# (a sentence's "$8,300 million" for a table's 8,296; never "1,000" for 1,400).
+ROUNDED_MIN_DIGITS = 4
+ROUNDED_SHARE = 0.005
 _BARE_DECIMAL = re.compile(r"-?\d*\.\d+")  # a figure with no unit, sign or currency
 _UNIT_WORDS = sorted(MULTIPLIERS, key=len, reverse=True)
 _FIGURE = re.compile(
@@ -158,6 +164,27 @@ def figures_in(text: str) -> list[Figure]:
                    m.start(), m.end(), day)
         )  # fmt: skip
     return sorted(out + word_figures(text), key=lambda f: f.start)
+
+
+@lru_cache(maxsize=4096)
+def as_stated(figure: Figure) -> Figure:
+    """An answer's figure as a sentence states it: a whole number of ROUNDED_MIN_DIGITS
+    digits or more ending in zeros may be a rounded one (its zeros are padding, as in
+    "$212,000 million" for 211,915), so it is read to its last nonzero digit, within
+    ROUNDED_SHARE of its value; any other figure as printed. Only the answer's side is
+    read so: a document's round figure is what it prints."""
+    number = _NUMBER.search(figure.text)
+    if number is None or figure.percent or "." in number.group(0):
+        return figure
+    whole = number.group(0).replace(",", "")
+    zeros = len(whole) - len(whole.rstrip("0"))
+    if len(whole) < ROUNDED_MIN_DIGITS or not zeros or not whole.strip("0"):
+        return figure
+    wider = min(figure.precision * 10**zeros, ROUNDED_SHARE * abs(figure.value))
+    return replace(figure, precision=max(figure.precision, wider))
+
+
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 def word_figures(text: str) -> list[Figure]:
