@@ -82,7 +82,8 @@ def run_checks(cases: list[Case]) -> list[dict[str, Any]]:
             engine = _Timed(case.engine) if case.engine else None
             started = time.perf_counter()
             support = check_support(text, case.sections, case.question, model=model,
-                                    known=case.known, engine=engine)  # fmt: skip
+                                    known=case.known, engine=engine,
+                                    whole=case.whole)  # fmt: skip
             ms = round(1000 * (time.perf_counter() - started), 2)
             rows.append({"id": case.id, "set": case.set, "half": case.half, "arm": arm,
                          "printed": case.printed,
@@ -189,7 +190,8 @@ def markdown(table: list[dict[str, Any]], e2e: list[dict[str, Any]], meta: dict)
         "compared with what the offline engine computes for the question from the filing's "
         "tables (to the digits the answer prints). The engine was developed on the "
         "FinanceBench dev arithmetic questions, so its figures there are not fully "
-        "independent of these.",
+        "independent of these. A figure a cited excerpt does not print is looked for in the "
+        "rest of the section it cites (what the citation opens).",
         "",
         "| set | half | questions | " + " | ".join(ARMS) + " | false alarms (a-b) | "
         "recall (c-f) | false alarms, gold figure printed | (b) computed gold flagged | "
@@ -263,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         donor = _donor(items, at)
         case = answers_for(name, half(item["id"]), item, prepared, ref, companies, donor)
         case.engine = None if args.no_engine else _engine(item, load, prepared, retriever)
+        case.whole = _whole(item, load, prepared)
         cases.append(case)
     print(f"[support] {len(cases)} questions prepared", file=sys.stderr, flush=True)
     rows = run_checks(cases)
@@ -321,6 +324,14 @@ def _engine(item: dict[str, Any], load: Any, prepared: Any, retriever: Any) -> A
     documents = {str(document.get("doc_id", "")): document}
     return partial(engine_figures, item["question"], documents, prepared.references,
                    retriever.ranking_memory)  # fmt: skip
+
+
+def _whole(item: dict[str, Any], load: Any, prepared: Any) -> Any:
+    """The whole sections the excerpts read were cut from, as ``ask`` gives the check."""
+    from treerag_core.answer.support_given import whole_sections
+
+    document = load(item)
+    return whole_sections(prepared.references, {str(document.get("doc_id", "")): document})
 
 
 def _donor(items: list[tuple[str, dict[str, Any]]], at: int) -> dict[str, Any] | None:

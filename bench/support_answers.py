@@ -51,6 +51,9 @@ class Case:
     # what the offline engine computes for the question from the document's tables, asked
     # by the check when a figure is found nowhere (``check_support(engine=…)``)
     engine: Any = None
+    # ref → the whole sections a cited excerpt was cut from, as ``ask`` gives the check
+    # (``check_support(whole=…)``)
+    whole: Any = None
 
 
 def gold_figure(item: dict[str, Any]) -> Any:

@@ -478,3 +478,26 @@ def test_a_garbled_reply_is_not_checked_against_the_engine() -> None:
     check_support("Revenues were $99,999 million [S1].", SECTIONS, QUESTION, model=True,
                   engine=engine)  # fmt: skip
     assert asked == [1]
+
+
+def test_a_figure_in_the_cited_sections_part_left_out_of_its_excerpt_is_supported() -> None:
+    from treerag_core.answer.support_given import whole_sections
+
+    top = "Fiscal 2020 2019\nNet sales $ 519,926 $ 510,329\n"  # the part its excerpt left out
+    node = {"text": top + "The rest of the section." + " x" * 300, "page_start": 36,
+            "page_marks": [[len(top) + 10, 37]]}  # fmt: skip
+    excerpt = {"ref": "S1", "text": "[… 47 characters before]\nThe rest of the section.",
+               "page_start": 36}  # fmt: skip
+    printing = {"ref": "S2", "text": "Net sales 519,926 510,329", "page_start": 30}
+    references = [{"ref": "S1", "doc_id": "d", "page_unit": "page",
+                   "spans": [{"node_id": "n", "start": len(top), "end": 90}]}]  # fmt: skip
+    whole = whole_sections(references, {"d": {"flat_nodes": {"n": node}}})
+    answer = "Net sales were $510,329 million in fiscal 2019 [S1]."
+    support = check_support(answer, [excerpt, printing], "Net sales?", whole=whole)
+    (sentence,) = support["sentences"]
+    assert sentence["verdict"] == "supported" and sentence["support"]["page"] == 36
+    without = check_support(answer, [excerpt, printing], "Net sales?")
+    assert without["sentences"][0]["verdict"] == "partly"  # in a section it does not cite
+    changed = check_support("Net sales were $561,362 million [S1].", [excerpt, printing],
+                            "Net sales?", whole=whole)  # fmt: skip
+    assert changed["sentences"][0]["verdict"] == "unsupported"

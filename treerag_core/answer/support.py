@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..text.figures import Figure, computed, figures_in, means
+from ..text.figures import MIN_CONFIRMING_DIGITS, Figure, computed, figures_in, means
 from ..text.messages import in_every_language
 from ..text.numbers import years_in
 from ..text.working import Worked, workings
@@ -44,7 +44,7 @@ from .claims import (
 from .garbled import garbled
 from .offline.computed import EngineFigure
 from .offline.question import read_question
-from .support_given import Given, given_of
+from .support_given import Given, Whole, given_of
 
 # Share of a sentence's key terms the passages (or the question) must hold: at least the
 # first for "supported", the second for "partly"; below it the sentence says something else.
@@ -81,6 +81,7 @@ def check_support(
     known: str = "",
     results: Sequence[str] = (),
     engine: Callable[[], Sequence[EngineFigure]] | None = None,
+    whole: Whole | None = None,
 ) -> dict[str, Any]:
     """The answer's support: ``{"verdict", "score", "flagged", "set_aside", "garbled",
     "missing_figure", "counts", "sentences": [{"text", "start", "end", "verdict", "refs",
@@ -95,12 +96,16 @@ def check_support(
     tables (:func:`.offline.computed.engine_figures`), asked only when a sentence states a
     figure the passages neither print nor compute in one step; a figure agreeing with it
     to the digits the sentence prints is supported by the cells it was computed from.
+    ``whole``: ref → the whole sections a cited excerpt was cut from
+    (:func:`.support_given.whole_sections`); a figure the excerpt does not print is looked
+    for in the rest of the section the sentence cites (what its citation opens).
     """
     body = _without_notes(answer)
     passages = passages_of(sections, language)
     broken = garbled(body, question) if model else ""  # the offline engine copies lines
     # A garbled reply is unsupported whatever its figures: the engine is not asked for them.
-    context = given_of(question, known, sections, language, results, None if broken else engine)
+    context = given_of(question, known, sections, language, results,
+                       None if broken else engine, whole)  # fmt: skip
     checks = (_check(s, passages, context, language) for s in answer_sentences(body))
     rows = [r for r in checks if r is not None]
     if broken:
@@ -167,11 +172,10 @@ def _check(
     found, elsewhere, best = _figures_found(
         figures, terms | given.asked, scope, passages, workings(text), given
     )
+    found, elsewhere, best = _in_whole(figures, found, elsewhere, best, given, sentence.refs)
     found, elsewhere, by_engine = _confirmed(figures, found, elsewhere, given, sentence.refs)
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
-    missing += [str(y) for y in sorted(years) if not _year_found(y, scope, given)]
-    full_names = named_as(text, given.companies)
-    missing += [n for n in names if n not in full_names and not _name_found(n, scope, given)]
+    missing += _unnamed(text, years, names, scope, given, sentence.refs)
     known = [t for t in terms if t in given.terms or any(p.has_term(t) for p in scope)]
     coverage = len(known) / len(terms) if terms else 1.0
     line, passage = best or _best_line(terms, scope)
@@ -199,6 +203,39 @@ def _check(
             "quote": line.text[:QUOTE_CHARS],
         }  # fmt: skip
     return row
+
+
+def _unnamed(
+    text: str, years: set[int], names: list[str], scope: list[Passage], given: Given,
+    refs: Sequence[str],
+) -> list[str]:  # fmt: skip
+    """The sentence's years and names its passages do not print (nor the rest of a section
+    it cites, left out of its excerpt), but for a company's full name."""
+    full_names = named_as(text, given.companies)
+    names = [n for n in names if n not in full_names]
+    for where in (scope, [p for ref in refs for p in given.whole_passages(ref)]):
+        years = {y for y in years if not _year_found(y, where, given)}
+        names = [n for n in names if not _name_found(n, where, given)]
+        if not years and not names:
+            break
+    return [str(y) for y in sorted(years)] + names
+
+
+def _in_whole(
+    figures: list[Figure], found: list[Figure], elsewhere: list[Figure],
+    best: tuple[Line, Passage] | None, given: Given, refs: Sequence[str],
+) -> tuple[list[Figure], list[Figure], tuple[Line, Passage] | None]:  # fmt: skip
+    """With the figures printed in the part of a cited section its excerpt left out: only
+    those stated to MIN_CONFIRMING_DIGITS digits or more (a long section prints some "10%"
+    or "1.8" by chance; it does not print "$510,329 million" by chance)."""
+    for figure in [f for f in figures if f not in found and f.digits >= MIN_CONFIRMING_DIGITS]:
+        hit = next(((at, p) for ref in refs for p in given.whole_passages(ref)
+                    if (at := p.find(figure)) is not None), None)  # fmt: skip
+        if hit is not None and (line := hit[1].line_at(hit[0])) is not None:
+            found = [*found, figure]
+            elsewhere = [f for f in elsewhere if f is not figure]
+            best = best or (line, hit[1])
+    return found, elsewhere, best
 
 
 def _confirmed(
