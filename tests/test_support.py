@@ -501,3 +501,16 @@ def test_a_figure_in_the_cited_sections_part_left_out_of_its_excerpt_is_supporte
     changed = check_support("Net sales were $561,362 million [S1].", [excerpt, printing],
                             "Net sales?", whole=whole)  # fmt: skip
     assert changed["sentences"][0]["verdict"] == "unsupported"
+
+
+def test_a_multiple_and_points_are_read_as_figures() -> None:
+    ratio = {"ref": "S1", "text": "Total current assets 4,371\nTotal current liabilities 2,498"}
+    question = "What was the current ratio?"
+    assert check_support("The current ratio was 1.75x [S1].", [ratio], question,
+                         model=True)["verdict"] == "supported"  # 4,371 / 2,498  # fmt: skip
+    assert check_support("The current ratio was 1.93x [S1].", [ratio], question,
+                         model=True)["flagged"]  # fmt: skip
+    assert [(f.value, f.percent) for f in figures_in("up 1.1 pp, or 110 bps")] == [
+        (1.1, True),
+        (1.1, True),
+    ]

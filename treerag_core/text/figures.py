@@ -24,7 +24,16 @@ MULTIPLIERS = {
     "mio": 1e6, "billion": 1e9, "billions": 1e9, "bn": 1e9, "b": 1e9, "mrd": 1e9,
     "trillion": 1e12, "thousands": 1e3,
 }  # fmt: skip
-PERCENT_WORDS = ("%", "percent", "per cent", "pct", "percentage points", "basis points")
+PERCENT_WORDS = (
+    "%",
+    "percent",
+    "per cent",
+    "pct",
+    "percentage points",
+    "basis points",
+    "pp",
+    "bps",
+)
 # The scales a document's table may print a figure in ("(in millions)").
 SCALES = (1.0, 1e3, 1e6, 1e9)
 # A document's figure confirms an answer's only if it is printed with at least this many
@@ -49,8 +58,10 @@ _FIGURE = re.compile(
     r"(?<![\w.,])(?P<neg>[-−(])?(?P<cur>[$€£¥₹]|US\$|USD ?|EUR ?|GBP ?)?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?P<close>\))?"
-    r"(?:\s?(?P<pct>%|percent\b|per cent\b|pct\b|percentage points?\b|basis points?\b))?"
+    r"(?:\s?(?P<pct>%|percent\b|per cent\b|pct\b|percentage points?\b|basis points?\b"
+    r"|pp\b|ppts?\b|bps\b))?"
     r"(?:\s?(?P<mult>" + "|".join(_UNIT_WORDS) + r")\b)?"
+    r"(?P<times>[x×](?!\w))?"  # a multiple: "1.75x" (a ratio), "3×"
     r"(?![\w-]*[A-Za-z])",
     re.I,
 )
@@ -149,12 +160,12 @@ def figures_in(text: str) -> list[Figure]:
             half, digits = 10 * half, max(1, digits - 1)
         mult_word = (m.group("mult") or "").lower()
         pct = bool(m.group("pct"))
-        if pct and "basis" in m.group("pct").lower():
+        if pct and m.group("pct").lower().startswith(("basis", "bp")):
             value, half = value / 100, half / 100
         if len(mult_word) == 1 and not m.group("cur"):
             continue  # "3M", "5 m": a name or a length, unless money ("$5.3B")
         mult = MULTIPLIERS.get(mult_word, 1.0)
-        bare = not (m.group("cur") or pct or mult_word)
+        bare = not (m.group("cur") or pct or mult_word or m.group("times"))
         year = bare and "," not in number and "." not in number and int(value) in YEAR_RANGE
         if bare and not year and "." not in number and value <= SMALL_NUMBER:
             continue
