@@ -514,3 +514,14 @@ def test_a_multiple_and_points_are_read_as_figures() -> None:
         (1.1, True),
         (1.1, True),
     ]
+
+
+def test_a_figures_currency_and_unit_are_no_names() -> None:
+    assert verdicts("Nike's revenues were US$51.2bn in fiscal 2022 [S1].") == ["supported"]
+    assert verdicts("Nike's revenues were $51.2B in fiscal 2022 [S1].") == ["supported"]
+    assert verdicts("Adidas's revenues were $51.2B in fiscal 2022 [S1].") == ["partly"]
+
+
+def test_a_growth_rate_may_be_stated_as_a_bare_ratio() -> None:
+    assert verdicts("Revenues grew 0.044 over 2021 [S1].") == ["supported"]  # 4.37%
+    assert verdicts("Revenues grew 0.061 over 2021 [S1].") == ["unsupported"]

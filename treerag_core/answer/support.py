@@ -154,7 +154,7 @@ def _check(
     text = sentence.body
     figures = [f for f in figures_in(text) if not f.year]
     years = set(years_in(text)) | set(fiscal_years(text))
-    names = names_in(text)
+    names = names_in(_without_figures(text))
     terms = terms_of(text, language) - terms_of(" ".join(names), language)  # names: by name
     row: dict[str, Any] = {
         "text": sentence.text, "start": sentence.start, "end": sentence.end,
@@ -203,6 +203,14 @@ def _check(
             "quote": line.text[:QUOTE_CHARS],
         }  # fmt: skip
     return row
+
+
+def _without_figures(text: str) -> str:
+    """The sentence with its figures blanked: a figure's currency and unit ("US$51.2bn",
+    "$51.2B") are no names."""
+    for figure in figures_in(text):
+        text = text[: figure.start] + " " * (figure.end - figure.start) + text[figure.end :]
+    return text
 
 
 def _unnamed(

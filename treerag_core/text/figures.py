@@ -117,12 +117,18 @@ class Figure:
     def computes_to(self, other: Figure) -> bool:
         """Whether ``other``, a figure computed from the document's (:func:`computed`),
         confirms this one: of the same kind (a percentage is computed as one, an amount or
-        a ratio is not a percentage), and known about as precisely as this one is printed
-        (two figures of two digits compute a wide band, which confirms nothing)."""
-        if self.percent != other.percent:
-            return False
+        a ratio is not a percentage, but a bare decimal below one may state a percentage as
+        a ratio: "grew 0.044" for 4.4%, as :meth:`agrees` reads it), and known about as
+        precisely as this one is printed (two figures of two digits compute a wide band,
+        which confirms nothing)."""
         a, b = abs(self.value), abs(other.value)
-        scales = (1.0,) if self.percent or other.text in UNSCALED else SCALES
+        as_ratio = other.percent and a < 1 and bool(_BARE_DECIMAL.fullmatch(self.text))
+        if self.percent != other.percent and not as_ratio:
+            return False
+        if as_ratio:
+            scales: tuple[float, ...] = (0.01,)
+        else:
+            scales = (1.0,) if self.percent or other.text in UNSCALED else SCALES
         return any(
             abs(a - b * s) <= self.precision + other.precision * s
             and other.precision * s <= COMPUTED_SLACK * self.precision
