@@ -525,3 +525,21 @@ def test_a_figures_currency_and_unit_are_no_names() -> None:
 def test_a_growth_rate_may_be_stated_as_a_bare_ratio() -> None:
     assert verdicts("Revenues grew 0.044 over 2021 [S1].") == ["supported"]  # 4.37%
     assert verdicts("Revenues grew 0.061 over 2021 [S1].") == ["unsupported"]
+
+
+def test_sentences_end_at_a_stop_not_at_an_abbreviation() -> None:
+    from treerag_core.answer.claims import answer_sentences
+
+    said = "As of Jan. 31, 2020, it had 11,501 stores (Fig. 3) [S1]. It grew [S2]."
+    assert [s.text for s in answer_sentences(said)] == [
+        "As of Jan. 31, 2020, it had 11,501 stores (Fig. 3) [S1].", "It grew [S2]."
+    ]  # fmt: skip
+
+
+def test_citations_after_a_stop_are_the_sentence_befores() -> None:
+    answer = "Nike had about 79,100 employees. [S2] Revenues were $51,217 million [S1]."
+    assert verdicts(answer) == ["supported", "supported"]
+    support = check_support(answer, SECTIONS, QUESTION)
+    assert [s["refs"] for s in support["sentences"]] == [["S2"], ["S1"]]
+    wrong = "Nike had about 79,100 employees. [S1] Revenues were $51,217 million [S1]."
+    assert verdicts(wrong)[0] == "partly"  # its figure is in S2, which it does not cite

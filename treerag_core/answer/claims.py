@@ -101,7 +101,13 @@ _FISCAL_YEAR = re.compile(r"(?:FY|CY)'?(?:19|20)?\d\d", re.I)
 _SHORT_FISCAL_YEAR = re.compile(r"\b(?:FY|CY)'?(\d\d)\b", re.I)
 # Sentences of an answer end at a stop and a space before a capital, a quote or a bracket.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[A-Z0-9$€£])")
-_ABBREVIATED = re.compile(r"\b(?:Inc|Co|Corp|Ltd|No|Mr|Mrs|Ms|Dr|St|vs|approx|U\.S|e\.g|i\.e)\.$")
+_ABBREVIATED = re.compile(
+    r"\b(?:Inc|Co|Corp|Ltd|No|Nos|Mr|Mrs|Ms|Dr|St|vs|approx|U\.S|e\.g|i\.e|Fig|Figs|Ex|Exh|Vol"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$"
+)  # "as of Jan. 31, 2020", "(Fig. 3)": no sentence ends there
+# Citations opening a sentence, in the masked line: they follow the stop of the one before
+# ("… rose 4% in Q2. [S1] Costs fell …"), whose source they are.
+_LEADING_CITATIONS = re.compile(r"(?:\[x+\][ \t]*)+")
 # Words longer than this are compared by their first letters ("increased", "increase").
 STEM_CHARS = 6
 
@@ -184,8 +190,8 @@ class Sentence:
 
 
 def answer_sentences(text: str) -> list[Sentence]:
-    """The answer's sentences with their exact spans; a citation left alone after a stop
-    ("… $5 million. [S1]") belongs to the sentence before it."""
+    """The answer's sentences with their exact spans; citations after a stop ("… $5
+    million. [S1]", "… $5 million. [S1] Costs fell …") belong to the sentence before."""
     out: list[Sentence] = []
     offset = 0
     for line in text.split("\n"):
@@ -195,7 +201,10 @@ def answer_sentences(text: str) -> list[Sentence]:
         at = 0
         masked = CITATION.sub(lambda m: "[" + "x" * (len(m.group(0)) - 2) + "]", line)
         for m in [*_SENTENCE_END.finditer(masked), None]:
-            end = m.start() if m else len(line)
+            end, after = (m.start(), m.end()) if m else (len(line), len(line))
+            cited = _LEADING_CITATIONS.match(masked, after) if m else None
+            if cited and masked[cited.end() :].strip():
+                end, after = len(masked[: cited.end()].rstrip()), cited.end()
             piece = line[at:end]
             if pieces and (
                 _ABBREVIATED.search(pieces[-1][0]) or not CITATION.sub("", piece).strip()
@@ -203,7 +212,7 @@ def answer_sentences(text: str) -> list[Sentence]:
                 pieces[-1] = (line[pieces[-1][1] : end], pieces[-1][1])
             elif piece.strip():
                 pieces.append((piece, at))
-            at = m.end() if m else len(line)
+            at = after
         for piece, at in pieces:
             lead = len(piece) - len(piece.lstrip(" -*•>#\t"))
             body = piece[lead:].rstrip()
