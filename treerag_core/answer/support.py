@@ -96,9 +96,8 @@ def check_support(
     tables (:func:`.offline.computed.engine_figures`), asked only when a sentence states a
     figure the passages neither print nor compute in one step; a figure agreeing with it
     to the digits the sentence prints is supported by the cells it was computed from.
-    ``whole``: ref → the whole sections a cited excerpt was cut from
-    (:func:`.support_given.whole_sections`); a figure the excerpt does not print is looked
-    for in the rest of the section the sentence cites (what its citation opens).
+    ``whole``: ref → the sections a cited excerpt was cut from (:func:`.support_given.
+    whole_sections`): what the excerpt left out of a section cited is in its source too.
     """
     body = _without_notes(answer)
     passages = passages_of(sections, language)
@@ -115,8 +114,7 @@ def check_support(
     counts = {v: sum(r["verdict"] == v for r in claims) for v in ("supported", "partly",
                                                                      "unsupported")}  # fmt: skip
     score = (counts["supported"] + 0.5 * counts["partly"]) / len(claims) if claims else 0.0
-    if broken:
-        score = 0.0
+    score = 0.0 if broken else score
     missing = model and _missing_figure(question, claims, passages, language)
     verdict = "supported" if claims and score == 1.0 else "partly" if score >= 0.5 else (
         "unsupported")  # fmt: skip
@@ -152,9 +150,10 @@ def _check(
 ) -> dict[str, Any] | None:
     """One sentence's verdict, the line that best supports it, and what is missing."""
     text = sentence.body
-    figures = [f for f in figures_in(text) if not f.year]
+    printed = figures_in(text)
+    figures = [f for f in printed if not f.year]
     years = set(years_in(text)) | set(fiscal_years(text))
-    names = names_in(_without_figures(text))
+    names = names_in(_without_figures(text, printed))
     terms = terms_of(text, language) - terms_of(" ".join(names), language)  # names: by name
     row: dict[str, Any] = {
         "text": sentence.text, "start": sentence.start, "end": sentence.end,
@@ -205,10 +204,10 @@ def _check(
     return row
 
 
-def _without_figures(text: str) -> str:
+def _without_figures(text: str, figures: list[Figure]) -> str:
     """The sentence with its figures blanked: a figure's currency and unit ("US$51.2bn",
     "$51.2B") are no names."""
-    for figure in figures_in(text):
+    for figure in figures:
         text = text[: figure.start] + " " * (figure.end - figure.start) + text[figure.end :]
     return text
 
