@@ -8,6 +8,7 @@ each line keeping its offset for its page); :mod:`.support` compares them.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -271,6 +272,8 @@ class Passage:
         self._numbers: list[tuple[int, float]] | None = None
         self._compact = ""
         self._words: list[Figure] | None = None
+        self._by_value: list[tuple[float, int]] | None = None  # numbers sorted by value
+        self._values: list[float] = []
 
     @property
     def lines(self) -> list[Line]:
@@ -318,7 +321,7 @@ class Passage:
         if figure.value == 0:  # a zero has no scale: it is found as printed ("0.00%")
             m = re.search(rf"(?<![\d.,]){re.escape(figure.text)}(?![\d.,]\d)", self.text)
             return m.start() if m else None
-        for at, value in self.numbers:
+        for at, value in self._candidates(figure):
             if figure.may_be(value):
                 window = self.text[max(0, at - 6) : at + 40]
                 if any(figure.agrees(other) for other in figures_in(window)):
@@ -328,6 +331,18 @@ class Passage:
         if self._words is None:
             self._words = word_figures(self.text)
         return next((w.start for w in self._words if figure.agrees(w)), None)
+
+    def _candidates(self, figure: Figure) -> list[tuple[int, float]]:
+        """The printed numbers that may be ``figure`` at some scale, in text order: looked
+        up by value (a whole 10-K section prints thousands; one figure is a few of them)."""
+        if self._by_value is None:
+            self._by_value = sorted((value, at) for at, value in self.numbers)
+            self._values = [value for value, _ in self._by_value]
+        hits = set()
+        for low, high in figure.printed_ranges():
+            start, end = bisect_left(self._values, low), bisect_right(self._values, high)
+            hits.update(self._by_value[start:end])
+        return sorted((at, value) for value, at in hits)
 
     def _small_cell(self, figure: Figure, at: int, value: float) -> bool:
         """A small whole number (prose's item and note numbers, never read as a figure) in a

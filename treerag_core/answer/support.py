@@ -102,9 +102,10 @@ def check_support(
     body = _without_notes(answer)
     passages = passages_of(sections, language)
     broken = garbled(body, question) if model else ""  # the offline engine copies lines
-    # A garbled reply is unsupported whatever its figures: the engine is not asked for them.
+    # A garbled reply is unsupported whatever it says: the engine is not asked for its
+    # figures, nor the whole sections read for what their excerpts left out.
     context = given_of(question, known, sections, language, results,
-                       None if broken else engine, whole)  # fmt: skip
+                       *((None, None) if broken else (engine, whole)))  # fmt: skip
     checks = (_check(s, passages, context, language) for s in answer_sentences(body))
     rows = [r for r in checks if r is not None]
     if broken:

@@ -139,9 +139,19 @@ class Figure:
         """A quick test before reading a printed number in full: could it agree (at any
         scale, whatever its own precision, at most half a unit)?"""
         a, b = abs(self.value), abs(printed)
+        return any(abs(a - b * s) <= self.precision + 0.5 * s for s in self._scales())
+
+    def printed_ranges(self) -> list[tuple[float, float]]:
+        """The ranges of printed numbers (unsigned) that :meth:`may_be` may accept, a hair
+        wider (each is tested with it after): a passage's numbers are looked up in them."""
+        a = abs(self.value)
+        return [((a - self.precision - 0.5 * s) / s * (1 - 1e-9) - 1e-12,
+                 (a + self.precision + 0.5 * s) / s * (1 + 1e-9) + 1e-12)
+                for s in self._scales()]  # fmt: skip
+
+    def _scales(self) -> tuple[float, ...]:
         scales: tuple[float, ...] = (1.0, 100.0) if self.percent else SCALES
-        scales += (0.01,) if _BARE_DECIMAL.fullmatch(self.text) else ()
-        return any(abs(a - b * s) <= self.precision + 0.5 * s for s in scales)
+        return scales + ((0.01,) if _BARE_DECIMAL.fullmatch(self.text) else ())
 
 
 def _precision(number: str) -> tuple[float, int]:
