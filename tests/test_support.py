@@ -543,3 +543,19 @@ def test_citations_after_a_stop_are_the_sentence_befores() -> None:
     assert [s["refs"] for s in support["sentences"]] == [["S2"], ["S1"]]
     wrong = "Nike had about 79,100 employees. [S1] Revenues were $51,217 million [S1]."
     assert verdicts(wrong)[0] == "partly"  # its figure is in S2, which it does not cite
+
+
+def test_the_bench_restates_a_right_answer_as_people_write_it() -> None:
+    from bench.support_answers import restated
+
+    item = {"company": "NIKE", "answer": "$51,217 million", "question": "Revenue in 2022?"}
+    out = restated(item, "NIKE's figure for this was $51,217 million [S1].", "S1")
+    texts = {kind: [t for k, t, _ in out if k == kind] for kind in ("notation", "name", "date")}
+    assert texts["notation"][0] == "NIKE's figure for this was $51.2 billion [S1]."
+    assert texts["name"][0] == "Nike, Inc.'s figure for this was $51,217 million [S1]."
+    assert texts["date"][0] == "NIKE's figure for this was $51,217 million for FY22 [S1]."
+    assert ("sentence", "In short: $51,217 million. [S1]",
+            "In short: $56,339 million. [S1]") in out  # fmt: skip
+    for _kind, text, wrong in out:
+        assert wrong is None or wrong != text
+    assert verdicts(texts["notation"][0]) == verdicts(texts["name"][0]) == ["supported"]
