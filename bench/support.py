@@ -82,7 +82,8 @@ def run_checks(cases: list[Case]) -> list[dict[str, Any]]:
             engine = _Timed(case.engine) if case.engine else None
             started = time.perf_counter()
             support = check_support(text, case.sections, case.question, model=model,
-                                    known=case.known, engine=engine)  # fmt: skip
+                                    known=case.known, engine=engine,
+                                    whole=case.whole)  # fmt: skip
             ms = round(1000 * (time.perf_counter() - started), 2)
             rows.append({"id": case.id, "set": case.set, "half": case.half, "arm": arm,
                          "printed": case.printed,
@@ -91,6 +92,37 @@ def run_checks(cases: list[Case]) -> list[dict[str, Any]]:
                          "ms": ms, "engine_ms": engine.ms if engine and engine.calls else None,
                          "text": text[:300]})  # fmt: skip
     return rows
+
+
+def run_restated(cases: list[Case]) -> list[dict[str, Any]]:
+    """Each restated right answer and its changed figure checked: one row per pair."""
+    from treerag_core.answer.support import check_support
+
+    rows = []
+    for case in cases:
+        for kind, text, wrong in case.restated:
+            flagged = [
+                check_support(t, case.sections, case.question, model=True, known=case.known,
+                              engine=case.engine, whole=case.whole)["flagged"]
+                if t else None
+                for t in (text, wrong)
+            ]  # fmt: skip
+            rows.append({"id": case.id, "set": case.set, "half": case.half, "kind": kind,
+                         "flagged": flagged[0], "changed_caught": flagged[1]})  # fmt: skip
+    return rows
+
+
+def restated_summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per half and kind: right answers restated flagged, and their changed figures caught."""
+    out = []
+    for part in ("tuned", "held out"):
+        for kind in ("notation", "name", "date", "sentence", "all"):
+            got = [r for r in rows if r["half"] == part and kind in (r["kind"], "all")]
+            changed = [r for r in got if r["changed_caught"] is not None]
+            out.append({"half": part, "kind": kind,
+                        "flagged": (sum(r["flagged"] for r in got), len(got)),
+                        "caught": (sum(r["changed_caught"] for r in changed), len(changed))})  # fmt: skip
+    return out
 
 
 def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -172,7 +204,10 @@ def end_to_end(cases: list[Case], load: Any, limit: int) -> list[dict[str, Any]]
     return rows
 
 
-def markdown(table: list[dict[str, Any]], e2e: list[dict[str, Any]], meta: dict) -> str:
+def markdown(
+    table: list[dict[str, Any]], e2e: list[dict[str, Any]], meta: dict,
+    restated: list[dict[str, Any]] | None = None,
+) -> str:  # fmt: skip
     lines = [
         "# Support check: wrong answers caught, right ones left alone",
         "",
@@ -189,7 +224,8 @@ def markdown(table: list[dict[str, Any]], e2e: list[dict[str, Any]], meta: dict)
         "compared with what the offline engine computes for the question from the filing's "
         "tables (to the digits the answer prints). The engine was developed on the "
         "FinanceBench dev arithmetic questions, so its figures there are not fully "
-        "independent of these.",
+        "independent of these. A figure a cited excerpt does not print is looked for in the "
+        "rest of the section it cites (what the citation opens).",
         "",
         "| set | half | questions | " + " | ".join(ARMS) + " | false alarms (a-b) | "
         "recall (c-f) | false alarms, gold figure printed | (b) computed gold flagged | "
@@ -211,6 +247,7 @@ def markdown(table: list[dict[str, Any]], e2e: list[dict[str, Any]], meta: dict)
               "|---|---|---:|---:|---:|"]  # fmt: skip
     lines += [f"| {r['set']} | {r['half']} | {r['engine_asked']} | {r['engine_ms_median']} | "
               f"{r['engine_ms_p95']} |" for r in table]  # fmt: skip
+    lines += _restated_lines(restated or [])
     if e2e:
         lines += ["", "End to end (`ask` through the real ChatOpenAI client against the fake "
                   "server; offline navigation):", "",
@@ -221,6 +258,22 @@ def markdown(table: list[dict[str, Any]], e2e: list[dict[str, Any]], meta: dict)
             lines.append(f"| {arm} | {len(got)} | {sum(r['set_aside'] for r in got)} | "
                          f"{sum(r['gold_shown'] for r in got)} |")  # fmt: skip
     return "\n".join(lines) + "\n"
+
+
+def _restated_lines(restated: list[dict[str, Any]]) -> list[str]:
+    """The restated right answers' table (none without them)."""
+    if not restated:
+        return []
+    lines = ["", "Right answers (b) restated the ways people write them, every set: the "
+             "figure at another scale or notation ($51.2 billion, $51.2bn, US$51.2B for "
+             "51,217 million; 0.68x; 18.3 percent, 18%), the company by its full name "
+             "(Nike, Inc., Nike Corporation), the year as FY22 or in fiscal year 2022, "
+             "the citation after the stop; each also with its figure changed (times "
+             "1.1), which must be caught:", "",
+             "| half | restated | right answers flagged | changed figure caught |",
+             "|---|---|---:|---:|"]  # fmt: skip
+    return lines + [f"| {r['half']} | {r['kind']} | {r['flagged'][0]}/{r['flagged'][1]} | "
+                    f"{r['caught'][0]}/{r['caught'][1]} |" for r in restated]  # fmt: skip
 
 
 def _pct(value: float | None) -> str:
@@ -263,15 +316,18 @@ def main(argv: list[str] | None = None) -> int:
         donor = _donor(items, at)
         case = answers_for(name, half(item["id"]), item, prepared, ref, companies, donor)
         case.engine = None if args.no_engine else _engine(item, load, prepared, retriever)
+        case.whole = _whole(item, load, prepared)
         cases.append(case)
     print(f"[support] {len(cases)} questions prepared", file=sys.stderr, flush=True)
     rows = run_checks(cases)
     table = summary(rows)
+    restated = restated_summary(run_restated(cases))
     e2e = end_to_end(cases, load, args.e2e) if args.e2e else []
     meta = {"commit": _commit(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
-    text = markdown(table, e2e, meta)
+    text = markdown(table, e2e, meta, restated)
     print(text)
-    data = {"meta": meta, "summary": table, "end_to_end": e2e, "rows": rows}
+    data = {"meta": meta, "summary": table, "restated": restated, "end_to_end": e2e,
+            "rows": rows}  # fmt: skip
     write_results("support", data, text, folder=args.results)
     return 0
 
@@ -321,6 +377,14 @@ def _engine(item: dict[str, Any], load: Any, prepared: Any, retriever: Any) -> A
     documents = {str(document.get("doc_id", "")): document}
     return partial(engine_figures, item["question"], documents, prepared.references,
                    retriever.ranking_memory)  # fmt: skip
+
+
+def _whole(item: dict[str, Any], load: Any, prepared: Any) -> Any:
+    """The whole sections the excerpts read were cut from, as ``ask`` gives the check."""
+    from treerag_core.answer.support_given import whole_sections
+
+    document = load(item)
+    return whole_sections(prepared.references, {str(document.get("doc_id", "")): document})
 
 
 def _donor(items: list[tuple[str, dict[str, Any]]], at: int) -> dict[str, Any] | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,9 +49,14 @@ class Case:
     known: str = ""  # the files' names (what ``ask`` passes the check)
     printed: bool = False  # the gold figure's digits are printed in a section read
     answers: list[tuple[str, str, bool]] = field(default_factory=list)
+    # the right answer restated: (kind, text, that text with its figure changed or None)
+    restated: list[tuple[str, str, str | None]] = field(default_factory=list)
     # what the offline engine computes for the question from the document's tables, asked
     # by the check when a figure is found nowhere (``check_support(engine=…)``)
     engine: Any = None
+    # ref → the whole sections a cited excerpt was cut from, as ``ask`` gives the check
+    # (``check_support(whole=…)``)
+    whole: Any = None
 
 
 def gold_figure(item: dict[str, Any]) -> Any:
@@ -108,6 +114,7 @@ def answers_for(
         template = _pick(item["id"], RIGHT)
         right = template.format(company=company, answer=said, ref=f"[{ref}]")
         case.answers.append(("b right", right, True))
+        case.restated = restated(item, right, ref)
         case.answers.append(("c figure changed", changed(right, figure.text), True))
         # another company: not this one spelt otherwise ("KRAFTHEINZ" is Kraft Heinz)
         others = [c for c in companies if c and _key(c) != _key(company)]
@@ -134,3 +141,58 @@ def answers_for(
         case.answers.append(("f garbled", FRENCH.format(company=company, answer=said,
                                                         ref=f"[{ref or 'S1'}]"), True))  # fmt: skip
     return case
+
+
+# Right answers restated the ways people write them (issue 38's false alarms): the figure
+# at another scale or in another notation, the company by its full name, the year as a
+# short fiscal year, the citation after the stop. Each with its figure changed (times 1.1),
+# which must still be caught.
+LEGAL_FORMS = ("{c}, Inc.", "{c} Corporation")
+SENTENCE_FORMS = (
+    "{company} reported {answer}. [{ref}] The figure is from its filing.",
+    "In short: {answer}. [{ref}]",
+)
+
+
+def restated(item: dict[str, Any], right: str, ref: str) -> list[tuple[str, str, str | None]]:
+    """``(kind, restated right answer, the same with its figure changed or None)``."""
+    from treerag_core.text.numbers import years_in
+
+    figure = gold_figure(item)
+    if not right or figure is None:
+        return []
+    company = str(item.get("company") or "The company")
+    said = str(item.get("answer") or "")
+    said = said if len(said) <= MAX_ANSWER_CHARS else figure.text
+    out = [("notation", right.replace(figure.text, alt, 1), alt)
+           for alt in _notations(figure) if figure.text in right]  # fmt: skip
+    shown = company.title() if company.isupper() else company
+    out += [("name", right.replace(company, form.format(c=shown), 1), figure.text)
+            for form in LEGAL_FORMS]  # fmt: skip
+    years = years_in(str(item.get("question") or ""))
+    if years and " [" in right:
+        body, tail = right.rsplit(" [", 1)
+        year = max(years)
+        out += [("date", f"{body}{when} [{tail}", figure.text)
+                for when in (f" for FY{str(year)[2:]}", f" in fiscal year {year}")]  # fmt: skip
+    out += [("sentence", form.format(company=company, answer=said, ref=ref), figure.text)
+            for form in SENTENCE_FORMS]  # fmt: skip
+    return [(kind, text, changed(text, alt) if alt in text else None) for kind, text, alt in out]
+
+
+def _notations(figure: Any) -> list[str]:
+    """The figure as people also write it: billions for millions ($51.2 billion, $51.2bn,
+    US$51.2B), a ratio as a multiple (0.68x), a percentage in words or rounded."""
+    value, text = abs(figure.value), figure.text
+    if figure.percent:
+        return [f"{value:.1f} percent", f"{_significant(value, 2):g}%"]
+    if re.fullmatch(r"-?\d*\.\d+", text):
+        return [f"{text.lstrip('-')}x"]
+    if value >= 1e9:
+        billions = _significant(value / 1e9, 3)
+        return [f"${billions:g} billion", f"${billions:g}bn", f"US${billions:g}B"]
+    return []
+
+
+def _significant(value: float, digits: int) -> float:
+    return round(value, digits - 1 - int(math.floor(math.log10(value)))) if value else 0.0

@@ -414,3 +414,148 @@ def test_a_mean_is_of_neighbouring_cells_of_one_row_only() -> None:
     (rate,) = figures_in("2.95%")  # the mean of the first and last cells: not neighbours
     assert not any(rate.computes_to(m) for m in means(row))
     assert not means(figures_in("Revenue 51,217 and margin 4.4%"))  # not of a kind
+
+
+# Notations a right answer uses that the filing does not print (issue 38's false alarms):
+# one test per rule, each with the wrong answer it must still catch.
+
+
+def test_a_round_figure_may_round_the_printed_one_to_half_a_percent() -> None:
+    assert verdicts("Revenues were $51,200 million in 2022 [S1].") == ["supported"]  # 51,217
+    assert verdicts("Revenues were $52,000 million in 2022 [S1].") == ["unsupported"]  # 1.5% off
+    assert verdicts("Revenues were $51,210 million in 2022 [S1].") == ["unsupported"]  # not round
+
+
+def test_a_short_fiscal_year_is_a_year_not_a_name() -> None:
+    assert verdicts("Nike's revenues were $51,217 million in FY22 [S1].") == ["supported"]
+    assert verdicts("Nike's revenues were $51,217 million in FY19 [S1].") == ["partly"]
+
+
+def test_words_of_a_period_are_not_terms_the_passage_must_repeat() -> None:
+    assert verdicts("Employees numbered about 79,100 in fiscal year 2022 [S2].") == ["supported"]
+    assert verdicts("Employees numbered about 79,100 in fiscal year 2019 [S2].") == ["partly"]
+
+
+def test_a_companys_full_name_is_its_name() -> None:
+    full = "NIKE, Inc. reported revenues of $51,217 million in fiscal 2022 [S1]."
+    assert verdicts(full) == ["supported"]  # a legal form ("Inc.") is no name of its own
+    longer = "Nike Worldwide Holdings reported revenues of $51,217 million in fiscal 2022 [S1]."
+    assert verdicts(longer) == ["supported"]  # it begins with the file's company (NIKE_…)
+    other = "Adidas Worldwide Holdings reported revenues of $51,217 million in fiscal 2022 [S1]."
+    assert verdicts(other) == ["partly"]
+    from treerag_core.answer.claims import names_in
+
+    assert names_in("It said Amazon.com, Inc. sold more") == ["Amazon"]
+
+
+def test_a_possessive_is_its_word() -> None:
+    from treerag_core.answer.claims import terms_of
+
+    assert terms_of("Best Buy's stores and the companies' don't") >= {"best", "buy", "store"}
+    assert "buy'" not in terms_of("Best Buy's") and "dont" not in terms_of("don't")
+
+
+def test_a_word_or_two_of_another_language_is_no_other_language() -> None:
+    question = "What were Best Buy's additions to property and equipment in fiscal 2023?"
+    assert garbled("According to the filing, Best Buy Co., Inc. reported $930 million [S1].",
+                   question) == ""  # Slovak's "co", "to" and "the"  # fmt: skip
+    assert garbled("Best Buy's figure was 1 percentage point [S1].", question) == ""  # "point"
+    french = ("Selon le rapport annuel, le chiffre demandé pour Best Buy est de 930 millions, "
+              "ce qui correspond aux données publiées par la société [S1].")  # fmt: skip
+    assert "language" in garbled(french, question)
+
+
+def test_a_garbled_reply_is_not_checked_against_the_engine() -> None:
+    asked = []
+
+    def engine() -> list:
+        asked.append(1)
+        return []
+
+    support = check_support("SECTION\n\nRevenues were $99,999 million [S1].", SECTIONS,
+                            QUESTION, model=True, engine=engine)  # fmt: skip
+    assert support["set_aside"] and support["verdict"] == "unsupported" and not asked
+    check_support("Revenues were $99,999 million [S1].", SECTIONS, QUESTION, model=True,
+                  engine=engine)  # fmt: skip
+    assert asked == [1]
+
+
+def test_a_figure_in_the_cited_sections_part_left_out_of_its_excerpt_is_supported() -> None:
+    from treerag_core.answer.support_given import whole_sections
+
+    top = "Fiscal 2020 2019\nNet sales $ 519,926 $ 510,329\n"  # the part its excerpt left out
+    node = {"text": top + "The rest of the section." + " x" * 300, "page_start": 36,
+            "page_marks": [[len(top) + 10, 37]]}  # fmt: skip
+    excerpt = {"ref": "S1", "text": "[… 47 characters before]\nThe rest of the section.",
+               "page_start": 36}  # fmt: skip
+    printing = {"ref": "S2", "text": "Net sales 519,926 510,329", "page_start": 30}
+    references = [{"ref": "S1", "doc_id": "d", "page_unit": "page",
+                   "spans": [{"node_id": "n", "start": len(top), "end": 90}]}]  # fmt: skip
+    whole = whole_sections(references, {"d": {"flat_nodes": {"n": node}}})
+    answer = "Net sales were $510,329 million in fiscal 2019 [S1]."
+    support = check_support(answer, [excerpt, printing], "Net sales?", whole=whole)
+    (sentence,) = support["sentences"]
+    assert sentence["verdict"] == "supported" and sentence["support"]["page"] == 36
+    without = check_support(answer, [excerpt, printing], "Net sales?")
+    assert without["sentences"][0]["verdict"] == "partly"  # in a section it does not cite
+    changed = check_support("Net sales were $561,362 million [S1].", [excerpt, printing],
+                            "Net sales?", whole=whole)  # fmt: skip
+    assert changed["sentences"][0]["verdict"] == "unsupported"
+
+
+def test_a_multiple_and_points_are_read_as_figures() -> None:
+    ratio = {"ref": "S1", "text": "Total current assets 4,371\nTotal current liabilities 2,498"}
+    question = "What was the current ratio?"
+    assert check_support("The current ratio was 1.75x [S1].", [ratio], question,
+                         model=True)["verdict"] == "supported"  # 4,371 / 2,498  # fmt: skip
+    assert check_support("The current ratio was 1.93x [S1].", [ratio], question,
+                         model=True)["flagged"]  # fmt: skip
+    assert [(f.value, f.percent) for f in figures_in("up 1.1 pp, or 110 bps")] == [
+        (1.1, True),
+        (1.1, True),
+    ]
+
+
+def test_a_figures_currency_and_unit_are_no_names() -> None:
+    assert verdicts("Nike's revenues were US$51.2bn in fiscal 2022 [S1].") == ["supported"]
+    assert verdicts("Nike's revenues were $51.2B in fiscal 2022 [S1].") == ["supported"]
+    assert verdicts("Adidas's revenues were $51.2B in fiscal 2022 [S1].") == ["partly"]
+
+
+def test_a_growth_rate_may_be_stated_as_a_bare_ratio() -> None:
+    assert verdicts("Revenues grew 0.044 over 2021 [S1].") == ["supported"]  # 4.37%
+    assert verdicts("Revenues grew 0.061 over 2021 [S1].") == ["unsupported"]
+
+
+def test_sentences_end_at_a_stop_not_at_an_abbreviation() -> None:
+    from treerag_core.answer.claims import answer_sentences
+
+    said = "As of Jan. 31, 2020, it had 11,501 stores (Fig. 3) [S1]. It grew [S2]."
+    assert [s.text for s in answer_sentences(said)] == [
+        "As of Jan. 31, 2020, it had 11,501 stores (Fig. 3) [S1].", "It grew [S2]."
+    ]  # fmt: skip
+
+
+def test_citations_after_a_stop_are_the_sentence_befores() -> None:
+    answer = "Nike had about 79,100 employees. [S2] Revenues were $51,217 million [S1]."
+    assert verdicts(answer) == ["supported", "supported"]
+    support = check_support(answer, SECTIONS, QUESTION)
+    assert [s["refs"] for s in support["sentences"]] == [["S2"], ["S1"]]
+    wrong = "Nike had about 79,100 employees. [S1] Revenues were $51,217 million [S1]."
+    assert verdicts(wrong)[0] == "partly"  # its figure is in S2, which it does not cite
+
+
+def test_the_bench_restates_a_right_answer_as_people_write_it() -> None:
+    from bench.support_answers import restated
+
+    item = {"company": "NIKE", "answer": "$51,217 million", "question": "Revenue in 2022?"}
+    out = restated(item, "NIKE's figure for this was $51,217 million [S1].", "S1")
+    texts = {kind: [t for k, t, _ in out if k == kind] for kind in ("notation", "name", "date")}
+    assert texts["notation"][0] == "NIKE's figure for this was $51.2 billion [S1]."
+    assert texts["name"][0] == "Nike, Inc.'s figure for this was $51,217 million [S1]."
+    assert texts["date"][0] == "NIKE's figure for this was $51,217 million for FY22 [S1]."
+    assert ("sentence", "In short: $51,217 million. [S1]",
+            "In short: $56,339 million. [S1]") in out  # fmt: skip
+    for _kind, text, wrong in out:
+        assert wrong is None or wrong != text
+    assert verdicts(texts["notation"][0]) == verdicts(texts["name"][0]) == ["supported"]

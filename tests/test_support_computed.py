@@ -169,3 +169,19 @@ def test_a_model_answer_with_a_changed_figure_is_still_flagged(server, filing) -
     question = "What was the three-year average operating margin from 2021 to 2023?"
     result = _asked(server, filing, question, "The average operating margin was 19.4% [S1].")
     assert result["support"]["flagged"]
+
+
+def test_the_engine_reads_a_documents_cell_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check asking the engine, then the offline answer it may be set aside for, then a
+    follow-up: each cell is looked up in the document's tables once (kept with its index)."""
+    from treerag_core.answer.offline import operands
+    from treerag_core.navigate.ranking import RankingMemory
+
+    looked: list[tuple] = []
+    real = operands.find_cell
+    monkeypatch.setattr(operands, "find_cell", lambda *a: looked.append(a[1:]) or real(*a))
+    memory = RankingMemory()
+    first = engine_figures(AVERAGE, {"acme": DOCUMENT}, REFERENCES, memory)
+    once = len(looked)
+    again = engine_figures(AVERAGE, {"acme": DOCUMENT}, REFERENCES, memory)
+    assert first == again and once and len(looked) == once

@@ -33,6 +33,7 @@ from .context import Prepared
 from .offline.computed import computed_reply, engine_figures
 from .offline.extractive import extractive_answer
 from .support import check_support
+from .support_given import whole_sections
 
 SET_ASIDE_NOTE = EN["note.set_aside"]  # English's; the answer's language is used
 _CITED = re.compile(r"\[S(\d+)\b")
@@ -60,9 +61,10 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     # aside for are checked against the same result.
     engine = cache(partial(engine_figures, prepared.searched_as or query, prepared.documents,
                            prepared.references, prepared.memory))  # fmt: skip
+    whole = whole_sections(prepared.references, prepared.documents)
     support = check_support(text, prepared.sections, query, model=by_model, language=language,
                             known=known, results=prepared.computed, engine=engine,
-                            own_words=prepared.model_words)  # fmt: skip
+                             own_words=prepared.model_words, whole=whole)  # fmt: skip
     if not (support["set_aside"] and prepared.sections and not prepared.overview):
         return Checked(text, support, model=reply.model)
     offline = computed_reply(prepared.searched_as or query, prepared, language) or extractive_answer(
@@ -75,7 +77,7 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     _apply(prepared, mapping)
     offline_support = check_support(shown, prepared.sections, query, language=language,
                                     known=_known(prepared), results=prepared.computed,
-                                    engine=engine)  # fmt: skip
+                                    engine=engine, whole=whole)  # fmt: skip
     offline_support["model"] = {
         key: support[key] for key in ("verdict", "score", "garbled", "missing_figure", "counts")
     }

@@ -8,6 +8,7 @@ each line keeping its offset for its page); :mod:`.support` compares them.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from ..text.figures import (
     SCALES,
     SMALL_NUMBER,
     Figure,
+    as_stated,
     figures_in,
     word_figures,
 )
@@ -34,8 +36,19 @@ ANSWER_WORDS = frozenset(
     stated provided provide figure figures approximately around roughly about total amount
     information data given source sources note notes say says mention mentions""".split()
 )
+# Words of a period ("in fiscal year 2021", "for the year ended"): the period a sentence is
+# about is checked as its dates (years, days), not as words its passage must repeat.
+PERIOD_WORDS = frozenset(
+    """fiscal year years yearly ended ending period periods quarter quarters quarterly annual
+    annually calendar month months""".split()
+)
+# A possessive's ending: "Works's" is the word "Works" (as its name is read), "Buy's" "Buy".
+_POSSESSIVE = re.compile(r"(?<=\w)['’](?:s(?!\w)|(?!\w))")
+# A period written as one token ("FY24", "FY2024", "Q2"): a date, not a term.
+_PERIOD_TOKEN = re.compile(r"(?:fy|cy)'?\d{2,4}|q[1-4]")
 NOT_TERMS = (
     ANSWER_WORDS
+    | PERIOD_WORDS
     | frozenset(NUMBER_WORDS)
     | frozenset(MULTIPLIERS)
     | frozenset("percent pct cent hundred dollar dollars point points basis".split())
@@ -60,6 +73,17 @@ COMMON_CAPITALS = frozenset(
     january february march april may june july august september october november december
     usd eur gbp gaap non""".split()
 )
+# A company's legal form: part of a name already checked by its other words ("Microsoft
+# Corporation", "Best Buy Co., Inc."), which its passage need not print.
+LEGAL_FORMS = frozenset(
+    "inc corp corporation company co ltd llc plc lp llp limited holdings group sa ag nv se".split()
+)
+# A web address's ending is no part of a name ("Amazon.com" is Amazon).
+_DOMAIN = re.compile(r"\.(?:com|net|org|io)$", re.I)
+_NOT_NAMES = COMMON_CAPITALS | LEGAL_FORMS
+# A run of capitalised words, with the commas and ampersands of a company's name.
+_NAME_RUN = re.compile(r"[A-Z][\w&'’.-]*(?:,?\s+(?:&\s+)?[A-Z][\w&'’.-]*)*")
+MIN_KEY_CHARS = 4
 # Words a sentence opens with that are not names (a capitalised first word otherwise may be
 # one: "Adidas reported…"; a common word there is found in the passages anyway).
 OPENERS = frozenset(
@@ -73,10 +97,18 @@ _NAME = re.compile(r"\b(?:[A-Z][\w&'’.-]*[A-Za-z0-9]|[A-Z]{2,}|\d+[A-Z][A-Za-z
 _COMPACT = re.compile(r"[\W_]+")
 # A fiscal year as filings and computed answers write it ("FY2022", "FY2021–FY2022"): a
 # date, checked as its year, not a name.
-_FISCAL_YEAR = re.compile(r"(?:FY|CY)'?(?:19|20)\d\d", re.I)
+_FISCAL_YEAR = re.compile(r"(?:FY|CY)'?(?:19|20)?\d\d", re.I)
+# ...and its short form ("FY21", "Q2 FY'24"): the year 2021, 2024.
+_SHORT_FISCAL_YEAR = re.compile(r"\b(?:FY|CY)'?(\d\d)\b", re.I)
 # Sentences of an answer end at a stop and a space before a capital, a quote or a bracket.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[A-Z0-9$€£])")
-_ABBREVIATED = re.compile(r"\b(?:Inc|Co|Corp|Ltd|No|Mr|Mrs|Ms|Dr|St|vs|approx|U\.S|e\.g|i\.e)\.$")
+_ABBREVIATED = re.compile(
+    r"\b(?:Inc|Co|Corp|Ltd|No|Nos|Mr|Mrs|Ms|Dr|St|vs|approx|U\.S|e\.g|i\.e|Fig|Figs|Ex|Exh|Vol"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$"
+)  # "as of Jan. 31, 2020", "(Fig. 3)": no sentence ends there
+# Citations opening a sentence, in the masked line: they follow the stop of the one before
+# ("… rose 4% in Q2. [S1] Costs fell …"), whose source they are.
+_LEADING_CITATIONS = re.compile(r"(?:\[x+\][ \t]*)+")
 # Words longer than this are compared by their first letters ("increased", "increase").
 STEM_CHARS = 6
 
@@ -86,13 +118,15 @@ def stem(word: str) -> str:
 
 
 def terms_of(text: str, language: str = "") -> set[str]:
-    """Key terms: words without stopwords, numbers (in digits or words, with their units)
-    and words of answering, stemmed."""
+    """Key terms: words without stopwords, numbers (in digits or words, with their units),
+    words of answering and of periods, stemmed; a possessive's word without its apostrophe."""
+    words = (w.rstrip("'’") for w in tokenize(_POSSESSIVE.sub("", text), language))
     return {
         stem(w)
-        for w in tokenize(text, language)
-        if not w[:1].isdigit() and w not in NOT_TERMS and not _REF.fullmatch(w.upper())
-    }
+        for w in words
+        if w and not w[:1].isdigit() and w not in NOT_TERMS and not _REF.fullmatch(w.upper())
+        and not _PERIOD_TOKEN.fullmatch(w)
+    }  # fmt: skip
 
 
 def compact(text: str) -> str:
@@ -104,8 +138,8 @@ def names_in(text: str) -> list[str]:
     """Names a sentence states: capitalised words past its first word, acronyms, "3M"."""
     out = []
     for m in _NAME.finditer(text):
-        word = re.sub(r"['’]s?$", "", m.group(0).rstrip("."))
-        if word.lower() in COMMON_CAPITALS or _REF.fullmatch(word) or _FISCAL_YEAR.fullmatch(word):
+        word = _DOMAIN.sub("", re.sub(r"['’]s?$", "", m.group(0).rstrip(".")))
+        if word.lower() in _NOT_NAMES or _REF.fullmatch(word) or _FISCAL_YEAR.fullmatch(word):
             continue
         first = m.start() == len(text) - len(text.lstrip())
         if text[m.end() : m.end() + 1] == ":":
@@ -114,6 +148,31 @@ def names_in(text: str) -> list[str]:
             continue
         out.append(word)
     return list(dict.fromkeys(out))
+
+
+def named_as(text: str, keys: Sequence[str]) -> set[str]:
+    """The name words of ``text`` that are one of ``keys`` under a longer name: a run of
+    capitalised words whose letters begin with a key ("Verizon Communications Inc." for
+    the file VERIZON_2022_10K, "Amazon.com, Inc." for AMAZON_2017_10K): a company's full
+    name, whose other words its passages need not print."""
+    out: set[str] = set()
+    for m in _NAME_RUN.finditer(text):
+        run = compact(m.group(0))
+        if any(run.startswith(key) for key in keys):
+            out.update(names_in(m.group(0)))
+    return out
+
+
+def company_keys(file_names: str) -> list[str]:
+    """What each file's name calls its company: the letters before its first digit
+    ("VERIZON_2022_10K.pdf": verizon), when there are at least MIN_KEY_CHARS of them."""
+    keys = (compact(re.split(r"\d", name, maxsplit=1)[0]) for name in file_names.split())
+    return [key for key in dict.fromkeys(keys) if len(key) >= MIN_KEY_CHARS]
+
+
+def fiscal_years(text: str) -> list[int]:
+    """The years a sentence names in short fiscal form ("FY21" is 2021): checked as years."""
+    return [(2000 if int(y) < 70 else 1900) + int(y) for y in _SHORT_FISCAL_YEAR.findall(text)]
 
 
 def negated(text: str) -> bool:
@@ -132,8 +191,8 @@ class Sentence:
 
 
 def answer_sentences(text: str) -> list[Sentence]:
-    """The answer's sentences with their exact spans; a citation left alone after a stop
-    ("… $5 million. [S1]") belongs to the sentence before it."""
+    """The answer's sentences with their exact spans; citations after a stop ("… $5
+    million. [S1]", "… $5 million. [S1] Costs fell …") belong to the sentence before."""
     out: list[Sentence] = []
     offset = 0
     for line in text.split("\n"):
@@ -143,7 +202,10 @@ def answer_sentences(text: str) -> list[Sentence]:
         at = 0
         masked = CITATION.sub(lambda m: "[" + "x" * (len(m.group(0)) - 2) + "]", line)
         for m in [*_SENTENCE_END.finditer(masked), None]:
-            end = m.start() if m else len(line)
+            end, after = (m.start(), m.end()) if m else (len(line), len(line))
+            cited = _LEADING_CITATIONS.match(masked, after) if m else None
+            if cited and masked[cited.end() :].strip():
+                end, after = len(masked[: cited.end()].rstrip()), cited.end()
             piece = line[at:end]
             if pieces and (
                 _ABBREVIATED.search(pieces[-1][0]) or not CITATION.sub("", piece).strip()
@@ -151,7 +213,7 @@ def answer_sentences(text: str) -> list[Sentence]:
                 pieces[-1] = (line[pieces[-1][1] : end], pieces[-1][1])
             elif piece.strip():
                 pieces.append((piece, at))
-            at = m.end() if m else len(line)
+            at = after
         for piece, at in pieces:
             lead = len(piece) - len(piece.lstrip(" -*•>#\t"))
             body = piece[lead:].rstrip()
@@ -210,6 +272,8 @@ class Passage:
         self._numbers: list[tuple[int, float]] | None = None
         self._compact = ""
         self._words: list[Figure] | None = None
+        self._by_value: list[tuple[float, int]] | None = None  # numbers sorted by value
+        self._values: list[float] = []
 
     @property
     def lines(self) -> list[Line]:
@@ -250,11 +314,14 @@ class Passage:
         return re.search(rf"(?<!\d){year}(?!\d)", self.lower) is not None
 
     def find(self, figure: Figure) -> int | None:
-        """Where a printed figure agreeing with ``figure`` is (its offset), or None."""
+        """Where a printed figure agreeing with ``figure`` is (its offset), or None: a round
+        figure of the answer's may round the printed one (:func:`as_stated`), a figure it
+        computes may not (what it computes from is what it prints)."""
+        figure = as_stated(figure)
         if figure.value == 0:  # a zero has no scale: it is found as printed ("0.00%")
             m = re.search(rf"(?<![\d.,]){re.escape(figure.text)}(?![\d.,]\d)", self.text)
             return m.start() if m else None
-        for at, value in self.numbers:
+        for at, value in self._candidates(figure):
             if figure.may_be(value):
                 window = self.text[max(0, at - 6) : at + 40]
                 if any(figure.agrees(other) for other in figures_in(window)):
@@ -264,6 +331,18 @@ class Passage:
         if self._words is None:
             self._words = word_figures(self.text)
         return next((w.start for w in self._words if figure.agrees(w)), None)
+
+    def _candidates(self, figure: Figure) -> list[tuple[int, float]]:
+        """The printed numbers that may be ``figure`` at some scale, in text order: looked
+        up by value (a whole 10-K section prints thousands; one figure is a few of them)."""
+        if self._by_value is None:
+            self._by_value = sorted((value, at) for at, value in self.numbers)
+            self._values = [value for value, _ in self._by_value]
+        hits = set()
+        for low, high in figure.printed_ranges():
+            start, end = bisect_left(self._values, low), bisect_right(self._values, high)
+            hits.update(self._by_value[start:end])
+        return sorted((at, value) for value, at in hits)
 
     def _small_cell(self, figure: Figure, at: int, value: float) -> bool:
         """A small whole number (prose's item and note numbers, never read as a figure) in a

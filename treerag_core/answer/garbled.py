@@ -52,7 +52,8 @@ def garbled(text: str, question: str = "", check_language: bool = True) -> str:
     if any(n > 1 for n in Counter(long_ones).values()):
         return Phrase("note.garbled_repeats")
     if check_language and question:
-        asked, said = detect_language(question), detect_language(_CITATION.sub(" ", text))
+        asked = detect_language(question)
+        said = detect_language(_CITATION.sub(" ", text), expected=asked)
         if asked and said and asked != said:
             return Phrase("note.garbled_language", said=said, asked=asked)
     return ""

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
-from ..text.figures import Figure, computed, figures_in, means
+from ..text.figures import MIN_CONFIRMING_DIGITS, Figure, computed, figures_in, means
 from ..text.messages import in_every_language
 from ..text.numbers import years_in
 from ..text.working import Worked, workings
@@ -34,6 +33,8 @@ from .claims import (
     Sentence,
     answer_sentences,
     compact,
+    fiscal_years,
+    named_as,
     names_in,
     negated,
     passages_of,
@@ -41,8 +42,7 @@ from .claims import (
 )
 from .garbled import garbled
 from .offline.computed import EngineFigure
-from .offline.question import read_question
-from .support_given import Given, given_of
+from .support_given import Given, Whole, given_of, missing_figure
 
 # Share of a sentence's key terms the passages (or the question) must hold: at least the
 # first for "supported", the second for "partly"; below it the sentence says something else.
@@ -63,7 +63,6 @@ CLOSE_LINE = 0.8
 # Below this score, most of a model's answer is unsupported: it is set aside.
 SET_ASIDE_BELOW = 0.5
 # Questions whose answer is a figure ("How much…", "How many…").
-FIGURE_KINDS = ("amount", "count")
 QUOTE_CHARS = 200
 _NOTE_LINE = re.compile(r"^[ \t]*_.*_[ \t]*$", re.M)  # our italic notes (a failed call, a cut)
 _EXCERPT_MARK = re.compile(r"\[… [\d,]+ (?:more )?characters[^\]]*\]")
@@ -80,6 +79,7 @@ def check_support(
     results: Sequence[str] = (),
     engine: Callable[[], Sequence[EngineFigure]] | None = None,
     own_words: str | None = None,
+    whole: Whole | None = None,
 ) -> dict[str, Any]:
     """The answer's support: ``{"verdict", "score", "flagged", "set_aside", "garbled",
     "missing_figure", "counts", "sentences": [{"text", "start", "end", "verdict", "refs",
@@ -96,28 +96,25 @@ def check_support(
     to the digits the sentence prints is supported by the cells it was computed from.
     ``own_words``: what the model wrote itself, when the app wrote the rest (the results it
     computed, the rows an aggregate used): only they are checked for being garbled.
+    ``whole``: ref → the sections a cited excerpt was cut from (:func:`.support_given.
+    whole_sections`): what the excerpt left out of a section cited is in its source too.
     """
     body = _without_notes(answer)
     passages = passages_of(sections, language)
-    context = given_of(question, known, sections, language, results, engine)
     mine = body if own_words is None else _without_notes(own_words)
     broken = garbled(mine, question) if model else ""  # the offline engine copies lines
+    # A garbled reply is unsupported whatever it says: the engine is not asked for its
+    # figures, nor the whole sections read for what their excerpts left out.
+    context = given_of(question, known, sections, language, results,
+                       *((None, None) if broken else (engine, whole)))  # fmt: skip
     checks = (_check(s, passages, context, language) for s in answer_sentences(body))
     rows = [r for r in checks if r is not None]
     if broken:
         for row in rows:
             row.update(verdict="unsupported", why=f"the reply is garbled: {broken}")
     claims = [r for r in rows if r["verdict"] != "none"]
-    counts = {v: sum(r["verdict"] == v for r in claims) for v in ("supported", "partly",
-                                                                     "unsupported")}  # fmt: skip
-    score = (counts["supported"] + 0.5 * counts["partly"]) / len(claims) if claims else 0.0
-    if broken:
-        score = 0.0
-    missing = model and _missing_figure(question, claims, passages, language)
-    verdict = "supported" if claims and score == 1.0 else "partly" if score >= 0.5 else (
-        "unsupported")  # fmt: skip
-    if not claims and not broken and not missing:
-        verdict, score = "supported", 1.0  # nothing claimed: nothing to contradict
+    missing = model and missing_figure(question, claims, passages, language)
+    verdict, score, counts = _overall(claims, bool(broken), bool(missing))
     return {
         "verdict": verdict,
         "score": round(score, 3),
@@ -128,6 +125,21 @@ def check_support(
         "counts": counts,
         "sentences": rows,
     }
+
+
+def _overall(
+    claims: list[dict[str, Any]], broken: bool, missing: bool
+) -> tuple[str, float, dict[str, int]]:
+    """The whole answer's verdict, score and counts from its sentences' verdicts."""
+    counts = {v: sum(r["verdict"] == v for r in claims) for v in ("supported", "partly",
+                                                                     "unsupported")}  # fmt: skip
+    score = (counts["supported"] + 0.5 * counts["partly"]) / len(claims) if claims else 0.0
+    score = 0.0 if broken else score
+    verdict = "supported" if claims and score == 1.0 else "partly" if score >= 0.5 else (
+        "unsupported")  # fmt: skip
+    if not claims and not broken and not missing:
+        verdict, score = "supported", 1.0  # nothing claimed: nothing to contradict
+    return verdict, score, counts
 
 
 def _without_notes(answer: str) -> str:
@@ -148,9 +160,10 @@ def _check(
 ) -> dict[str, Any] | None:
     """One sentence's verdict, the line that best supports it, and what is missing."""
     text = sentence.body
-    figures = [f for f in figures_in(text) if not f.year]
-    years = set(years_in(text))
-    names = names_in(text)
+    printed = figures_in(text)
+    figures = [f for f in printed if not f.year]
+    years = set(years_in(text)) | set(fiscal_years(text))
+    names = names_in(_without_figures(text, printed))
     terms = terms_of(text, language) - terms_of(" ".join(names), language)  # names: by name
     row: dict[str, Any] = {
         "text": sentence.text, "start": sentence.start, "end": sentence.end,
@@ -168,10 +181,10 @@ def _check(
     found, elsewhere, best = _figures_found(
         figures, terms | given.asked, scope, passages, workings(text), given
     )
+    found, elsewhere, best = _in_whole(figures, found, elsewhere, best, given, sentence.refs)
     found, elsewhere, by_engine = _confirmed(figures, found, elsewhere, given, sentence.refs)
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
-    missing += [str(y) for y in sorted(years) if not _year_found(y, scope, given)]
-    missing += [n for n in names if not _name_found(n, scope, given)]
+    missing += _unnamed(text, years, names, scope, given, sentence.refs)
     known = [t for t in terms if t in given.terms or any(p.has_term(t) for p in scope)]
     coverage = len(known) / len(terms) if terms else 1.0
     line, passage = best or _best_line(terms, scope)
@@ -199,6 +212,47 @@ def _check(
             "quote": line.text[:QUOTE_CHARS],
         }  # fmt: skip
     return row
+
+
+def _without_figures(text: str, figures: list[Figure]) -> str:
+    """The sentence with its figures blanked: a figure's currency and unit ("US$51.2bn",
+    "$51.2B") are no names."""
+    for figure in figures:
+        text = text[: figure.start] + " " * (figure.end - figure.start) + text[figure.end :]
+    return text
+
+
+def _unnamed(
+    text: str, years: set[int], names: list[str], scope: list[Passage], given: Given,
+    refs: Sequence[str],
+) -> list[str]:  # fmt: skip
+    """The sentence's years and names its passages do not print (nor the rest of a section
+    it cites, left out of its excerpt), but for a company's full name."""
+    full_names = named_as(text, given.companies)
+    names = [n for n in names if n not in full_names]
+    for where in (scope, [p for ref in refs for p in given.whole_passages(ref)]):
+        years = {y for y in years if not _year_found(y, where, given)}
+        names = [n for n in names if not _name_found(n, where, given)]
+        if not years and not names:
+            break
+    return [str(y) for y in sorted(years)] + names
+
+
+def _in_whole(
+    figures: list[Figure], found: list[Figure], elsewhere: list[Figure],
+    best: tuple[Line, Passage] | None, given: Given, refs: Sequence[str],
+) -> tuple[list[Figure], list[Figure], tuple[Line, Passage] | None]:  # fmt: skip
+    """With the figures printed in the part of a cited section its excerpt left out: only
+    those stated to MIN_CONFIRMING_DIGITS digits or more (a long section prints some "10%"
+    or "1.8" by chance; it does not print "$510,329 million" by chance)."""
+    for figure in [f for f in figures if f not in found and f.digits >= MIN_CONFIRMING_DIGITS]:
+        hit = next(((at, p) for ref in refs for p in given.whole_passages(ref)
+                    if (at := p.find(figure)) is not None), None)  # fmt: skip
+        if hit is not None and (line := hit[1].line_at(hit[0])) is not None:
+            found = [*found, figure]
+            elsewhere = [f for f in elsewhere if f is not figure]
+            best = best or (line, hit[1])
+    return found, elsewhere, best
 
 
 def _confirmed(
@@ -377,22 +431,3 @@ def _year_found(year: int, scope: list[Passage], given: Given) -> bool:
 def _name_found(name: str, scope: list[Passage], given: Given) -> bool:
     key = compact(name)
     return not key or key in given.compact or any(key in p.compact for p in scope)
-
-
-@lru_cache(maxsize=256)
-def _kind(question: str, language: str) -> str:
-    return read_question(question, language=language).kind
-
-
-def _missing_figure(
-    question: str, claims: list[dict[str, Any]], passages: list[Passage], language: str
-) -> bool:
-    """A question asking for a figure, passages holding figures, and an answer that states
-    none of them."""
-    if not question or _kind(question, language) not in FIGURE_KINDS:
-        return False
-    if not any(p.numbers for p in passages):
-        return False
-    return not any(r.get("figures") for r in claims if r["verdict"] != "unsupported")
-    # (a figure stated in a sentence not refuted: found, found elsewhere, or computed in
-    # more steps than the check reproduces: doubtful, but stated)

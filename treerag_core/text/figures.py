@@ -13,7 +13,8 @@ answer's: a lone ``51`` elsewhere on the page does not confirm "$51.2 billion".
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from .numbers import MONTHS, YEAR_RANGE, number_value
 
@@ -23,7 +24,16 @@ MULTIPLIERS = {
     "mio": 1e6, "billion": 1e9, "billions": 1e9, "bn": 1e9, "b": 1e9, "mrd": 1e9,
     "trillion": 1e12, "thousands": 1e3,
 }  # fmt: skip
-PERCENT_WORDS = ("%", "percent", "per cent", "pct", "percentage points", "basis points")
+PERCENT_WORDS = (
+    "%",
+    "percent",
+    "per cent",
+    "pct",
+    "percentage points",
+    "basis points",
+    "pp",
+    "bps",
+)
 # The scales a document's table may print a figure in ("(in millions)").
 SCALES = (1.0, 1e3, 1e6, 1e9)
 # A document's figure confirms an answer's only if it is printed with at least this many
@@ -37,14 +47,21 @@ UNSCALED = ("ratio",)
 # A computed figure confirms an answer's when its own uncertainty (from its inputs' last
 # digits) is at most this many times the answer's precision.
 COMPUTED_SLACK = 2.0
+# A whole figure of this many digits or more ending in zeros ("$1,680 million", "212,000")
+# may round the document's figure to its last nonzero digit, to within this share of it
+# (a sentence's "$8,300 million" for a table's 8,296; never "1,000" for 1,400).
+ROUNDED_MIN_DIGITS = 4
+ROUNDED_SHARE = 0.005
 _BARE_DECIMAL = re.compile(r"-?\d*\.\d+")  # a figure with no unit, sign or currency
 _UNIT_WORDS = sorted(MULTIPLIERS, key=len, reverse=True)
 _FIGURE = re.compile(
     r"(?<![\w.,])(?P<neg>[-−(])?(?P<cur>[$€£¥₹]|US\$|USD ?|EUR ?|GBP ?)?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?P<close>\))?"
-    r"(?:\s?(?P<pct>%|percent\b|per cent\b|pct\b|percentage points?\b|basis points?\b))?"
+    r"(?:\s?(?P<pct>%|percent\b|per cent\b|pct\b|percentage points?\b|basis points?\b"
+    r"|pp\b|ppts?\b|bps\b))?"
     r"(?:\s?(?P<mult>" + "|".join(_UNIT_WORDS) + r")\b)?"
+    r"(?P<times>[x×](?!\w))?"  # a multiple: "1.75x" (a ratio), "3×"
     r"(?![\w-]*[A-Za-z])",
     re.I,
 )
@@ -100,12 +117,18 @@ class Figure:
     def computes_to(self, other: Figure) -> bool:
         """Whether ``other``, a figure computed from the document's (:func:`computed`),
         confirms this one: of the same kind (a percentage is computed as one, an amount or
-        a ratio is not a percentage), and known about as precisely as this one is printed
-        (two figures of two digits compute a wide band, which confirms nothing)."""
-        if self.percent != other.percent:
-            return False
+        a ratio is not a percentage, but a bare decimal below one may state a percentage as
+        a ratio: "grew 0.044" for 4.4%, as :meth:`agrees` reads it), and known about as
+        precisely as this one is printed (two figures of two digits compute a wide band,
+        which confirms nothing)."""
         a, b = abs(self.value), abs(other.value)
-        scales = (1.0,) if self.percent or other.text in UNSCALED else SCALES
+        as_ratio = other.percent and a < 1 and bool(_BARE_DECIMAL.fullmatch(self.text))
+        if self.percent != other.percent and not as_ratio:
+            return False
+        if as_ratio:
+            scales: tuple[float, ...] = (0.01,)
+        else:
+            scales = (1.0,) if self.percent or other.text in UNSCALED else SCALES
         return any(
             abs(a - b * s) <= self.precision + other.precision * s
             and other.precision * s <= COMPUTED_SLACK * self.precision
@@ -116,9 +139,19 @@ class Figure:
         """A quick test before reading a printed number in full: could it agree (at any
         scale, whatever its own precision, at most half a unit)?"""
         a, b = abs(self.value), abs(printed)
+        return any(abs(a - b * s) <= self.precision + 0.5 * s for s in self._scales())
+
+    def printed_ranges(self) -> list[tuple[float, float]]:
+        """The ranges of printed numbers (unsigned) that :meth:`may_be` may accept, a hair
+        wider (each is tested with it after): a passage's numbers are looked up in them."""
+        a = abs(self.value)
+        return [((a - self.precision - 0.5 * s) / s * (1 - 1e-9) - 1e-12,
+                 (a + self.precision + 0.5 * s) / s * (1 + 1e-9) + 1e-12)
+                for s in self._scales()]  # fmt: skip
+
+    def _scales(self) -> tuple[float, ...]:
         scales: tuple[float, ...] = (1.0, 100.0) if self.percent else SCALES
-        scales += (0.01,) if _BARE_DECIMAL.fullmatch(self.text) else ()
-        return any(abs(a - b * s) <= self.precision + 0.5 * s for s in scales)
+        return scales + ((0.01,) if _BARE_DECIMAL.fullmatch(self.text) else ())
 
 
 def _precision(number: str) -> tuple[float, int]:
@@ -143,12 +176,12 @@ def figures_in(text: str) -> list[Figure]:
             half, digits = 10 * half, max(1, digits - 1)
         mult_word = (m.group("mult") or "").lower()
         pct = bool(m.group("pct"))
-        if pct and "basis" in m.group("pct").lower():
+        if pct and m.group("pct").lower().startswith(("basis", "bp")):
             value, half = value / 100, half / 100
         if len(mult_word) == 1 and not m.group("cur"):
             continue  # "3M", "5 m": a name or a length, unless money ("$5.3B")
         mult = MULTIPLIERS.get(mult_word, 1.0)
-        bare = not (m.group("cur") or pct or mult_word)
+        bare = not (m.group("cur") or pct or mult_word or m.group("times"))
         year = bare and "," not in number and "." not in number and int(value) in YEAR_RANGE
         if bare and not year and "." not in number and value <= SMALL_NUMBER:
             continue
@@ -158,6 +191,27 @@ def figures_in(text: str) -> list[Figure]:
                    m.start(), m.end(), day)
         )  # fmt: skip
     return sorted(out + word_figures(text), key=lambda f: f.start)
+
+
+@lru_cache(maxsize=4096)
+def as_stated(figure: Figure) -> Figure:
+    """An answer's figure as a sentence states it: a whole number of ROUNDED_MIN_DIGITS
+    digits or more ending in zeros may be a rounded one (its zeros are padding, as in
+    "$212,000 million" for 211,915), so it is read to its last nonzero digit, within
+    ROUNDED_SHARE of its value; any other figure as printed. Only the answer's side is
+    read so: a document's round figure is what it prints."""
+    number = _NUMBER.search(figure.text)
+    if number is None or figure.percent or "." in number.group(0):
+        return figure
+    whole = number.group(0).replace(",", "")
+    zeros = len(whole) - len(whole.rstrip("0"))
+    if len(whole) < ROUNDED_MIN_DIGITS or not zeros or not whole.strip("0"):
+        return figure
+    wider = min(figure.precision * 10**zeros, ROUNDED_SHARE * abs(figure.value))
+    return replace(figure, precision=max(figure.precision, wider))
+
+
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 def word_figures(text: str) -> list[Figure]:

@@ -26,6 +26,9 @@ SAMPLE_CHARS = 20_000
 MIN_STOPWORD_SHARE = 0.08
 # ...and at least this many of them were seen (a short question has two or three).
 MIN_STOPWORD_HITS = 2
+# A text asked in one language is said to be in another only with at least this many of
+# that one's stopwords (see detect_language).
+MIN_OTHER_HITS = 3
 # A section is told to be in another language than its document only on this much text
 # (a short paragraph; a heading or a table row says too little), read up to
 # SECTION_SAMPLE_CHARS...
@@ -89,9 +92,19 @@ def _script(sample: str) -> str:
     return best if counts[best] else ""
 
 
-def detect_language(text: str) -> str:
-    """The text's language as an ISO 639-1 code, or ``""`` when it cannot be told."""
-    return _detect(text[:SAMPLE_CHARS])[0]
+def detect_language(text: str, expected: str = "") -> str:
+    """The text's language as an ISO 639-1 code, or ``""`` when it cannot be told.
+    ``expected``: the language the text was asked to be in (a reply to a question). A text
+    holding some of its stopwords is said to be in it unless another language's stopwords
+    are at least OTHER_LANGUAGE_MARGIN times as many, and at least MIN_OTHER_HITS: a
+    short English reply naming "Best Buy Co., Inc." holds English's "to" and "the", and
+    Slovak's too plus its "co"; "1 percentage point" has French's "point". A word or two
+    is no evidence of another language; a reply written in one has many."""
+    language, hits = _detect(text[:SAMPLE_CHARS])
+    if expected and language and language != expected and hits.get(expected):
+        if hits[language] < max(MIN_OTHER_HITS, OTHER_LANGUAGE_MARGIN * hits[expected]):
+            return expected
+    return language
 
 
 def _detect(sample: str, main: str = "") -> tuple[str, dict[str, int]]:

@@ -19,7 +19,7 @@ from ...text.messages import Phrase, message, raised
 from .asks import Ask
 from .formula import Expr, FormulaError, Operand, parse
 from .metrics import find_metric, plain_name
-from .operands import UNIT_SIZE, Found, TableIndex, find_cell
+from .operands import UNIT_SIZE, Found, TableIndex
 
 HUNDRED = Decimal(100)
 # Default decimals when the question asks for none, by the kind of result.
@@ -142,9 +142,6 @@ class _Run:
     out: Computation
     language: str | None = None  # the working's words
     depth: int = 0
-    # cells found so far, by (phrase, year, note, preferred table): a formula that names a
-    # quantity twice (COGS in DIO and DPO) reads the tables for it once
-    looked_up: dict[tuple[str, int, str, str], Found | None] = field(default_factory=dict)
 
     def formula(self, text: str, years: tuple[int, ...]) -> Value | None:
         try:
@@ -173,10 +170,7 @@ class _Run:
         cells: list[Found] = []
         prefer = ""
         for year in operand.years:
-            key = (operand.phrase, year, operand.note, prefer)
-            if key not in self.looked_up:
-                self.looked_up[key] = find_cell(self.index, *key)
-            cell = self.looked_up[key]
+            cell = self.index.cell(operand.phrase, year, operand.note, prefer)
             if cell is None:
                 self.out.missing.append(f"{plain_name(operand.phrase)}, {year}")
                 continue

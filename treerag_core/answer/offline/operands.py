@@ -38,6 +38,8 @@ _CHANGE_ROW = re.compile(r"^\W*(?:\(?increase\)?|\(?decrease\)?|change)\b", re.I
 _BEFORE = re.compile(r"\s+(?:before|excluding)\s+", re.I)
 # Rows scoring within this much of the best name the quantity equally well.
 NEAR_SCORE = 0.1
+# Cells kept per document's index (see TableIndex.looked_up).
+MAX_LOOKED_UP = 4096
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,23 @@ class TableIndex:
     # quantity cannot name it, so only rows having them all are read (kept per document:
     # finding a cell reads a few rows, not a thousand); None: every row is read
     rows_with: dict[str, frozenset[int]] | None = None
+    # cells found so far, by (phrase, year, note, preferred table): kept with the index, so
+    # the same cell asked again (a formula naming COGS twice, the support check asking for
+    # the computation an answer states, the offline answer it may be set aside for, a
+    # follow-up question) is read from the tables once per document
+    looked_up: dict[tuple[str, int, str, str], Found | None] = field(default_factory=dict)
+
+    def cell(self, phrase: str, year: int, note: str = "", prefer: str = "") -> Found | None:
+        """:func:`find_cell` for this index, each lookup done once (at most MAX_LOOKED_UP
+        kept: a long-running app asking thousands of questions of one document)."""
+        key = (phrase, year, note, prefer)
+        if key in self.looked_up:  # (a memo of pure lookups: the index is shared, its rows
+            return self.looked_up[key]  # never change; threads may fill it side by side)
+        found = find_cell(self, *key)
+        if len(self.looked_up) >= MAX_LOOKED_UP:
+            self.looked_up.clear()
+        self.looked_up[key] = found
+        return found
 
     def candidates(self, phrases: list[list[str]]) -> list[int]:
         """The rows (in table order) whose label has every stem of one of ``phrases``."""
