@@ -177,3 +177,28 @@ def test_a_summary_that_says_more_than_its_title_is_not_asked_again(server) -> N
     )
     make_summarizer(openai_chat(server), check_headings=False)([_filing()[2]])
     assert len(server.chat_requests()) == 1
+
+
+def test_a_cover_is_told_the_same_whatever_letters_its_text_folds_to():
+    """Boilerplate patterns search lower-cased text when that matches as IGNORECASE would;
+    letters lower() folds otherwise ("İ", "ı", "ſ") keep the pattern's own search."""
+    from treerag_core.summarize.digest import boilerplate_kind
+
+    for line in (
+        "INDICATE BY CHECK MARK whether the registrant",
+        "Indicate by check mark whether the registrant “filer”",
+        "ſecurities regiſtered purſuant to Section 12(b)",
+        "İndicate by check mark",
+        "Indıcate by check mark",
+    ):
+        assert (boilerplate_kind("Cover", [line]) or "").startswith("Cover page"), line
+    assert boilerplate_kind("Cover", ["Indicates by a mark whether"]) is None
+
+
+def test_a_long_sentence_ending_in_an_abbreviation_goes_on():
+    from treerag_core.text.sentences import split_sentences
+
+    long = "Revenue grew in every segment and region we serve, " * 20
+    assert split_sentences(f"{long}as reported by Acme Inc. Its customers stayed.") == [
+        f"{long}as reported by Acme Inc. Its customers stayed.".replace("  ", " ").strip()
+    ]

@@ -61,6 +61,10 @@ class Limits:
     ocr_timeout_s: float = 1800.0  # OCR time for a whole document
     ocr_page_timeout_s: float = 120.0  # one page: a stuck Tesseract is killed
     ocr_workers: int = 0  # Tesseract processes at once; 0 = one per CPU core
+    # A long PDF's pages are read by two processes, the indexing one and a helper, when the
+    # machine has a second core: PDFium's page reading is the largest single cost of
+    # indexing a filing. Off: the indexing process reads every page itself.
+    pdf_helper: bool = True
     # An image over this many pixels is refused before it is decoded (a decompression bomb):
     # 100 megapixels is an A0 poster scanned at 300 dpi.
     max_image_pixels: int = 100_000_000

@@ -177,6 +177,11 @@ class Settings(BaseSettings):
     ocr_workers: int = _setting(
         _L.ocr_workers, "Reading documents", "Tesseract processes at once (0: one per core)."
     )
+    pdf_helper: bool = _setting(
+        _L.pdf_helper, "Reading documents",
+        "Read a long PDF's pages in two processes, the indexing one and a helper (off: the "
+        "indexing process alone).",
+    )  # fmt: skip
     url_timeout_s: float = _setting(
         _L.url_timeout_s, "Reading documents", "A URL fetch's timeout (seconds)."
     )

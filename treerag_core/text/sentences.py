@@ -35,6 +35,10 @@ _ABBREVIATION = re.compile(
     r"|Mio|Mrd|Tsd|Nr|Abs|bzw|ca|vgl|ggf|inkl|zzgl|z\.\s?B|d\.\s?h|u\.\s?a|Art|Mme|Mlle|"
     r"art|env|cf|éd|Sr|Sra|Dña|núm|pág|Sig|dott|ecc|млн|млрд|тыс|руб|т\.\s?е|т\.\s?д|г)\.$"
 )
+# The pattern above matches at most 7 characters at the end ("approx.", "U.S.A."): only a
+# sentence's last characters are searched (with room before them for its ``\b``), not the
+# whole sentence once per sentence.
+ABBREVIATION_TAIL = 24
 # Words people hyphenate on purpose: "long-" + "term" stays "long-term"; any other
 # lower-case word cut at a line end ("manu-" + "facturing") is re-joined without the hyphen.
 COMPOUND_PREFIXES = frozenset(
@@ -103,7 +107,7 @@ def sentence_spans(text: str) -> list[tuple[str, int]]:
         for m in [*_SENTENCE_END.finditer(block), None]:
             end = m.start() + len(m.group(0).rstrip()) if m else len(block)
             piece = block[start:end]
-            if pieces and _ABBREVIATION.search(pieces[-1][0]):
+            if pieces and _ABBREVIATION.search(pieces[-1][0][-ABBREVIATION_TAIL:]):
                 pieces[-1] = (pieces[-1][0] + " " + piece.strip(), pieces[-1][1])
             elif piece.strip():
                 pieces.append((piece.strip(), start + len(piece) - len(piece.lstrip())))

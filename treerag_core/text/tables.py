@@ -11,6 +11,7 @@ in a header), so it works for any language whose numbers are written in digits.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -37,6 +38,9 @@ _TERMINAL = ".!?;"
 _SPACED_PARENS = re.compile(r"\(\s*([$€£¥]?\s?[\d,.]+)\s*\)")
 _DOT_LEADER = re.compile(r"\s*\.{2,}.*$")
 _LABEL_TEXT = re.compile(r"[^\W\d_]|\b\d{4}\b")
+# Lines whose reading is remembered (see ``_line_kind``): a 300-page filing has about 9,000
+# distinct lines; a line and its reading take about half a kilobyte.
+LINE_CACHE = 16384
 _CELL_ENDS = frozenset(
     "0123456789)%—–-−*AaMm"
 )  # how a cell can end: digit, ")", "%", dash, n/a, NM
@@ -143,6 +147,24 @@ def table_rows(text: str, lead: str = "") -> list[Row]:
     return reader.finish()
 
 
+@functools.lru_cache(maxsize=LINE_CACHE)
+def _line_kind(
+    line: str,
+) -> tuple[
+    str | None, tuple[tuple[str, int | None], ...] | None, tuple[str, tuple[Cell, ...]] | None
+]:
+    """A stripped line's unit, header columns and row (label, cells), as far as the line
+    alone tells. Remembered: a section's lines are read for its summary and again for the
+    document's tables, and each section's tables read the tail of the one before."""
+    cols = header_cells(line)
+    parsed = None if cols is not None else split_row(line)
+    return (
+        unit_of(line),
+        None if cols is None else tuple(cols),
+        None if parsed is None else (parsed[0], tuple(parsed[1])),
+    )
+
+
 @dataclass
 class _TableReader:
     """Lines read in order: the table they are in (its header, unit, caption), a label the
@@ -170,13 +192,11 @@ class _TableReader:
         line = raw.strip()
         if not line:
             return
-        found_unit = unit_of(line)
-        cols = header_cells(line)
-        parsed = None if cols is not None else split_row(line)
+        found_unit, cols, parsed = _line_kind(line)
         if parsed is not None:
-            self._row(*parsed, start, start + len(raw))
+            self._row(parsed[0], list(parsed[1]), start, start + len(raw))
         elif found_unit or cols is not None:
-            self._header(line, found_unit, cols)
+            self._header(line, found_unit, None if cols is None else list(cols))
         else:
             self._text(line, start)
 

@@ -2,8 +2,9 @@
 
 pypdf opens the file (decryption, the page tree, bookmarks, metadata) and turns every
 failure a hostile or broken file can raise into a DocumentReadError; PDFium
-(:mod:`.pdfium_pages`) reads each page's lines with their typography, and pypdf covers any
-page PDFium cannot read. Structure is found afterwards, by the PDF format's strategies.
+(:mod:`.pdfium_pages`) reads each page's lines with their typography, a long PDF's with a
+second process, and pypdf covers any page PDFium cannot read. Structure is found afterwards,
+by the PDF format's strategies.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from ...limits import Limits
 from ...structure.pages import NO_OPTIONS, OutlineEntry, ReadOptions, ReadResult, RichPage
 from ...text.messages import raised
 from ..ocr.scan import ocr_pdf_pages
-from .pdfium_pages import pdfium_pages
+from .pdfium_helper import PageHelper
+from .pdfium_pages import page_helper, pdfium_pages
 
 # Bookmark trees are bounded: a hostile outline must not cost unbounded time or depth.
 MAX_OUTLINE_ENTRIES = 5000
@@ -30,8 +32,29 @@ _FILE_TITLE = re.compile(r"\.(pdf|htm|html|docx?|xlsx?|txt)$", re.IGNORECASE)
 def read_pdf(
     data: bytes, limits: Limits, name: str = "the PDF", options: ReadOptions = NO_OPTIONS
 ) -> ReadResult:
-    """Every page with its lines (scanned pages read by OCR), plus the bookmarks."""
-    reader = open_pdf(data, name)
+    """Every page with its lines (scanned pages read by OCR), plus the bookmarks.
+
+    A long PDF's helper process (see :mod:`.pdfium_helper`) starts first and reads pages from
+    the end while this process reads the file's bookmarks, labels and title with pypdf."""
+    with page_helper(data, limits.pdf_helper, limits.max_pages) as helper:
+        reader = open_pdf(data, name)
+        count = _page_count(reader, name, limits)
+        outline, title, labels = _outline(reader, count), _title(reader), _page_labels(reader)
+        extracted = extract_pages(data, reader, count, helper)
+    pages, scan = ocr_pdf_pages(data, extracted, limits, options, hashlib.sha256(data).hexdigest())
+    return ReadResult(
+        pages=pages,
+        outline=outline,
+        page_count=count,
+        title=title,
+        warnings=scan.warnings,
+        page_labels=labels,
+        ocr_language=scan.language,
+    )
+
+
+def _page_count(reader: Any, name: str, limits: Limits) -> int:
+    """The pages in pypdf's page tree, within ``limits``."""
     try:
         count = len(reader.pages)
     except Exception as exc:  # noqa: BLE001 - any pypdf failure means a broken file
@@ -44,18 +67,7 @@ def read_pdf(
             count=f"{count:,}",
             limit=f"{limits.max_pages:,}",
         )
-    pages, scan = ocr_pdf_pages(
-        data, extract_pages(data, reader, count), limits, options, hashlib.sha256(data).hexdigest()
-    )
-    return ReadResult(
-        pages=pages,
-        outline=_outline(reader, count),
-        page_count=count,
-        title=_title(reader),
-        warnings=scan.warnings,
-        page_labels=_page_labels(reader),
-        ocr_language=scan.language,
-    )
+    return count
 
 
 def open_pdf(data: bytes, name: str) -> Any:
@@ -86,9 +98,12 @@ def open_pdf(data: bytes, name: str) -> Any:
         ) from exc
 
 
-def extract_pages(data: bytes, reader: Any, count: int) -> list[RichPage]:
-    """Every page, read by PDFium; a page PDFium cannot read comes from pypdf (text only)."""
-    pages: list[RichPage | None] = pdfium_pages(data, count)
+def extract_pages(
+    data: bytes, reader: Any, count: int, helper: PageHelper | None = None
+) -> list[RichPage]:
+    """Every page, read by PDFium (with ``helper``, a process reading from the last page
+    down, if one was started); a page PDFium cannot read comes from pypdf (text only)."""
+    pages: list[RichPage | None] = pdfium_pages(data, count, helper)
     return [
         page if page is not None else RichPage(index + 1, _page_text(reader, index))
         for index, page in enumerate(pages)
