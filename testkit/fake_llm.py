@@ -15,7 +15,10 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-SUMMARY = json.dumps({"summary": "A short summary of the section.", "tags": ["Acme", "2024"]})
+# Says more than any title (a summary that only restates its title is asked for once more).
+SUMMARY = json.dumps(
+    {"summary": "Net sales rose 12% on higher volumes in the Americas.", "tags": ["Acme", "2024"]}
+)
 # The streamed answer: about 150 words (a model's 200 tokens), then a line that marks its end.
 ANSWER_END = "(End of the model's answer.)"
 ANSWER = (
