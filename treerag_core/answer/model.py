@@ -60,12 +60,11 @@ class ModelAnswerer:
 def with_app_work(query: str, prepared: Prepared) -> str:
     """The answer prompt with what the app computes for the model, told after the quotes:
     the quoted sheets' columns, for an aggregate it asks for (:mod:`.sheets`), and a
-    comparison's table, to conclude from (:mod:`.comparisons`). Kept on ``prepared.user``."""
+    comparison's table, to conclude from (:mod:`.comparisons`, which keeps it on
+    ``prepared.compared`` to lead the answer)."""
     asked = prepared.searched_as or query
     notes = [n for n in (sheets_note(prepared), comparison_note(asked, prepared)) if n]
-    if notes:
-        prepared.user = "\n\n".join([prepared.user, *notes])
-    return prepared.user
+    return "\n\n".join([prepared.user, *notes])
 
 
 def degraded(query: str, prepared: Prepared, error: LLMError, shown: str = "") -> LLMReply:

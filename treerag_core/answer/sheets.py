@@ -126,10 +126,10 @@ def aggregated(prepared: Prepared, item: dict[str, Any], language: str | None = 
     if sheet is None or found is None:
         return message("note.not_computed", language, head=head, problem=problem)
     result = aggregate_rows(sheet.records, kind, *found)
-    count = int(result.pages.get("__count__") or 0)
+    count = result.count
     if result.value is not None:  # what the app counted, for the support check
         places = 0 if result.value == result.value.to_integral_value() else 2
-        parts = len(result.pages) - 1  # the sheet's parts the rows are in
+        parts = len(result.pages)  # the sheet's parts the rows are in
         prepared.computed += [number(result.value, places), str(count), str(parts),
                               str(count - len(result.rows))]  # fmt: skip
     return render_aggregate(result, sheet.doc_id, prepared, language, note="")

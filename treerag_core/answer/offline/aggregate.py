@@ -47,7 +47,8 @@ class Aggregate:
     filters: list[tuple[str, str]]  # (column, value)
     value: Decimal | None = None
     rows: list[tuple[str, int, dict[str, str]]] = field(default_factory=list)  # node, offset, cells
-    pages: dict[str, int | None] = field(default_factory=dict)
+    pages: dict[str, int | None] = field(default_factory=dict)  # the parts its rows are in
+    count: int = 0  # the rows used (all of them, not only those shown)
 
 
 Records = list[tuple[str, int, list[str], dict[str, str], Any]]
@@ -110,7 +111,7 @@ def aggregate_rows(
     )
     if kind == "average" and n == 0:
         result.value = None
-    result.pages["__count__"] = n
+    result.count = n
     return result
 
 

@@ -312,7 +312,7 @@ def render_aggregate(
     def said(key: str, **values: object) -> str:
         return message(f"computed.{key}", language, **values)
 
-    n = int(found.pages.pop("__count__") or 0)
+    n = found.count
     where = " · ".join(f"{col} {val}" for col, val in found.filters) or said("all_rows")
     # the parts of the sheet the rows shown come from are cited (a long sheet has hundreds)
     shown_parts = dict.fromkeys(node for node, _offset, _cells in found.rows)
