@@ -206,6 +206,12 @@ def test_section_statistics_are_built_at_indexing_and_kept_in_step(
     doc = _index(url, "notes.md", b"# Notes\n\n## Launch\nThe launch is on Tuesday.\n")
     index = open_store(url).library_index()
     assert set(index.postings({"launch"}, None)["launch"]) == {doc["doc_id"]}
+    # flat, four numbers a posting: section 1 holds it in its title and once in its text
+    # (then the card's, section -1)
+    got = list(index.postings({"launch"}, None)["launch"][doc["doc_id"]])
+    assert got[0] == 1 and got[1] >= 1 and got[3] == 1 and len(got) % 4 == 0
+    lengths = list(index.lengths([doc["doc_id"]])[doc["doc_id"]])
+    assert len(lengths) == 2 * 3 and lengths[3] >= 1 and lengths[5] == 2  # launch, tuesday
     assert index.totals(None)[doc["doc_id"]]["sections"] == 2
     assert index.sections([doc["doc_id"]])[doc["doc_id"]]["titles"] == ["Notes", "Launch"]
     _index(url, "notes.md", b"# Notes\n\n## Retro\nThe retrospective is on Friday.\n")

@@ -2,8 +2,9 @@
 
 Routing ranks documents by their best answering sections (BM25F over each section's title
 and path, summary and tags, and text), so the index keeps, for every term of a document,
-which sections hold it and how often in each field, with those sections' field lengths:
-a question reads the postings of its own terms only, among the documents it may read, and
+which sections hold it and how often in each field, and, once per document, each section's
+field lengths: a question reads the postings of its own terms only, and the lengths of
+the documents they are in, among the documents it may read, and
 the term statistics (how many sections hold a term, how long a section is on average) are
 summed over those documents alone. That is what keeps a collection's routing its own: no
 number of the index is library-wide.
@@ -30,8 +31,8 @@ from ..tree.labels import heading_label
 QUARTERLY_KINDS = ("quarterly report", "earnings release")
 _QUARTER = re.compile(r"^Q[1-4] (?:19|20)\d\d$")
 CARD_SECTION = -1  # the card's postings, beside the sections' (which count from 0)
-# Stored with the entry: the layout of ``postings`` and ``totals``. A change is a new index.
-SECTION_TERMS_VERSION = 1
+POSTING = 4  # a posting's numbers: section, then the term's count in title, summary, text
+FIELDS = 3  # a section's lengths: title, summary, text
 
 
 def section_fields(node: Mapping[str, Any]) -> tuple[str, str, str]:
@@ -59,43 +60,47 @@ def section_entry(
     card: Mapping[str, Any],
     tokens: Callable[[str, str], list[str]] = tokenize,
 ) -> dict[str, Any]:
-    """The postings of every term (``{term: [[section, tf title, tf summary, tf text,
-    len title, len summary, len text], ...]}``), the document's totals (sections, summed
-    field lengths, the card's field lengths, its language, its own period and kind) and each section's node id and
-    title (what the trace and the search model are shown of the best sections). ``tokens``:
-    how a text is cut (indexing passes a :class:`~..text.tokens.TextTokens` it shares)."""
+    """The postings of every term, flat (``{term: [section, tf title, tf summary, tf text,
+    section, ...]}``, sections in order, the card's last), each section's field lengths,
+    flat (``[len title, len summary, len text, ...]``: kept once, not in every posting,
+    which made the index three times the size), the document's totals (sections, summed
+    field lengths, the card's field lengths, its language, its own period and kind) and each
+    section's node id and title (what the trace and the search model are shown of the best
+    sections). ``tokens``: how a text is cut (indexing passes a
+    :class:`~..text.tokens.TextTokens` it shares)."""
     language = str(card.get("language") or "")
-    postings: dict[str, list[list[int]]] = {}
-    sums = [0, 0, 0]
+    postings: dict[str, list[int]] = {}
+    lengths: list[int] = []
     nodes, titles = [], []
     for i, (node_id, node) in enumerate(flat_nodes.items()):
-        _add(postings, i, section_fields(node), language, sums, tokens)
+        lengths += _add(postings, i, section_fields(node), language, tokens)
         nodes.append(str(node_id))
         titles.append(heading_label(node)[:120])
     fields = card_text(card)
-    card_sums = [0, 0, 0]
-    _add(postings, CARD_SECTION, (fields["name"], fields["about"], fields["summary"]), language,
-         card_sums, tokens)  # fmt: skip
-    totals = {"sections": len(nodes), "lengths": sums, "card": card_sums, "language": language,
+    card_lengths = _add(postings, CARD_SECTION, (fields["name"], fields["about"],
+                        fields["summary"]), language, tokens)  # fmt: skip
+    sums = [sum(lengths[f::FIELDS]) for f in range(FIELDS)]
+    totals = {"sections": len(nodes), "lengths": sums, "card": card_lengths, "language": language,
               "period": own_period(card), "kind": str(card.get("kind") or "")}  # fmt: skip
-    return {"postings": postings, "totals": totals, "nodes": nodes, "titles": titles}
+    return {"postings": postings, "lengths": lengths, "totals": totals, "nodes": nodes,
+            "titles": titles}  # fmt: skip
 
 
 def _add(
-    postings: dict[str, list[list[int]]], section: int, fields: tuple[str, str, str],
-    language: str, sums: list[int], tokens: Callable[[str, str], list[str]] = tokenize,
-) -> None:  # fmt: skip
+    postings: dict[str, list[int]], section: int, fields: tuple[str, str, str],
+    language: str, tokens: Callable[[str, str], list[str]] = tokenize,
+) -> list[int]:  # fmt: skip
+    """Add one section's postings; returns its three field lengths."""
     title, summary, text = counts = [Counter(tokens(text, language)) for text in fields]
-    lengths = [sum(c.values()) for c in counts]
-    for f, length in enumerate(lengths):
-        sums[f] += length
-    a, b, c = lengths  # one row per term: the loops below run once per term of the section
     for term, n in text.items():  # most terms are the text's: no set of all three is made
-        row = [section, title.get(term, 0), summary.get(term, 0), n, a, b, c]
-        postings.setdefault(term, []).append(row)
+        row = postings.get(term)
+        if row is None:
+            postings[term] = row = []
+        row += (section, title.get(term, 0), summary.get(term, 0), n)
     for term, n in title.items():
         if term not in text:
-            postings.setdefault(term, []).append([section, n, summary.get(term, 0), 0, a, b, c])
+            postings.setdefault(term, []).extend((section, n, summary.get(term, 0), 0))
     for term, n in summary.items():
         if term not in text and term not in title:
-            postings.setdefault(term, []).append([section, 0, n, 0, a, b, c])
+            postings.setdefault(term, []).extend((section, 0, n, 0))
+    return [sum(c.values()) for c in counts]

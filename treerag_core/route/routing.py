@@ -187,7 +187,8 @@ def route(
                    for lang in {str(t.get("language") or "") for t in totals.values()}}  # fmt: skip
     terms = {d: by_language[str(t.get("language") or "")] for d, t in totals.items()}
     postings = index.postings(set().union(*by_language.values()), allowed)
-    scores = score_documents(terms, postings, scope_statistics(totals))
+    lengths = index.lengths({d for by_doc in postings.values() for d in by_doc})
+    scores = score_documents(terms, postings, lengths, totals, scope_statistics(totals))
     considered, filters = _filtered(_considered(scores, by_id, totals), scores, named, totals)
     _best_sections(considered, index)
     routing = _keep(considered, len(by_id), k, named)

@@ -17,11 +17,11 @@ adding documents to another collection moves nothing here.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..library.section_terms import CARD_SECTION
+from ..library.section_terms import CARD_SECTION, FIELDS, POSTING
 
 # BM25F's field weights (title and path, summary and tags, text) and length normalisation.
 # A title or path that holds a question's word says the section is about it; a summary
@@ -81,34 +81,37 @@ def _idf(n: int, df: int) -> float:
 
 def score_documents(
     terms_by_doc: Mapping[str, set[str]],
-    postings: Mapping[str, Mapping[str, list[list[int]]]],
+    postings: Mapping[str, Mapping[str, Sequence[int]]],
+    lengths: Mapping[str, Sequence[int]],
+    totals: Mapping[str, Mapping[str, Any]],
     stats: Statistics,
 ) -> dict[str, DocumentScore]:
     """Each document's best sections and card score for the question's terms
-    (``terms_by_doc``: the terms the question is cut into in each document's language)."""
+    (``terms_by_doc``: the terms the question is cut into in each document's language;
+    ``postings`` and each document's sections' ``lengths`` as the index keeps them; the
+    card's lengths are in its ``totals``)."""
     weights: dict[str, dict[int, float]] = {}  # doc → section → its score so far
-    section_df: dict[str, int] = {}
-    card_df: dict[str, int] = {}
-    for term, by_doc in postings.items():
-        section_df[term] = sum(sum(1 for p in ps if p[0] != CARD_SECTION) for ps in by_doc.values())
-        card_df[term] = sum(1 for ps in by_doc.values() if any(p[0] == CARD_SECTION for p in ps))
+    section_df, card_df = _frequencies(postings)
     out: dict[str, DocumentScore] = {}
     section_norm = _norms(SECTION_WEIGHTS, SECTION_B, stats.section_avg)
     card_norm = _norms(CARD_WEIGHTS, CARD_B, stats.card_avg)
     for term, by_doc in postings.items():
         idf_s, idf_c = _idf(stats.sections, section_df[term]), _idf(stats.cards, card_df[term])
         for doc_id, ps in by_doc.items():
-            if term not in terms_by_doc.get(doc_id, ()):
+            if term not in terms_by_doc.get(doc_id, ()) or doc_id not in lengths:
                 continue
             doc = out.setdefault(doc_id, DocumentScore(doc_id))
             sections = weights.setdefault(doc_id, {})
-            for p in ps:
-                if p[0] == CARD_SECTION:
-                    doc.card += idf_c * _saturated(p, card_norm)
-                    if p[1]:  # its name: title and file name
+            own, card = lengths[doc_id], totals[doc_id].get("card") or (0, 0, 0)
+            for i in range(0, len(ps), POSTING):
+                section, tf = ps[i], ps[i + 1 : i + POSTING]
+                if section == CARD_SECTION:
+                    doc.card += idf_c * _saturated(tf, card, 0, card_norm)
+                    if tf[0]:  # its name: title and file name
                         doc.card_terms.add(term)
                 else:
-                    sections[p[0]] = sections.get(p[0], 0.0) + idf_s * _saturated(p, section_norm)
+                    score = idf_s * _saturated(tf, own, FIELDS * section, section_norm)
+                    sections[section] = sections.get(section, 0.0) + score
     for doc_id, sections in weights.items():
         if not sections:
             continue
@@ -119,6 +122,19 @@ def score_documents(
     return out
 
 
+def _frequencies(
+    postings: Mapping[str, Mapping[str, Sequence[int]]],
+) -> tuple[dict[str, int], dict[str, int]]:
+    """How many sections, and how many cards, of the scope hold each term."""
+    section_df: dict[str, int] = {}
+    card_df: dict[str, int] = {}
+    for term, by_doc in postings.items():
+        cards = [ps[::POSTING].count(CARD_SECTION) for ps in by_doc.values()]
+        section_df[term] = sum(len(ps) // POSTING for ps in by_doc.values()) - sum(cards)
+        card_df[term] = sum(1 for n in cards if n)
+    return section_df, card_df
+
+
 def _norms(
     weights: tuple[float, ...], b: tuple[float, ...], avg: tuple[float, ...]
 ) -> tuple[float, ...]:
@@ -127,11 +143,12 @@ def _norms(
     return tuple(x for f in range(3) for x in (weights[f], 1 - b[f], b[f] / avg[f]))
 
 
-def _saturated(p: list[int], n: tuple[float, ...]) -> float:
-    """BM25F's saturated term weight of one posting ``[section, tf×3, length×3]``."""
-    tf = (
-        (n[0] * p[1] / (n[1] + n[2] * p[4]) if p[1] else 0.0)
-        + (n[3] * p[2] / (n[4] + n[5] * p[5]) if p[2] else 0.0)
-        + (n[6] * p[3] / (n[7] + n[8] * p[6]) if p[3] else 0.0)
+def _saturated(tf: Sequence[int], lengths: Sequence[int], at: int, n: tuple[float, ...]) -> float:
+    """BM25F's saturated term weight of one posting: its counts by field ``tf`` in a
+    section whose field lengths are ``lengths[at : at + 3]``."""
+    weighted = (
+        (n[0] * tf[0] / (n[1] + n[2] * lengths[at]) if tf[0] else 0.0)
+        + (n[3] * tf[1] / (n[4] + n[5] * lengths[at + 1]) if tf[1] else 0.0)
+        + (n[6] * tf[2] / (n[7] + n[8] * lengths[at + 2]) if tf[2] else 0.0)
     )
-    return tf / (K1 + tf)
+    return weighted / (K1 + weighted)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import builtins  # a class here has a method named list: its annotations say builtins.list
 import os
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
@@ -143,9 +143,13 @@ class LibraryIndex(Protocol):
 
     def postings(
         self, terms: Collection[str], doc_ids: Collection[str] | None
-    ) -> dict[str, dict[str, list[list[int]]]]:
-        """``{term: {doc_id: [[section, tf by field..., length by field...], ...]}}`` for
-        the given terms, among ``doc_ids`` (None: all)."""
+    ) -> dict[str, dict[str, Sequence[int]]]:
+        """``{term: {doc_id: [section, tf by field..., section, ...]}}`` for the given
+        terms, among ``doc_ids`` (None: all)."""
+        ...
+
+    def lengths(self, doc_ids: Collection[str]) -> dict[str, Sequence[int]]:
+        """Each document's sections' field lengths, flat: ``[title, summary, text, ...]``."""
         ...
 
     def sections(self, doc_ids: Collection[str]) -> dict[str, dict[str, list[str]]]:

@@ -3,7 +3,9 @@
 Why SQLite: it is in Python's standard library, keeps an index on disk with transactions,
 and a question over a thousand documents reads the rows of its own few terms (one B-tree
 lookup each) instead of every document, so memory does not grow with the library. The
-rows are postings by ``(term, document)``: the statistics routing ranks with are summed
+rows are postings by ``(term, document)``, packed (``postings.py``), the document named by
+a small integer key rather than its id (the id in every row was a third of a filing's
+rows): the statistics routing ranks with are summed
 over the documents a question may read, never the whole index (see
 ``treerag_core.library.section_terms``). The index is derived data:
 ``treerag_core.library.catalog`` rebuilds or repairs it from the documents, and a search
@@ -19,27 +21,30 @@ import json
 import os
 import sqlite3
 import zlib
+from array import array
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from ..errors import RegistryError
 from ..types import LibraryEntry
+from .postings import pack, unpack
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
-    doc_id TEXT PRIMARY KEY, stamp TEXT NOT NULL, collection TEXT NOT NULL, card TEXT NOT NULL,
-    totals TEXT NOT NULL, sections BLOB NOT NULL
+    doc INTEGER PRIMARY KEY, doc_id TEXT NOT NULL UNIQUE, stamp TEXT NOT NULL,
+    collection TEXT NOT NULL, card TEXT NOT NULL, totals TEXT NOT NULL, sections BLOB NOT NULL,
+    lengths BLOB NOT NULL
 );
 CREATE TABLE IF NOT EXISTS section_terms (
-    term TEXT NOT NULL, doc_id TEXT NOT NULL, postings TEXT NOT NULL,
-    PRIMARY KEY (term, doc_id)
+    term TEXT NOT NULL, doc INTEGER NOT NULL, postings BLOB NOT NULL,
+    PRIMARY KEY (term, doc)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS section_terms_doc ON section_terms (doc_id);
+CREATE INDEX IF NOT EXISTS section_terms_doc ON section_terms (doc);
 """
 # The layout's version (SQLite's user_version): an index of another version is derived data
 # of an older treerag, dropped and built again from the documents by the next question.
-INDEX_VERSION = 5  # 5: each document's own section statistics (routing by best sections)
+INDEX_VERSION = 6  # 6: packed postings, lengths once per section, documents by integer key
 BUSY_TIMEOUT_S = 30.0
 TABLES = ("entries", "section_terms", "cards", "passages", "passage_rows")  # older ones too
 
@@ -66,6 +71,7 @@ class SqliteLibraryIndex:
             if conn.execute("PRAGMA user_version").fetchone()[0] != INDEX_VERSION:
                 drops = " ".join(f"DROP TABLE IF EXISTS {t};" for t in TABLES)
                 conn.executescript(f"{drops} PRAGMA user_version = {INDEX_VERSION};")
+                conn.execute("VACUUM")  # give the old layout's pages back to the disk
             conn.executescript(SCHEMA)
             with conn:  # one transaction: committed on success, rolled back on error
                 yield conn
@@ -85,16 +91,17 @@ class SqliteLibraryIndex:
         shown = {"nodes": sections["nodes"], "titles": sections["titles"]}
         with self._db() as db:
             _remove(db, doc_id)
+            doc = db.execute(
+                "INSERT INTO entries (doc_id, stamp, collection, card, totals, sections, lengths) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (doc_id, entry["stamp"], entry["collection"], json.dumps(entry["card"]),
+                 json.dumps(sections["totals"]), zlib.compress(json.dumps(shown).encode()),
+                 pack(sections["lengths"])),
+            ).lastrowid  # fmt: skip
             db.executemany(
                 "INSERT INTO section_terms VALUES (?, ?, ?)",
-                ((term, doc_id, json.dumps(p, separators=(",", ":")))
-                 for term, p in sections["postings"].items()),
-            )  # fmt: skip
-            db.execute(
-                "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)",
-                (doc_id, entry["stamp"], entry["collection"], json.dumps(entry["card"]),
-                 json.dumps(sections["totals"]), zlib.compress(json.dumps(shown).encode())),
-            )  # fmt: skip
+                ((term, doc, pack(p)) for term, p in sections["postings"].items()),
+            )
 
     def remove(self, doc_id: str) -> None:
         with self._db() as db:
@@ -140,22 +147,31 @@ class SqliteLibraryIndex:
 
     def postings(
         self, terms: Collection[str], doc_ids: Collection[str] | None
-    ) -> dict[str, dict[str, list[list[int]]]]:
+    ) -> dict[str, dict[str, array]]:
         """The postings of ``terms``, by term then document, among ``doc_ids`` (None: all)."""
         wanted = list(dict.fromkeys(terms))
         if not wanted or doc_ids is not None and not doc_ids:
             return {}
         with self._db() as db:
             rows = db.execute(
-                "SELECT term, doc_id, postings FROM section_terms "
-                f"WHERE term IN ({_marks(wanted)})",
+                "SELECT t.term, e.doc_id, t.postings FROM section_terms t "
+                f"JOIN entries e ON e.doc = t.doc WHERE t.term IN ({_marks(wanted)})",
                 wanted,
             ).fetchall()
-        out: dict[str, dict[str, list[list[int]]]] = {}
+        out: dict[str, dict[str, array]] = {}
         for term, doc_id, postings in rows:
             if doc_ids is None or doc_id in doc_ids:
-                out.setdefault(term, {})[doc_id] = json.loads(postings)
+                out.setdefault(term, {})[doc_id] = unpack(postings)
         return out
+
+    def lengths(self, doc_ids: Collection[str]) -> dict[str, array]:
+        """Each document's sections' field lengths, flat, in section order."""
+        with self._db() as db:
+            rows = db.execute(
+                f"SELECT doc_id, lengths FROM entries WHERE doc_id IN ({_marks(doc_ids)})",
+                tuple(doc_ids),
+            ).fetchall()
+        return {doc_id: unpack(blob) for doc_id, blob in rows}
 
     def sections(self, doc_ids: Collection[str]) -> dict[str, dict[str, list[str]]]:
         """Each document's sections' node ids and titles, in section order."""
@@ -168,7 +184,10 @@ class SqliteLibraryIndex:
 
 
 def _remove(db: sqlite3.Connection, doc_id: str) -> None:
-    db.execute("DELETE FROM section_terms WHERE doc_id = ?", (doc_id,))
+    db.execute(
+        "DELETE FROM section_terms WHERE doc IN (SELECT doc FROM entries WHERE doc_id = ?)",
+        (doc_id,),
+    )
     db.execute("DELETE FROM entries WHERE doc_id = ?", (doc_id,))
 
 

@@ -14,7 +14,7 @@ question may read, exactly as the file store's are; both stores rank alike.
 
 from __future__ import annotations
 
-import json
+from array import array
 from collections.abc import Callable, Collection
 from contextlib import AbstractContextManager
 from typing import Any
@@ -24,6 +24,7 @@ import psycopg.errors
 from psycopg.types.json import Jsonb
 
 from ...types import LibraryEntry
+from ..postings import pack, unpack
 
 Transaction = Callable[[], AbstractContextManager[psycopg.Connection[Any]]]
 
@@ -48,19 +49,19 @@ class PostgresLibraryIndex:
             # second's DELETE (a new snapshot, read committed) sees the first's terms.
             # Deleting first let both see none, and the second's COPY hit the first's rows.
             conn.execute(
-                "INSERT INTO library_entries (doc_id, stamp, card, totals, sections) "
-                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (doc_id) DO UPDATE SET "
+                "INSERT INTO library_entries (doc_id, stamp, card, totals, sections, lengths) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (doc_id) DO UPDATE SET "
                 "stamp = EXCLUDED.stamp, card = EXCLUDED.card, totals = EXCLUDED.totals, "
-                "sections = EXCLUDED.sections",
+                "sections = EXCLUDED.sections, lengths = EXCLUDED.lengths",
                 (doc_id, entry["stamp"], Jsonb(entry["card"]), Jsonb(sections["totals"]),
-                 Jsonb(shown)),
+                 Jsonb(shown), pack(sections["lengths"])),
             )  # fmt: skip
             conn.execute("DELETE FROM library_section_terms WHERE doc_id = %s", (doc_id,))
             with conn.cursor().copy(
                 "COPY library_section_terms (term, doc_id, postings) FROM STDIN"
             ) as copy:
                 for term, postings in sections["postings"].items():
-                    copy.write_row((term, doc_id, json.dumps(postings, separators=(",", ":"))))
+                    copy.write_row((term, doc_id, pack(postings)))
 
     def remove(self, doc_id: str) -> None:
         with self.transaction() as conn:
@@ -100,7 +101,7 @@ class PostgresLibraryIndex:
 
     def postings(
         self, terms: Collection[str], doc_ids: Collection[str] | None
-    ) -> dict[str, dict[str, list[list[int]]]]:
+    ) -> dict[str, dict[str, array]]:
         wanted = list(dict.fromkeys(terms))
         if not wanted or doc_ids is not None and not doc_ids:
             return {}
@@ -110,10 +111,18 @@ class PostgresLibraryIndex:
                 "AND (%s::text[] IS NULL OR doc_id = ANY(%s))",
                 (wanted, _ids(doc_ids), _ids(doc_ids)),
             ).fetchall()
-        out: dict[str, dict[str, list[list[int]]]] = {}
+        out: dict[str, dict[str, array]] = {}
         for r in rows:
-            out.setdefault(r["term"], {})[r["doc_id"]] = json.loads(r["postings"])
+            out.setdefault(r["term"], {})[r["doc_id"]] = unpack(r["postings"])
         return out
+
+    def lengths(self, doc_ids: Collection[str]) -> dict[str, array]:
+        with self.transaction() as conn:
+            rows = conn.execute(
+                "SELECT doc_id, lengths FROM library_entries WHERE doc_id = ANY(%s)",
+                (list(doc_ids),),
+            ).fetchall()
+        return {r["doc_id"]: unpack(r["lengths"]) for r in rows}
 
     def sections(self, doc_ids: Collection[str]) -> dict[str, dict[str, list[str]]]:
         with self.transaction() as conn:

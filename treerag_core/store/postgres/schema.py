@@ -184,6 +184,17 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX library_section_terms_doc ON library_section_terms (doc_id);
         """,
     ),
+    (
+        "the library index packed: postings as packed integers, each section's lengths once "
+        "per document (the next question indexes every document anew)",
+        """
+        DELETE FROM library_section_terms;
+        DELETE FROM library_entries;
+        ALTER TABLE library_section_terms ALTER COLUMN postings TYPE bytea
+            USING convert_to(postings, 'UTF8');
+        ALTER TABLE library_entries ADD COLUMN lengths bytea NOT NULL DEFAULT '';
+        """,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
