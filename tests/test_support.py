@@ -559,3 +559,35 @@ def test_the_bench_restates_a_right_answer_as_people_write_it() -> None:
     for _kind, text, wrong in out:
         assert wrong is None or wrong != text
     assert verdicts(texts["notation"][0]) == verdicts(texts["name"][0]) == ["supported"]
+
+
+INVENTORY = {
+    "ref": "S6",
+    "label": "S6 · Item 8 > Balance sheets and income, p. 60",
+    "page_start": 60,
+    "lead": "May 31, 2022 2021 (in millions)",
+    "text": "Cost of sales 28,925 27,004\nInventories 8,420 6,854",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        # cost of sales over the mean of two years' inventories: 28,925 / 7,637
+        ("Inventory turnover was 3.79 in fiscal 2022 [S6].", "supported"),
+        ("Inventory turnover was 4.17 in fiscal 2022 [S6].", "flagged"),
+        ("Inventory turnover was 3.8 in fiscal 2022 [S6].", "flagged"),  # two digits: chance
+        # revenues 46,710 → 51,217 over two years: (51,217 / 46,710) ** (1 / 2) - 1
+        ("Revenue CAGR from 2020 to 2022 was 4.7% [S1].", "supported"),
+        ("Revenue CAGR from 2020 to 2022 was 5.5% [S1].", "flagged"),
+        # net income's rate over the same years is not revenue's
+        ("Revenue CAGR from 2020 to 2022 was 16.2% [S1].", "flagged"),
+    ],
+)  # fmt: skip
+def test_ratios_on_average_balances_and_multi_year_growth_are_computed(
+    answer: str, verdict: str
+) -> None:
+    question = "What are Nike's FY2022 inventory turnover and FY2020-FY2022 revenue CAGR?"
+    support = check_support(answer, [INCOME, INVENTORY], question)
+    (sentence,) = support["sentences"]
+    assert sentence["verdict"] == "supported" if verdict == "supported" else support["flagged"]

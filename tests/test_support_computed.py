@@ -45,12 +45,13 @@ REFERENCES = [{"ref": "S1", "doc_id": "acme", "node_id": "n1", "page_unit": "pag
 AVERAGE = "What was Acme's three-year average operating margin from 2021 to 2023?"
 CAGR = "What was the 2-year CAGR of Acme's net sales from 2021 to 2023?"
 CURRENT = "What was Acme's current ratio at the end of 2023?"
-# (question, the right figure, that figure changed as bench.support changes it: times 1.1)
+# (question, the right figure, that figure changed as bench.support changes it: times 1.1,
+# whether the check computes it without the engine)
 COMPUTED = [
-    (AVERAGE, "17.7%", "19.4%"),  # (20% + 18% + 15%) / 3 = 17.67%
-    (AVERAGE, "0.177", "0.195"),  # the same, printed as a ratio
-    (CAGR, "22.5%", "24.7%"),  # (1,200 / 800)^(1/2) - 1 = 22.47%
-    (CURRENT, "1.75", "1.92"),  # 437 / 250 = 1.748, from a section nobody read
+    (AVERAGE, "17.7%", "19.4%", False),  # (20% + 18% + 15%) / 3 = 17.67%
+    (AVERAGE, "0.177", "0.195", False),  # the same, printed as a ratio
+    (CAGR, "22.5%", "24.7%", True),  # (1,200 / 800)^(1/2) - 1 = 22.47%: one table row's
+    (CURRENT, "1.75", "1.92", False),  # 437 / 250 = 1.748, from a section nobody read
 ]
 
 
@@ -63,12 +64,13 @@ def check(answer: str, question: str, with_engine: bool = True) -> dict:
                          engine=engine(question) if with_engine else None)  # fmt: skip
 
 
-@pytest.mark.parametrize(("question", "right", "changed"), COMPUTED)
+@pytest.mark.parametrize(("question", "right", "changed", "alone"), COMPUTED)
 def test_a_figure_the_engine_computes_is_supported_and_a_changed_one_is_not(
-    question: str, right: str, changed: str
+    question: str, right: str, changed: str, alone: bool
 ) -> None:
     answer = f"Acme's figure for this was {right} [S1]."
-    assert check(answer, question, with_engine=False)["flagged"]  # the check alone: doubtful
+    assert check(answer, question, with_engine=False)["flagged"] is not alone
+    assert check(answer.replace(right, changed), question, with_engine=False)["flagged"]
     support = check(answer, question)
     assert not support["flagged"] and support["verdict"] == "supported"
     assert check(answer.replace(right, changed), question)["flagged"]

@@ -22,7 +22,15 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..text.figures import MIN_CONFIRMING_DIGITS, Figure, computed, figures_in, means
+from ..text.figures import (
+    MIN_CONFIRMING_DIGITS,
+    Figure,
+    compound_growth,
+    computed,
+    figures_in,
+    means,
+    over_means,
+)
 from ..text.messages import in_every_language
 from ..text.numbers import years_in
 from ..text.working import Worked, workings
@@ -57,6 +65,9 @@ COMPUTE_LINES = 3
 # Passages whose lines are read for a sentence that cites none (those holding most of its
 # terms), and for the figures a sentence computes.
 NEAREST_PASSAGES = 2
+# A line with this many figures is a table row over periods (a rate over several years
+# needs three periods at least).
+ROW_MIN_CELLS = 3
 COMPUTE_FIGURES = 16  # and at most this many of their figures (pairs grow as its square)
 # A line sharing this share of the closest line's terms is as close (see _said_alike).
 CLOSE_LINE = 0.8
@@ -385,9 +396,27 @@ def _find(
         return None
     near = [f for *_, line, _p in ranked for f in line.figures][:COMPUTE_FIGURES]
     rows = [m for *_, line, _p in ranked for m in means(line.figures)]
-    if any(figure.computes_to(other) for other in [*computed(near), *rows]):
+    table_rows = [line for shared, *_, line, _p in ranked
+                  if shared and len(line.figures) >= ROW_MIN_CELLS]  # fmt: skip
+    candidates = [*computed(near), *rows, *_two_steps(figure, near, rows, table_rows[:1])]
+    if any(figure.computes_to(other) for other in candidates):
         return ranked[0][3], ranked[0][4]
     return None
+
+
+def _two_steps(
+    figure: Figure, near: list[Figure], rows: list[Figure], row: list[Line]
+) -> list[Figure]:
+    """Figures two steps from the printed ones, only where they cannot confirm a figure by
+    chance: a rate over several years from the cells of the one table row the sentence is
+    about (the one sharing most of its words; none when no row shares one), and a ratio on an average balance (a figure over
+    a row's mean) for a ratio printed to three digits or more (more candidates than the
+    one-step ones, each a chance of meeting a changed figure's wide band)."""
+    if figure.percent:
+        return compound_growth(row[0].figures) if row else []
+    if figure.digits >= MIN_CONFIRMING_DIGITS:
+        return over_means(near, rows)
+    return []
 
 
 def _has_unit(figure: Figure) -> bool:

@@ -264,6 +264,45 @@ def computed(figures: list[Figure]) -> list[Figure]:
     return out
 
 
+def over_means(figures: list[Figure], row_means: list[Figure]) -> list[Figure]:
+    """A figure over a row's two- or three-year mean, and the mean over the figure: the
+    ratios defined on average balances (cost of sales over average inventory, income over
+    average assets or equity), as a ratio and as a share."""
+    out: list[Figure] = []
+    plain = [f for f in figures if not f.year and not f.day and f.value and not f.percent]
+    for mean in row_means:
+        m = abs(mean.value)
+        if not m or mean.percent:
+            continue
+        for f in plain:
+            x, err = abs(f.value), f.precision + mean.precision
+            digits = min(f.digits, mean.digits)
+            for top, bottom in ((x, m), (m, x)):
+                rel = err / bottom * (1 + top / bottom)
+                out.append(Figure("ratio", top / bottom, rel, digits))
+                out.append(Figure("share", 100 * top / bottom, 100 * rel, digits, True))
+    return out
+
+
+def compound_growth(row: list[Figure]) -> list[Figure]:
+    """The yearly rate that takes one cell of a table row to another two or more periods
+    apart (a multi-year growth rate: ``(last / first) ** (1 / years) - 1``), either way
+    round, as a percentage. Only cells of one row: its periods are the columns."""
+    plain = [f for f in row if not f.year and not f.day and f.value and not f.percent]
+    out = []
+    for i, a in enumerate(plain):
+        for years, b in enumerate(plain[i + 2 :], start=2):
+            x, y = abs(a.value), abs(b.value)
+            if not x or not y:
+                continue
+            rel = (a.precision / x + b.precision / y) / years
+            for top, bottom in ((x, y), (y, x)):
+                rate = (top / bottom) ** (1 / years)
+                out.append(Figure("change", abs(100 * (rate - 1)), 100 * rate * rel,
+                                  min(a.digits, b.digits), True))  # fmt: skip
+    return out
+
+
 def means(row: list[Figure]) -> list[Figure]:
     """The means of two or three neighbouring figures of a kind in one table row (its
     cells, one per period): a two- or three-year average. Only neighbours of one row: a
