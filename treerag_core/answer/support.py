@@ -22,18 +22,10 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..text.figures import (
-    MIN_CONFIRMING_DIGITS,
-    Figure,
-    compound_growth,
-    computed,
-    figures_in,
-    means,
-    over_means,
-)
+from ..text.figures import MIN_CONFIRMING_DIGITS, Figure, figures_in
 from ..text.messages import in_every_language
 from ..text.numbers import years_in
-from ..text.working import Worked, workings
+from ..text.working import workings
 from .claims import (
     REFUSAL,
     Line,
@@ -50,6 +42,7 @@ from .claims import (
 )
 from .garbled import garbled
 from .offline.computed import EngineFigure
+from .support_figures import NEAREST_PASSAGES, figures_found, has_unit, in_unit
 from .support_given import Given, Whole, given_of, missing_figure
 
 # Share of a sentence's key terms the passages (or the question) must hold: at least the
@@ -59,16 +52,6 @@ TERMS_PARTLY = 0.34
 # A sentence with fewer key terms than this, and no figure or name, claims nothing to check
 # ("Here is what the filing says:").
 MIN_CLAIM_TERMS = 2
-# Lines whose figures may be combined into a computed one: those sharing most terms with the
-# sentence (a growth rate is two cells of one row, or the same row of two tables).
-COMPUTE_LINES = 3
-# Passages whose lines are read for a sentence that cites none (those holding most of its
-# terms), and for the figures a sentence computes.
-NEAREST_PASSAGES = 2
-# A line with this many figures is a table row over periods (a rate over several years
-# needs three periods at least).
-ROW_MIN_CELLS = 3
-COMPUTE_FIGURES = 16  # and at most this many of their figures (pairs grow as its square)
 # A line sharing this share of the closest line's terms is as close (see _said_alike).
 CLOSE_LINE = 0.8
 # Below this score, most of a model's answer is unsupported: it is set aside.
@@ -189,7 +172,7 @@ def _check(
         return row  # "It has 2 main parts:": it opens a list, the list says what it claims
     cited = [p for p in passages if p.ref in sentence.refs]
     scope = _nearest(cited or passages, terms)
-    found, elsewhere, best = _figures_found(
+    found, elsewhere, best = figures_found(
         figures, terms | given.asked, scope, passages, workings(text), given
     )
     found, elsewhere, best = _in_whole(figures, found, elsewhere, best, given, sentence.refs)
@@ -291,8 +274,8 @@ def _by_engine(
     for result in given.computed():
         for figure in lost:
             stated = [figure]
-            if given.unit != 1.0 and not _has_unit(figure):
-                stated.append(_in_unit(figure, given.unit))  # "$8.70" asked in billions
+            if given.unit != 1.0 and not has_unit(figure):
+                stated.append(in_unit(figure, given.unit))  # "$8.70" asked in billions
             if figure not in out and any(f.agrees(result.figure) for f in stated):
                 cited = [p for p in result.places if p.get("ref") in refs]
                 out[figure] = dict((cited or list(result.places) or [{}])[0])
@@ -334,103 +317,6 @@ def _verdict(
     if coverage >= TERMS_PARTLY:
         return "partly", "some of its words are not in the passages"
     return "unsupported", "its words are not in the passages"
-
-
-def _figures_found(
-    figures: list[Figure], terms: set[str], scope: list[Passage], everything: list[Passage],
-    worked: Sequence[Worked] = (), given: Given | None = None,
-) -> tuple[list[Figure], list[Figure], tuple[Line, Passage] | None]:  # fmt: skip
-    """The figures found in ``scope`` (printed or computed) or stated by the question (the
-    365 of "DPO is defined as 365 * …"), those found only in another passage, and the line
-    holding the first one found. A result shown with its working (``0.68 = 7,101 /
-    10,420``) is found when every figure its working uses is."""
-    found, elsewhere, best = [], [], None
-    others = [p for p in everything if p not in scope]
-    results = {w.result.start: w for w in worked}
-    asked = given.figures if given else []
-    for figure in figures:
-        shown = results.get(figure.start)
-        if shown is not None and shown.operands:
-            hits = [_find(f, terms, scope, compute=False) for f in shown.operands]
-            if all(
-                h or any(f.agrees(q) for q in asked)
-                for h, f in zip(hits, shown.operands, strict=True)
-            ):
-                found.append(figure)
-                best = best or next((h for h in hits if h), None)
-                continue
-        hit = _find(figure, terms, scope)
-        if hit is None and given and given.unit != 1.0 and not _has_unit(figure):
-            hit = _find(_in_unit(figure, given.unit), terms, scope)
-        if hit is not None or any(figure.agrees(q) for q in asked):
-            found.append(figure)
-            best = best or hit
-        elif any(p.find(figure) is not None for p in others):
-            elsewhere.append(figure)
-    return found, elsewhere, best
-
-
-def _find(
-    figure: Figure, terms: set[str], scope: list[Passage], compute: bool = True
-) -> tuple[Line, Passage] | None:
-    """The line printing ``figure``; else (``compute``) one of the lines nearest the
-    sentence's terms whose figures compute it."""
-    for passage in scope:
-        at = passage.find(figure)
-        if at is not None:
-            line = passage.line_at(at)
-            if line is not None:
-                return line, passage
-    if not compute:
-        return None
-    # The lines sharing most of the sentence's terms; among as close ones, those naming
-    # least besides ("Total current assets" before "Prepaid expenses and other current
-    # assets"): a row whose label is what is asked is the one computed from.
-    ranked = sorted(
-        ((len(terms & line.terms), -len(line.terms - terms), -i, line, p)
-         for p in scope[:NEAREST_PASSAGES] for i, line in enumerate(p.lines)
-         if _has_digit(line.text)),
-        key=lambda t: t[:3], reverse=True,
-    )[:COMPUTE_LINES]  # fmt: skip
-    if not ranked:
-        return None
-    near = [f for *_, line, _p in ranked for f in line.figures][:COMPUTE_FIGURES]
-    rows = [m for *_, line, _p in ranked for m in means(line.figures)]
-    table_rows = [line for shared, *_, line, _p in ranked
-                  if shared and len(line.figures) >= ROW_MIN_CELLS]  # fmt: skip
-    candidates = [*computed(near), *rows, *_two_steps(figure, near, rows, table_rows[:1])]
-    if any(figure.computes_to(other) for other in candidates):
-        return ranked[0][3], ranked[0][4]
-    return None
-
-
-def _two_steps(
-    figure: Figure, near: list[Figure], rows: list[Figure], row: list[Line]
-) -> list[Figure]:
-    """Figures two steps from the printed ones, only where they cannot confirm a figure by
-    chance: a rate over several years from the cells of the one table row the sentence is
-    about (the one sharing most of its words; none when no row shares one), and a ratio on an average balance (a figure over
-    a row's mean) for a ratio printed to three digits or more (more candidates than the
-    one-step ones, each a chance of meeting a changed figure's wide band)."""
-    if figure.percent:
-        return compound_growth(row[0].figures) if row else []
-    if figure.digits >= MIN_CONFIRMING_DIGITS:
-        return over_means(near, rows)
-    return []
-
-
-def _has_unit(figure: Figure) -> bool:
-    """Whether the figure prints its own unit word or is a percentage."""
-    return figure.percent or bool(re.search(r"[A-Za-z]$", figure.text))
-
-
-def _in_unit(figure: Figure, unit: float) -> Figure:
-    return Figure(figure.text, figure.value * unit, figure.precision * unit, figure.digits,
-                  start=figure.start, end=figure.end)  # fmt: skip
-
-
-def _has_digit(text: str) -> bool:
-    return any(ch.isdigit() for ch in text)
 
 
 def _best_line(terms: set[str], scope: list[Passage]) -> tuple[Line | None, Passage | None]:
