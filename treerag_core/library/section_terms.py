@@ -92,11 +92,12 @@ def _add(
 ) -> list[int]:  # fmt: skip
     """Add one section's postings; returns its three field lengths."""
     title, summary, text = counts = [Counter(tokens(text, language)) for text in fields]
+    in_title, in_summary, rows = title.get, summary.get, postings.get  # bound once: a term
     for term, n in text.items():  # most terms are the text's: no set of all three is made
-        row = postings.get(term)
+        row = rows(term)
         if row is None:
             postings[term] = row = []
-        row += (section, title.get(term, 0), summary.get(term, 0), n)
+        row += (section, in_title(term, 0), in_summary(term, 0), n)
     for term, n in title.items():
         if term not in text:
             postings.setdefault(term, []).extend((section, n, summary.get(term, 0), 0))

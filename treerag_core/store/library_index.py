@@ -68,6 +68,9 @@ class SqliteLibraryIndex:
             ) from exc
         try:
             conn.execute("PRAGMA journal_mode=WAL")
+            # Derived data: a commit lost to a power cut is rebuilt from the documents by the
+            # next question (catalog.sync_index), so no sync to disk on every commit.
+            conn.execute("PRAGMA synchronous=NORMAL")
             if conn.execute("PRAGMA user_version").fetchone()[0] != INDEX_VERSION:
                 drops = " ".join(f"DROP TABLE IF EXISTS {t};" for t in TABLES)
                 conn.executescript(f"{drops} PRAGMA user_version = {INDEX_VERSION};")
