@@ -14,7 +14,8 @@ from treerag_core.access.collections import set_collection_access
 from treerag_core.access.principal import Principal
 from treerag_core.answer.library import ask_library
 from treerag_core.library.indexing import index_upload
-from treerag_core.route.routing import route
+from treerag_core.route.named import name_terms, read_question
+from treerag_core.route.routing import route, routing_tokens
 from treerag_core.store import open_store
 
 FAQ = b"""# Frequently asked questions
@@ -219,3 +220,74 @@ def test_section_statistics_are_built_at_indexing_and_kept_in_step(
     assert set(index.postings({"retrospective"}, None)["retrospective"]) == {doc["doc_id"]}
     delete_document(doc["doc_id"], url)
     assert index.postings({"retrospective"}, None) == {} and index.totals(None) == {}
+
+
+POLICY = b"""# Team hardware rules
+
+## Laptops
+Laptops are replaced every four years.
+
+## Corporate cards
+Corporate cards are issued to staff who spend more than 500 euros a month.
+
+## Phones
+A phone is given to people who travel.
+"""
+
+
+def report(sections: int) -> bytes:
+    """A long report whose many long sections each share most words of the question."""
+    body = ["# Card issuer annual report\n"]
+    for i in range(sections):
+        body.append(
+            f"## Corporate card segment {i}\nIn segment {i} the company issued cards to "
+            f"consumers and clients; fees in segment {i} rose. "
+            + f"Revenue, costs and margins of segment {i} are discussed in the notes. "
+            * 8
+        )
+    return "\n".join(body).encode()
+
+
+def test_a_short_documents_one_answering_section_beats_a_long_ones_many(tmp_path) -> None:
+    """A document is as good as its best section: a long report's second and third
+    sections that share the question's words are not a bonus over a short policy whose
+    one section answers (a short document answers in one place)."""
+    registry = str(tmp_path / "lib.json")
+    policy = _index(registry, "team_rules.md", POLICY)
+    _index(registry, "issuer_report.md", report(40))
+    assert _opened(registry, "Who is issued a corporate card?") == [policy["doc_id"]]
+
+
+def test_separate_words_of_a_question_are_not_joined_into_a_rarer_term() -> None:
+    """ "log file" is not also "logfile": the joined form would count the same words again,
+    with the largest weight of all; a word written in parts is joined ("coca-cola"), and a
+    name's words are joined where the question capitalises them (``name_terms``)."""
+    assert "logfile" not in routing_tokens("Which process has a given log file open?")
+    assert "cocacola" in routing_tokens("What did coca-cola earn?")
+    named = read_question("What did Best Buy earn?")
+    assert "bestbuy" in name_terms(named)
+
+
+def test_a_name_inside_a_hyphenated_file_name_keeps_its_document(tmp_path) -> None:
+    """The index keeps "debian-reference" whole; a question naming Debian still keeps the
+    Debian reference (its file name's part), and drops the document that names it nowhere."""
+    registry = str(tmp_path / "lib.json")
+    reference = _index(
+        registry,
+        "debian-reference.md",
+        b"# debian-reference\n\n## Limiting "
+        b"download bandwidth\nSet the Dl-Limit option of apt to cap downloads.\n",
+    )
+    _index(registry, "debian_faq.md", b"# Debian FAQ\n\n## How do I report a bug?\nUse "
+           b"reportbug.\n")  # fmt: skip
+    _index(
+        registry,
+        "other_manual.md",
+        b"# Another system's manual\n\n## Limiting download "
+        b"bandwidth\nThe download bandwidth of the updater is capped in its settings.\n",
+    )
+    routing = route("How do I limit the download bandwidth in Debian?", open_store(registry))
+    assert routing.doc_ids == [reference["doc_id"]]
+    by_name = {d["file_name"]: d for d in routing.trace()["documents"]}
+    assert by_name["debian-reference.md"]["named"] == "its card names Debian"
+    assert by_name["other_manual.md"]["why"].startswith("filtered out")

@@ -46,6 +46,7 @@ _JOINERS = re.compile(r"[-'’.&]")
 _SHORT_FY = re.compile(r"\bFY\s?'?(\d\d)\b", re.I)  # "FY21": fiscal 2021
 _ORDINAL = {"first": "1", "second": "2", "third": "3", "fourth": "4"}
 _OWN_QUARTER = re.compile(r"^Q([1-4]) ((?:19|20)\d\d)$")
+_FILE_PARTS = re.compile(r"[-_.\s]+")
 
 
 @dataclass
@@ -96,6 +97,23 @@ def with_aliases(query: str) -> str:
 def name_terms(named: Named) -> set[str]:
     """Every form of every name the question gives (what the index is asked for)."""
     return set().union(*(terms for _, terms in named.names)) if named.names else set()
+
+
+def names_in_file_names(named: Named, rows: Mapping[str, Mapping[str, Any]]) -> dict[str, set[str]]:
+    """The name terms each document's file name holds as one of its parts. Why: the index
+    keeps a hyphenated word whole ("debian-reference.pdf" holds "debian-reference", not
+    "debian"), so without this a question naming Debian would drop the Debian reference
+    for a card that "does not name Debian". Underscores and dots already cut words."""
+    asked = name_terms(named)
+    if not asked:
+        return {}
+    out: dict[str, set[str]] = {}
+    for doc_id, row in rows.items():
+        parts = {t for part in _FILE_PARTS.split(str(row.get("file_name") or "")) if part
+                 for t in tokenize(part)}  # fmt: skip
+        if held := asked & parts:
+            out[doc_id] = held
+    return out
 
 
 def name_filter(

@@ -21,7 +21,6 @@ says so.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
@@ -40,7 +39,15 @@ from ..summarize.card import card_line
 from ..text.language import detect_language
 from ..text.messages import Phrase, raised, said_in
 from ..text.tokens import tokenize
-from .named import Named, name_filter, name_terms, period_filter, read_question, with_aliases
+from .named import (
+    Named,
+    name_filter,
+    name_terms,
+    names_in_file_names,
+    period_filter,
+    read_question,
+    with_aliases,
+)
 from .scoring import DocumentScore, scope_statistics, score_documents
 
 DEFAULT_K = 5  # documents opened for one question at most: a comparison names two or three
@@ -60,22 +67,25 @@ BEST_SECTIONS = 3  # best sections' titles shown per document (trace, search mod
 # library this small is shown whole). About 80 tokens a card: a bounded call at any size.
 SHORTLIST = 40
 CARD_DESCRIPTION_CHARS = 200
-_WORD = re.compile(r"[^\W_]+")
 _POSSESSIVE = re.compile(r"['’]s\b", re.I)  # "3M's" is asked of the documents about "3M"
 _PERIOD = re.compile(r"^(?:fy|q[1-4])?(\d{4})(?:q[1-4])?$")
+_JOINED = re.compile(r"[^\W_]+(?:[-'’.][^\W_]+)+")  # one word written in parts: "coca-cola"
+_JOINERS = re.compile(r"[-'’.]")
 
 
 def routing_tokens(query: str, language: str = "") -> list[str]:
     """The question's terms as the library index cut its documents in ``language`` (the
     offline tokenizer), with what names are often written as in file names and headings:
-    periods split out ("fy2022" → "2022") and neighbouring words joined ("best buy" →
-    "bestbuy", "coca-cola" → "cocacola")."""
+    periods split out ("fy2022" → "2022") and a word written in parts joined ("coca-cola" →
+    "cocacola"). Two separate words are not joined here ("log file" is not also "logfile"):
+    the joined form would count the same words a second time, with the largest weight of
+    all since it is rare, wherever a section happens to spell it so. A name's words are
+    joined where the question capitalises them (``named.name_terms``: "Best Buy" →
+    "bestbuy")."""
     asked = _POSSESSIVE.sub("", expand_query(query))
     kept = tokenize(asked, language)
     extra = [m.group(1) for w in kept if (m := _PERIOD.match(w)) and m.group(1) != w]
-    words = [w.lower() for w in _WORD.findall(asked)]
-    extra += [a + b for a, b in itertools.pairwise(words)
-              if a.isalpha() and b.isalpha() and tokenize(a) and tokenize(b)]  # fmt: skip
+    extra += [_JOINERS.sub("", w.lower()) for w in _JOINED.findall(asked)]
     return list(dict.fromkeys(kept + extra))
 
 
@@ -189,6 +199,8 @@ def route(
     postings = index.postings(set().union(*by_language.values()), allowed)
     lengths = index.lengths({d for by_doc in postings.values() for d in by_doc})
     scores = score_documents(terms, postings, lengths, totals, scope_statistics(totals))
+    for doc_id, held in names_in_file_names(named, {d: by_id[d] for d in scores}).items():
+        scores[doc_id].card_terms |= held
     considered, filters = _filtered(_considered(scores, by_id, totals), scores, named, totals)
     _best_sections(considered, index)
     routing = _keep(considered, len(by_id), k, named)

@@ -6,7 +6,7 @@ question somewhere, and a sum of its passages' scores grows with its length; a F
 that answers holds the question's words together, in its title and its few lines. BM25F
 scores a section as one unit, its fields weighed (a title names what a section is about)
 and each field's length normalised against that field's average, so a long section does
-not win by holding more words. A document is then as good as its best few sections.
+not win by holding more words. A document is then as good as its best section.
 
 Why the scope's own statistics: the number of sections that hold a word and the average
 section length are summed over the documents the person may read in the collection asked,
@@ -34,11 +34,14 @@ SECTION_B = (0.5, 0.5, 0.75)
 CARD_WEIGHTS = (3.0, 2.0, 1.0)
 CARD_B = (0.5, 0.5, 0.75)
 K1 = 1.2  # BM25's usual saturation: a word's tenth occurrence adds little
-# A document's section score: its best section, and a quarter of each of the next two (a
-# document that answers in two places is a little surer than one that answers once, but
-# never by bulk).
+# A document's section score: its best section alone. The next two are kept (the trace and
+# the search model are shown them) but add nothing: a short document answers in one place
+# (a policy's one section on the matter, a FAQ's one entry), while a long one has a second
+# and third section that share some of the question's words by its length alone, so any
+# share of them, however small, is a bonus for bulk (#41: an annual report's three sections
+# on cards outscored a four-section policy's one section on corporate cards).
 FURTHER_SECTIONS = 2
-FURTHER_WEIGHT = 0.25
+FURTHER_WEIGHT = 0.0
 
 
 @dataclass
