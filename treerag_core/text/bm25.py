@@ -37,13 +37,20 @@ class BM25:
         self.k1, self.b = k1, b
         self.keys: list[Hashable] = []
         self.lengths: list[int] = []
-        postings: dict[str, list[tuple[int, int]]] = {}
+        # Each term's postings packed as they are stored (passage << 12 | count, in C
+        # arrays): no tuple per posting, which a fresh process paid for in page faults.
+        postings: dict[str, array] = {}
+        cap = _COUNT_MASK
         for number, (key, tokens) in enumerate(docs.items()):
             counts = Counter(tokens)
             self.keys.append(key)
             self.lengths.append(sum(counts.values()))
+            at = number << _COUNT_BITS
             for term, f in counts.items():
-                postings.setdefault(term, []).append((number, f))
+                packed = postings.get(term)
+                if packed is None:
+                    postings[term] = packed = array("I")
+                packed.append(at | (f if f < cap else cap))
         self._postings = postings
         self._packed: tuple[dict[str, tuple[int, int]], array] | None = None
 
@@ -54,12 +61,14 @@ class BM25:
     def _hits(self, term: str) -> list[tuple[int, int]] | None:
         """The term's postings: (passage number, count)."""
         if self._packed is None:
-            return self._postings.get(term)
-        where, packed = self._packed
-        span = where.get(term)
-        if span is None:
+            found = self._postings.get(term)
+        else:
+            where, packed = self._packed
+            span = where.get(term)
+            found = None if span is None else packed[span[0] : span[1]]
+        if found is None:
             return None
-        return [(p >> _COUNT_BITS, p & _COUNT_MASK) for p in packed[span[0] : span[1]]]
+        return [(p >> _COUNT_BITS, p & _COUNT_MASK) for p in found]
 
     def holds(self, term: str) -> bool:
         """Whether any passage has the term."""
@@ -96,9 +105,9 @@ class BM25:
         if self._packed is not None:
             raise ValueError("a BM25 read from its stored form is stored already")
         terms = list(self._postings)
-        cap = _COUNT_MASK  # a list, and no min() call a posting: a third of the time
-        packed = array("I", [n << _COUNT_BITS | (f if f < cap else cap)
-                             for term in terms for n, f in self._postings[term]])  # fmt: skip
+        packed = array("I")
+        for term in terms:
+            packed.extend(self._postings[term])
         return {
             "v": STORED_VERSION,
             "k1": self.k1,
