@@ -104,6 +104,23 @@ def test_a_rerun_midway_through_an_answer_answers_the_question_again(
     assert "Alice Smith" in shown(at)
 
 
+def test_an_answer_is_streamed_without_asking_whether_it_is_a_data_frame(
+    make_app, sample_doc, monkeypatch: pytest.MonkeyPatch
+) -> None:  # noqa: ANN001
+    """Streamlit's ``write_stream`` asks whether its stream is a data frame, which imports
+    pandas, NumPy and PyArrow in the first answer of a fresh server (0.4 CPU-s); the answer
+    is text, drawn without that question."""
+    from streamlit import dataframe_util
+
+    def asked(data: object) -> None:
+        raise AssertionError(f"asked for the data format of {type(data).__name__}")
+
+    monkeypatch.setattr(dataframe_util, "determine_data_format", asked)
+    at = _ask(make_app(CHAT), "Who wrote it?")
+    assert "Alice Smith" in _thread(at)["turns"][0]["answer"]
+    assert "Alice Smith" in shown(at)
+
+
 def test_answer_is_kept_and_its_sources_open_the_tree(make_app, sample_doc, app_registry) -> None:  # noqa: ANN001
     at = _ask(make_app(CHAT), "Who wrote it?")
     thread = _thread(at)

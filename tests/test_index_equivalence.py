@@ -178,3 +178,43 @@ def test_texts_cut_once_give_the_statistics_cut_twice() -> None:
         assert section_terms.section_entry(flat, card, shared) == section_terms.section_entry(
             flat, card
         )
+
+
+def _reference_passages(node: dict, lang: str, other: str) -> list[list[str]]:
+    """A section's passages as they were cut before heads were cut once: head and window
+    together, by the plain tokenizer."""
+    from treerag_core.text.bm25 import PASSAGE_CHARS
+    from treerag_core.tree.labels import heading_label
+
+    tags = " ".join(map(str, node.get("tags") or []))
+    head = f"{heading_label(node)} " * 2 + f"{node.get('summary') or ''} {tags} "
+    text = str(node.get("text") or "")
+    if len(text) <= PASSAGE_CHARS:
+        return [_reference_tokenize(head + text, lang, other)]
+    step = PASSAGE_CHARS // 2
+    return [
+        _reference_tokenize(head + text[i : i + PASSAGE_CHARS], lang, other)
+        for i in range(0, len(text) - step, step)
+    ]
+
+
+def test_passages_headed_by_any_title_are_the_plain_ones() -> None:
+    """A head in any script ("…", "—", accents, marks) before ASCII text and before text
+    that is not: the head cut once gives the passages head and text cut together gave."""
+    from treerag_core.tree.passages import node_passages
+
+    rows = "".join(
+        f"Order ORD-{i:05d}: Customer {i % 97}, Amount {i * 37}.50.\n" for i in range(90)
+    )
+    heads = ["orders (continued): Order ORD-00167: Customer…", "Note 9 — Pensions", "Café résumé",
+             "नमस्ते दुनिया", "日本語の見出し", "Plain title"]  # fmt: skip
+    bodies = [rows, rows[:1500], rows + TEXTS[6], TEXTS[7] * 40, (TEXTS[2] + " ") * 30]
+    for title in heads:
+        for body in bodies:
+            node = {"title": title, "text": body, "summary": "Orders… by customer", "tags": ["ça"]}
+            for lang, other in (("", ""), ("en", ""), ("de", ""), ("en", "ru"), ("fr", "en")):
+                expected = _reference_passages(node, lang, other)
+                assert node_passages(node, language=lang, other=other) == expected
+                assert node_passages(node, language=lang, other=other, tokens=TextTokens()) == (
+                    expected
+                )

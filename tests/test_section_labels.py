@@ -36,6 +36,29 @@ def test_a_repeated_title_is_shown_with_its_parent_a_unique_one_alone() -> None:
     assert context_label(flat, "0002") == "Liquidity and Capital Resources"
 
 
+def test_titles_counted_once_label_every_section_as_counted_for_each() -> None:
+    """A question's references share one count of the document's titles (issue 42): the
+    same labels as each reference counting every title itself."""
+    from treerag_core.tree.labels import _norm, own_title, repeated_titles, short_label
+
+    flat = _filing()["flat_nodes"]
+    flat["0006"] = _node("0006", "overview", "0005", (71, 71))  # the same title, lower case
+    flat["0007"] = _node("0007", "Note 4 — Debt", "0003", (72, 72))  # without its pages
+    repeated = repeated_titles(flat)
+    assert repeated == {"overview", "note 4 debt"}
+    for nid, node in flat.items():
+        key = _norm(own_title(node))
+        counted = sum(1 for other in flat.values() if _norm(own_title(other)) == key) > 1
+        parent = flat.get(str(node.get("parent_id") or ""))
+        plain = f"{short_label(parent)} › {own_title(node)}" if counted and parent else None
+        assert context_label(flat, nid, repeated) == context_label(flat, nid)
+        assert context_label(flat, nid) == (plain or own_title(node))
+    document = _filing()
+    assert reference(document, "0004", repeated_titles(document["flat_nodes"])) == reference(
+        document, "0004"
+    )
+
+
 def test_pages_are_said_once_even_when_a_title_carried_them() -> None:
     flat = _filing()["flat_nodes"]
     assert context_label(flat, "0005") == "Note 4 — Debt"

@@ -202,3 +202,51 @@ def test_a_long_sentence_ending_in_an_abbreviation_goes_on():
     assert split_sentences(f"{long}as reported by Acme Inc. Its customers stayed.") == [
         f"{long}as reported by Acme Inc. Its customers stayed.".replace("  ", " ").strip()
     ]
+
+
+def test_the_boilerplate_and_business_sentence_read_as_when_every_line_was_cleaned() -> None:
+    """A cover, signature or contents page is told from the lines it was always told from
+    (a contents page's every line, another's first sixty), and the business sentence is the
+    one found when each section was first checked whole (issue 42)."""
+    from treerag_core.summarize import describe
+    from treerag_core.summarize.digest import boilerplate_kind, boilerplate_of, clean_lines
+
+    rows = "".join(f"Order ORD-{i:05d}: Customer {i % 7}, Amount {i}.50.\n" for i in range(90))
+    cover = "ACME Corp\n(Exact name of registrant as specified in its charter)\nFORM 10-K\n"
+    signed = "SIGNATURES\nThe registrant has duly caused this report to be signed.\n"
+    sells = "Acme designs, develops and sells industrial pumps to customers worldwide.\n"
+    texts = [rows, cover + rows, rows + cover, signed + sells, "Item 1 5\nItem 7 30\n" * 40,
+             sells, "Page 3\n" * 70 + signed, "Note\n" * 70 + cover, ""]  # fmt: skip
+    titles = ["Contents", "Table of Contents", "Cover", "Signatures", "Business", "orders"]
+    for text in texts:
+        for title in titles:
+            whole = boilerplate_kind(title, clean_lines(text, title))
+            assert boilerplate_of(text, title) == whole
+    flats = [
+        {f"n{i}": {"title": title, "text": text} for i, (text, title) in enumerate(pairs)}
+        for pairs in (
+            [(signed + sells, "Signatures"), (sells, "Business")],
+            [(rows, "orders"), (cover + sells, "Cover"), (rows + sells, "Part")],
+            [(rows, "orders")],
+        )
+    ]
+
+    def plain(flat: dict) -> tuple[str, str]:  # the search as it was
+        for nid, node in list(flat.items())[: describe.BUSINESS_SECTIONS]:
+            lines = clean_lines(str(node.get("text") or ""), str(node.get("title") or ""))
+            if boilerplate_kind(str(node.get("title") or ""), lines) is not None:
+                continue
+            for sentence in describe.split_sentences(str(node.get("text") or "")):
+                words = sentence.split()
+                if (
+                    6 <= len(words)
+                    and len(sentence) <= describe.BUSINESS_CHARS
+                    and any(c.islower() for c in sentence)
+                    and describe.BUSINESS_SENTENCE.search(sentence)
+                ):
+                    return " ".join(words), nid
+        return "", ""
+
+    for flat in flats:
+        assert describe.business_sentence(flat) == plain(flat)
+    assert describe.business_sentence(flats[0])[1] == "n1"  # the signature page's is skipped

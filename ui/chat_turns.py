@@ -228,7 +228,7 @@ def _stream_answer(
         )  # fmt: skip
         place = st.empty()
         with place.container():
-            st.write_stream(chunks())
+            _write_stream(chunks())
         # Streamed, the markers were plain text; complete, they become links, and the
         # answer is drawn again as checked (renumbered, marked, or the offline one instead).
         shown = stream.turn(question)
@@ -242,6 +242,20 @@ def _stream_answer(
         kept["thread"] = keep(turn)
         st.error(error)
     return kept["thread"]
+
+
+def _write_stream(pieces: Iterator[str]) -> None:
+    """``st.write_stream`` for text: each piece added to one Markdown element as it comes.
+    Streamlit's own first asks whether the stream is a data frame, which imports pandas,
+    NumPy and PyArrow: 0.4 CPU-s in the first answer of every server process, for text
+    (py-spy, bench.load --cold). Unlike it, a half-streamed ``**`` shows as typed until its
+    closing half arrives (a redraw later)."""
+    shown, text = None, ""
+    for piece in pieces:
+        if piece:
+            text += piece
+            shown = shown or st.empty()
+            shown.markdown(text)
 
 
 def _ask(question: str, doc_ids: list[str], context: dict[str, Any] | None) -> None:

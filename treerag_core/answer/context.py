@@ -19,7 +19,7 @@ from ..summarize.summarizers import cut_point
 from ..text.language import detect_language, document_language
 from ..text.messages import said_in
 from ..text.table_data import tables_of
-from ..tree.labels import context_label
+from ..tree.labels import context_label, repeated_titles
 from ..tree.nodes import subtree_page_range
 from ..tree.outline import heading_label, page_label
 from ..types import Document, FlatNode
@@ -80,8 +80,11 @@ def is_heading_only(node: FlatNode) -> bool:
     return bool(node.get("children")) and len(node.get("text") or "") < HEADING_ONLY_CHARS
 
 
-def reference(document: Document, node_id: str) -> dict[str, Any]:
-    """What an answer cites: the section, its path, its document and its pages."""
+def reference(
+    document: Document, node_id: str, repeated: frozenset[str] | None = None
+) -> dict[str, Any]:
+    """What an answer cites: the section, its path, its document and its pages
+    (``repeated``: the document's :func:`~..tree.labels.repeated_titles`, if known)."""
     flat = document.get("flat_nodes") or {}
     node = flat[node_id]
     start, end = node.get("page_start"), node.get("page_end")
@@ -91,7 +94,7 @@ def reference(document: Document, node_id: str) -> dict[str, Any]:
         "node_id": node_id,
         "title": heading_label(node),
         # the title with its parent where the document repeats it: how lists show it
-        "label": context_label(flat, node_id),
+        "label": context_label(flat, node_id, repeated),
         "path": node.get("path", heading_label(node)),
         "file_name": document.get("file_name", ""),
         "doc_id": document.get("doc_id", ""),
@@ -182,8 +185,11 @@ def prepare_answer(
     share = max(MIN_SHARE_CHARS, retriever.max_context_chars // max(1, len(picks)))
     many = len(documents) > 1
     sent = SentTables()
+    picked = {id(doc): doc for doc, _ in picks}  # each document's titles counted once
+    titles = {key: repeated_titles(doc.get("flat_nodes") or {}) for key, doc in picked.items()}
+    memory = retriever.ranking_memory
     quotes = [
-        _quote(index, doc, nid, searched, share, retriever.ranking_memory, many, sent)
+        _quote(index, doc, nid, searched, share, memory, many, sent, titles[id(doc)])
         for index, (doc, nid) in enumerate(picks, 1)
     ]
     references = [q.reference for q in quotes]
@@ -220,11 +226,12 @@ def _quote(
     memory: RankingMemory | None,
     many_documents: bool,
     sent: SentTables,
+    repeated: frozenset[str] | None = None,
 ) -> _Quote:
     """Section ``S{number}``: its pages are those of the passage quoted, not of the whole
     section; a label names the file only when several documents are asked. The model reads
     its tables in compact form (:mod:`.cells`); the offline engine reads the text."""
-    ref = reference(document, node_id)
+    ref = reference(document, node_id, repeated)
     quote = section_text(document["flat_nodes"], node_id, searched, share, memory)
     ref["page_start"], ref["page_end"] = quote.page_start, quote.page_end
     ref["spans"] = [{"node_id": n, "start": s, "end": e} for n, s, e in quote.spans]

@@ -58,10 +58,12 @@ class Retriever:
     def __call__(
         self, query: str, document: Document, extra_context: str = ""
     ) -> list[dict[str, Any]]:
+        from ..tree.labels import repeated_titles
         from .context import reference
 
         nav = self.navigate(query, document, extra_context)
-        return [reference(document, nid) for nid in nav.node_ids]
+        repeated = repeated_titles(document.get("flat_nodes") or {}) if nav.node_ids else None
+        return [reference(document, nid, repeated) for nid in nav.node_ids]
 
     def navigate(
         self, query: str, document: Document, extra_context: str = "",

@@ -16,7 +16,7 @@ from typing import Any
 from ..text.sentences import split_sentences
 from ..tree.labels import heading_label
 from ..types import FlatNode
-from .digest import boilerplate_kind, clean_lines, sentence_case
+from .digest import boilerplate_of, sentence_case
 
 MAX_COVERS = 5  # parts named in the description
 MAX_PART_CHARS = 48  # a part's name, cut
@@ -73,9 +73,7 @@ def _size(flat: Mapping[str, FlatNode], node_id: str) -> int:
 
 
 def _substantive(node: Mapping[str, Any]) -> bool:
-    title = str(node.get("title") or "")
-    lines = clean_lines(str(node.get("text") or ""), title)
-    return boilerplate_kind(title, lines) is None
+    return boilerplate_of(str(node.get("text") or ""), str(node.get("title") or "")) is None
 
 
 def _largest_parts(flat: Mapping[str, FlatNode], parts: Sequence[str]) -> list[str]:
@@ -113,16 +111,13 @@ def business_sentence(flat: Mapping[str, FlatNode]) -> tuple[str, str]:
     """``(sentence, node_id)``: the first sentence saying what the organisation does, from
     the document's first sections (("", "") when none does)."""
     for nid, node in list(flat.items())[:BUSINESS_SECTIONS]:
-        if not _substantive(node):
-            continue
         for sentence in split_sentences(str(node.get("text") or "")):
+            if not BUSINESS_SENTENCE.search(sentence) or len(sentence) > BUSINESS_CHARS:
+                continue  # the cheapest tests first: most sentences fail them
             words = sentence.split()
-            if (
-                6 <= len(words)
-                and len(sentence) <= BUSINESS_CHARS
-                and any(c.islower() for c in sentence)
-                and BUSINESS_SENTENCE.search(sentence)
-            ):
+            if 6 <= len(words) and any(c.islower() for c in sentence):
+                if not _substantive(node):  # a cover's or signature page's: none of its own
+                    break
                 return " ".join(words), nid
     return "", ""
 

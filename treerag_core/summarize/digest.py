@@ -82,6 +82,8 @@ _ITEM_MARK = re.compile(
 # characters; "ı" and "ſ", which match "i" and "s", kept): a text with one is searched with
 # the pattern as it is.
 _FOLDS_APART = re.compile("[\u0130\u0131\u017f]")
+# A page other than a contents page is told a cover or a signature page by its first lines.
+BOILERPLATE_LINES = 60
 _CONTENTS_TITLE = re.compile(r"^\s*(?:table\s+of\s+)?contents\s*$|^\s*index\s*$", re.I)
 _PAGE_AT_END = re.compile(r"\s+\d{1,4}\s*$")
 _WORDS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
@@ -118,11 +120,14 @@ def _norm(text: str) -> str:
     return " ".join(w.lower() for w in _WORDS.findall(text))
 
 
-def clean_lines(text: str, title: str = "") -> list[str]:
-    """The section's lines without running headers and footers or its heading again."""
+def clean_lines(text: str, title: str = "", limit: int | None = None) -> list[str]:
+    """The section's lines without running headers and footers or its heading again (the
+    first ``limit`` of them, when a caller reads no more)."""
     heading = _norm(title)
-    kept = []
+    kept: list[str] = []
     for line in text.split("\n"):
+        if limit is not None and len(kept) >= limit:
+            break
         stripped = line.strip()
         if not stripped or len(stripped) <= RUNNING_CHARS and _RUNNING.match(stripped):
             continue
@@ -299,7 +304,7 @@ def boilerplate_kind(title: str, lines: Sequence[str]) -> str | None:
         entries = [e for e in entries if len(_WORDS.findall(e)) >= 1][:MAX_CHILDREN_NAMED]
         listed = ", ".join(sentence_case(e) for e in entries)
         return _bounded([f"The document's contents, page by page: {listed}"], MAX_CHARS)
-    head = " ".join(lines[:60])
+    head = " ".join(lines[:BOILERPLATE_LINES])
     folded = None if _FOLDS_APART.search(head) else head.lower()
     for _kind, pattern, what in BOILERPLATE_KINDS:
         fast = _case_sensitive(pattern) if folded is not None else None
@@ -307,6 +312,14 @@ def boilerplate_kind(title: str, lines: Sequence[str]) -> str | None:
         if found:
             return what.format(report=_report_name(head))
     return None
+
+
+def boilerplate_of(text: str, title: str = "") -> str | None:
+    """:func:`boilerplate_kind` of a section's text, cleaning only the lines it reads: a
+    contents page's every line, another page's first ``BOILERPLATE_LINES`` (the card read
+    whether each of a 20,000-row sheet's parts is a cover, every line of each)."""
+    limit = None if _CONTENTS_TITLE.match(title) else BOILERPLATE_LINES
+    return boilerplate_kind(title, clean_lines(text, title, limit))
 
 
 @functools.lru_cache(maxsize=32)

@@ -14,23 +14,30 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .numbers import parse_cell, years_in
+from .numbers import Cell, parse_cell, years_in
 
 COLUMNS = "Columns: "
 
 
-def sheet_tables(text: str, layout: list[str] | None = None) -> list[dict[str, Any]]:
+def sheet_tables(
+    text: str, layout: list[str] | None = None, figures: dict[str, Cell | None] | None = None
+) -> list[dict[str, Any]]:
     """The tables of one section's text printed as records: ``{"columns", "rows"}`` each,
     rows as ``{"label", "cells", "years", "columns", "offset"}``. ``layout``: the columns of
-    the section before, for a later part of a long sheet (only its first part prints them)."""
+    the section before, for a later part of a long sheet (only its first part prints them).
+    ``figures``: cells already read, by their text (a sheet repeats its values: a caller
+    reading a whole document's sheets reads each value once)."""
     years = column_years(layout) if layout else []
     tables: list[dict[str, Any]] = [{"columns": list(layout), "rows": []}] if layout else []
+    figures = {} if figures is None else figures
     for start, names, found in record_lines(text, layout):
         if found is None:
             years = column_years(names)
             tables.append({"columns": names, "rows": []})
         else:
-            tables[-1]["rows"].append({**_row(found, names, years), "offset": start})
+            row = _row(found, names, years, figures)
+            row["offset"] = start
+            tables[-1]["rows"].append(row)
     return [t for t in tables if t["rows"]]
 
 
@@ -43,17 +50,31 @@ def record_lines(
     (:func:`cut_record`), cells as printed.
     ``layout``: the columns in force before the first ``Columns:`` line (see above)."""
     names: list[str] = list(layout or [])
+    marks = _marks(names) if names else None
     offset = 0
     for line in text.split("\n"):
         start, offset = offset, offset + len(line) + 1
         stripped = line.strip()
         if stripped.startswith(COLUMNS):
             names = [n.strip() for n in stripped[len(COLUMNS) :].split(" | ")]
+            marks = _marks(names)
             yield start, names, None
         elif names and stripped:
-            found = cut_record(stripped, names)
+            found = cut_record(stripped, names, marks)
             if found is not None:
                 yield start, names, found
+
+
+# What a record line is searched for, per column: (name, "name " opening the values,
+# ", name " between two), with and without the first column's name among the values.
+_Marks = tuple[str, list[tuple[str, str, str]], list[tuple[str, str, str]]]
+
+
+def _marks(names: list[str]) -> _Marks:
+    """The strings :func:`cut_record` looks for in a record of ``names``, made once a
+    ``Columns:`` line rather than once a record (a 20,000-row sheet)."""
+    every = [(name, f"{name} ", f", {name} ") for name in names]
+    return f"{names[0]} ", every[1:], every
 
 
 def cut(line: str, names: list[str]) -> tuple[str, dict[str, str]] | None:
@@ -65,30 +86,32 @@ def cut(line: str, names: list[str]) -> tuple[str, dict[str, str]] | None:
     return found[0], found[1]
 
 
-def cut_record(line: str, names: list[str]) -> tuple[str, dict[str, str], list[str]] | None:
+def cut_record(
+    line: str, names: list[str], marks: _Marks | None = None
+) -> tuple[str, dict[str, str], list[str]] | None:
     """:func:`cut`, and the columns the values are under: ``names[1:]``, or all of
     ``names`` when the table's first column had no name (a statement's label column: the
-    line is then ``Net sales: 2023 1,200, 2022 1,000.``)."""
-    first = f"{names[0]} "
+    line is then ``Net sales: 2023 1,200, 2022 1,000.``). ``marks``: ``_marks(names)``."""
+    first, keyed, every = marks or _marks(names)
     if ": " not in line:
         return None
     if line.startswith(first):
         label, _, body = line[len(first) :].partition(": ")
-        named = names[1:]
+        named, searched = names[1:], keyed
     else:
         label, _, body = line.partition(": ")
-        named = list(names)
+        named, searched = list(names), every
         if not body.startswith(first):
             return None
     if body.endswith("."):
         body = body[:-1]
     spots = []
     at = 0
-    for name in named:
-        if at == 0 and body.startswith(f"{name} "):
-            found, width = 0, len(name) + 1
+    for name, opening, between in searched:
+        if at == 0 and body.startswith(opening):
+            found, width = 0, len(opening)
         else:
-            found, width = body.find(f", {name} ", at), len(name) + 3
+            found, width = body.find(between, at), len(between)
         if found < 0:
             continue
         spots.append((name, found, found + width))
@@ -112,20 +135,25 @@ def _row(
     found: tuple[str, dict[str, str], list[str]],
     names: list[str],
     years: list[int | None] | None = None,
+    figures: dict[str, Cell | None] | None = None,
 ) -> dict[str, Any]:
     """A record's cells (as :func:`cut_record` gives them) read as figures where they are
-    ones."""
+    ones; ``figures``: the cells read so far, by their text (kept by the caller)."""
     label, values, named = found
     if len(named) == len(names):  # no label column named: every column holds values
         years = column_years(["", *names])
+    figures = {} if figures is None else figures
     cells = []
     for name in named:
         text = values.get(name, "")
-        cell = parse_cell(text.replace(" ", "")) if text else None
-        cells.append(
-            {"text": text or "—", "value": cell.value if cell else None}
-            | ({"percent": True} if cell and cell.percent else {})
-        )
+        if text in figures:
+            cell = figures[text]
+        else:
+            cell = figures[text] = parse_cell(text.replace(" ", "")) if text else None
+        entry = {"text": text or "—", "value": cell.value if cell else None}
+        if cell and cell.percent:
+            entry["percent"] = True
+        cells.append(entry)
     if years is None:
         years = column_years(names)
     return {"label": label, "cells": cells, "years": list(years), "columns": named}

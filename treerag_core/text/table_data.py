@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .numbers import header_cells, unit_of
+from .numbers import Cell, header_cells, unit_of
 from .page_furniture import blanked, page_furniture
 from .sheet_records import COLUMNS, sheet_tables
 from .tables import Row, split_row, table_rows
@@ -50,16 +50,20 @@ def document_tables(flat: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any
     previous = ""
     count = 0
     layout: list[str] = []  # a long sheet's columns, for its later parts
-    furniture = page_furniture(flat)
+    furniture = None  # found when a section of prose or printed tables needs it
+    figures: dict[str, Cell | None] = {}  # the sheets' cells read so far, by their text
     for node_id, node in flat.items():
         text = str(node.get("text") or "")
         if not text.strip():
             previous = text
             continue
         if COLUMNS in text or (layout and text.lstrip().startswith(f"{layout[0]} ")):
-            found = records_tables(node_id, node, layout)
+            found = records_tables(node_id, node, layout, figures)
             layout = found[-1]["header"].split(" | ") if found else layout
         else:
+            # over the whole document's pages, as before: a CSV's or sheet's records need
+            # none (a 20,000-row CSV's page lines took 0.1 s to find none)
+            furniture = page_furniture(flat) if furniture is None else furniture
             text = blanked(text, furniture.get(node_id, []))
             lead = previous[-LEAD_CHARS:] + "\n" + str(node.get("title") or "")
             found, layout = section_tables(node_id, node, table_rows(text, lead), text), []
@@ -114,24 +118,23 @@ def section_tables(
 
 
 def records_tables(
-    node_id: str, node: Mapping[str, Any], layout: list[str] | None = None
+    node_id: str,
+    node: Mapping[str, Any],
+    layout: list[str] | None = None,
+    figures: dict[str, Cell | None] | None = None,
 ) -> list[dict[str, Any]]:
-    """A sheet's (or CSV's) tables: its record lines cut back into cells by column name."""
+    """A sheet's (or CSV's) tables: its record lines cut back into cells by column name
+    (``figures``: cells already read, see :func:`.sheet_records.sheet_tables`)."""
     out = []
     text = str(node.get("text") or "")
-    for table in sheet_tables(text, layout):
+    marked = bool(node.get("page_marks"))  # else every row is on the section's first page
+    for table in sheet_tables(text, layout, figures):
         names = table["columns"]
         unit = _unit_above(text, table["rows"][0]["offset"])
-        rows = [
-            {
-                **row,
-                "parents": [],
-                "unit": unit,
-                "currency": "",
-                "page": page_at(node, row["offset"]),
-            }
-            for row in table["rows"]
-        ]
+        rows = table["rows"]  # this call's own: completed in place, not copied again
+        for row in rows:
+            row["parents"], row["unit"], row["currency"] = [], unit, ""
+            row["page"] = page_at(node, row["offset"]) if marked else node.get("page_start")
         out.append(
             {
                 "node_id": node_id,

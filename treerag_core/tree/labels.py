@@ -4,6 +4,7 @@ and to the ranking."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -64,16 +65,29 @@ def short_label(node: Mapping[str, Any]) -> str:
     return label if len(label) <= CONTEXT_CHARS else label[: CONTEXT_CHARS - 1].rstrip() + "…"
 
 
-def context_label(flat: Mapping[str, Mapping[str, Any]], node_id: str) -> str:
+def repeated_titles(flat: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
+    """The titles (normalised) that more than one section of the document has: what
+    :func:`context_label` asks of every section, counted once for all of a question's
+    references (counted for each, it was an eighth of a warm server's CPU in
+    ``bench.load``: each reference read every title of a 10-K with a regular expression)."""
+    counts = Counter(_norm(own_title(node)) for node in flat.values())
+    return frozenset(title for title, count in counts.items() if count > 1)
+
+
+def context_label(
+    flat: Mapping[str, Mapping[str, Any]],
+    node_id: str,
+    repeated: frozenset[str] | None = None,
+) -> str:
     """A section as a list of references or search results shows it: its own title, with
     its parent in front where another section of the document has the same title
-    (``Item 7 › Fiscal 2023 compared to fiscal 2022``)."""
+    (``Item 7 › Fiscal 2023 compared to fiscal 2022``). ``repeated``: the document's
+    :func:`repeated_titles`, when the caller labels several of its sections."""
     node = flat[node_id]
     title = own_title(node)
-    key = _norm(title)
-    repeated = sum(1 for other in flat.values() if _norm(own_title(other)) == key) > 1
+    repeated = repeated_titles(flat) if repeated is None else repeated
     parent = flat.get(str(node.get("parent_id") or ""))
-    if not repeated or parent is None:
+    if _norm(title) not in repeated or parent is None:
         return title
     return f"{short_label(parent)} › {title}"
 

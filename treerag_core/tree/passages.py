@@ -52,19 +52,26 @@ def node_passages(
             return [tokenize(head, language) + tokens(text, language)]
         return [tokenize(head + text, language, other)]
     step = size // 2
+    windows = [text[i : i + size] for i in range(0, len(text) - step, step)]
+    head_tokens = tokenize(head, language) if _apart(head, "", language, other) else []
     return [
-        tokenize(head + text[i : i + size], language, other)
-        for i in range(0, len(text) - step, step)
+        head_tokens + tokenize(window, language)
+        if head_tokens and window.isascii()
+        else tokenize(head + window, language, other)
+        for window in windows
     ]
 
 
 def _apart(head: str, text: str, language: str, other: str) -> bool:
-    """Whether ``head + text`` cuts as ``head`` and ``text`` apart: English in ASCII (the
-    tokenizer's fast path, whose words a space ends), the head ending in a space."""
-    return (
-        language in ("", "en") and not other and head.endswith(" ")
-        and head.isascii() and text.isascii()
-    )  # fmt: skip
+    """Whether ``head + text`` cuts as ``head`` and ``text`` apart: English (no stems, no
+    word forms), the head ending in a space, the text in ASCII. Then the text's words are
+    the tokenizer's fast path's, whichever path the head takes (a title's "…" or "—"
+    sends the whole passage down the slow one): NFKC and case folding change no ASCII
+    character and join nothing across a space, and on ASCII text the slow path's word
+    patterns find the fast path's words, neither choosing another pattern for the head
+    (ASCII has no combining marks). A long sheet's passages, each headed by a title
+    ending in "…", were all cut the slow way (a 20,000-row CSV: 0.2 s of its 1.7 s)."""
+    return language in ("", "en") and not other and head.endswith(" ") and text.isascii()
 
 
 def content_key(nid: str, node: Mapping[str, Any]) -> Hashable:
