@@ -54,6 +54,7 @@ PENDING = "chat_pending"  # (turn index, question) submitted, to answer in that 
 BOX = "chat_question"  # the question box
 CONVERSATION = "chat_conversation"  # the conversation fragment's key (regenerate reruns it)
 NEXT_TURN = "chat_turn_{}"  # the key of the place where the answer to turn n goes
+QUESTION_BOX = "chat_question_box"  # the question box's fragment key
 
 
 def _key(thread: dict[str, Any], index: int, what: str) -> str:
@@ -116,7 +117,7 @@ def _next_turn(index: int, context: dict[str, Any] | None) -> None:
     next_turn(index + 1, context)
 
 
-@st.fragment
+@st.fragment(key=QUESTION_BOX)
 def question_box(askable: bool) -> None:
     """The question box, pinned to the bottom of the window. A fragment of its own: while a
     question is answered, the browser greys out what the interaction would rerun by
@@ -136,7 +137,10 @@ def _submitted() -> None:
     the whole page runs, and answers in the place it draws."""
     question = str(st.session_state.get(BOX) or "").strip()
     if question:
-        _rerun(*_pend(question))
+        # The box's own fragment reruns too (first, it is cheap): a keyed rerun replaces
+        # the interaction's default one, and without it the box was sometimes gone from
+        # the page once the answer was drawn (bench.load --cold, #42).
+        _rerun(QUESTION_BOX, *_pend(question))
 
 
 def _pend(question: str) -> list[str]:
