@@ -294,3 +294,16 @@ def make_order_sheet(path: Path, count: int = ORDER_ROWS) -> list[dict[str, Any]
         writer.writeheader()
         writer.writerows(rows)
     return rows
+
+
+def make_income_report(folder: Path, name: str, sales: list[int], cost: list[int]) -> Path:
+    """A company's two-year income statement in Markdown (net sales and cost of sales, in
+    millions): what the comparison tests compare."""
+    source = folder / f"{name}.md"
+    source.write_text(
+        f"# {name.title()} annual report\n\n## Consolidated statements of income\n\n"
+        "(In millions) 2023 2022\n"
+        f"Net sales {sales[0]:,} {sales[1]:,}\n"
+        f"Cost of sales {cost[0]:,} {cost[1]:,}\n"
+    )
+    return source

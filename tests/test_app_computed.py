@@ -10,6 +10,7 @@ import pytest
 import streamlit_agraph
 from conftest import ask
 
+from testkit.builders import make_income_report
 from testkit.fake_llm_servers import FakeLLMServer, kind_of, outline_ids
 from treerag_core import index_document
 from treerag_core.summarize.summarizers import make_summarizer
@@ -24,27 +25,27 @@ def no_graph(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _report(folder: Path, registry: Path, name: str, sales: list[int], cost: list[int]) -> dict:
-    source = folder / f"{name}.md"
-    source.write_text(
-        f"# {name.title()} annual report\n\n## Consolidated statements of income\n\n"
-        "(In millions) 2023 2022\n"
-        f"Net sales {sales[0]:,} {sales[1]:,}\n"
-        f"Cost of sales {cost[0]:,} {cost[1]:,}\n"
-    )
+    source = make_income_report(folder, name, sales, cost)
     return index_document(
         str(source), summarizer=make_summarizer(None), registry_path=str(registry), verbose=False
     )
 
 
-def test_a_comparison_is_a_table_a_chart_and_a_csv(make_app, app_registry: Path, tmp_path) -> None:  # noqa: ANN001
+def _compare(make_app, registry: Path, folder: Path):  # noqa: ANN001, ANN202
+    """Three companies' reports picked in the chat, and their gross margins compared."""
     docs = [
-        _report(tmp_path, app_registry, "acme", [1200, 1000], [700, 600]),
-        _report(tmp_path, app_registry, "globex", [2000, 1800], [1500, 1300]),
-        _report(tmp_path, app_registry, "initech", [500, 450], [200, 190]),
+        _report(folder, registry, "acme", [1200, 1000], [700, 600]),
+        _report(folder, registry, "globex", [2000, 1800], [1500, 1300]),
+        _report(folder, registry, "initech", [500, 450], [200, 190]),
     ]
     at = make_app(CHAT)
     at.multiselect(key="chat_doc_pick").set_value([d["doc_id"] for d in docs]).run()
     ask(at, "Compare the gross margin across Acme, Globex and Initech from 2022 to 2023.")
+    return at
+
+
+def test_a_comparison_is_a_table_a_chart_and_a_csv(make_app, app_registry: Path, tmp_path) -> None:  # noqa: ANN001
+    at = _compare(make_app, app_registry, tmp_path)
     assert not at.exception
     answer = at.session_state[state.CHAT_THREAD]["turns"][0]["answer"]
     assert answer.startswith("Gross margin, FY2022–FY2023: highest in FY2023: initech (60.0%)")
@@ -75,14 +76,7 @@ def test_with_a_model_the_table_is_the_app_s_and_the_model_adds_its_conclusion(
 
     server.reply = reply
     try:
-        docs = [
-            _report(tmp_path, app_registry, "acme", [1200, 1000], [700, 600]),
-            _report(tmp_path, app_registry, "globex", [2000, 1800], [1500, 1300]),
-            _report(tmp_path, app_registry, "initech", [500, 450], [200, 190]),
-        ]
-        at = make_app(CHAT)
-        at.multiselect(key="chat_doc_pick").set_value([d["doc_id"] for d in docs]).run()
-        ask(at, "Compare the gross margin across Acme, Globex and Initech from 2022 to 2023.")
+        at = _compare(make_app, app_registry, tmp_path)
     finally:
         server.stop()
     assert not at.exception and "answer" in server.kinds()

@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from testkit.builders import make_order_sheet
+from testkit.builders import make_income_report, make_order_sheet
 from testkit.fake_llm_servers import (
     either_server,
     kind_of,
@@ -174,14 +174,7 @@ def test_a_total_the_model_adds_up_itself_is_still_set_aside(orders, openai) -> 
 
 
 def _report(folder, registry, name: str, sales: list[int], cost: list[int]) -> dict:
-    source = folder / f"{name}.md"
-    source.write_text(
-        f"# {name.title()} annual report\n\n## Consolidated statements of income\n\n"
-        "(In millions) 2023 2022\n"
-        f"Net sales {sales[0]:,} {sales[1]:,}\n"
-        f"Cost of sales {cost[0]:,} {cost[1]:,}\n"
-    )
-    return _indexed(source, registry)
+    return _indexed(make_income_report(folder, name, sales, cost), registry)
 
 
 @pytest.fixture(scope="module")

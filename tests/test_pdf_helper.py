@@ -72,18 +72,23 @@ def test_the_helpers_pages_are_the_pages_this_process_reads(report: Path):
     assert any(line.bold for line in alone[0].lines)  # typography came through
 
 
-def test_the_document_is_the_same_with_and_without_the_helper(report: Path, monkeypatch):
-    from treerag_core import index_document, make_summarizer
-
-    started: list[PageHelper] = []
+@pytest.fixture
+def started(monkeypatch) -> list[PageHelper]:
+    """The helpers indexing starts, as if on two cores (a one-core runner helps too)."""
+    made: list[PageHelper] = []
 
     class Counted(PageHelper):
         def __init__(self, data: bytes, count: int) -> None:
             super().__init__(data, count)
-            started.append(self)
+            made.append(self)
 
     monkeypatch.setattr(pdfium_pages, "PageHelper", Counted)
-    monkeypatch.setattr(pdfium_pages, "_cores", lambda: 2)  # a one-core runner helps too
+    monkeypatch.setattr(pdfium_pages, "_cores", lambda: 2)
+    return made
+
+
+def test_the_document_is_the_same_with_and_without_the_helper(report: Path, started):
+    from treerag_core import index_document, make_summarizer
 
     def indexed(helper: bool) -> dict:
         doc = index_document(
@@ -99,16 +104,7 @@ def test_the_document_is_the_same_with_and_without_the_helper(report: Path, monk
     assert alone["total_sections"] >= PAGES and alone["structure_source"]
 
 
-def test_a_bad_pdf_still_raises_its_error_and_leaves_no_helper(report: Path, monkeypatch):
-    started: list[PageHelper] = []
-
-    class Counted(PageHelper):
-        def __init__(self, data: bytes, count: int) -> None:
-            super().__init__(data, count)
-            started.append(self)
-
-    monkeypatch.setattr(pdfium_pages, "PageHelper", Counted)
-    monkeypatch.setattr(pdfium_pages, "_cores", lambda: 2)
+def test_a_bad_pdf_still_raises_its_error_and_leaves_no_helper(report: Path, started, monkeypatch):
     data = report.read_bytes()
 
     def refuse(data: bytes, name: str) -> None:
