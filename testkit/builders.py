@@ -120,19 +120,20 @@ def make_zip_bomb_docx(path: Path, inflated_bytes: int = 300 * 1024 * 1024) -> P
 # A typeset page is a list of items: ("h", text, font, style, size) for a heading (a "\n" in
 # text wraps it over lines), ("p", text) for a body paragraph in Helvetica 10, ("table",
 # rows) whose first row is set bold, ("toc", title, printed page, indent mm) for a contents
-# entry with dotted leaders, or ("gap", mm).
+# entry with dotted leaders (a "\n" in title wraps it), or ("gap", mm).
 TypesetItem = tuple[Any, ...]
 
 
 def make_typeset_pdf(
     path: Path,
     pages: list[list[TypesetItem]],
-    header: str | None = None,
+    header: str | list[str | None] | None = None,
     first_printed: int | None = None,
 ) -> Path:
     """A PDF without bookmarks whose headings differ from the body only by their look.
 
-    ``header`` is a running head on every page; ``first_printed`` is the physical page
+    ``header`` is a running head on every page, or one per page (None: none on that page,
+    as on a chapter's first); ``first_printed`` is the physical page
     (1-based) that carries the printed page number 1 in its footer (pages before it carry
     none): a printed contents then names pages offset from the physical ones.
     """
@@ -143,10 +144,11 @@ def make_typeset_pdf(
     pdf.set_margins(20, 20, 20)
     for number, items in enumerate(pages, 1):
         pdf.add_page()
-        if header:
+        head = header[number - 1] if isinstance(header, list) else header
+        if head:
             pdf.set_font("Helvetica", "", 8)
             pdf.set_xy(20, 10)
-            pdf.cell(170, 4, header, align="R")
+            pdf.cell(170, 4, head, align="R")
         pdf.set_xy(20, 22)
         for item in items:
             _typeset(pdf, item)
@@ -186,9 +188,14 @@ def _typeset(pdf: Any, item: TypesetItem) -> None:
                 pdf.cell(50, 6, str(cell))
             pdf.ln(6)
         pdf.ln(2)
-    elif kind == "toc":
+    elif kind == "toc":  # a "\n" in title wraps the entry: its number on the last line
         _, title, printed, indent = item
         pdf.set_font("Helvetica", "", 10)
+        *wrapped, title = title.split("\n")
+        for n, line in enumerate(wrapped):
+            pdf.set_x(20 + indent + (8 if n else 0))  # a wrapped entry's rest hangs under it
+            pdf.cell(160 - indent, 6, line, new_x="LMARGIN", new_y="NEXT")
+        indent += 8 if wrapped else 0
         pdf.set_x(20 + indent)
         width = 160 - indent
         dots = "." * int((width - pdf.get_string_width(title)) / pdf.get_string_width(". "))

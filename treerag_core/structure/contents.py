@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from .candidates import CONTENTS_WORDS, CONTINUED_TITLE
+from .candidates import CONTENTS_WORDS, CONTINUED_TITLE, KEYWORDS, NUMBER_RANK, Kind
 from .headings import Heading, Position
 from .layout import Layout, Line
 from .levels import levels_from_look, numbering_rank
@@ -36,10 +36,21 @@ from .thresholds import (
 _LEADERS = re.compile(r"^(?P<title>.*?\S)\s*(?:[.·•…_]\s*){3,}(?P<num>\d{1,4}|[ivxlc]{1,7})$")
 _FLUSH = re.compile(r"^(?P<title>.*\S)\s+(?P<num>\d{1,4})$")
 _CONTENTS_TITLE = re.compile(rf"^(?:{CONTENTS_WORDS})$", re.IGNORECASE)
-_LABEL_ONLY = re.compile(r"(?i)(?:part|chapter|book|section|appendix)\s+[\divxlc]{1,6}[a-z]?\.?")
+# A part's label alone on its line, in the languages candidates knows: "PART II", "Kapitel 3".
+_LABEL_WORDS = (*KEYWORDS[Kind.PART], *KEYWORDS[Kind.CHAPTER], *KEYWORDS[Kind.SECTION], "Book",
+                "Appendix")  # fmt: skip
+_LABEL_ONLY = re.compile(
+    rf"(?i)(?:{'|'.join(map(re.escape, _LABEL_WORDS))})\s+[\divxlc]{{1,6}}[a-z]?\.?"
+)
 _BARE_NUMBER = re.compile(r"\d{1,4}|[ivxlc]{1,7}")
 _LEADER_CHARS = " .·•…_"  # dotted leaders, stripped from an entry whose number is lost
 _PAGE_COLUMN = re.compile(r"^(?:page|pages)\s+|\s*\b(?:page|pages)$", re.IGNORECASE)
+# An entry's own section number, however long its title runs (an FAQ lists its questions):
+# "3.1.12 How can I …". Body lines are held to a heading's length; a contents entry is not.
+_ENTRY_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){0,4})\.?\s+(?=[^\W\d_]|[(“\"'«])")
+# A section number set tight against its title ("11.10How can I …", a contents whose numbers
+# outgrew their column): a space between them.
+_TIGHT_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)(?=[A-Z])")
 _CONNECTORS = {"of", "and", "the", "to", "for", "in", "on", "with", "or", "&", "a", "an"}
 
 
@@ -160,6 +171,9 @@ def _read_page(
         if parsed is None:
             if CONTINUED_TITLE.search(text):
                 continue  # "ITEM 8 … (continued)" atop a contents page repeats an entry
+            if pending is not None and _wraps_onto(pending, ln):
+                pending = replace(pending, text=f"{pending.text.rstrip()} {text}")
+                continue  # an entry wrapped over three lines or more, its number on the last
             if pending is not None:
                 add(pending, _without_leaders(pending.text), None)
             pending = ln
@@ -240,6 +254,7 @@ def _add(
     profile: Profile,
 ) -> None:
     title = _PAGE_COLUMN.sub("", title).strip()  # "PART I  Page", "Page Part I": column header
+    title = _TIGHT_NUMBER.sub(r"\1 ", title)
     if not title or title.endswith("No.") or (printed is None and not _part_like(title)):
         return  # a stray line ("Item No.", a note under a part title) is not an entry
     if printed is None and not contents.entries and not label_only(title):
@@ -248,7 +263,7 @@ def _add(
     inset = 0.0 if _centred(ln, edges) else ln.x0 - edges[0]
     indent = round(inset / CONTENTS_INDENT_STEP)
     prominence = (float(indent), -ln.style[0], -float(ln.bold), float(ln.italic))
-    rank = numbering_rank(title, profile)
+    rank = _entry_rank(title, profile)
     heading = Heading(ln.page, ln.index, ln.index + 1, title, prominence, rank)
     contents.entries.append(Entry(title, printed, heading, ln.x0))
 
@@ -262,10 +277,20 @@ def _continues_previous(contents: Contents, ln: Line, p: int) -> bool:
         return False
     words = prev.title.split()
     text = ln.text.strip()
-    if label_only(text) or numbering_rank(text) is not None or text.startswith("("):
+    if label_only(text) or _entry_rank(text) is not None or text.startswith("("):
         return False  # "PART II" centred above the next Items; "(Except for …)", a note
     indented = ln.x0 > prev.x0 + ln.size  # a part title does not sit right of an entry
     return bool(words) and (words[-1].lower() in _CONNECTORS or text[:1].islower() or indented)
+
+
+def _entry_rank(title: str, profile: Profile = GENERIC) -> float | None:
+    """The rank an entry's numbering gives it, its title's length aside."""
+    rank = numbering_rank(title, profile)
+    text = " ".join(title.split())
+    number = _ENTRY_NUMBER.match(text) if rank is None else None
+    if number is None or text[number.end() :][:1].islower():
+        return rank  # "10 percent of …": a sentence run on, not a numbered title
+    return NUMBER_RANK + len(number.group(1).split("."))
 
 
 def _wraps_onto(pending: Line, ln: Line) -> bool:
@@ -275,7 +300,8 @@ def _wraps_onto(pending: Line, ln: Line) -> bool:
         return False
     words = pending.text.split()
     ends_open = bool(words) and words[-1].lower() in _CONNECTORS
-    return pending.style == ln.style and (ends_open or ln.x0 > pending.x0 + ln.size)
+    same = pending.style[:2] == ln.style[:2]  # size and weight: a title may set words in italic
+    return same and (ends_open or ln.x0 > pending.x0 + ln.size)
 
 
 def _part_like(title: str) -> bool:

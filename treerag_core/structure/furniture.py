@@ -5,11 +5,14 @@ consecutive pages (section running heads such as ``PART I`` / ``Item 1A`` in som
 For the latter the first occurrence is kept when it is a keyword heading, since that is
 where the section starts. A page without the line (a cover's second page, a full-page
 table) does not break a run: ``Table of Contents``, the link atop a filing's pages, is a
-running head on its cover too.
+running head on its cover too. A running head that names where the reader is changes from
+page to page but keeps its label: ``CHAPTER 3. CHOOSING A DEBIAN … 3.1. WHICH …`` then
+``CHAPTER 3. … 3.2. BUT WHAT ABOUT …`` (LaTeX's book style, the Debian manuals).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from ..text.numbers import header_cells
@@ -62,7 +65,7 @@ def furniture_lines(page_lines: list[list[str]], profile: Profile = GENERIC) -> 
     everywhere = {k for k, n in count.items() if n >= threshold}
     everywhere -= _numbered_per_page(page_lines, edges, everywhere, profile)
     runs = _runs(page_lines, edges, pages_of, everywhere, profile)
-    dropped: set[Position] = set()
+    dropped: set[Position] = _labelled_heads(page_lines, edges)
     for p, (lines, edge) in enumerate(zip(page_lines, edges, strict=True)):
         outer = edge[:PAGE_NUMBER_EDGE_LINES] + edge[-PAGE_NUMBER_EDGE_LINES:]
         for i in edge:
@@ -130,3 +133,45 @@ def _keyword_line(lines: list[str], edge: list[int], key: str, profile: Profile)
             cand = classify_line(lines[i], profile)
             return cand is not None and cand.kind != Kind.CAPS
     return False
+
+
+# A running head's label: a word and a number ("CHAPTER 3.", "Note 5") or a section number of
+# two levels or more ("3.1."), then more words; the page number may stand before it ("12
+# CHAPTER 1. INTRODUCTION") or after. Amounts and percentages mark a table row ("Level 3
+# assets 1,234"), dotted leaders a contents entry: neither is a running head.
+_LABEL = re.compile(r"^\s*(?:\d{1,4}\s+)?([^\W\d_]+\s+\d+|\d+(?:\.\d+)+)(\.?)\s+\S")
+_PAGE_AFTER = re.compile(r"\s\d{1,4}\s*$")
+_NOT_A_HEAD = re.compile(r"\d{3}|[$%€£]")
+_LEADERS = re.compile(r"(?:[.·•…_]\s*){3,}\d{1,4}\s*$")
+
+
+def _labelled_heads(page_lines: list[list[str]], edges: list[list[int]]) -> set[Position]:
+    """Running heads whose words change from page to page under one label (the chapter's
+    number, with the current section's title after it): a label printed at the outermost
+    lines of two pages or more is where the reader is, not a section starting. A family of
+    such labels is furniture when most of its lines share their label with another page's.
+    A line that another of its label extends, or that extends another, is kept: a heading
+    and what repeats it ("Note 5. Debt", then "Note 5. Debt (continued)"; "Chapter 1 Basics"
+    and its contents entry, "Chapter 1 Basics 1")."""
+    family: dict[str, list[tuple[Position, str, str]]] = {}
+    for p, (lines, edge) in enumerate(zip(page_lines, edges, strict=True)):
+        for i in edge[:PAGE_NUMBER_EDGE_LINES] + edge[-PAGE_NUMBER_EDGE_LINES:]:
+            match = _LABEL.match(lines[i])
+            rest = _PAGE_AFTER.sub("", lines[i][match.end(1) :]) if match else ""
+            if match is None or _NOT_A_HEAD.search(rest) or _LEADERS.search(lines[i]):
+                continue
+            label = " ".join(match.group(1).lower().split())
+            key = fold_digits(label) + match.group(2)
+            family.setdefault(key, []).append(((p, i), label, _exact(lines[i])))
+    dropped: set[Position] = set()
+    for members in family.values():
+        pages = {position[0] for position, _, _ in members}
+        labels = Counter(label for _, label, _ in members)
+        repeated = sum(n for n in labels.values() if n > 1)
+        if len(pages) < MIN_RUNNING_PAGES or repeated < RUNNING_SHARE * len(members):
+            continue
+        for position, label, text in members:
+            kin = [t for _, lb, t in members if lb == label and t != text]
+            if not any(t.startswith(text) or text.startswith(t) for t in kin):
+                dropped.add(position)
+    return dropped

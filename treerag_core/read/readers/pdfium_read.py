@@ -24,6 +24,10 @@ from typing import Any
 
 # PDFium marks a hyphenated line break with U+FFFE before its generated CR LF.
 _HYPHEN_BREAK = "\ufffe"
+# A combining accent with no letter before it: TeX's quotes (`stable') set as a grave accent
+# that PDFium places after a space or at a line's end, where it stands between a contents
+# entry's leaders and its page number. It modifies nothing, so it is left out.
+_ORPHAN_MARKS = re.compile(r"(?:(?<=\s)|^)[\u0300-\u036f]+", re.MULTILINE)
 # Weight 600 (semibold) and above reads as bold; PDF font descriptor flag 7 is italic.
 BOLD_WEIGHT = 600
 _ITALIC_FLAG = 1 << 6
@@ -81,6 +85,7 @@ def read_page(document: Any, index: int) -> Page | None:
 def _clean(raw: str) -> str:
     """The page text as structure detection reads it: hyphenated breaks joined, LF lines."""
     text = raw.replace(_HYPHEN_BREAK + "\r\n", "").replace(_HYPHEN_BREAK, "")
+    text = _ORPHAN_MARKS.sub("", text)
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").replace("\f", "\n")
 
 
@@ -121,6 +126,7 @@ def _lines(textpage: Any, raw: str) -> tuple[list[Line], bool]:
 
 
 def _clean_line(text: str) -> str:
+    text = _ORPHAN_MARKS.sub("", text)
     return text.replace(_HYPHEN_BREAK, "").replace("\x00", "").replace("\f", "").replace("\r", "")
 
 

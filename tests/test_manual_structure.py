@@ -1,0 +1,111 @@
+"""A typeset manual as LaTeX sets one (the Debian FAQ): running heads that name the current
+chapter and section, a printed contents whose entries are long questions wrapped over two or
+three lines. Built here, so every title, level and parent is known."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from testkit.builders import make_typeset_pdf
+from treerag_core import index_document
+from treerag_core.read.readers.pdfium_read import _clean, _clean_line
+from treerag_core.structure.contents import _entry_rank, label_only
+from treerag_core.tree.labels import heading_label
+
+BODY = (
+    "The archive keeps every package that was ever released, and a mirror copies the part "
+    "of it that its users ask for, once a day, from the nearest server that has it."
+)
+LONG_QUESTION = (
+    "1.3 I am currently tracking the testing distribution. What will happen when a release "
+    "is made, will I still be tracking testing or will my machine be running the new stable "
+    "distribution?"
+)
+
+
+def _manual(tmp_path: Path) -> Path:
+    """Contents, then two chapters over five pages; a running head atop every page but a
+    chapter's first, naming the chapter and the section the page is in."""
+    contents = [
+        ("h", "Contents", "Helvetica", "B", 14),
+        ("toc", "1 Definitions and overview", 1, 0),
+        ("toc", "1.1 What is this manual?", 1, 6),
+        ("toc", "1.2 Which distribution is better for me, and how do I choose it?", 2, 6),
+        ("toc", LONG_QUESTION.replace("release ", "release\n").replace("running ", "running\n"),
+         3, 6),
+        ("toc", "2 The archives", 4, 0),
+        ("toc", "2.1 How many distributions are there?", 4, 6),
+        ("toc", "2.2 What does the pool directory hold?", 5, 6),
+    ]  # fmt: skip
+    pages = [
+        contents,
+        [("h", "Chapter 1", "Helvetica", "B", 20), ("h", "Definitions and overview", "Helvetica",
+          "B", 20), ("h", "1.1 What is this manual?", "Helvetica", "B", 12), ("p", BODY),
+         ("h", "1.2 Which distribution is better for me, and how do I choose it?", "Helvetica",
+          "B", 12), ("p", BODY), ("p", BODY)],
+        [("p", "Where the mirror is matters less than " + BODY), ("p", BODY)],
+        [("h", LONG_QUESTION.replace("will my ", "will my\n"), "Helvetica", "B", 12),
+         ("p", BODY), ("p", BODY)],
+        [("h", "Chapter 2", "Helvetica", "B", 20), ("h", "The archives", "Helvetica", "B", 20),
+         ("h", "2.1 How many distributions are there?", "Helvetica", "B", 12), ("p", BODY)],
+        [("p", BODY), ("h", "2.2 What does the pool directory hold?", "Helvetica", "B", 12),
+         ("p", BODY)],
+    ]  # fmt: skip
+    heads = [
+        None,
+        None,
+        "CHAPTER 1. DEFINITIONS AND OVERVIEW 1.2. WHICH DISTRIBUTION IS BETTER FOR...",
+        "CHAPTER 1. DEFINITIONS AND OVERVIEW 1.3. I AM CURRENTLY TRACKING...",
+        None,
+        "CHAPTER 2. THE ARCHIVES 2.1. HOW MANY DISTRIBUTIONS ARE THERE?",
+    ]
+    return make_typeset_pdf(tmp_path / "faq.pdf", pages, header=heads, first_printed=2)
+
+
+def test_running_heads_naming_the_section_are_no_sections(tmp_path: Path) -> None:
+    doc = index_document(str(_manual(tmp_path)), persist=False, verbose=False)
+    flat = doc["flat_nodes"]
+    titles = [heading_label(n) for n in flat.values() if not n.get("generated")]
+    assert not [t for t in titles if "CHAPTER" in t]
+    by_title = {heading_label(n): n for n in flat.values()}
+    which = by_title["1.2 Which distribution is better for me, and how do I choose it?"]
+    assert "Where the mirror is matters less" in which["text"]  # its page's rest is its own
+    assert which["page_end"] == 3
+    assert "CHAPTER" not in which["text"]
+
+
+def test_long_wrapped_contents_entries_keep_their_numbered_level(tmp_path: Path) -> None:
+    doc = index_document(str(_manual(tmp_path)), persist=False, verbose=False)
+    flat = doc["flat_nodes"]
+    rows = {
+        heading_label(n): (n["level"], heading_label(flat[n["parent_id"]]))
+        for n in flat.values()
+        if n.get("parent_id") and not n.get("generated")
+    }
+    chapter = "1 Definitions and overview"
+    assert rows["1.1 What is this manual?"][1] == chapter
+    long_one = next(t for t in rows if t.startswith("1.3 I am currently tracking"))
+    assert long_one.endswith("running the new stable distribution?")  # all three lines
+    assert rows[long_one] == rows["1.1 What is this manual?"]  # a sibling, by its number
+    assert rows["2.2 What does the pool directory hold?"][1] == "2 The archives"
+    assert not [t for t in rows if t.startswith(("is made", "distribution?", "the new stable"))]
+
+
+def test_numbered_entries_rank_by_number_whatever_their_length_or_script() -> None:
+    assert _entry_rank(LONG_QUESTION) == _entry_rank("1.1 What is this manual?")
+    assert _entry_rank("1.6 Как соотносятся проект Debian и проект GNU " * 5) is not None
+    assert _entry_rank("10 percent of the packages are built again") is None
+
+
+def test_part_labels_in_other_languages_stand_alone() -> None:
+    for label in ("Chapter 3", "Kapitel 3", "Chapitre IV", "Capítulo 2", "Глава 2", "PART II"):
+        assert label_only(label), label
+    assert not label_only("Kapitel 3 Installation")
+
+
+def test_an_accent_with_no_letter_before_it_is_left_out() -> None:
+    """TeX's `stable' quote set as a combining grave, which PDFium puts after a space."""
+    assert _clean_line("upgrades in \xa0stable’? . . . . \u0300 5") == (
+        "upgrades in \xa0stable’? . . . .  5"
+    )
+    assert _clean("caf\u00e9 and cafe\u0301\r\n\u0300x") == "caf\u00e9 and cafe\u0301\nx"
