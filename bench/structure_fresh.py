@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .record import write_results
-from .structure_score import micro, score
+from .structure_score import label_of, micro, score, titles_alone
 from .tree_quality import Worker, export, git
 
 BENCH = Path(__file__).resolve().parent
@@ -111,6 +111,7 @@ def nodes_of(document: dict[str, Any]) -> list[dict[str, Any]]:
     return [
         {
             "title": flat[nid]["title"],
+            "label": label_of(flat[nid]),
             "page": flat[nid].get("page_start"),
             "parent": index.get(flat[nid].get("parent_id") or ""),
             "generated": paged or bool(flat[nid].get("generated")),
@@ -135,7 +136,9 @@ def run(docs: list[dict[str, Any]], ref: str) -> tuple[list[dict[str, Any]], str
                     row[side] = {"error": reply["error"]}
                     continue
                 document = reply["document"]
-                row[side] = {**score(nodes_of(document), doc["gold"]),
+                nodes = nodes_of(document)
+                row[f"{side}_titles_alone"] = score(titles_alone(nodes), doc["gold"])
+                row[side] = {**score(nodes, doc["gold"]),
                              "source": str(document.get("structure_source") or ""),
                              "seconds": reply["seconds"]}  # fmt: skip
             rows.append(row)
@@ -150,9 +153,10 @@ def pct(x: float) -> str:
 
 def report(rows: list[dict[str, Any]], commit: str, after: str) -> tuple[dict[str, Any], list[str]]:
     groups = ["tuning", "held-out", SEEN]
+    sides = ("before", "after", "before_titles_alone", "after_titles_alone")
     totals = {
-        group: {side: micro([r[side] for r in rows if r["half"] == group and "error" not in r[side]])
-                for side in ("before", "after")}
+        group: {side: micro([r[side] for r in rows if r["half"] == group and side in r])
+                for side in sides}
         for group in groups
     }  # fmt: skip
     lines = [
@@ -162,17 +166,20 @@ def report(rows: list[dict[str, Any]], commit: str, after: str) -> tuple[dict[st
         f"`python -m bench.structure_fresh`; before = {commit}, after = {after} (working tree). "
         "Debian's packaged documentation, bookmarks removed and kept as gold, scored as "
         "`../shared/bench/structure/README.md` defines (micro-averaged). Split by SHA-256 of "
-        "the file name; the held-out half is only counted.",
+        "the file name; the held-out half is only counted. A node matches by its heading as "
+        "shown (number and title) or its title alone; the rows marked *titles alone* score "
+        "titles alone, as `bench.structure` did until 2026-12-04.",
         "",
         "| group | documents | bookmarks | before: recall / precision / F1 | after: recall / "
         "precision / F1 | parent before | parent after |",
         "|---|---:|---:|---|---|---:|---:|",
     ]
-    for group in groups:
-        b, a = totals[group]["before"], totals[group]["after"]
+    for group, suffix in [(g, s) for s in ("", "_titles_alone") for g in groups]:
+        b, a = totals[group]["before" + suffix], totals[group]["after" + suffix]
         count = sum(1 for r in rows if r["half"] == group)
+        name = f"{group}, *titles alone*" if suffix else group
         lines.append(
-            f"| {group} | {count} | {a['bookmarks']} | {pct(b['recall'])} / "
+            f"| {name} | {count} | {a['bookmarks']} | {pct(b['recall'])} / "
             f"{pct(b['precision'])} / **{pct(b['f1'])}** | {pct(a['recall'])} / "
             f"{pct(a['precision'])} / **{pct(a['f1'])}** | {b['parent_ok']}/{b['parent_total']} "
             f"| {a['parent_ok']}/{a['parent_total']} |"

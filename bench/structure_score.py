@@ -2,8 +2,11 @@
 
 Pure functions over plain lists, so tests can check the arithmetic. A *node* is
 ``{"title", "page", "parent"}`` (``parent``: index of the parent node or ``None``), in
-document order; ``generated`` nodes (size splits, page groups) are not named nodes. A
-*bookmark* is ``{"title", "page", "level"}``, in outline order.
+document order, and may carry ``label``: its heading as printed and shown, section number
+and title ("2.6. Debuginfod"), where the tree keeps the number apart from the title. A node
+matches by its title or its label, so a bookmark that carries the number and one that drops
+it (Texinfo's) both find the heading. ``generated`` nodes (size splits, page groups) are not
+named nodes. A *bookmark* is ``{"title", "page", "level"}``, in outline order.
 """
 
 from __future__ import annotations
@@ -57,11 +60,22 @@ def match(nodes: list[dict[str, Any]], gold: list[dict[str, Any]]) -> dict[int, 
     for b, bm in enumerate(gold):
         pages = range(bm["page"] - PAGE_SLACK, bm["page"] + PAGE_SLACK + 1)
         candidates = sorted(i for p in pages for i in by_page.get(p, []) if i not in used)
-        hit = next((i for i in candidates if titles_match(nodes[i]["title"], bm["title"])), None)
+        hit = next((i for i in candidates if _matches(nodes[i], bm["title"])), None)
         if hit is not None:
             used.add(hit)
             out[b] = hit
     return out
+
+
+def _matches(node: dict[str, Any], title: str) -> bool:
+    label = node.get("label")
+    return titles_match(node["title"], title) or bool(label) and titles_match(label, title)
+
+
+def label_of(node: dict[str, Any]) -> str | None:
+    """A tree node's heading as shown (``tree.labels.heading_label``): number and title."""
+    number = node.get("number")
+    return f"{number} {node.get('title') or ''}" if number else None
 
 
 def is_ancestor(nodes: list[dict[str, Any]], ancestor: int, node: int) -> bool:
@@ -159,4 +173,14 @@ def without_numbers(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Titles with a leading section number removed ("1.3.1 Fonts" → "Fonts"): a
     diagnostic, not the README's rule, for documents whose bookmarks drop the numbers that
     their printed headings carry."""
-    return [{**item, "title": _SECTION_NUMBER.sub("", str(item["title"]))} for item in items]
+    return [
+        {**item, "title": _SECTION_NUMBER.sub("", str(item["title"])),
+         **({"label": None} if "label" in item else {})}
+        for item in items
+    ]  # fmt: skip
+
+
+def titles_alone(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Nodes matched by their titles alone, as scored until 2026-12-04 (a heading whose
+    number the tree keeps apart, "2.6." of "Debuginfod", missed a bookmark that has it)."""
+    return [{**node, "label": None} for node in nodes]

@@ -137,6 +137,19 @@ def test_structure_scorer_titles_pages_and_parents():
     assert abs(total["f1"] - 2 * (3 / 8) * 0.75 / (3 / 8 + 0.75)) < 1e-12
 
 
+def test_structure_scorer_matches_a_heading_by_its_label_or_its_title():
+    """The tree keeps "2.6." apart from "Debuginfod"; a bookmark may carry it or drop it."""
+    from bench.structure_score import label_of, match, titles_alone
+
+    node = {"title": "Debuginfod", "number": "2.6.", "page": 21, "parent": None}
+    nodes = [{**node, "label": label_of(node)}]
+    assert nodes[0]["label"] == "2.6. Debuginfod"
+    assert match(nodes, [{"title": "2.6. Debuginfod", "page": 21, "level": 1}]) == {0: 0}
+    assert match(nodes, [{"title": "Debuginfod", "page": 21, "level": 1}]) == {0: 0}
+    assert match(titles_alone(nodes), [{"title": "2.6. Debuginfod", "page": 21, "level": 1}]) == {}
+    assert label_of({"title": "Overview"}) is None
+
+
 def test_structure_scorer_takes_each_node_once_in_document_order():
     from bench.structure_score import match
 
