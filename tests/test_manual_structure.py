@@ -10,6 +10,7 @@ from testkit.builders import make_typeset_pdf
 from treerag_core import index_document
 from treerag_core.read.readers.pdfium_read import _clean, _clean_line
 from treerag_core.structure.contents import _entry_rank, label_only
+from treerag_core.structure.furniture import furniture_lines
 from treerag_core.tree.labels import heading_label
 
 BODY = (
@@ -109,3 +110,24 @@ def test_an_accent_with_no_letter_before_it_is_left_out() -> None:
         "upgrades in \xa0stable’? . . . .  5"
     )
     assert _clean("caf\u00e9 and cafe\u0301\r\n\u0300x") == "caf\u00e9 and cafe\u0301\nx"
+
+
+def _pages(tops: list[str]) -> list[list[str]]:
+    return [[top, BODY, BODY, BODY, BODY, str(n)] for n, top in enumerate(tops, 1)]
+
+
+def test_a_label_repeated_far_apart_is_two_headings_not_a_running_head() -> None:
+    """Two plans filed as exhibits of one 10-K both number their sections 2.01, 3.01, …"""
+    plan = ["2.01 Definitions.", "3.01 Eligibility for Membership.", "4.01 Contributions.",
+            "5.01 Accounts.", "6.01 Distributions.", "7.01 Administration."]  # fmt: skip
+    pages = _pages(plan + plan)
+    assert not {(p, 0) for p in range(len(pages))} & furniture_lines(pages)
+
+
+def test_running_heads_of_one_chapter_on_nearby_pages_are_furniture() -> None:
+    tops = ["Chapter 1", "CHAPTER 1. BASICS 1.2. WHY", "CHAPTER 1. BASICS 1.4. HOW",
+            "Chapter 2", "CHAPTER 2. MORE 2.1. WHAT", "CHAPTER 2. MORE 2.3. WHEN",
+            "CHAPTER 3. LAST 3.1. WHO"]  # fmt: skip
+    dropped = furniture_lines(_pages(tops))
+    assert {(p, 0) for p in (1, 2, 4, 5, 6)} <= dropped
+    assert not {(0, 0), (3, 0)} & dropped  # the chapters' own first lines

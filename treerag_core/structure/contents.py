@@ -171,6 +171,10 @@ def _read_page(
         if parsed is None:
             if CONTINUED_TITLE.search(text):
                 continue  # "ITEM 8 … (continued)" atop a contents page repeats an entry
+            if pending is not None and _BARE_NUMBER.fullmatch(text):
+                add(pending, _without_leaders(pending.text), text)  # its number, a row lower
+                pending = None
+                continue
             if pending is not None and _wraps_onto(pending, ln):
                 pending = replace(pending, text=f"{pending.text.rstrip()} {text}")
                 continue  # an entry wrapped over three lines or more, its number on the last

@@ -166,12 +166,25 @@ def _labelled_heads(page_lines: list[list[str]], edges: list[list[int]]) -> set[
     dropped: set[Position] = set()
     for members in family.values():
         pages = {position[0] for position, _, _ in members}
-        labels = Counter(label for _, label, _ in members)
-        repeated = sum(n for n in labels.values() if n > 1)
-        if len(pages) < MIN_RUNNING_PAGES or repeated < RUNNING_SHARE * len(members):
+        if len(pages) < MIN_RUNNING_PAGES or _recurring(members) < RUNNING_SHARE * len(members):
             continue
         for position, label, text in members:
             kin = [t for _, lb, t in members if lb == label and t != text]
             if not any(t.startswith(text) or text.startswith(t) for t in kin):
                 dropped.add(position)
     return dropped
+
+
+def _recurring(members: list[tuple[Position, str, str]]) -> int:
+    """Lines whose label recurs within MAX_RUN_GAP pages: a running head follows its chapter
+    from page to page; two plans filed in one exhibit both print "2.01 Definitions." far
+    apart, and those are headings."""
+    pages: dict[str, list[int]] = {}
+    for (page, _), label, _ in members:
+        pages.setdefault(label, []).append(page)
+    near = {
+        label
+        for label, found in pages.items()
+        if any(0 < b - a <= MAX_RUN_GAP for a, b in zip(found, found[1:], strict=False))
+    }
+    return sum(1 for _, label, _ in members if label in near)
