@@ -57,3 +57,23 @@ def test_a_translated_manual_is_read_and_answered_in_its_language(
         result = ask(item["questions"][language], document, retriever, return_raw=False)
         assert right_section(result["references"], golds[item["gold"]]), (qid, edition)
         assert result["answer"].strip()
+
+
+def test_a_translated_manual_without_bookmarks_reads_its_printed_contents(tmp_path) -> None:
+    """The German FAQ with its bookmarks removed: chapters and numbered questions from its
+    contents pages, each at its number's level; its running heads ("KAPITEL 3. EINE
+    DEBIAN-DISTRIBUTION … 3.1. WELCHE …") are not sections."""
+    from pypdf import PdfReader, PdfWriter
+
+    source = _unpacked("debian-faq.de.pdf", tmp_path)
+    writer = PdfWriter(clone_from=PdfReader(source))
+    writer._root_object.pop("/Outlines", None)  # noqa: SLF001 - pypdf's way to drop them
+    bare = tmp_path / "bare.pdf"
+    writer.write(bare)
+    document = index_document(str(bare), persist=False, verbose=False)
+    assert document["structure_source"] == "printed contents"
+    nodes = list(document["flat_nodes"].values())
+    assert not [n for n in nodes if n["title"].upper().startswith("KAPITEL")]
+    levels = {n.get("number"): n["level"] for n in nodes if n.get("number")}
+    assert levels["1.7"] == levels["1.1"] == levels["3.1"] == levels["1"] + 1
+    assert levels["3.1.5"] == levels["3.1"] + 1

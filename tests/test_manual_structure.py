@@ -10,6 +10,7 @@ from testkit.builders import make_typeset_pdf
 from treerag_core import index_document
 from treerag_core.read.readers.pdfium_read import _clean, _clean_line
 from treerag_core.structure.contents import _entry_rank, label_only
+from treerag_core.structure.contents_place import _title_keys
 from treerag_core.structure.furniture import furniture_lines
 from treerag_core.tree.labels import heading_label
 
@@ -131,3 +132,9 @@ def test_running_heads_of_one_chapter_on_nearby_pages_are_furniture() -> None:
     dropped = furniture_lines(_pages(tops))
     assert {(p, 0) for p in (1, 2, 4, 5, 6)} <= dropped
     assert not {(0, 0), (3, 0)} & dropped  # the chapters' own first lines
+
+
+def test_contents_titles_in_other_scripts_are_looked_up() -> None:
+    """A Russian contents is placed by its titles' letters, not by their numbers alone."""
+    keys = _title_keys("2 Получение и установка Debian GNU/Linux")
+    assert keys and keys[0].startswith("2получениеиустановка")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
+from .bookmarks import title_key
 from .contents import Contents, Entry, label_only
 from .headings import Heading, Position
 from .layout import Layout
@@ -29,15 +30,9 @@ from .thresholds import (
 _LABEL = re.compile(r"^(?:[IVXLC]{1,6}|[A-Z]|\d{1,3})[.:]?\s+(?=\S)")
 
 
-_NON_KEY = re.compile(r"[^0-9a-z]+")
 # The index is built from a line's opening characters only: keying whole lines of a long
 # book costs more than the rest of reading its contents.
 _OPENING_CHARS = 24
-
-
-def key(text: str) -> str:
-    """A title as compared: letters and digits only, lower case."""
-    return _NON_KEY.sub("", text.lower())
 
 
 class _Pages:
@@ -51,13 +46,13 @@ class _Pages:
         self.index: dict[str, list[Position]] = defaultdict(list)
         for p in range(first, len(self.texts)):
             for i, text in enumerate(self.texts[p]):
-                opening = key(text[:_OPENING_CHARS])
+                opening = title_key(text[:_OPENING_CHARS])
                 if len(opening) >= MIN_LOOKUP_CHARS and (p, i) not in dropped:
                     self.index[opening[:MIN_LOOKUP_CHARS]].append((p, i))
 
     def keys(self, p: int) -> list[str]:
         if p not in self._keys:
-            self._keys[p] = [key(t) for t in self.texts[p]]
+            self._keys[p] = [title_key(t) for t in self.texts[p]]
         return self._keys[p]
 
     def matches(self, title_key: str) -> list[tuple[int, int, int]]:
@@ -165,7 +160,7 @@ def _shift(entries: list[Entry], pages: _Pages) -> int:
     # The first entries decide: later parts of a filing may carry a second numbering (the
     # annual report's own pages), and drift is followed entry by entry anyway.
     for e in numbered[:CONTENTS_SAMPLE]:
-        title = key(e.title)
+        title = title_key(e.title)
         if len(title) < MIN_LOOKUP_CHARS:
             continue
         printed = int(e.printed or 0) - 1
@@ -212,10 +207,10 @@ def _locate(
 def _title_keys(title: str) -> list[str]:
     """The title's key, and without a leading label (``I Gnuplot`` is printed ``Gnuplot``
     under a separate ``Part I`` line)."""
-    keys = [key(title)]
+    keys = [title_key(title)]
     bare = _LABEL.sub("", title, count=1)
-    if bare != title and len(key(bare)) >= MIN_LOOKUP_CHARS:
-        keys.append(key(bare))
+    if bare != title and len(title_key(bare)) >= MIN_LOOKUP_CHARS:
+        keys.append(title_key(bare))
     return [k for k in keys if len(k) >= MIN_LOOKUP_CHARS]
 
 

@@ -15,9 +15,10 @@ from dataclasses import dataclass, replace
 
 from ..limits import Limits
 from . import Structured
+from .bookmarks import title_key
 from .confirm import checked
 from .contents import Contents, read_contents
-from .contents_place import key, place
+from .contents_place import place
 from .furniture import furniture_lines
 from .headings import Heading, Position, render
 from .layout import Layout, build_layout
@@ -146,7 +147,7 @@ def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]
     """Contents entries, with the typography headings inside each entry one level below it
     and on (their own levels kept relative to each other)."""
     taken = {(h.page, line) for h in entries for line in range(h.start, max(h.end, h.start + 1))}
-    names = {(key(h.title), h.page) for h in entries}
+    names = {(title_key(h.title), h.page) for h in entries}
     inner = [
         _copy(h)
         for h in found
@@ -162,7 +163,7 @@ def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]
         if id(h) in own:
             _shift_below(owner, group)
             owner, group = h, []
-        elif owner is not None and key(h.title) == key(owner.title):
+        elif owner is not None and title_key(h.title) == title_key(owner.title):
             continue  # the entry's own title printed further into its span ("Index")
         else:
             group.append(h)
@@ -175,7 +176,7 @@ def _named(h: Heading, names: set[tuple[str, int]]) -> bool:
     """The heading repeats an entry's title (or its label, a running "Item 7A"; or its name
     without the entry's label: "Condensed Consolidated Statement of Income" printed under
     the bookmark "A-1 - Condensed Consolidated Statement of Income") nearby."""
-    own = key(h.title)
+    own = title_key(h.title)
     return bool(own) and any(
         abs(page - h.page) <= 1
         and (
