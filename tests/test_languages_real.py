@@ -77,3 +77,5 @@ def test_a_translated_manual_without_bookmarks_reads_its_printed_contents(tmp_pa
     levels = {n.get("number"): n["level"] for n in nodes if n.get("number")}
     assert levels["1.7"] == levels["1.1"] == levels["3.1"] == levels["1"] + 1
     assert levels["3.1.5"] == levels["3.1"] + 1
+    texts = {n.get("number"): n["text"] for n in nodes}
+    assert "Virtuelle Pakete" in texts["7.8"]  # 7.9's title wraps over three lines

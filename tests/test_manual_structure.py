@@ -46,7 +46,8 @@ def _manual(tmp_path: Path) -> Path:
          ("h", "1.2 Which distribution is better for me, and how do I choose it?", "Helvetica",
           "B", 12), ("p", BODY), ("p", BODY)],
         [("p", "Where the mirror is matters less than " + BODY), ("p", BODY)],
-        [("h", LONG_QUESTION.replace("will my ", "will my\n"), "Helvetica", "B", 12),
+        [("h", LONG_QUESTION.replace("release ", "release\n").replace("will my ", "will my\n"),
+          "Helvetica", "B", 12),
          ("p", BODY), ("p", BODY)],
         [("h", "Chapter 2", "Helvetica", "B", 20), ("h", "The archives", "Helvetica", "B", 20),
          ("h", "2.1 How many distributions are there?", "Helvetica", "B", 12), ("p", BODY)],
@@ -90,6 +91,8 @@ def test_long_wrapped_contents_entries_keep_their_numbered_level(tmp_path: Path)
     assert long_one.endswith("running the new stable distribution?")  # all three lines
     assert rows[long_one] == rows["1.1 What is this manual?"]  # a sibling, by its number
     assert rows["2.2 What does the pool directory hold?"][1] == "2 The archives"
+    long_node = next(n for n in flat.values() if heading_label(n) == long_one)
+    assert long_node["text"].startswith(BODY[:40])  # its three printed lines are its title
     assert not [t for t in rows if t.startswith(("is made", "distribution?", "the new stable"))]
 
 

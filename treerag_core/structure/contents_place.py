@@ -22,6 +22,7 @@ from .thresholds import (
     CONTENTS_MIN_SHIFT,
     CONTENTS_PAGE_SLACK,
     CONTENTS_SAMPLE,
+    MAX_HEADING_LINES,
     MIN_DRIFT_TITLE_CHARS,
     MIN_LOOKUP_CHARS,
     TITLE_RUN_ON_CHARS,
@@ -66,14 +67,16 @@ class _Pages:
         return out
 
     def _span(self, p: int, i: int, title_key: str) -> int:
+        """Lines the printed title takes from line ``i``: one, or as many as it wraps over
+        (up to MAX_HEADING_LINES: an FAQ's long questions); 0 if it is not printed there."""
         keys = self.keys(p)
-        line = keys[i]
-        if line.startswith(title_key):
-            return 1 if len(line) <= len(title_key) + TITLE_RUN_ON_CHARS else 0
-        if title_key.startswith(line) and i + 1 < len(keys):
-            joined = line + keys[i + 1]
-            if joined.startswith(title_key) and len(joined) <= len(title_key) + TITLE_RUN_ON_CHARS:
-                return 2
+        joined = ""
+        for n, line in enumerate(keys[i : i + MAX_HEADING_LINES], 1):
+            joined += line
+            if joined.startswith(title_key):
+                return n if len(joined) <= len(title_key) + TITLE_RUN_ON_CHARS else 0
+            if not title_key.startswith(joined):
+                return 0
         return 0
 
 
