@@ -108,3 +108,14 @@ def test_reading_a_question():
     assert "chang" not in q.metric
     assert read_question("Which segment had the highest revenue in 2022?").superlative == "max"
     assert read_question("How many Sam's Club units were in the U.S. in 2020?").kind == "count"
+
+
+def test_typographic_punctuation_does_not_change_a_sentence_s_stems() -> None:
+    """A filing sets "Company’s" with a curly quote; the question is typed in ASCII. Both
+    stem "liabilities" alike (it was "liabiliti" in any sentence holding a curly quote)."""
+    from treerag_core.answer.offline.question import stems
+
+    typed = stems("The Company's total liabilities - current - increased")
+    printed = stems("The Company’s total liabilities – current – increased")
+    assert printed == typed
+    assert "liability" in printed

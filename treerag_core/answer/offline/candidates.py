@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...text.tokens import STOPWORDS, WORD
-from .question import WEAK_WORDS, Question, stem, stems
+from .question import WEAK_WORDS, Question, plain_punctuation, stem, stems
 
 # A weak word ("total", "net") weighs this share of its inverse document frequency.
 WEAK_WORD_WEIGHT = 0.3
@@ -59,12 +59,15 @@ class Vocabulary:
     def stems(self, text: str) -> list[str]:
         """The stems of a text's words, stopwords dropped (see :func:`.question.stems`)."""
         found = self._texts.get(text)
-        if found is None and (self.language or not text.isascii()):
+        if found is not None:
+            return found
+        plain = plain_punctuation(text)
+        if self.language or not plain.isascii():
             # another language, or other scripts: cut as questions are
             found = self._texts[text] = stems(text, self.language)
-        if found is None:
+        else:
             found = []
-            for raw in WORD.findall(text.lower()):
+            for raw in WORD.findall(plain.lower()):
                 word = raw.strip("'’-")
                 if not word or word in STOPWORDS:
                     continue

@@ -222,6 +222,20 @@ def stem(token: str) -> str:
     return word
 
 
+# Typographic punctuation an English text is set with: curly quotes, dashes, non-breaking
+# spaces. Read as their ASCII forms, so that a sentence holding "Company’s" has its words
+# stemmed as a question typed in ASCII has them ("liabilities": liability, not liabiliti).
+_TYPOGRAPHIC = str.maketrans({
+    "’": "'", "‘": "'", "“": '"', "”": '"', "„": '"', "–": "-", "—": "-", "‑": "-",
+    "\xa0": " ", "\u2009": " ", "\u202f": " ", "…": "...", "•": " ",
+})  # fmt: skip
+
+
+def plain_punctuation(text: str) -> str:
+    """``text`` with its typographic punctuation in ASCII (letters untouched)."""
+    return text.translate(_TYPOGRAPHIC)
+
+
 def stems(text: str, language: str = "") -> list[str]:
     """The stems of a text's words (stopwords dropped), in order. Text in other scripts is
     cut as the offline ranking cuts it (words without accents; bigrams where words have no
@@ -229,6 +243,7 @@ def stems(text: str, language: str = "") -> list[str]:
     ``language`` other than English cuts and stems every word in it."""
     if language not in ("", "en"):
         return tokenize(text, language)
+    text = plain_punctuation(text)
     if not text.isascii():
         return [stem(w) if w.isascii() else w for w in tokenize(text)]
     words = (w.strip("'’-") for w in WORD.findall(text.lower()))
