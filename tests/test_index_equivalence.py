@@ -8,7 +8,9 @@ import unicodedata
 from collections import Counter
 
 from treerag_core.library import section_terms
-from treerag_core.text import language, tokens
+from treerag_core.summarize import phrases
+from treerag_core.text import cut_texts, language, tokens
+from treerag_core.text.cut_texts import SEGMENT_CHARS, CutTexts
 from treerag_core.text.language import Languages
 from treerag_core.text.tokens import TextTokens
 from treerag_core.tree.passages import (
@@ -218,3 +220,93 @@ def test_passages_headed_by_any_title_are_the_plain_ones() -> None:
                 assert node_passages(node, language=lang, other=other, tokens=TextTokens()) == (
                     expected
                 )
+                assert node_passages(node, language=lang, other=other, tokens=CutTexts()) == (
+                    expected
+                )
+
+
+# Texts of every kind a segment cut could meet: marks composed away ("e" + U+0301), marks a
+# normalisation makes ("¨", "İ"), marks of Devanagari, words cut by a window's edge.
+MARKED = ["Cafe\u0301 re\u0301sume\u0301 ", "na\u00a8ive İstanbul ", "नमस्ते दुनिया "]
+
+
+def _long_texts() -> list[str]:
+    plain = [t for t in TEXTS if t and cut_texts.unmarked(t)]  # Latin, Cyrillic, kana, ...
+    texts = [" ".join(plain[i % len(plain)] for i in range(n, n + 40)) for n in range(4)]
+    texts.append("Net sales rose 12% in the Company’s fiscal 2023 — “record”.\n" * 60)
+    texts.append("x" * 700 + " " + "word-joined " * 80)  # a first segment without a space
+    texts += [texts[0][:900] + mark + texts[1][:900] for mark in MARKED]
+    return texts
+
+
+def test_texts_cut_in_segments_are_the_plain_ones() -> None:
+    """The whole text and any stretch of it, from segments, as the text cut whole."""
+    texts = _long_texts()
+    assert sum(CutTexts()._bounds_of(text) is not None for text in texts) == len(texts) - 3
+    for text in texts:
+        for lang, other in (
+            ("", ""),
+            ("en", ""),
+            ("de", ""),
+            ("fr", "en"),
+            ("en", "ru"),
+            ("ja", ""),
+        ):
+            cut = CutTexts()
+            assert cut(text, lang) == tokens.tokenize(text, lang)
+            starts = [0, 1, SEGMENT_CHARS - 1, 777, 1000, len(text) // 2]
+            for start in starts:
+                for size in (1, 13, SEGMENT_CHARS, 2000, len(text)):
+                    got = cut.span(text, start, start + size, lang, other)
+                    assert got == tokens.tokenize(text[start : start + size], lang, other)
+
+
+def _reference_candidates(text: str) -> tuple[Counter, dict[str, Counter]]:
+    """A text's phrases as they were found before runs were found over marks: a Python
+    step a token."""
+
+    def runs(line: str):  # noqa: ANN202 - a generator of the reference only
+        run: list[str] = []
+        starts = sentence_start = True
+        for token in phrases._TOKEN.findall(line):
+            if phrases._boundary(token):
+                if run:
+                    yield run, starts
+                run, sentence_start = [], token in {".", "!", "?", ":", ";"}
+                continue
+            if not run:
+                starts = sentence_start
+            run.append(token)
+            sentence_start = False
+        if run:
+            yield run, starts
+
+    counts: Counter = Counter()
+    forms: dict[str, Counter] = {}
+    for line in text.split("\n"):
+        if phrases._is_caps_line(line):
+            continue
+        for run, starts in runs(line):
+            words = run
+            while words and words[-1].lower().endswith("ed") and len(words) > 1:
+                words = words[:-1]
+            if phrases.MIN_WORDS <= len(words) <= phrases.MAX_WORDS:
+                phrase, weight = " ".join(words), 1.0
+            elif len(words) == 1 and not starts and phrases._is_name(words[0]):
+                phrase, weight = words[0], phrases.NAME_WEIGHT
+            else:
+                continue
+            counts[phrase.lower()] += weight
+            forms.setdefault(phrase.lower(), Counter())[phrase] += 1
+    return counts, forms
+
+
+def test_phrases_are_the_plain_ones() -> None:
+    texts = [*TEXTS, *_long_texts(), "Revenue increased. Vietnam Operations grew; Walmart Stores "
+             "expanded\nShare Repurchase Program approved by the Board\nNET SALES BY REGION\n"
+             "Total: Regional Sales Volumes Increased Sharply 3,250 units. Acme Brands"]  # fmt: skip
+    for text in texts:
+        assert phrases.candidates(text) == _reference_candidates(text)
+        counts, forms = phrases.candidates(text)
+        reference = _reference_candidates(text)[1]
+        assert [list(forms[k]) for k in forms] == [list(reference[k]) for k in forms]  # order

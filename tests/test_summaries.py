@@ -210,6 +210,7 @@ def test_the_boilerplate_and_business_sentence_read_as_when_every_line_was_clean
     one found when each section was first checked whole (issue 42)."""
     from treerag_core.summarize import describe
     from treerag_core.summarize.digest import boilerplate_kind, boilerplate_of, clean_lines
+    from treerag_core.text.sentences import split_sentences
 
     rows = "".join(f"Order ORD-{i:05d}: Customer {i % 7}, Amount {i}.50.\n" for i in range(90))
     cover = "ACME Corp\n(Exact name of registrant as specified in its charter)\nFORM 10-K\n"
@@ -236,7 +237,7 @@ def test_the_boilerplate_and_business_sentence_read_as_when_every_line_was_clean
             lines = clean_lines(str(node.get("text") or ""), str(node.get("title") or ""))
             if boilerplate_kind(str(node.get("title") or ""), lines) is not None:
                 continue
-            for sentence in describe.split_sentences(str(node.get("text") or "")):
+            for sentence in split_sentences(str(node.get("text") or "")):
                 words = sentence.split()
                 if (
                     6 <= len(words)

@@ -29,6 +29,7 @@ from ..store.base import (
     collection_of,
 )
 from ..summarize.card import EDITABLE_FIELDS, build_card
+from ..text.cut_texts import CutTexts
 from ..text.language import LANGUAGE_NAMES, document_languages
 from ..text.messages import raised
 from ..text.tokens import TextTokens
@@ -46,7 +47,7 @@ def stamp_of(row: Mapping[str, Any]) -> str:
     return f"{row.get('content_hash', '')}@{row.get('indexed_at', '')}"
 
 
-def library_entry(document: Document, tokens: TextTokens | None = None) -> LibraryEntry:
+def library_entry(document: Document, tokens: TextTokens | CutTexts | None = None) -> LibraryEntry:
     """A document's entry: its card and its sections' statistics (what routing ranks by,
     built here at indexing so that no question has to open the document)."""
     card = build_card(document)
@@ -64,7 +65,7 @@ def index_entry(store: DocumentStore, document: Document) -> None:
     keep its ranking statistics in the store's cache, so that no question, not even the
     first, tokenises the document. A store of the caller's own without a library index
     gets the statistics alone: its documents are asked by id."""
-    tokens = TextTokens()  # a section's text is cut once for both
+    tokens = CutTexts()  # a section's text is cut once for both
     if isinstance(store, WithLibraryIndex):
         store.library_index().put(library_entry(document, tokens))
     flat = document.get("flat_nodes") or {}

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..text.sentences import split_sentences
+from ..text.sentences import iter_sentences
 from ..tree.labels import heading_label
 from ..types import FlatNode
 from .digest import boilerplate_of, sentence_case
@@ -111,7 +111,7 @@ def business_sentence(flat: Mapping[str, FlatNode]) -> tuple[str, str]:
     """``(sentence, node_id)``: the first sentence saying what the organisation does, from
     the document's first sections (("", "") when none does)."""
     for nid, node in list(flat.items())[:BUSINESS_SECTIONS]:
-        for sentence in split_sentences(str(node.get("text") or "")):
+        for sentence in iter_sentences(str(node.get("text") or "")):
             if not BUSINESS_SENTENCE.search(sentence) or len(sentence) > BUSINESS_CHARS:
                 continue  # the cheapest tests first: most sentences fail them
             words = sentence.split()

@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..text.sentences import split_sentences
+from ..text.sentences import iter_sentences
 from ..text.tables import Row, table_rows
 
 MAX_CHARS = 260  # a summary line in the outline: about two sentences
@@ -198,7 +198,7 @@ def lead_sentences(
     if rows is None:
         rows = _rows("\n".join(lines)[:TABLE_CHARS])
     chosen: list[str] = []
-    for sentence in split_sentences(_prose(lines, rows)):
+    for sentence in iter_sentences(_prose(lines, rows)):
         if not _states_something(sentence, title):
             continue
         sentence = _ITEM_MARK.sub("", sentence)

@@ -56,6 +56,11 @@ _SCRIPTS = {
     "thai": "[\u0e00-\u0e7f]",
 }
 _SCRIPT_RES = {name: re.compile(pattern) for name, pattern in _SCRIPTS.items()}
+# A letter of any script but Latin: a text without one is in Latin script, or in none,
+# told without counting each script's letters (ten passes over the text).
+_OTHER_SCRIPTS = re.compile(
+    "|".join(pattern for name, pattern in _SCRIPTS.items() if name != "latin")
+)
 # Scripts that name one language here; the others are told apart by their stopwords.
 _ONE_LANGUAGE = {"hangul": "ko", "greek": "el", "hebrew": "he", "thai": "th"}
 CANDIDATES = {
@@ -83,7 +88,7 @@ LANGUAGE_NAMES = {
 def _script(sample: str) -> str:
     """The script most of the letters are in (kana counts for Japanese even beside kanji).
     ASCII text holds no letter of another script: only its Latin letters are counted."""
-    if sample.isascii():
+    if sample.isascii() or not _OTHER_SCRIPTS.search(sample):  # a filing's "’" and "—"
         return "latin" if _SCRIPT_RES["latin"].search(sample) else ""
     counts = {name: len(rx.findall(sample)) for name, rx in _SCRIPT_RES.items()}
     if counts["kana"] and counts["kana"] >= 0.05 * (counts["kana"] + counts["han"]):

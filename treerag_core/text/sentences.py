@@ -11,6 +11,7 @@ Each sentence keeps the offset where it starts, so an answer can cite its page.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from statistics import median
 
 from .tables import split_row
@@ -69,9 +70,21 @@ def _joins(prev: str, line: str, width: float, rows: tuple[bool, bool]) -> str |
 
 def sentence_spans(text: str) -> list[tuple[str, int]]:
     """``(sentence, offset in text)`` for every sentence, heading or list item, in order."""
+    return list(iter_sentence_spans(text))
+
+
+def iter_sentence_spans(text: str) -> Iterator[tuple[str, int]]:
+    """:func:`sentence_spans` one block of joined lines at a time: a caller that wants the
+    first sentences (a summary's lead) stops without cutting the rest (issue 42)."""
     raw = text.split("\n")
     width = _line_width([line.strip() for line in raw])
-    blocks: list[tuple[str, list[tuple[int, int]]]] = []  # joined text, (pos, offset) anchors
+    for block, marks in _blocks(raw, width):
+        yield from _block_sentences(block, marks)
+
+
+def _blocks(raw: list[str], width: float) -> Iterator[tuple[str, list[tuple[int, int]]]]:
+    """The lines joined into blocks (a wrapped sentence, a cut word), each with its
+    ``(position in the block, offset in the text)`` anchors, one per line."""
     anchors: list[tuple[int, int]]
     joined, anchors, prev, prev_row = "", [], "", False
     offset = 0
@@ -80,7 +93,7 @@ def sentence_spans(text: str) -> list[tuple[str, int]]:
         stripped = line.strip()
         if not stripped:
             if joined:
-                blocks.append((joined, anchors))
+                yield joined, anchors
             joined, anchors, prev = "", [], ""
             continue
         at = here + len(line) - len(line.lstrip())
@@ -88,7 +101,7 @@ def sentence_spans(text: str) -> list[tuple[str, int]]:
         glue = _joins(prev, stripped, width, (prev_row, is_row)) if joined else None
         if glue is None:
             if joined:
-                blocks.append((joined, anchors))
+                yield joined, anchors
             joined, anchors = stripped, [(0, at)]
         else:
             if glue == "":
@@ -99,27 +112,33 @@ def sentence_spans(text: str) -> list[tuple[str, int]]:
             joined = f"{joined}{glue}{stripped}"
         prev, prev_row = stripped, is_row
     if joined:
-        blocks.append((joined, anchors))
-    out: list[tuple[str, int]] = []
-    for block, marks in blocks:
-        pieces: list[tuple[str, int]] = []
-        start = 0
-        for m in [*_SENTENCE_END.finditer(block), None]:
-            end = m.start() + len(m.group(0).rstrip()) if m else len(block)
-            piece = block[start:end]
-            if pieces and _ABBREVIATION.search(pieces[-1][0][-ABBREVIATION_TAIL:]):
-                pieces[-1] = (pieces[-1][0] + " " + piece.strip(), pieces[-1][1])
-            elif piece.strip():
-                pieces.append((piece.strip(), start + len(piece) - len(piece.lstrip())))
-            start = m.end() if m else len(block)
-        for sentence, pos in pieces:
-            anchor = max((a for a in marks if a[0] <= pos), default=marks[0])
-            cleaned = " ".join(sentence.lstrip("-*•>#").split())
-            if cleaned:
-                out.append((cleaned, anchor[1] + pos - anchor[0]))
-    return out
+        yield joined, anchors
+
+
+def _block_sentences(block: str, marks: list[tuple[int, int]]) -> Iterator[tuple[str, int]]:
+    """A block's sentences (an abbreviation's stop ends none), each with its offset."""
+    pieces: list[tuple[str, int]] = []
+    start = 0
+    for m in [*_SENTENCE_END.finditer(block), None]:
+        end = m.start() + len(m.group(0).rstrip()) if m else len(block)
+        piece = block[start:end]
+        if pieces and _ABBREVIATION.search(pieces[-1][0][-ABBREVIATION_TAIL:]):
+            pieces[-1] = (pieces[-1][0] + " " + piece.strip(), pieces[-1][1])
+        elif piece.strip():
+            pieces.append((piece.strip(), start + len(piece) - len(piece.lstrip())))
+        start = m.end() if m else len(block)
+    for sentence, pos in pieces:
+        anchor = max((a for a in marks if a[0] <= pos), default=marks[0])
+        cleaned = " ".join(sentence.lstrip("-*•>#").split())
+        if cleaned:
+            yield cleaned, anchor[1] + pos - anchor[0]
 
 
 def split_sentences(text: str) -> list[str]:
     """Sentences (or headings / list items) of a text, whitespace-normalised."""
-    return [sentence for sentence, _ in sentence_spans(text)]
+    return [sentence for sentence, _ in iter_sentence_spans(text)]
+
+
+def iter_sentences(text: str) -> Iterator[str]:
+    """:func:`split_sentences` lazily: each block's sentences as they are read."""
+    return (sentence for sentence, _ in iter_sentence_spans(text))

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..store.base import Cache
 from ..text.bm25 import BM25, PASSAGE_CHARS, STORED_VERSION
+from ..text.cut_texts import CutTexts, unmarked
 from ..text.language import Languages
 from ..text.tokens import TOKENS_VERSION, TextTokens, tokenize
 from .labels import heading_label
@@ -34,7 +35,7 @@ def node_passages(
     size: int = PASSAGE_CHARS,
     language: str = "",
     other: str = "",
-    tokens: TextTokens | None = None,
+    tokens: TextTokens | CutTexts | None = None,
 ) -> list[list[str]]:
     """Overlapping windows of a section's text, each headed by its title, summary and tags.
 
@@ -47,6 +48,12 @@ def node_passages(
     tags = " ".join(map(str, node.get("tags") or []))
     head = f"{heading_label(node)} " * 2 + f"{node.get('summary') or ''} {tags} "
     text = str(node.get("text") or "")
+    if isinstance(tokens, CutTexts) and unmarked(head) and tokens.unmarked(text):
+        # head and text apart (the head ends in a space), the text's windows from its
+        # segments cut once: see text/cut_texts.py for why these are the same tokens
+        head_tokens = tokenize(head, language, other)
+        starts = range(0, len(text) - size // 2, size // 2) if len(text) > size else (0,)
+        return [head_tokens + tokens.span(text, i, i + size, language, other) for i in starts]
     if len(text) <= size:
         if tokens is not None and _apart(head, text, language, other):
             return [tokenize(head, language) + tokens(text, language)]
@@ -93,7 +100,7 @@ def passage_statistics(
     flat_nodes: Mapping[str, Mapping[str, Any]],
     ids: list[str],
     languages: Languages,
-    tokens: TextTokens | None = None,
+    tokens: TextTokens | CutTexts | None = None,
 ) -> BM25:
     """The passages' BM25 statistics, each section cut in its own language."""
     return BM25(
@@ -130,7 +137,7 @@ def keep_statistics(
     cache: Cache,
     flat_nodes: Mapping[str, Mapping[str, Any]],
     languages: Languages,
-    tokens: TextTokens | None = None,
+    tokens: TextTokens | CutTexts | None = None,
 ) -> bool:
     """Build a whole document's statistics and keep them in ``cache`` (the store's
     ``RANKING_CACHE``) where its first question will look; a document of too few passages
