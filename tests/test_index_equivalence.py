@@ -55,7 +55,7 @@ def _reference_hits(sample: str) -> dict[str, int]:
 def _reference_tokenize(text: str, lang: str = "", other: str = "") -> list[str]:
     if lang in ("", "en") and text.isascii():
         return [
-            tokens.english_stem(w)
+            tokens._plural(w)
             for w in tokens._LOWER_WORD.findall(text.lower())
             if w not in tokens.STOPWORDS
         ]

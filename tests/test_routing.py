@@ -217,9 +217,9 @@ def test_section_statistics_are_built_at_indexing_and_kept_in_step(
     assert index.sections([doc["doc_id"]])[doc["doc_id"]]["titles"] == ["Notes", "Launch"]
     _index(url, "notes.md", b"# Notes\n\n## Retro\nThe retrospective is on Friday.\n")
     assert index.postings({"launch"}, None) == {}
-    assert set(index.postings({"retrospectiv"}, None)["retrospectiv"]) == {doc["doc_id"]}
+    assert set(index.postings({"retrospective"}, None)["retrospective"]) == {doc["doc_id"]}
     delete_document(doc["doc_id"], url)
-    assert index.postings({"retrospectiv"}, None) == {} and index.totals(None) == {}
+    assert index.postings({"retrospective"}, None) == {} and index.totals(None) == {}
 
 
 POLICY = b"""# Team hardware rules
@@ -291,39 +291,3 @@ def test_a_name_inside_a_hyphenated_file_name_keeps_its_document(tmp_path) -> No
     by_name = {d["file_name"]: d for d in routing.trace()["documents"]}
     assert by_name["debian-reference.md"]["named"] == "its card names Debian"
     assert by_name["other_manual.md"]["why"].startswith("filtered out")
-
-
-LEAVERS = b"""# Leavers policy
-
-## Notice
-Four weeks of notice are given to the manager.
-
-## Equipment
-Whoever leaves the company hands back the laptop and the badge on the last day.
-"""
-HARDWARE = b"""# Hardware policy
-
-## Equipment
-Every employee of the company gets a laptop; laptops are replaced every four years.
-
-## Phones
-A phone is given to people of the company who travel.
-"""
-TRAVEL = b"""# Travel policy
-
-## Booking
-Trains and hotels are booked through the travel desk of the company.
-"""
-
-
-def test_a_word_in_another_form_finds_its_document(tmp_path) -> None:
-    """English words are stemmed, so a question's "leaving" meets the leavers policy's
-    "leaves" (with plurals stripped alone, the hardware policy's two "laptops" won).
-    Snowball leaves "Leavers" as ``leaver``: the title is no help, the text is."""
-    registry = str(tmp_path / "lib.json")
-    leavers = _index(registry, "leavers_policy.md", LEAVERS)
-    _index(registry, "hardware_policy.md", HARDWARE)
-    _index(registry, "travel_policy.md", TRAVEL)
-    question = "What happens to my laptop when I am leaving the company?"
-    assert _opened(registry, question)[0] == leavers["doc_id"]
-    assert "leav" in routing_tokens(question)

@@ -24,7 +24,7 @@ from ..text.figures import (
     word_figures,
 )
 from ..text.sentences import sentence_spans
-from ..text.tokens import english_stem, tokenize
+from ..text.tokens import tokenize
 
 # A citation as answers print it: [S2], [S2, p. 38], [S1, S3], [S2, slide 4].
 CITATION = re.compile(r"\[(S\d+)[^\]]*\]")
@@ -46,15 +46,13 @@ PERIOD_WORDS = frozenset(
 _POSSESSIVE = re.compile(r"(?<=\w)['’](?:s(?!\w)|(?!\w))")
 # A period written as one token ("FY24", "FY2024", "Q2"): a date, not a term.
 _PERIOD_TOKEN = re.compile(r"(?:fy|cy)'?\d{2,4}|q[1-4]")
-_NOT_WORDS = (
+NOT_TERMS = (
     ANSWER_WORDS
     | PERIOD_WORDS
     | frozenset(NUMBER_WORDS)
     | frozenset(MULTIPLIERS)
     | frozenset("percent pct cent hundred dollar dollars point points basis".split())
 )
-# ...and their English tokens: terms_of compares the tokenizer's stems ("ended": "end").
-NOT_TERMS = _NOT_WORDS | frozenset(english_stem(w) for w in _NOT_WORDS)
 # Words that turn a statement around ("did not increase", "no longer", "never").
 NEGATIONS = frozenset(
     "not no never none neither nor without cannot nothing nobody n't isn't wasn't didn't "

@@ -80,20 +80,12 @@ def read_question(query: str) -> Named:
             continue
         joined = {"".join(parts), *("".join(pair) for pair in itertools.pairwise(parts))}
         joined |= {_JOINERS.sub("", t) for t in joined | set(parts)}  # "coca-cola": "cocacola"
-        joined |= _cut_joined([w.lower() for w in run])
         names.append((" ".join(run), {*parts, *joined}))
     quarters = [f"Q{m[1] or m[4] or _ORDINAL[m[5].lower()]} {m[2] or m[3] or m[6]}"
                 for m in _QUARTER.finditer(query)]  # fmt: skip
     years = _YEAR.findall(query) + [f"20{y}" for y in _SHORT_FY.findall(query)]
     return Named(names, list(dict.fromkeys(years)), list(dict.fromkeys(quarters)),
                  bool(COMPARE.search(query)))  # fmt: skip
-
-
-def _cut_joined(words: list[str]) -> set[str]:
-    """A name's words joined before they are stemmed, as the index cuts a file name that
-    writes them as one ("GENERALMILLS": ``generalmil``; the stems joined: ``generalmill``)."""
-    runs = ["".join(words), *("".join(pair) for pair in itertools.pairwise(words))]
-    return {t for run in runs if len(run) > 1 for t in tokenize(_JOINERS.sub("", run))}
 
 
 def with_aliases(query: str) -> str:

@@ -85,7 +85,7 @@ def routing_tokens(query: str, language: str = "") -> list[str]:
     asked = _POSSESSIVE.sub("", expand_query(query))
     kept = tokenize(asked, language)
     extra = [m.group(1) for w in kept if (m := _PERIOD.match(w)) and m.group(1) != w]
-    extra += [t for w in _JOINED.findall(asked) for t in tokenize(_JOINERS.sub("", w), language)]
+    extra += [_JOINERS.sub("", w.lower()) for w in _JOINED.findall(asked)]
     return list(dict.fromkeys(kept + extra))
 
 

@@ -44,8 +44,7 @@ CREATE INDEX IF NOT EXISTS section_terms_doc ON section_terms (doc);
 """
 # The layout's version (SQLite's user_version): an index of another version is derived data
 # of an older treerag, dropped and built again from the documents by the next question.
-INDEX_VERSION = 7  # 6: packed postings, lengths once per section, documents by integer key;
-# 7: English terms without their inflections (tokens version 5)
+INDEX_VERSION = 6  # 6: packed postings, lengths once per section, documents by integer key
 BUSY_TIMEOUT_S = 30.0
 TABLES = ("entries", "section_terms", "cards", "passages", "passage_rows")  # older ones too
 

@@ -11,12 +11,10 @@ overlapping character bigrams, the way Lucene's CJK analyser and paperless-ngx m
 
 Stemming and stopwords come from maintained lists (``snowballstemmer``, 30-odd languages;
 ``stop-words``), chosen by the language code a caller passes (:mod:`.language` finds it).
-English is the default: its own stopword list (which also drops the words of document
-structure: section, chapter, page) and the inflectional steps of Snowball's English
-stemmer (:mod:`.inflections`), so a word's forms meet ("reporting", "reported", "reports":
-``report``) while words derived from one another stay apart ("severity", "several"); plain
-ASCII text of an English document takes a faster path, each word's stem remembered
-(:func:`english_stem`: a filing has 100,000 words and a few thousand different ones).
+English is what it always was, and the default: its own stopword list (which also drops
+the words of document structure: section, chapter, page) and a light plural strip; plain
+ASCII text of an English document takes the old, faster path, so English rankings do not
+move.
 """
 
 from __future__ import annotations
@@ -24,14 +22,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import cache
 
 import regex
 
-from .inflections import inflection_stem
-
 # The tokenizer's version: kept statistics made by another one are made again.
-TOKENS_VERSION = 5  # 5: English inflections stripped (4: plurals only)
+TOKENS_VERSION = 4
 CHARS_PER_TOKEN = 4  # about four characters a token: budgets checked before a call
 
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
@@ -109,7 +105,7 @@ def stopwords(language: str) -> frozenset[str]:
 
 
 def stemmer(language: str) -> Callable[[str], str] | None:
-    """The language's Snowball stemmer, if it has one (English: :func:`english_stem`): a
+    """The language's Snowball stemmer, if it has one (English keeps its plural strip): a
     new one each call, since a Snowball stemmer keeps the word it works on in itself and
     one shared by threads (a server's requests, documents navigated at once) gives wrong
     stems and IndexErrors."""
@@ -127,16 +123,8 @@ def _stemmer_class(language: str) -> type | None:
     return type(snowballstemmer.stemmer(name))
 
 
-# Different English words whose stems are remembered: a library's vocabulary, about 10 MB.
-ENGLISH_STEMS_KEPT = 1 << 16
-
-
-@lru_cache(maxsize=ENGLISH_STEMS_KEPT)
-def english_stem(word: str) -> str:
-    """An English word without its inflection, remembered: a pure function of the word, so
-    the memo changes no result (about 5 µs a word saved). Accents go first: the rules know
-    only unaccented letters ("résumé" is stemmed as "resume")."""
-    return inflection_stem(fold_accents(word))
+def _plural(word: str) -> str:
+    return word[:-1] if len(word) > 4 and word[-1] == "s" and word[-2] != "s" else word
 
 
 # Japanese writes content words in kanji and katakana and most grammar in hiragana: a run is
@@ -159,12 +147,15 @@ def _bigrams(run: str) -> list[str]:
 
 def tokenize(text: str, language: str = "", other: str = "") -> list[str]:
     """Word tokens without stopwords, stemmed in ``language`` (an ISO 639-1 code; ``""``
-    and ``"en"``: English); bigrams for scripts without spaces. ``other``:
+    and ``"en"``: English's plural strip); bigrams for scripts without spaces. ``other``:
     the document's own language, for a section in another: its words in the document's
     script (a Russian title over an English text) are stemmed as the document's are."""
-    if language in ("", "en") and text.isascii():
-        cut = english_stem
-        return [cut(w) for w in _LOWER_WORD.findall(text.lower()) if w not in STOPWORDS]
+    if language in ("", "en") and text.isascii():  # _plural inline: a call a word costs
+        return [
+            w[:-1] if len(w) > 4 and w[-1] == "s" and w[-2] != "s" else w
+            for w in _LOWER_WORD.findall(text.lower())
+            if w not in STOPWORDS
+        ]
     rules = _rules(language)
     script = SCRIPT_OF_LANGUAGE.get(other, "latin") if other else ""
     alternate = (
@@ -189,25 +180,17 @@ def tokenize(text: str, language: str = "", other: str = "") -> list[str]:
     return out
 
 
-def english_words(text: str) -> list[str]:
-    """English text's words as :func:`tokenize` cuts them (stopwords out, accents folded,
-    bigrams of unspaced runs), not stemmed: for a caller with a stemmer of its own (the
-    extractive answer's light one), so it reads the same words in ASCII text and in text
-    with a curly quote."""
-    lowered = unicodedata.normalize("NFKC", text).casefold()
-    return _english((_WORD_MARKED if _MARKS.search(lowered) else _WORD_ANY).findall(lowered), None)
-
-
-def _english(words: list[str], stem: Callable[[str], str] | None = english_stem) -> list[str]:
+def _english(words: list[str]) -> list[str]:
     """English tokens of words found in text that is not all ASCII: its ASCII words as the
-    fast path cuts them (stopwords out, stemmed; no accents to fold), the others word by
-    word. One loop: most words of an English filing."""
+    fast path cuts them (stopwords out, plurals stripped; no accents to fold), the others
+    word by word. One loop without a call per word: most words of an English filing."""
     out: list[str] = []
     for word in words:
         if not word.isascii():
-            _add_any(word, STOPWORDS, stem, out)
+            _add_any(word, STOPWORDS, _plural, out)
         elif word not in STOPWORDS:
-            out.append(stem(word) if stem is not None else word)
+            plural = len(word) > 4 and word[-1] == "s" and word[-2] != "s"
+            out.append(word[:-1] if plural else word)
     return out
 
 
@@ -229,8 +212,8 @@ def _script(word: str) -> str:
 
 
 def _rules(language: str) -> tuple[frozenset[str], Callable[[str], str] | None]:
-    """A language's stopwords and stemmer (English: its own list, remembered stems)."""
-    return stopwords(language), english_stem if language in ("", "en") else stemmer(language)
+    """A language's stopwords and stemmer (English: its own list and plural strip)."""
+    return stopwords(language), _plural if language in ("", "en") else stemmer(language)
 
 
 _APOSTROPHES = re.compile(r"['’]+")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from ...text.numbers import years_in
-from ...text.tokens import STOPWORDS, WORD, english_words, tokenize
+from ...text.tokens import STOPWORDS, WORD, tokenize
 
 # What the question asks for, by its opening words (first match wins): English, then the
 # same asks in German, French, Spanish, Italian, Portuguese, Dutch, Russian, Arabic,
@@ -230,7 +230,7 @@ def stems(text: str, language: str = "") -> list[str]:
     if language not in ("", "en"):
         return tokenize(text, language)
     if not text.isascii():
-        return [stem(w) if w.isascii() else w for w in english_words(text)]
+        return [stem(w) if w.isascii() else w for w in tokenize(text)]
     words = (w.strip("'’-") for w in WORD.findall(text.lower()))
     return [stem(w) for w in words if w and w not in STOPWORDS]
 

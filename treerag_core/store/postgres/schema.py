@@ -195,14 +195,6 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         ALTER TABLE library_entries ADD COLUMN lengths bytea NOT NULL DEFAULT '';
         """,
     ),
-    (
-        "the library index's English terms without their inflections (the next question indexes "
-        "every document anew)",
-        """
-        DELETE FROM library_section_terms;
-        DELETE FROM library_entries;
-        """,
-    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
