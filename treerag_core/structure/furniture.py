@@ -148,8 +148,9 @@ _LEADERS = re.compile(r"(?:[.·•…_]\s*){3,}\d{1,4}\s*$")
 def _labelled_heads(page_lines: list[list[str]], edges: list[list[int]]) -> set[Position]:
     """Running heads whose words change from page to page under one label (the chapter's
     number, with the current section's title after it): a label printed at the outermost
-    lines of two pages or more is where the reader is, not a section starting. A family of
-    such labels is furniture when most of its lines share their label with another page's.
+    lines of pages close together is where the reader is, not a section starting. A family
+    of such labels (``chapter #.``) is furniture when most of its lines share their label
+    with a line at most MAX_RUN_GAP pages away (:func:`_recurring`).
     A line that another of its label extends, or that extends another, is kept: a heading
     and what repeats it ("Note 5. Debt", then "Note 5. Debt (continued)"; "Chapter 1 Basics"
     and its contents entry, "Chapter 1 Basics 1")."""
