@@ -59,11 +59,16 @@ def ours(path: Path) -> tuple[list[dict[str, Any]], float, str]:
     started = time.perf_counter()
     doc = index_document(str(path), persist=False, verbose=False)
     seconds = time.perf_counter() - started
-    flat = doc["flat_nodes"]
+    return nodes_of(doc), seconds, str(doc.get("structure_source") or "")
+
+
+def nodes_of(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """An indexed document's flat nodes as the scorer reads them, in document order."""
+    flat = document["flat_nodes"]
     ids = list(flat)
     index = {nid: i for i, nid in enumerate(ids)}
-    paged = doc.get("structure_source") == "page groups"
-    nodes = [
+    paged = document.get("structure_source") == "page groups"
+    return [
         {
             "title": flat[nid]["title"],
             "label": label_of(flat[nid]),
@@ -73,7 +78,6 @@ def ours(path: Path) -> tuple[list[dict[str, Any]], float, str]:
         }
         for nid in ids
     ]
-    return nodes, seconds, str(doc.get("structure_source") or "")
 
 
 def peer(paths: list[Path]) -> dict[str, Any]:

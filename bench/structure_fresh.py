@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from .record import write_results
-from .structure_score import label_of, micro, score, titles_alone
+from .structure import nodes_of
+from .structure_score import micro, score, titles_alone
 from .tree_quality import Worker, export, git
 
 BENCH = Path(__file__).resolve().parent
@@ -100,24 +101,6 @@ def build_set() -> list[dict[str, Any]]:
         subprocess.run([sys.executable, str(STRIP), str(folder), *files], check=True,
                        capture_output=True)  # fmt: skip
     return [json.loads(line) for line in gold.read_text().splitlines() if line.strip()]
-
-
-def nodes_of(document: dict[str, Any]) -> list[dict[str, Any]]:
-    """Flat nodes as the scorer reads them (as ``bench.structure.ours`` builds them)."""
-    flat = document["flat_nodes"]
-    ids = list(flat)
-    index = {nid: i for i, nid in enumerate(ids)}
-    paged = document.get("structure_source") == "page groups"
-    return [
-        {
-            "title": flat[nid]["title"],
-            "label": label_of(flat[nid]),
-            "page": flat[nid].get("page_start"),
-            "parent": index.get(flat[nid].get("parent_id") or ""),
-            "generated": paged or bool(flat[nid].get("generated")),
-        }
-        for nid in ids
-    ]
 
 
 def run(docs: list[dict[str, Any]], ref: str) -> tuple[list[dict[str, Any]], str]:
