@@ -69,7 +69,7 @@ def _reference_tokenize(text: str, lang: str = "", other: str = "") -> list[str]
         else None
     )
     lowered = unicodedata.normalize("NFKC", text).casefold()
-    matcher = tokens._WORD_MARKED if tokens._MARKS.search(lowered) else tokens._WORD_ANY
+    matcher = tokens._WORD_MARKED if tokens.COMBINING_MARKS.search(lowered) else tokens._WORD_ANY
     out: list[str] = []
     for word in matcher.findall(lowered):
         stop, stem = alternate if alternate and tokens._script(word) == script else rules

@@ -11,9 +11,9 @@ Why the tokens are the same as the text cut whole: :func:`.tokens.tokenize` norm
 (NFKC, then case folding: neither joins anything across a space, which no composition takes
 as its second character and which case folding maps alone), finds words that never hold a
 space, and then treats each word on its own; the one choice it makes for a whole text, the
-marks-aware word pattern when the text holds a combining mark (``_MARKS``), is the same for
-every piece of a text that holds none, which is the only kind cut in segments here; a text
-with marks is cut whole, as before. (English ASCII text takes the tokenizer's fast path,
+marks-aware word pattern when the text holds a combining mark (``COMBINING_MARKS``), is the
+same for every piece of a text that holds none, which is the only kind cut in segments here;
+a text with marks is cut whole, as before. (English ASCII text takes the tokenizer's fast path,
 whose words are the slow path's: see ``tree/passages.py``'s ``_apart``.)
 ``tests/test_index_equivalence.py`` checks the pieces against the text cut whole.
 """
@@ -24,7 +24,7 @@ import re
 import unicodedata
 from bisect import bisect_left, bisect_right
 
-from .tokens import _MARKS, tokenize
+from .tokens import COMBINING_MARKS, tokenize
 
 SEGMENT_CHARS = 250  # a segment's length: a window's ragged ends are cut twice
 _SPACE = re.compile(r"[ \n]")
@@ -38,7 +38,7 @@ def unmarked(text: str) -> bool:
     cut between them: the text itself is checked too.)"""
     if text.isascii():
         return True
-    return not _MARKS.search(text) and not _MARKS.search(
+    return not COMBINING_MARKS.search(text) and not COMBINING_MARKS.search(
         unicodedata.normalize("NFKC", text).casefold()
     )
 

@@ -72,7 +72,7 @@ _WORD_ANY = re.compile(r"[^\W_]+(?:['’\-]+[^\W_]+)*")
 _RUN = re.compile(f"([{UNSPACED}]+)")
 # ...which cuts words at combining marks (Devanagari and Tamil vowel signs, Hebrew and
 # Arabic points, Thai): text with one of those is matched by ``regex``'s marks-aware class.
-_MARKS = re.compile(
+COMBINING_MARKS = re.compile(
     "[\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670"
     "\u06d6-\u06ed\u0900-\u0eff\u1000-\u109f\u1780-\u17ff\u1ab0-\u1aff\u1dc0-\u1dff"
     "\u20d0-\u20ff\ufe20-\ufe2f]"
@@ -172,7 +172,7 @@ def tokenize(text: str, language: str = "", other: str = "") -> list[str]:
         _rules(other) if script and script != SCRIPT_OF_LANGUAGE.get(language, "latin") else None
     )
     lowered = unicodedata.normalize("NFKC", text).casefold()
-    matcher = _WORD_MARKED if _MARKS.search(lowered) else _WORD_ANY
+    matcher = _WORD_MARKED if COMBINING_MARKS.search(lowered) else _WORD_ANY
     split_forms = language not in ("", "en")  # English keeps the fast path's words
     if not split_forms and alternate is None:
         return _english(matcher.findall(lowered))
