@@ -251,3 +251,25 @@ def test_the_boilerplate_and_business_sentence_read_as_when_every_line_was_clean
     for flat in flats:
         assert describe.business_sentence(flat) == plain(flat)
     assert describe.business_sentence(flats[0])[1] == "n1"  # the signature page's is skipped
+
+
+def test_tags_of_a_german_document_are_phrases_not_its_stopwords() -> None:
+    """The phrase boundaries were English's alone: a German FAQ's tags read "ein Paket, das
+    von einem mail-transport-agent". Its own stopwords end a phrase now."""
+    text = (
+        "Virtuelle Pakete stellen Verweise auf grundlegende Funktionen des Systems dar. Zum "
+        "Beispiel sind konqueror und firefox beides Webbrowser, folglich werden beide "
+        "Programme die Abhängigkeit erfüllen, die ein Programm hat, das einen Webbrowser "
+        "braucht. Ein virtuelles Paket wird von einem anderen Paket bereitgestellt, das "
+        "dann installiert ist. Die virtuellen Pakete sind in einer Liste aufgeführt."
+    )
+    other = "Die Paketverwaltung installiert Pakete aus dem Archiv und entfernt sie wieder."
+    nodes = [
+        {"node_id": "a", "title": "Was ist ein virtuelles Paket?", "text": text, "children": []},
+        {"node_id": "b", "title": "Paketverwaltung", "text": other, "children": []},
+    ]
+    tags = offline_summaries(nodes)["a"]["tags"]
+    assert tags
+    german = {"ein", "das", "die", "der", "dem", "von", "einem", "dass", "und", "wird", "sind"}
+    for tag in tags:
+        assert not german & set(tag.lower().split()), tag

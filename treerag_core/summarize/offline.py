@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..text import ENGINE_NAME
+from ..text.language import detect_language, sample_of
 from ..types import FlatNode, ProgressFn, SummaryResult
 from .digest import section_summary
 from .phrases import key_phrases, section_tags, texts_of
@@ -22,7 +23,8 @@ def offline_summaries(nodes: Sequence[Mapping[str, Any]]) -> dict[str, dict[str,
     """``{node_id: {"summary", "tags"}}`` for a document's sections, read together (a
     section's tags are weighed against its siblings', a container names its children)."""
     by_id = {str(node["node_id"]): node for node in nodes}
-    tags = key_phrases(texts_of(nodes))
+    # the document's language (its stopwords end a phrase), told as indexing tells it
+    tags = key_phrases(texts_of(nodes), language=detect_language(sample_of(nodes)))
     out = {}
     for nid, node in by_id.items():
         # a container names its sub-sections by their titles (their numbers say nothing)

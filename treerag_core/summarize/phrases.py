@@ -21,7 +21,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..text.tokens import STOPWORDS
+from ..text.language import detect_language
+from ..text.tokens import STOPWORDS, stopwords
 
 MAX_TAGS = 6
 TAG_CHARS = 10_000
@@ -68,24 +69,28 @@ def _is_caps_line(line: str) -> bool:
 
 
 @functools.lru_cache(maxsize=16384)  # a pure function of one word, asked of every word
-def _boundary(word: str) -> bool:
+def _boundary(word: str, language: str = "") -> bool:
+    """Whether ``word`` ends a phrase: English's boundary words, and the stopwords of the
+    document's own language ("ein Paket, das von einem …" holds no German phrase)."""
     low = word.lower().strip("'’")
     if low in BOUNDARY_WORDS or low.endswith("ly") or _ROMAN.match(low):
+        return True
+    if language not in ("", "en") and low.casefold() in stopwords(language):
         return True
     return not _WORD.match(word) or len(low) < 2
 
 
 @functools.lru_cache(maxsize=16384)
-def _mark(token: str) -> str:
+def _mark(token: str, language: str = "") -> str:
     """A token as one letter: ``w`` a content word, ``b`` a boundary (what ends a run)."""
-    return "b" if _boundary(token) else "w"
+    return "b" if _boundary(token, language) else "w"
 
 
 _RUN = re.compile("w+")  # a run of content words, in a line's marks
 _SENTENCE_ENDS = frozenset(".!?:;")
 
 
-def candidates(text: str) -> tuple[Counter[str], dict[str, Counter[str]]]:
+def candidates(text: str, language: str = "") -> tuple[Counter[str], dict[str, Counter[str]]]:
     """Phrase counts of a text (lower-cased keys) and the surface forms each was printed in.
 
     A line's tokens are marked once (a cached letter a token, in C) and its runs of content
@@ -99,7 +104,10 @@ def candidates(text: str) -> tuple[Counter[str], dict[str, Counter[str]]]:
         if _is_caps_line(line):
             continue
         tokens = _TOKEN.findall(line)
-        for run in _RUN.finditer("".join(map(_mark, tokens))):
+        marks = (
+            map(_mark, tokens) if language in ("", "en") else (_mark(t, language) for t in tokens)
+        )
+        for run in _RUN.finditer("".join(marks)):
             first, last = run.span()
             while last - first > 1 and tokens[last - 1].lower().endswith("ed"):
                 last -= 1
@@ -130,10 +138,13 @@ def _shown(forms: Counter[str]) -> str:
     return form.lower() if form.isupper() else form
 
 
-def key_phrases(texts: Mapping[str, str], max_tags: int = MAX_TAGS) -> dict[str, list[str]]:
-    """Each section's tags (``{node_id: [phrase, …]}``) from all of a document's texts."""
+def key_phrases(
+    texts: Mapping[str, str], max_tags: int = MAX_TAGS, language: str = ""
+) -> dict[str, list[str]]:
+    """Each section's tags (``{node_id: [phrase, …]}``) from all of a document's texts,
+    written in ``language`` (ISO 639-1; English when empty)."""
     per: dict[str, tuple[Counter[str], dict[str, Counter[str]]]] = {
-        nid: candidates(text) for nid, text in texts.items()
+        nid: candidates(text, language) for nid, text in texts.items()
     }
     df: Counter[str] = Counter()
     total: Counter[str] = Counter()
@@ -164,7 +175,7 @@ def key_phrases(texts: Mapping[str, str], max_tags: int = MAX_TAGS) -> dict[str,
 
 def section_tags(text: str, max_tags: int = MAX_TAGS) -> list[str]:
     """One text's tags, without a document around it (every phrase equally specific)."""
-    return key_phrases({"": text}, max_tags)[""]
+    return key_phrases({"": text}, max_tags, detect_language(text))[""]
 
 
 def texts_of(nodes: Iterable[Mapping[str, Any]]) -> dict[str, str]:
