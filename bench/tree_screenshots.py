@@ -41,6 +41,9 @@ TREE_DOCUMENTS = (
     (SET_DIR / "gnuplot.pdf", "tree-gnuplot-manual.png", "boxplot", "Boxplot"),
     (ROOT / "bench" / "out" / "tree_quality" / "generated_manual.pdf", "tree-generated-manual.png",
      "network development", "Network Development Statement"),
+    # a manual nobody tuned on, without its bookmarks (bench.structure_fresh builds the set)
+    (ROOT / "bench" / "out" / "structure_fresh" / "set" / "debian-faq.de.pdf",
+     "tree-debian-faq-de.png", "virtuelles Paket", "Was ist ein virtuelles Paket?"),
 )  # fmt: skip
 VIEWPORT = {"width": 1500, "height": 1500}  # graph, outline and panel in one picture
 
