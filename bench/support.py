@@ -311,7 +311,9 @@ def main(argv: list[str] | None = None) -> int:
     cases = []
     kept = _kept(args.registry.parent / "support-prepared.json")
     for at, (name, item) in enumerate(items):
-        prepared = kept(item["id"], lambda item=item: prepared_for(item, load, retriever))
+        document = load(item)
+        stamp = f"{document.get('doc_id')}@{document.get('indexed_at')}"
+        prepared = kept(item["id"], stamp, lambda item=item: prepared_for(item, load, retriever))
         ref = gold_ref(prepared, list(item.get("evidence_pages") or []), item)
         donor = _donor(items, at)
         case = answers_for(name, half(item["id"]), item, prepared, ref, companies, donor)
@@ -352,15 +354,17 @@ class _Sections:
 
 def _kept(path: Path) -> Any:
     """The sections read for each question, kept in ``path`` (navigation is the slow part
-    and does not change with the check)."""
+    and does not change with the check). Each is stamped with its document's id and index
+    time: read again once the registry holds a newer index of it, or the check would read
+    old sections beside the engine's figures from the new tree."""
     store = json.loads(path.read_text()) if path.exists() else {}
 
-    def get(question_id: str, make: Any) -> _Sections:
-        if question_id not in store:
+    def get(question_id: str, stamp: str, make: Any) -> _Sections:
+        if store.get(question_id, {}).get("stamp") != stamp:
             prepared = make()
             store[question_id] = {"question": prepared.trace.get("question", ""),
                                   "sections": prepared.sections,
-                                  "references": prepared.references}  # fmt: skip
+                                  "references": prepared.references, "stamp": stamp}  # fmt: skip
             path.write_text(json.dumps(store))
         return _Sections(store[question_id])
 

@@ -190,3 +190,24 @@ def test_formats_mail_cases_hold_their_authors_sections() -> None:
         titles = {s["title"] for s in parse_sections(read_bytes(case.data, case.name).text)}
         assert set(case.sections) <= titles, case.name
         assert {gold for _, gold, _ in case.questions} <= titles, case.name
+
+
+def test_support_bench_reads_a_question_again_once_its_document_is_reindexed(tmp_path):
+    """Kept sections are stamped with their document's index: a registry re-indexed beside
+    them would have the check read old sections with the new tree's figures."""
+    from types import SimpleNamespace
+
+    from bench.support import _kept
+
+    made = []
+
+    def make():
+        made.append(1)
+        return SimpleNamespace(trace={"question": "q"}, sections=[], references=[])
+
+    kept = _kept(tmp_path / "prepared.json")
+    kept("q1", "doc@10:00", make)
+    kept("q1", "doc@10:00", make)
+    assert len(made) == 1
+    _kept(tmp_path / "prepared.json")("q1", "doc@11:00", make)  # indexed again
+    assert len(made) == 2
