@@ -19,6 +19,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from itertools import repeat
 from typing import Any
 
 from ..text.language import detect_language
@@ -68,7 +69,6 @@ def _is_caps_line(line: str) -> bool:
     return line == line.upper() and line != line.lower() and len(line) >= 4
 
 
-@functools.lru_cache(maxsize=16384)  # a pure function of one word, asked of every word
 def _boundary(word: str, language: str = "") -> bool:
     """Whether ``word`` ends a phrase: English's boundary words, and the stopwords of the
     document's own language ("ein Paket, das von einem …" holds no German phrase)."""
@@ -80,7 +80,7 @@ def _boundary(word: str, language: str = "") -> bool:
     return not _WORD.match(word) or len(low) < 2
 
 
-@functools.lru_cache(maxsize=16384)
+@functools.lru_cache(maxsize=16384)  # a pure function of one word, asked of every word
 def _mark(token: str, language: str = "") -> str:
     """A token as one letter: ``w`` a content word, ``b`` a boundary (what ends a run)."""
     return "b" if _boundary(token, language) else "w"
@@ -104,10 +104,7 @@ def candidates(text: str, language: str = "") -> tuple[Counter[str], dict[str, C
         if _is_caps_line(line):
             continue
         tokens = _TOKEN.findall(line)
-        marks = (
-            map(_mark, tokens) if language in ("", "en") else (_mark(t, language) for t in tokens)
-        )
-        for run in _RUN.finditer("".join(marks)):
+        for run in _RUN.finditer("".join(map(_mark, tokens, repeat(language)))):
             first, last = run.span()
             while last - first > 1 and tokens[last - 1].lower().endswith("ed"):
                 last -= 1
@@ -143,6 +140,7 @@ def key_phrases(
 ) -> dict[str, list[str]]:
     """Each section's tags (``{node_id: [phrase, …]}``) from all of a document's texts,
     written in ``language`` (ISO 639-1; English when empty)."""
+    language = "" if language == "en" else language  # one cache for English, whatever named
     per: dict[str, tuple[Counter[str], dict[str, Counter[str]]]] = {
         nid: candidates(text, language) for nid, text in texts.items()
     }
