@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from testkit.app_server import CHROMIUM_ARGS, streamlit_server
-from treerag_core.library.sample import SAMPLE_QUESTION
+from treerag_core.library.sample import SAMPLE_NAME, SAMPLE_QUESTION
 from treerag_core.views.citations import find_citations
 
 from .record import RESULTS as RESULTS_DIR
@@ -120,10 +120,14 @@ def other_shots(page: Any, url: str, shots: Path) -> None:
     page.goto(url)
     expect(page.get_by_role("heading", name="Recent conversations")).to_be_visible(timeout=WAIT_MS)
     wait_idle(page)
+    # the table draws its rows after the page settles: shot once the document's row is there
+    rows = page.get_by_test_id("stDataFrame").get_by_text(SAMPLE_NAME)
+    expect(rows.first).to_be_attached(timeout=WAIT_MS)
     page.screenshot(path=str(shots / SCREENSHOTS["home"]))
     page.goto(url + "/registry")
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible(timeout=WAIT_MS)
     wait_idle(page)
+    expect(rows.first).to_be_attached(timeout=WAIT_MS)
     page.screenshot(path=str(shots / SCREENSHOTS["registry"]))
     for name in ("upload", "evaluate"):  # the forms a newcomer meets next
         page.goto(f"{url}/{name}")
