@@ -436,5 +436,16 @@ def test_a_section_number_is_kept_apart_from_the_title(tmp_path: Path) -> None:
     assert "2.1 Pumps" in doc["tree_outline"]
     assert split_number("1. Introduction") == ("1.", "Introduction")
     assert split_number("A.1 Build") == ("A.1", "Build")
-    for kept in ["2023 Form 10-K", "Item 7. MD&A", "I Gnuplot", "3M Company", "1.5 2.5", "10-K"]:
+    assert split_number("Appendix A External Code") == ("Appendix A", "External Code")
+    assert split_number("ANNEX B-2: Tariffs") == ("ANNEX B-2:", "Tariffs")
+    assert split_number("Appendix C – Forms") == ("Appendix C –", "Forms")
+    for kept in [
+        "2023 Form 10-K",
+        "Item 7. MD&A",
+        "I Gnuplot",
+        "3M Company",
+        "1.5 2.5",
+        "10-K",
+        "Appendix A",
+    ]:
         assert split_number(kept) == ("", kept)

@@ -13,6 +13,12 @@ from .outline import build_tree_outline, heading_label
 # A section number printed before a title: "1", "1.", "1.2", "2.1.3", "A.1"; at most three
 # digits a part (a year such as "2023 Form 10-K" is part of the name), then a letter.
 _SECTION_NUMBER = re.compile(r"^((?:\d{1,3}|[A-Z])(?:\.\d{1,3})+\.?|\d{1,3}\.?)\s+(?=[^\W\d_])")
+# An appendix's letter is its number (its sections are "A.1", "A.2"), and the word goes with
+# it: "Appendix A External Code Interface" is named "External Code Interface", as the
+# Texinfo and DocBook bookmarks name it ("A External Code Interface").
+_APPENDIX_NUMBER = re.compile(
+    r"^((?:Appendix|APPENDIX|Annex|ANNEX)\s+[A-Z](?:[.-]\d{1,3})?(?:[.:]|\s+[–—-])?)\s+(?=[^\W\d_])"
+)
 
 
 def node_id_for(index: int) -> str:
@@ -45,7 +51,7 @@ def split_number(title: str) -> tuple[str, str]:
     :func:`~treerag_core.tree.outline.heading_label` shows them together wherever the
     section is shown, so nothing printed is lost.
     """
-    found = _SECTION_NUMBER.match(title)
+    found = _SECTION_NUMBER.match(title) or _APPENDIX_NUMBER.match(title)
     if not found:
         return "", title
     return found.group(1), title[found.end() :]
