@@ -141,3 +141,24 @@ def test_contents_titles_in_other_scripts_are_looked_up() -> None:
     """A Russian contents is placed by its titles' letters, not by their numbers alone."""
     keys = _title_keys("2 Получение и установка Debian GNU/Linux")
     assert keys and keys[0].startswith("2получениеиустановка")
+
+
+def test_admonitions_stay_in_their_section_and_an_appendix_is_numbered(tmp_path: Path) -> None:
+    """A manual's boxed asides ("Tip", "Warning") are set bold above their box like a
+    heading, but belong to the section they stand in; an appendix's label is its number."""
+    pages = [
+        [("h", "1 Installing the archive", "Helvetica", "B", 16), ("p", BODY),
+         ("h", "Tip", "Helvetica", "B", 12), ("p", "Mirrors close to you answer fastest."),
+         ("p", BODY), ("h", "1.1 From the network", "Helvetica", "B", 13), ("p", BODY)],
+        [("h", "WARNING:", "Helvetica", "B", 12), ("p", "Never mix two releases in one list."),
+         ("p", BODY), ("h", "2 Keeping it current", "Helvetica", "B", 16), ("p", BODY)],
+        [("h", "Appendix A Copying this manual", "Helvetica", "B", 16), ("p", BODY)],
+    ]  # fmt: skip
+    path = make_typeset_pdf(tmp_path / "manual.pdf", pages, header=[None] * 3, first_printed=1)
+    flat = index_document(str(path), persist=False, verbose=False)["flat_nodes"]
+    by_label = {heading_label(n): n for n in flat.values()}
+    assert not [t for t in by_label if t.strip(":").lower() in {"tip", "warning"}]
+    assert "Mirrors close to you" in by_label["1 Installing the archive"]["text"]
+    assert "Never mix two releases" in by_label["1.1 From the network"]["text"]
+    appendix = by_label["Appendix A Copying this manual"]
+    assert (appendix["number"], appendix["title"]) == ("Appendix A", "Copying this manual")

@@ -145,6 +145,22 @@ _CONNECTORS = {"AND", "OR", "OF", "TO", "FOR", "IN", "WITH", "BY", "ON", "AT", "
 _REFERENCE_START = re.compile(r"^(of|and|or|to|in|through|thru|above|below|hereof|herein)\b")
 _SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to"}
 _TABLE_LABELS = {"N/A", "NONE", "TOTAL", "TOTALS", "NOT APPLICABLE"}
+# The labels of admonitions, the boxed asides of DocBook, Sphinx and Texinfo manuals ("Tip",
+# "Warning"), in English and the major languages: set bold or large above their box, they
+# look like headings, but the box belongs to the section it stands in. A manual that
+# printed each one as a section read as hundreds of siblings titled "Note" and "Tip".
+ADMONITIONS = frozenset({
+    "note", "tip", "hint", "warning", "caution", "important", "danger", "attention",
+    "hinweis", "tipp", "warnung", "achtung", "wichtig", "remarque", "astuce", "avertissement",
+    "nota", "consejo", "aviso", "advertencia", "suggerimento", "avvertenza", "attenzione",
+    "opmerking", "waarschuwing", "uwaga", "wskazówka", "ostrzeżenie", "примечание",
+    "подсказка", "предупреждение", "внимание", "注意", "警告", "提示", "참고", "경고",
+})  # fmt: skip
+
+
+def is_admonition(title: str) -> bool:
+    """An admonition's label alone ("Note", "WARNING:"), not a titled heading."""
+    return title.strip().rstrip(":：").strip().lower() in ADMONITIONS
 
 
 @dataclass(frozen=True)
@@ -297,7 +313,7 @@ def is_caps_heading(text: str) -> bool:
         return False  # "AND TAXES", "CHANGE % CHANGE": table headers and wrapped fragments
     if text[0] in "([" or text.endswith(")") and "(" in text[:3]:
         return False  # "(MILLIONS)", "(UNAUDITED)"
-    return text.upper() not in _TABLE_LABELS
+    return text.upper() not in _TABLE_LABELS and not is_admonition(text)
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .candidates import CONTINUED_TITLE, Kind, classify_line
+from .candidates import CONTINUED_TITLE, Kind, classify_line, is_admonition
 from .headings import Heading, Position
 from .layout import Layout, Line
 from .levels import numbering_rank
@@ -254,7 +254,7 @@ def _is_heading(
     most_words = MAX_HEADLINE_WORDS if larger else MAX_HEADING_WORDS
     if len(words) > most_words or len(title) > MAX_HEADLINE_CHARS:
         return False
-    if title.endswith((",", ";")):
+    if title.endswith((",", ";")) or is_admonition(title):
         return False
     if not larger and title.endswith(".") and len(words) > SENTENCE_TITLE_WORDS:
         return False
