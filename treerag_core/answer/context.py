@@ -41,8 +41,8 @@ class Prepared:
     system: str
     user: str
     references: list[dict[str, Any]]
-    # {"label", "text", "ref", "lead", "page_start", "page_marks", "file_name"}: what the offline engine
-    # reads (see text.extractive)
+    # {"label", "text", "ref", "lead", "page_start", "page_marks", "file_name"}: what the
+    # offline engine reads (see text.extractive)
     sections: list[dict[str, Any]]
     trace: dict[str, Any]
     navs: list[NavigationResult]

@@ -409,8 +409,8 @@ MIN_ACRONYM_LETTERS = 3  # "NA" or "IC" in a table is as often "not applicable" 
 
 
 def _acronyms(asked: str) -> dict[str, str]:
-    """The initials (three or more) of every run of two to five capitalised words (each part of a hyphenated
-    word counts: "Frito-Lay North America" is FLNA), with the run's words."""
+    """The initials (three or more) of every run of two to five capitalised words (each part
+    of a hyphenated word counts: "Frito-Lay North America" is FLNA), with the run's words."""
     out: dict[str, str] = {}
     for match in _CAPITALISED_RUN.finditer(asked):
         words = [_POSSESSIVE.sub("", w).strip(".'’") for w in match.group(0).split()]
