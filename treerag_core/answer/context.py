@@ -41,8 +41,8 @@ class Prepared:
     system: str
     user: str
     references: list[dict[str, Any]]
-    # {"label", "text", "ref", "lead", "page_start", "page_marks"}: what the offline engine
-    # reads (see text.extractive)
+    # {"label", "text", "ref", "lead", "page_start", "page_marks", "file_name"}: what the
+    # offline engine reads (see text.extractive)
     sections: list[dict[str, Any]]
     trace: dict[str, Any]
     navs: list[NavigationResult]
@@ -249,6 +249,7 @@ def _quote(
         "page_start": quote.page_start,
         "page_marks": quote.page_marks,
         "page_unit": ref["page_unit"],
+        "file_name": ref["file_name"],  # whose figures: the offline answer's subjects
     }
     return _Quote(ref, quote_section(_with_tables(document, quote, memory, sent), attributes),
                   section)  # fmt: skip

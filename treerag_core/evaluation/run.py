@@ -111,14 +111,16 @@ def chunk_items(chunks: list[Chunk]) -> list[Retrieved]:
     ]
 
 
-def chunk_sections(chunks: list[Chunk]) -> list[dict[str, Any]]:
-    """Chunks as the offline answer reads sections: text and a label with the pages."""
+def chunk_sections(chunks: list[Chunk], file_name: str = "") -> list[dict[str, Any]]:
+    """Chunks as the offline answer reads sections: text, a label with the pages, and the
+    file they come from (as navigation's sections have it)."""
     out = []
     for n, c in enumerate(chunks, 1):
         pages = sorted(set(c.pages))
         where = f", pp. {pages[0]}–{pages[-1]}" if len(pages) > 1 else ""
         where = f", p. {pages[0]}" if len(pages) == 1 else where
-        out.append({"label": f"C{n} · chunk {c.index}{where}", "text": c.text})
+        label = f"C{n} · chunk {c.index}{where}"
+        out.append({"label": label, "text": c.text, "file_name": file_name})
     return out
 
 
@@ -286,7 +288,8 @@ class _Run:
         got = chunk_items(chunks)
         tokens = nav.tokens - budget + sum(c.tokens for c in got)
         chunk = _result(item, got, tokens, nav.answer_figures, note=f"budget {budget} tokens")
-        grade_answer(chunk, nav.question, chunk_sections(chunks))
+        sections = chunk_sections(chunks, str(document.get("file_name") or ""))
+        grade_answer(chunk, nav.question, sections)
         return chunk
 
 

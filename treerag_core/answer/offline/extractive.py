@@ -25,7 +25,7 @@ from ...text.sentences import sentence_spans
 from ...text.tables import table_rows
 from ...tree.labels import page_label
 from .candidates import AnswerLine, Vocabulary
-from .question import Question, read_question
+from .question import Question, read_question, with_owner
 from .rows import row_candidates
 from .sentences import sentence_candidates
 
@@ -61,7 +61,9 @@ def extractive_answer(
     ``language``: the sections' (ISO 639-1), in which the question and what it is matched
     with are cut and stemmed; English's own stems when none.
     """
-    question = read_question(query, language=language)
+    question = with_owner(
+        read_question(query, language=language), {str(s.get("file_name") or "") for s in sections}
+    )
     rows, spans = [], []
     for s in sections:
         text, lead = str(s.get("text") or ""), str(s.get("lead") or "")

@@ -11,7 +11,8 @@ rest is layout and digits.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from ...text.numbers import years_in
@@ -70,7 +71,9 @@ INSTRUCTION_WORDS = frozenset(
     did does do is was were are has have had among one highest largest biggest greatest
     lowest smallest least maximum minimum top fewest change changed changes increase
     increased decrease decreased grow grew growth decline declined drop dropped compare
-    compared comparison difference trend between versus vs""".split()
+    compared comparison difference trend between versus vs
+    bring brought generate generated make made carry carried hold held post posted record
+    recorded recognize recognized""".split()
 )
 # The statements a question may point at, and how documents title them.
 STATEMENT_HINTS: dict[str, tuple[str, str]] = {
@@ -263,6 +266,10 @@ class Question:
     names: list[str] = field(default_factory=list)  # stems of the names it mentions
     phrases: list[list[str]] = field(default_factory=list)  # synonym phrases, as stems
     statements: list[str] = field(default_factory=list)  # regexes of hinted statements
+    # the names a row may be labelled by: not the document's own (see :func:`with_owner`)
+    subjects: list[str] = field(default_factory=list)
+    # initials of runs of capitalised words → the words: "AWS" → "Amazon Web Services"
+    acronyms: dict[str, str] = field(default_factory=dict)
 
     def metric_terms(self) -> frozenset[str]:
         """The stems that name the metric: its words and its synonyms' (not the names)."""
@@ -308,7 +315,8 @@ def read_question(
         if phrase in lowered:
             hinted.append(section_rx)
     english = language in ("", "en")
-    metric_text = _metric_text(asked, kind, english, statements)
+    metric_text = _metric_text(_ENTITY_KIND.sub(r"\1", asked) if english else asked, kind,
+                               english, statements)  # fmt: skip
     phrases: list[list[str]] = []
     for group in _named_groups(metric_text, synonyms):
         phrases.extend(stems(p, language) for p in group)
@@ -329,7 +337,27 @@ def read_question(
         names=sorted(names & set(words)),
         phrases=[p for p in phrases if p],
         statements=hinted,
+        acronyms=_acronyms(asked) if english else {},
+        subjects=sorted(names & set(words)),
     )
+
+
+MIN_OWNER_LETTERS = 3
+
+
+def with_owner(question: Question, file_names: Iterable[str]) -> Question:
+    """The question without the document's own name among its subjects: a name the files
+    are named after ("Coca-Cola" of ``COCACOLA_2017_10K.pdf``) is whose figures they all are,
+    not a part of it that a row is labelled by ("The Coca-Cola Company" in the stock
+    performance table). Files named otherwise leave the subjects as they are."""
+    letters = " ".join(re.sub(r"[^a-z]", "", name.lower()) for name in file_names)
+    if not letters.strip() or not question.subjects:
+        return question
+    kept = [
+        s for s in question.subjects
+        if len(plain := re.sub(r"[^a-z]", "", s)) < MIN_OWNER_LETTERS or plain not in letters
+    ]  # fmt: skip
+    return replace(question, subjects=kept)
 
 
 def _asking_part(flat: str) -> str:
@@ -367,6 +395,32 @@ def _metric_text(
 
 # A capitalised word inside the asking sentence is a name ("Pepsico's", "American Express").
 _NAME_WORD = re.compile(r"(?<=[\s(\"'“])[A-Z][\w&'’.-]*")
+
+
+# The kind of thing a name is ("Intelligent Cloud segment", "Safety and Graphics business"):
+# it says which part of the company is asked about, not which figure.
+_ENTITY_KIND = re.compile(
+    r"(\b[A-Z][\w&'’.-]*)\s+(?:segment|business|division|unit|brand|region)s?\b(?!['’])"
+)
+# A run of capitalised words a table may print by its initials ("Amazon Web Services": AWS).
+_CAPITALISED_RUN = re.compile(r"[A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)+")
+MAX_ACRONYM_WORDS = 5
+MIN_ACRONYM_LETTERS = 3  # "NA" or "IC" in a table is as often "not applicable" or a code
+
+
+def _acronyms(asked: str) -> dict[str, str]:
+    """The initials (three or more) of every run of two to five capitalised words (each part
+    of a hyphenated word counts: "Frito-Lay North America" is FLNA), with the run's words."""
+    out: dict[str, str] = {}
+    for match in _CAPITALISED_RUN.finditer(asked):
+        words = [_POSSESSIVE.sub("", w).strip(".'’") for w in match.group(0).split()]
+        parts = [[p for p in w.split("-") if p[:1].isupper()] for w in words]
+        for start in range(len(words)):
+            for end in range(start + 1, min(len(words), start + MAX_ACRONYM_WORDS) + 1):
+                initials = "".join(p[0] for w in parts[start:end] for p in w)
+                if len(initials) >= MIN_ACRONYM_LETTERS:
+                    out.setdefault(initials, " ".join(words[start:end]))
+    return out
 
 
 def _adverb(word: str) -> bool:

@@ -50,6 +50,14 @@ MAX_SHOWN_COLUMNS = 5
 # holds: it does not count as a word of the label the question did not ask for, so the
 # company's total row is not outweighed by a segment's "TOTAL REVENUES".
 LEGAL_FORMS = frozenset({"inc", "corp", "co", "ltd", "plc", "llc", "lp", "ag", "sa", "nv"})
+# A row labelled by a name the question says ("Intelligent Cloud 87,907 74,965" for "What
+# revenue did Microsoft's Intelligent Cloud segment report?"): its table's caption or header
+# names the metric ("Revenue"), counted at this share of a label that names it itself.
+CAPTION_NAMED = 0.9
+# A row whose label says the names the question asks about gains up to this much: a
+# segment's row over the company's total when the question names the segment.
+NAME_BONUS = 0.5
+_ACRONYM = re.compile(r"\b[A-Z][A-Z&]{2,5}\b")
 _YEAR_LABEL = re.compile(r"^(?:19|20)\d\d(?:\s*(?:-|–|to|and)\s*(?:19|20)\d\d)?$")
 
 
@@ -60,7 +68,7 @@ def score_row(row: Row, question: Question, vocab: Vocabulary, section_label: st
     asked = [i for i, y in enumerate(row.years) if y in question.years]
     if asked and all(row.cells[i].value is None for i in asked):
         return None  # "Restructuring charges — 113": nothing printed for the asked period
-    words = vocab.stems(row.label)
+    words = vocab.stems(spelled_out(row.label, question))
     label = set(words)
     section_title = section_label.split(" · ")[-1]
     around = vocab.stems(f"{row.caption} {row.header} {section_title}")
@@ -75,6 +83,8 @@ def score_row(row: Row, question: Question, vocab: Vocabulary, section_label: st
         match = caption if set(years_in(row.label)) & set(question.years) else 0.0
     else:
         named = vocab.names_metric(words, question)
+        if not named and label & set(question.subjects):
+            named = CAPTION_NAMED * vocab.names_metric(words + around, question)
         if vocab.language and named:
             # Other languages tell no names by capitals ("Umsatz … Region Nord"): the label
             # names part of what is asked, its table's caption the rest ("Umsatz nach Regionen")
@@ -84,7 +94,7 @@ def score_row(row: Row, question: Question, vocab: Vocabulary, section_label: st
         match = named * (0.6 + 0.4 * extra)
     if match < ROW_MIN_MATCH:
         return None
-    gain = CAPTION_WEIGHT * caption
+    gain = CAPTION_WEIGHT * caption + NAME_BONUS * vocab.coverage(label, question.subjects) ** 2
     keep = 1.0
     if question.years:
         if set(row.years) & set(question.years) or set(years_in(row.label)) & set(question.years):
@@ -108,6 +118,16 @@ def score_row(row: Row, question: Question, vocab: Vocabulary, section_label: st
         keep -= BARE_FIGURE  # "Note 3 – Restructuring Charges 76": a contents line
     score = match * (1 + gain) * keep
     return score
+
+
+def spelled_out(label: str, question: Question) -> str:
+    """The label with the question's words where it prints them by their initials ("AWS"
+    read as "Amazon Web Services" when the question says that)."""
+    if not question.acronyms:
+        return label
+    return _ACRONYM.sub(
+        lambda m: question.acronyms.get(m.group(0).replace("&", ""), m.group(0)), label
+    )
 
 
 def row_line(row: Row, question: Question, prefix: str = "") -> tuple[str, frozenset[str]]:

@@ -54,6 +54,10 @@ NEAR_FIT = 0.15
 BRIEF_WORDS = 25
 PER_EXTRA_WORD = 0.003
 OTHER_YEAR = 0.1  # names only other years
+# "How many …" or "How much …" asks for a figure: a sentence that gives none keeps this much
+# less ("We have works councils …" does not say how many people work there).
+NO_FIGURE = 0.3
+_HOW_MUCH = re.compile(r"\bhow much\b", re.I)
 ONE_PERIOD = 0.25  # names one of two compared periods
 _END = re.compile(r"[.!?。！？؟।][\"'”’)」』]*$")
 _NUMBER = re.compile(
@@ -190,6 +194,10 @@ def score_sentence(sentence: str, question: Question, vocab: Vocabulary) -> floa
         keep -= OTHER_YEAR
     if question.compare and len(question.years) > 1 and len(matched) < 2:
         keep -= ONE_PERIOD  # cannot compare what it does not say
+    if (question.kind == "count" or _HOW_MUCH.search(question.text)) and not any(
+        ch.isdigit() for ch in sentence
+    ):
+        keep -= NO_FIGURE
     length = word_count(sentence)
     keep -= PER_EXTRA_WORD * max(0, length - BRIEF_WORDS)
     if length > LONG_SENTENCE_WORDS:
