@@ -86,6 +86,15 @@ def test_the_script_and_the_stopword_counts_are_the_plain_ones() -> None:
             assert hits == _reference_hits(text)
 
 
+def test_the_stopword_holders_are_the_plain_ones() -> None:
+    """Built a language at a time, each stopword's languages are those holding it, in the
+    candidates' order, as asking every list for every word gave."""
+    for script, candidates in language.CANDIDATES.items():
+        every = frozenset().union(*(tokens.stopwords(lang) for lang in candidates))
+        plain = {w: tuple(c for c in candidates if w in tokens.stopwords(c)) for w in every}
+        assert language._holders(script) == plain
+
+
 def test_tokens_are_the_plain_ones_in_every_language() -> None:
     for text in TEXTS:
         for lang in LANGUAGES:

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
-
-from streamlit_agraph import Config, Edge, Node
+from typing import TYPE_CHECKING, Any
 
 from treerag_core import FlatNode
 from treerag_core.tree import heading_label
 from treerag_core.views import TreeSlice, ancestors, node_pages
 
 from .text import tooltip_text
+
+if TYPE_CHECKING:  # imported where the tree is drawn: a server that never draws one skips
+    # it (56 ms of the app's first imports, which every fresh server pays)
+    from streamlit_agraph import Config, Edge, Node
 
 LEVEL_COLORS = ("#1f5f8b", "#2f8f6e", "#e08a1e", "#8e5ba8", "#c2527a", "#5b7f2a")
 SELECTED_COLOR = "#d62728"
@@ -67,6 +69,8 @@ def graph_elements(
     Left to right, like a table of contents: siblings stack vertically, so a wide level
     (Part II's sixteen Items) stays readable, and the canvas grows with the widest level.
     """
+    from streamlit_agraph import Config, Edge, Node
+
     base = min((int(flat[n].get("level", 1)) for n in view.node_ids), default=1)
     per_level = Counter(int(flat[n].get("level", 1)) for n in view.node_ids)
     if height is None:
