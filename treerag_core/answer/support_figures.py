@@ -122,8 +122,8 @@ def _stepped(
         return False
     if not (steps.any or given.figures):
         return False
-    sources = (p.lines for p in [*scope[:NEAREST_PASSAGES], *others])
-    rows, over = step_rows([(t[0], t[3]) for t in order], steps.margin, *sources)
+    sources = (p.lines for p in [*scope[:NEAREST_PASSAGES], *others])  # cut when read
+    rows, over = step_rows([(t[0], t[3]) for t in order], steps.margin, sources)
     stepped = two_step_figures(rows, over, steps, figure.percent, given.figures)
     return any(figure.computes_to(other) for other in stepped)
 

@@ -15,9 +15,9 @@ right one the engine did not.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import permutations
+from itertools import islice, permutations
 
 from ..text.figures import Figure
 from ..text.numbers import years_in
@@ -70,7 +70,7 @@ def steps_asked(question: str) -> Steps:
 
 
 def step_rows(ranked: Sequence[tuple[int, Line]], margin: bool,
-              *sources: Sequence[Line]) -> tuple[list[Line], Line | None]:  # fmt: skip
+              sources: Iterable[Sequence[Line]] = ()) -> tuple[list[Line], Line | None]:  # fmt: skip
     """The table rows to combine: the first STEP_ROWS of ``ranked`` (shared terms, line)
     sharing a term and holding MIN_CELLS cells, and (``margin``) the first revenue row of
     ``sources`` (the passages cited, then the others read: the revenue of a cash-flow
@@ -78,17 +78,31 @@ def step_rows(ranked: Sequence[tuple[int, Line]], margin: bool,
     same periods: a segment table's "Total net sales" across segments is not it), else
     more (a five-year summary's row: its first columns are the same years), also returned
     alone (the denominator). No revenue row: no margin."""
-    rows = [line for shared, line in ranked if shared and len(cells(line)) >= MIN_CELLS]
-    rows = rows[:STEP_ROWS]
+    tables = (line for shared, line in ranked if shared and len(cells(line)) >= MIN_CELLS)
+    rows = list(islice(tables, STEP_ROWS))  # lazily: a line's figures are read when asked
     if not margin:
         return rows, None
     periods = len(cells(rows[0])) if rows else 0
-    labelled = [line for lines in sources for line in lines if REVENUE_LABEL.match(line.text)]
-    revenue = next((line for line in labelled if len(cells(line)) == periods), None) or next(
-        (line for line in labelled if periods and len(cells(line)) > periods), None)  # fmt: skip
+    revenue = _revenue_row(sources, periods)
     if revenue is None:
         return [], None
     return [*(row for row in rows if row is not revenue), revenue], revenue
+
+
+def _revenue_row(sources: Iterable[Sequence[Line]], periods: int) -> Line | None:
+    """The first revenue row with ``periods`` cells, read source by source (the next is cut
+    into lines only when this one has none), else the first with more."""
+    wider = None
+    for lines in sources:
+        for line in lines:
+            if not REVENUE_LABEL.match(line.text):
+                continue
+            count = len(cells(line))
+            if count == periods:
+                return line
+            if wider is None and periods and count > periods:
+                wider = line
+    return wider
 
 
 def cells(line: Line) -> list[Figure]:
