@@ -12,7 +12,9 @@ read, since otherwise the sources do not hold it); (c) that answer with its figu
 (times 1.1, printed the same way); (d) with the company swapped for another's; (e) an
 unrelated fluent answer (another question's right answer, or a generic sentence);
 (f) garbled replies (the prompt's markup leaking, a loop, a repeated answer, another
-language). Recall: the share of (c)-(f) flagged; false alarms: the share of (a)-(b)
+language). Besides FinanceBench and the printed-answer sets, ``questions/
+support_computed.jsonl``: right answers computed from a filing's cells (a margin's change
+in points, a three-year mean, ratios), written for the check's two-step rules. Recall: the share of (c)-(f) flagged; false alarms: the share of (a)-(b)
 flagged; time: the check's milliseconds per answer.
 
 Every set is split in two halves by a hash of the question's id: the rules were tuned
@@ -38,7 +40,12 @@ from bench.financebench import DEV_SET, OUT, OWN_SETS, RESULTS
 from bench.record import write_results
 from bench.support_answers import ARMS, Case, answers_for, gold_figure
 
-SETS = {"FinanceBench dev": DEV_SET, **OWN_SETS}
+# Right answers computed from a filing's cells in one or two steps (a margin's change in
+# points, a ratio of a sum, a three-year average), written for the support check after its
+# two-step rules (see bench/README.md): whether the rules reach past the cases they were
+# made on.
+COMPUTED_KINDS = Path(__file__).parent / "questions" / "support_computed.jsonl"
+SETS = {"FinanceBench dev": DEV_SET, **OWN_SETS, "ours, computed kinds": COMPUTED_KINDS}
 
 
 def half(question_id: str) -> str:
@@ -219,13 +226,19 @@ def markdown(
         "rules were tuned looking at the first half only. 'Gold figure printed': (a) and "
         "those (b) whose gold figure's digits are printed in a section read; the others' "
         "gold answers are computed (a ratio, a margin, a multi-year growth rate) in more "
-        "steps than the check reproduces (one operation on two printed figures, or a mean "
-        "of two or three neighbouring cells of a table row); a figure found nowhere is "
+        "steps than the check reproduces (one operation on two printed figures, a mean "
+        "of two or three neighbouring cells of a table row, or, only when the question's "
+        "words ask for them, a margin's change in points between the years it names, its "
+        "mean over them, or a ratio times a figure it states); a figure found nowhere is "
         "compared with what the offline engine computes for the question from the filing's "
         "tables (to the digits the answer prints). The engine was developed on the "
         "FinanceBench dev arithmetic questions, so its figures there are not fully "
         "independent of these. A figure a cited excerpt does not print is looked for in the "
-        "rest of the section it cites (what the citation opens).",
+        "rest of the section it cites (what the citation opens). 'ours, computed kinds': "
+        "15 right answers computed by hand from filings in the registry (margins, their "
+        "change in points and three-year means, ratios, free cash flow, payout, coverage), "
+        "written after the two-step rules to see whether they reach past the cases they "
+        "were made on.",
         "",
         "| set | half | questions | " + " | ".join(ARMS) + " | false alarms (a-b) | "
         "recall (c-f) | false alarms, gold figure printed | (b) computed gold flagged | "

@@ -48,11 +48,21 @@ CURRENT = "What was Acme's current ratio at the end of 2023?"
 # (question, the right figure, that figure changed as bench.support changes it: times 1.1,
 # whether the check computes it without the engine)
 COMPUTED = [
-    (AVERAGE, "17.7%", "19.4%", False),  # (20% + 18% + 15%) / 3 = 17.67%
-    (AVERAGE, "0.177", "0.195", False),  # the same, printed as a ratio
+    # (20% + 18% + 15%) / 3 = 17.67%: the check's own two steps (support_steps) reach it
+    (AVERAGE, "17.7%", "19.4%", True),
+    (AVERAGE, "0.177", "0.195", True),  # the same, printed as a ratio
     (CAGR, "22.5%", "24.7%", True),  # (1,200 / 800)^(1/2) - 1 = 22.47%: one table row's
     (CURRENT, "1.75", "1.92", False),  # 437 / 250 = 1.748, from a section nobody read
 ]
+
+
+@pytest.fixture
+def no_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check without its own two steps: the average margin then is a figure only the
+    engine computes (these tests are about the engine's path)."""
+    from treerag_core.answer import support_figures
+
+    monkeypatch.setattr(support_figures, "_stepped", lambda *_a, **_k: False)
 
 
 def engine(question: str):
@@ -76,7 +86,7 @@ def test_a_figure_the_engine_computes_is_supported_and_a_changed_one_is_not(
     assert check(answer.replace(right, changed), question)["flagged"]
 
 
-def test_the_support_is_a_cell_it_was_computed_from_in_the_section_cited() -> None:
+def test_the_support_is_a_cell_it_was_computed_from_in_the_section_cited(no_steps: None) -> None:
     (sentence,) = check("The average was 17.7% [S1].", AVERAGE)["sentences"]
     assert sentence["support"]["ref"] == "S1" and sentence["support"]["page"] == 40
     assert sentence["support"]["quote"].startswith(("Operating income, 2021:", "Net sales, 2021:"))
@@ -89,7 +99,9 @@ def test_a_cell_from_a_section_not_read_gives_its_page_and_no_reference() -> Non
     assert sentence["support"]["quote"].startswith("Total current")
 
 
-def test_the_engine_confirms_a_figure_printed_by_chance_in_a_passage_not_cited() -> None:
+def test_the_engine_confirms_a_figure_printed_by_chance_in_a_passage_not_cited(
+    no_steps: None,
+) -> None:
     market = {"ref": "S2", "label": "S2 · Item 1 > Markets, p. 5", "page_start": 5,
               "text": "Our share of the European market reached 17.7% in 2023."}  # fmt: skip
     answer = "The three-year average operating margin was 17.7% [S1]."
@@ -101,13 +113,13 @@ def test_the_engine_confirms_a_figure_printed_by_chance_in_a_passage_not_cited()
     assert support["sentences"][0]["support"]["ref"] == "S1"
 
 
-def test_the_rounding_the_answer_prints_is_the_only_tolerance() -> None:
+def test_the_rounding_the_answer_prints_is_the_only_tolerance(no_steps: None) -> None:
     assert not check("The average was 17.67% [S1].", AVERAGE)["flagged"]
     assert check("The average was 17.6% [S1].", AVERAGE)["flagged"]  # 17.67 rounds to 17.7
     assert check("The average was 17.60% [S1].", AVERAGE)["flagged"]
 
 
-def test_the_engine_is_asked_only_when_a_figure_is_found_nowhere() -> None:
+def test_the_engine_is_asked_only_when_a_figure_is_found_nowhere(no_steps: None) -> None:
     calls = []
 
     def counted():

@@ -4,7 +4,8 @@ The answer's reader chose this app over a chatbot to see where an answer comes f
 answer must not state what its sources do not hold without saying so. Each sentence is
 matched to the passages it cites (all passages read when it cites none): its figures (as
 printed, in another notation, computed from two of the passages' figures, the mean of
-two or three neighbouring cells of a table row, or what the offline engine computes for
+two or three neighbouring cells of a table row, two steps within a period when the
+question asks for them (:mod:`.support_steps`), or what the offline engine computes for
 the question from the document's tables, in as many steps as it takes), its years, its
 names and its key terms must be found there, and a negation must not be turned around
 ("did not increase" against "increased"). A sentence is **supported**, **partly**
@@ -54,6 +55,9 @@ TERMS_PARTLY = 0.34
 MIN_CLAIM_TERMS = 2
 # A line sharing this share of the closest line's terms is as close (see _said_alike).
 CLOSE_LINE = 0.8
+# A rounded figure whose band is at most this share of its value is looked for in whole
+# sections too (see _in_whole).
+NARROW_BAND = 0.002
 # Below this score, most of a model's answer is unsupported: it is set aside.
 SET_ASIDE_BELOW = 0.5
 # Questions whose answer is a figure ("How much…", "How many…").
@@ -238,15 +242,37 @@ def _in_whole(
 ) -> tuple[list[Figure], list[Figure], tuple[Line, Passage] | None]:  # fmt: skip
     """With the figures printed in the part of a cited section its excerpt left out: only
     those stated to MIN_CONFIRMING_DIGITS digits or more (a long section prints some "10%"
-    or "1.8" by chance; it does not print "$510,329 million" by chance)."""
-    for figure in [f for f in figures if f not in found and f.digits >= MIN_CONFIRMING_DIGITS]:
+    or "1.8" by chance; it does not print "$510,329 million" by chance), or rounded from
+    such a print within a narrow band ("$510 billion" for it: a band of a tenth of a
+    percent; a round "$500 million" is not read so, it may meet any "500")."""
+    for figure in [f for f in figures if f not in found and _confirms(f)]:
         hit = next(((at, p) for ref in refs for p in given.whole_passages(ref)
                     if (at := p.find(figure)) is not None), None)  # fmt: skip
-        if hit is not None and (line := hit[1].line_at(hit[0])) is not None:
+        line = hit[1].line_at(hit[0]) if hit is not None else None
+        if hit is not None and line is not None and _printed_precisely(figure, line):
             found = [*found, figure]
             elsewhere = [f for f in elsewhere if f is not figure]
             best = best or (line, hit[1])
     return found, elsewhere, best
+
+
+def _confirms(figure: Figure) -> bool:
+    """Stated precisely enough to be looked for in a whole section: MIN_CONFIRMING_DIGITS
+    significant digits, or as many digits printed (a rounded "$510 billion") in a band
+    narrower than NARROW_BAND of its value."""
+    if figure.digits >= MIN_CONFIRMING_DIGITS:
+        return True
+    printed = sum(ch.isdigit() for ch in figure.text)
+    return bool(figure.value) and printed >= MIN_CONFIRMING_DIGITS and (
+        figure.precision <= NARROW_BAND * abs(figure.value))  # fmt: skip
+
+
+def _printed_precisely(figure: Figure, line: Line) -> bool:
+    """A figure of MIN_CONFIRMING_DIGITS digits, or one the line prints to more digits than
+    that (the print a rounded "$510 billion" was rounded from)."""
+    return figure.digits >= MIN_CONFIRMING_DIGITS or any(
+        figure.agrees(o) and o.digits > MIN_CONFIRMING_DIGITS for o in line.figures
+    )
 
 
 def _confirmed(

@@ -20,6 +20,7 @@ from ..text.figures import (
 from ..text.working import Worked
 from .claims import Line, Passage
 from .support_given import Given
+from .support_steps import step_rows, two_step_figures
 
 # Lines whose figures may be combined into a computed one: those sharing most terms with the
 # sentence (a growth rate is two cells of one row, or the same row of two tables).
@@ -30,6 +31,9 @@ NEAREST_PASSAGES = 2
 # A line with this many figures is a table row over periods (a rate over several years
 # needs three periods at least).
 ROW_MIN_CELLS = 3
+# A figure of fewer significant digits is not confirmed two steps from the cells (its band
+# is wide enough to meet one of their many combinations by chance).
+STEP_MIN_DIGITS = 2
 COMPUTE_FIGURES = 16  # and at most this many of their figures (pairs grow as its square)
 
 
@@ -56,9 +60,9 @@ def figures_found(
                 found.append(figure)
                 best = best or next((h for h in hits if h), None)
                 continue
-        hit = _find(figure, terms, scope)
+        hit = _find(figure, terms, scope, given=given, others=others)
         if hit is None and given and given.unit != 1.0 and not has_unit(figure):
-            hit = _find(in_unit(figure, given.unit), terms, scope)
+            hit = _find(in_unit(figure, given.unit), terms, scope, given=given, others=others)
         if hit is not None or any(figure.agrees(q) for q in asked):
             found.append(figure)
             best = best or hit
@@ -68,10 +72,12 @@ def figures_found(
 
 
 def _find(
-    figure: Figure, terms: set[str], scope: list[Passage], compute: bool = True
-) -> tuple[Line, Passage] | None:
+    figure: Figure, terms: set[str], scope: list[Passage], compute: bool = True,
+    given: Given | None = None, others: Sequence[Passage] = (),
+) -> tuple[Line, Passage] | None:  # fmt: skip
     """The line printing ``figure``; else (``compute``) one of the lines nearest the
-    sentence's terms whose figures compute it."""
+    sentence's terms whose figures compute it (in two steps within a period when the
+    question asks for a computed figure, ``given.computes``)."""
     for passage in scope:
         at = passage.find(figure)
         if at is not None:
@@ -83,12 +89,13 @@ def _find(
     # The lines sharing most of the sentence's terms; among as close ones, those naming
     # least besides ("Total current assets" before "Prepaid expenses and other current
     # assets"): a row whose label is what is asked is the one computed from.
-    ranked = sorted(
+    order = sorted(
         ((len(terms & line.terms), -len(line.terms - terms), -i, line, p)
          for p in scope[:NEAREST_PASSAGES] for i, line in enumerate(p.lines)
          if _has_digit(line.text)),
         key=lambda t: t[:3], reverse=True,
-    )[:COMPUTE_LINES]  # fmt: skip
+    )  # fmt: skip
+    ranked = order[:COMPUTE_LINES]
     if not ranked:
         return None
     near = [f for *_, line, _p in ranked for f in line.figures][:COMPUTE_FIGURES]
@@ -98,7 +105,27 @@ def _find(
     candidates = [*computed(near), *rows, *_two_steps(figure, near, rows, table_rows[:1])]
     if any(figure.computes_to(other) for other in candidates):
         return ranked[0][3], ranked[0][4]
+    if given is not None and _stepped(figure, order, scope, others, given):
+        return ranked[0][3], ranked[0][4]
     return None
+
+
+def _stepped(
+    figure: Figure, order: list[tuple], scope: list[Passage], others: Sequence[Passage],
+    given: Given,
+) -> bool:  # fmt: skip
+    """Whether ``figure`` is two steps within a period from the rows nearest the sentence
+    (:mod:`.support_steps`): only for a question asking for a computed figure, with the
+    steps its words ask for, and a figure of STEP_MIN_DIGITS digits or more."""
+    steps = given.steps
+    if not given.computes or figure.digits < STEP_MIN_DIGITS:
+        return False
+    if not (steps.any or given.figures):
+        return False
+    sources = (p.lines for p in [*scope[:NEAREST_PASSAGES], *others])  # cut when read
+    rows, over = step_rows([(t[0], t[3]) for t in order], steps.margin, sources)
+    stepped = two_step_figures(rows, over, steps, figure.percent, given.figures)
+    return any(figure.computes_to(other) for other in stepped)
 
 
 def _two_steps(

@@ -15,10 +15,11 @@ from ..text.numbers import years_in
 from .claims import Passage, compact, company_keys, terms_of
 from .offline.computed import EngineFigure
 from .offline.question import INSTRUCTION_WORDS, METRIC_SYNONYMS, read_question
+from .support_steps import Steps, steps_asked
 
 # A question that asks for a computed figure (English; extend for other languages).
 COMPUTE_WORDS = re.compile(
-    r"\b(?:calculat\w*|comput\w*|ratio|margin|defined as|average|cagr|growth rate|"
+    r"\b(?:calculat\w*|comput\w*|ratios?|margins?|defined as|average|cagr|growth rate|"
     r"per cent(?:age)?|percent(?:age)?|rounded?|turnover|days|return on)\b",
     re.I,
 )
@@ -48,6 +49,7 @@ def given_of(
     context = Given(terms_of(given, language), compact(given), set(years_in(question)),
                      asked_terms(question, language))  # fmt: skip
     context.computes = bool(COMPUTE_WORDS.search(question))
+    context.steps = steps_asked(question)
     context.results = [f for text in results for f in figures_in(text) if not f.year]
     unit = ASKED_UNIT.search(question)
     context.unit = MULTIPLIERS[unit.group(1).lower()] if unit else 1.0
@@ -69,6 +71,7 @@ class Given:
         # The question asks for a figure to be computed (a ratio, a growth rate): one the
         # check cannot reproduce from two printed figures is doubtful, not refuted.
         self.computes = False
+        self.steps = Steps()  # the steps of a computation it asks for (:mod:`.support_steps`)
         # What the app computed from cited cells for this answer (:mod:`.calculations`).
         self.results: list[Figure] = []
         self.unit = 1.0  # the unit the question asks the answer in (1e9: "in USD billions")
