@@ -134,3 +134,21 @@ def test_labels_of_the_documents_own_words_or_not_named_add_nothing(filing: dict
     # (its whole label is not), and at most LINE_ITEM_SECTIONS sections are added.
     picked, _ = offline_pick(QUESTION, flat, READ, labels=labels)
     assert sum(1 for nid in picked if nid in labels) <= LINE_ITEM_SECTIONS
+
+
+def test_a_row_labelled_in_the_plural_is_named_in_the_singular(filing: dict) -> None:
+    """"How much inventory …" names the row "Inventories" (English's plural strip leaves
+    "inventorie" of it): the statement is read, and quoted around that row."""
+    from treerag_core.answer.context import _rows_named
+    from treerag_core.navigate.line_items import named_labels, one_forms
+
+    assert one_forms({"inventory", "day", "debt"}) == {"inventorie", "day", "debt"}
+    rows = [("Inventories", frozenset({"inventorie"})), ("Long-term debt", frozenset({"debt"}))]
+    assert named_labels({"inventory", "fiscal"}, rows) == ["Inventories"]
+    flat, statement = filing["flat_nodes"], _statement(filing)
+    question = f"How much inventory did {NAME} hold at the end of fiscal 2023?"
+    labels = row_labels(filing, Languages("en"))
+    picked, how = offline_pick(question, flat, READ, labels=labels)
+    assert statement in picked and "'Inventories'" in how
+    assert _rows_named(filing, statement, question, None) == ["Inventories"]
+    assert _rows_named(filing, statement, f"Who audits {NAME}?", None) == []

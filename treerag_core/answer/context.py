@@ -14,9 +14,10 @@ from typing import Any, NamedTuple
 from ..llm.prompts import format_extra_context, quote_section
 from ..navigate.base import NavigationResult
 from ..navigate.history import Conversation
-from ..navigate.ranking import RankingMemory, remembered
+from ..navigate.line_items import named_labels, remembered_labels
+from ..navigate.ranking import RankingMemory, question_terms, remembered
 from ..summarize.summarizers import cut_point
-from ..text.language import detect_language, document_language
+from ..text.language import detect_language, document_language, document_languages
 from ..text.messages import said_in
 from ..text.table_data import tables_of
 from ..tree.labels import context_label, repeated_titles
@@ -232,7 +233,8 @@ def _quote(
     section; a label names the file only when several documents are asked. The model reads
     its tables in compact form (:mod:`.cells`); the offline engine reads the text."""
     ref = reference(document, node_id, repeated)
-    quote = section_text(document["flat_nodes"], node_id, searched, share, memory)
+    window = "\n".join([searched, *_rows_named(document, node_id, searched, memory)])
+    quote = section_text(document["flat_nodes"], node_id, window, share, memory)
     ref["page_start"], ref["page_end"] = quote.page_start, quote.page_end
     ref["spans"] = [{"node_id": n, "start": s, "end": e} for n, s, e in quote.spans]
     ref["ref"] = f"S{number}"
@@ -253,6 +255,19 @@ def _quote(
     }
     return _Quote(ref, quote_section(_with_tables(document, quote, memory, sent), attributes),
                   section)  # fmt: skip
+
+
+def _rows_named(
+    document: Document, node_id: str, searched: str, memory: RankingMemory | None
+) -> list[str]:
+    """The labels of the section's table rows the question names whole ("Inventories" for
+    "How much inventory …"): a long statement is quoted around them, as navigation read
+    it for them (:mod:`~..navigate.line_items`), not around the company's name."""
+    language = document_languages(document)
+    rows = remembered_labels(document, language, memory).get(node_id)
+    if not rows:
+        return []
+    return named_labels(set(question_terms(searched, language)), rows)
 
 
 def _with_tables(

@@ -94,11 +94,12 @@ def line_item_sections(
     it reports it (the statements) before it breaks it down (the notes: deferred taxes,
     assets held for sale)."""
     best: dict[str, tuple[float, str]] = {}
+    said = one_forms(asked)
     for nid, rows in labels.items():
         if nid not in order:
             continue
         for label, words in rows:
-            if not words <= asked:
+            if not names_label(words, asked, said):
                 continue
             rarest = min(bm25.passages_with(w) for w in words)
             if rarest > LINE_ITEM_MAX_SHARE * len(bm25.keys):
@@ -108,3 +109,23 @@ def line_item_sections(
                 best[nid] = (sum(weights), label)
     chosen = sorted(best, key=lambda nid: (-best[nid][0], order[nid]))[:limit]
     return [(nid, best[nid][1]) for nid in chosen]
+
+
+def named_labels(asked: set[str], rows: list[tuple[str, frozenset[str]]]) -> list[str]:
+    """The labels of ``rows`` (one section's) whose words the question's ``asked`` name."""
+    said = one_forms(asked)
+    return [label for label, words in rows if names_label(words, asked, said)]
+
+
+def names_label(words: frozenset[str], asked: set[str], said: set[str]) -> bool:
+    """Whether the question's words name a label whole (``said``: their :func:`one_forms`)."""
+    return words <= asked or one_forms(words) <= said
+
+
+def one_forms(words: set[str] | frozenset[str]) -> set[str]:
+    """The words with their ``-y`` and ``-ies`` forms as one ("inventory", and "inventorie"
+    that English's plural strip leaves of "Inventories"): a statement labels its row in the
+    plural, a question asks in the singular. Only where a label must be named whole; in the
+    ranking, a "companies" asked would meet every "Company" of a filing."""
+    return {w[:-1] + "ie" if len(w) > 3 and w[-1] == "y" and w[-2] not in "aeiouy" else w
+            for w in words}  # fmt: skip
