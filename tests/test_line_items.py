@@ -137,7 +137,7 @@ def test_labels_of_the_documents_own_words_or_not_named_add_nothing(filing: dict
 
 
 def test_a_row_labelled_in_the_plural_is_named_in_the_singular(filing: dict) -> None:
-    """"How much inventory …" names the row "Inventories" (English's plural strip leaves
+    """ "How much inventory …" names the row "Inventories" (English's plural strip leaves
     "inventorie" of it): the statement is read, and quoted around that row."""
     from treerag_core.answer.context import _rows_named
     from treerag_core.navigate.line_items import named_labels, one_forms
