@@ -189,8 +189,20 @@ def prepare_answer(
     picked = {id(doc): doc for doc, _ in picks}  # each document's titles counted once
     titles = {key: repeated_titles(doc.get("flat_nodes") or {}) for key, doc in picked.items()}
     memory = retriever.ranking_memory
+    named = {key: _rows_named(doc, searched, memory) for key, doc in picked.items()}
     quotes = [
-        _quote(index, doc, nid, searched, share, memory, many, sent, titles[id(doc)])
+        _quote(
+            index,
+            doc,
+            nid,
+            searched,
+            share,
+            memory,
+            many,
+            sent,
+            titles[id(doc)],
+            named[id(doc)].get(nid, []),
+        )  # fmt: skip
         for index, (doc, nid) in enumerate(picks, 1)
     ]
     references = [q.reference for q in quotes]
@@ -228,12 +240,14 @@ def _quote(
     many_documents: bool,
     sent: SentTables,
     repeated: frozenset[str] | None = None,
+    rows: list[str] | None = None,
 ) -> _Quote:
     """Section ``S{number}``: its pages are those of the passage quoted, not of the whole
     section; a label names the file only when several documents are asked. The model reads
-    its tables in compact form (:mod:`.cells`); the offline engine reads the text."""
+    its tables in compact form (:mod:`.cells`); the offline engine reads the text. A long
+    section is quoted around the table ``rows`` the question names (:func:`_rows_named`)."""
     ref = reference(document, node_id, repeated)
-    window = "\n".join([searched, *_rows_named(document, node_id, searched, memory)])
+    window = "\n".join([searched, *(rows or [])])
     quote = section_text(document["flat_nodes"], node_id, window, share, memory)
     ref["page_start"], ref["page_end"] = quote.page_start, quote.page_end
     ref["spans"] = [{"node_id": n, "start": s, "end": e} for n, s, e in quote.spans]
@@ -258,16 +272,18 @@ def _quote(
 
 
 def _rows_named(
-    document: Document, node_id: str, searched: str, memory: RankingMemory | None
-) -> list[str]:
-    """The labels of the section's table rows the question names whole ("Inventories" for
-    "How much inventory …"): a long statement is quoted around them, as navigation read
-    it for them (:mod:`~..navigate.line_items`), not around the company's name."""
+    document: Document, searched: str, memory: RankingMemory | None
+) -> dict[str, list[str]]:
+    """Each section's table rows the question names whole (``{node_id: labels}``:
+    "Inventories" for "How much inventory …"): a long statement is quoted around them, as
+    navigation read it for them (:mod:`~..navigate.line_items`), not around the company's
+    name. Once per document and question."""
     language = document_languages(document)
-    rows = remembered_labels(document, language, memory).get(node_id)
-    if not rows:
-        return []
-    return named_labels(set(question_terms(searched, language)), rows)
+    labels = remembered_labels(document, language, memory)
+    if not labels:
+        return {}
+    asked = set(question_terms(searched, language))
+    return {nid: named for nid, rows in labels.items() if (named := named_labels(asked, rows))}
 
 
 def _with_tables(
