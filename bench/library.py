@@ -174,6 +174,10 @@ def main(argv: list[str] | None = None) -> int:
             print(name, json.dumps({k: v["summary"] for k, v in rows.items()}, indent=1))
         return 0
     missing = arms.build_extras(args.registry)
+    # The second library too, before any question: our own questions are asked of the whole
+    # registry, which must be the same on a fresh registry's first run as on any later one
+    # (built after them, its policies were missing from the first run's whole registry).
+    second.build(args.registry, OUT / "second")
     alone = str(OUT / "filings-alone.json")  # a registry that holds the 37 filings only
     build(alone, generated_too=False)
     for registry in (args.registry, alone):  # each document's first question builds them
