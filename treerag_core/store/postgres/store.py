@@ -13,7 +13,7 @@ from __future__ import annotations
 import builtins  # a class here has a method named list: its annotations say builtins.list
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import psycopg
@@ -40,18 +40,39 @@ _UPSERT = """
 """
 
 
+class _Schema:
+    """One database's transactions, its schema brought up to date by the first."""
+
+    def __init__(self, db: Database, location: str) -> None:
+        self.db, self.location, self.ready = db, location, False
+
+    @contextmanager
+    def transaction(self) -> Iterator[psycopg.Connection[Any]]:
+        with self.db.transaction() as conn:
+            if not self.ready:
+                ensure_schema(conn, self.location)
+                self.ready = True
+            yield conn
+
+
 class PostgresStore(ThreadMethods):
     """One registry database. Cheap to create; connections open on first use."""
 
     def __init__(self, url: str, max_connections: int | None = None) -> None:
         self.db = Database(url, max_connections)
         self.location = self.db.shown
-        self._ready = False
-        self.sources = DatabaseSources(self.transaction)
-        self.jobs = JobQueue(self.transaction)
-        self.thread_backend: DatabaseThreads = DatabaseThreads(self.transaction, self.location)
-        self.library = PostgresLibraryIndex(self.transaction)
-        self.sync_sources = DatabaseSyncSources(self.transaction)
+        # The parts get the schema's transaction, not the store's bound method: a part
+        # holding the store would make each store a reference cycle, and its pool (up to
+        # TREERAG_PG_POOL_SIZE connections) would live on until a full garbage collection.
+        # A process opening a store per call (a worker, a script) ran the server out of
+        # connections that way.
+        self._schema = _Schema(self.db, self.location)
+        transaction = self._schema.transaction
+        self.sources = DatabaseSources(transaction)
+        self.jobs = JobQueue(transaction)
+        self.thread_backend: DatabaseThreads = DatabaseThreads(transaction, self.location)
+        self.library = PostgresLibraryIndex(transaction)
+        self.sync_sources = DatabaseSyncSources(transaction)
 
     def __enter__(self) -> PostgresStore:
         return self
@@ -63,20 +84,15 @@ class PostgresStore(ThreadMethods):
         """Close the pool (also done when the store is dropped)."""
         self.db.close()
 
-    @contextmanager
-    def transaction(self) -> Iterator[psycopg.Connection[Any]]:
+    def transaction(self) -> AbstractContextManager[psycopg.Connection[Any]]:
         """One transaction on a schema that is up to date (created on first use)."""
-        with self.db.transaction() as conn:
-            if not self._ready:
-                ensure_schema(conn, self.location)
-                self._ready = True
-            yield conn
+        return self._schema.transaction()
 
     def schema_version(self) -> int:
         return SCHEMA_VERSION
 
     def cache(self, name: str) -> DatabaseCache:
-        return DatabaseCache(self.transaction, name)
+        return DatabaseCache(self._schema.transaction, name)
 
     def library_index(self) -> PostgresLibraryIndex:
         """Entries cascade with their document and read its collection: delete and
