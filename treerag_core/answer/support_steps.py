@@ -22,6 +22,7 @@ from itertools import islice, permutations
 from ..text.figures import Figure
 from ..text.numbers import years_in
 from .claims import Line, fiscal_years
+from .offline.asks import AVERAGE_WORDS
 
 # The rows combined: those sharing most terms with the sentence and question (and the
 # revenue row when a margin is asked: a margin is over revenue whether the question says
@@ -36,7 +37,6 @@ REVENUE_LABEL = re.compile(
     re.I,
 )
 MARGIN_WORDS = re.compile(r"\b(?:margins?|of (?:net )?(?:revenues?|sales))\b", re.I)
-AVERAGE_WORDS = re.compile(r"\b(?:average|mean)\b", re.I)
 CHANGE_WORDS = re.compile(
     r"\b(?:chang\w*|increas\w*|decreas\w*|declin\w*|rais\w*|drop\w*|fell|rose|"
     r"consistent|fluctuat\w*|improv\w*|deteriorat\w*|expan\w*|contract\w*|points?)\b",

@@ -32,7 +32,8 @@ _ASKS = re.compile(
     r"\b(?:what (?:is|was|were|are)|what's|how much (?:is|was|did)?|calculate|compute)\s+", re.I
 )
 _CAGR = re.compile(r"\bcagr\b|compound annual growth", re.I)
-_AVERAGE = re.compile(r"\baverage\b|\bavg\b|\bmean\b", re.I)
+# A question asking for a mean (also the support check's: :mod:`..support_steps`).
+AVERAGE_WORDS = re.compile(r"\baverage\b|\bavg\b|\bmean\b", re.I)
 _SPAN = re.compile(r"\b(\d+|two|three|four|five)[- ]year\b", re.I)
 _CHANGE = re.compile(
     r"\bchange\b|\bgrowth\b|\bgr[eo]w\b|\bincrease[ds]?\b|\bdecrease[ds]?\b|\bdecline[ds]?\b",
@@ -148,7 +149,7 @@ def _structured(
     if _CAGR.search(asked) and len(years) >= 2:
         label = Phrase("computed.label_cagr", name=_title(phrase))
         return Ask(label, inner, (years[0], years[-1]), "cagr")
-    if _AVERAGE.search(asked) and (n or len(years) > 1):
+    if AVERAGE_WORDS.search(asked) and (n or len(years) > 1):
         first = years[0] if len(years) > 1 else years[-1] - n + 1
         over = tuple(range(first, years[-1] + 1))
         title = Phrase("computed.label_average", years=n or len(over), name=label or _title(phrase))
