@@ -152,3 +152,20 @@ def test_a_row_labelled_in_the_plural_is_named_in_the_singular(filing: dict) -> 
     assert statement in picked and "'Inventories'" in how
     assert _rows_named(filing, question, None)[statement] == ["Inventories"]
     assert statement not in _rows_named(filing, f"Who audits {NAME}?", None)
+
+
+def test_an_abbreviation_names_the_row_it_abbreviates() -> None:
+    """ "R&D" is read as the "Research and development" row a statement prints (as "capex"
+    is read as the purchases of property and equipment): the row's whole label is named."""
+    from treerag_core.navigate.line_items import named_labels
+    from treerag_core.navigate.ranking import question_terms
+    from treerag_core.text.tokens import tokenize
+
+    rows = [(label, frozenset(tokenize(label))) for label in
+            ("Research and development", "Selling, general and administrative", "Revenue")]  # fmt: skip
+    asked = set(
+        question_terms(f"How much did {NAME} spend on R&D in fiscal 2023?", Languages("en"))
+    )
+    assert named_labels(asked, rows) == ["Research and development"]
+    asked = set(question_terms("What were SG&A expenses in 2023?", Languages("en")))
+    assert named_labels(asked, rows) == ["Selling, general and administrative"]
