@@ -336,3 +336,18 @@ def test_a_question_naming_a_year_goes_to_the_document_of_that_year(tmp_path) ->
     assert by_id[older["doc_id"]]["period"].startswith("its own period is 2019")
     assert not by_id[older["doc_id"]]["kept"]
     assert "14 million" in result["answer"]
+
+
+def test_a_new_tokenizer_makes_each_entry_again_once(tmp_path, monkeypatch) -> None:
+    """An entry's terms are cut by the tokenizer of its day: after a new one, a question
+    cut the new way could miss them, so every entry is stale until it is made again."""
+    from treerag_core.library import catalog
+
+    registry = str(tmp_path / "lib.json")
+    doc = _index(registry, "rooms.md", PLANTED)
+    assert check_library_index(registry)["stale"] == []
+    monkeypatch.setattr(catalog, "TOKENS_VERSION", catalog.TOKENS_VERSION + 1)
+    assert check_library_index(registry)["stale"] == [doc["doc_id"]]
+    ask_library("Which room holds the archive?", make_retriever(), registry_path=registry,
+                return_raw=False)  # fmt: skip
+    assert check_library_index(registry)["stale"] == []

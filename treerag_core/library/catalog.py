@@ -32,7 +32,7 @@ from ..summarize.card import EDITABLE_FIELDS, build_card
 from ..text.cut_texts import CutTexts
 from ..text.language import LANGUAGE_NAMES, document_languages
 from ..text.messages import raised
-from ..text.tokens import TextTokens
+from ..text.tokens import TOKENS_VERSION, TextTokens
 from ..tree.passages import RANKING_CACHE, keep_statistics
 from ..types import Document, LibraryEntry
 from .documents import load_document
@@ -43,8 +43,11 @@ MAX_CARD_FIELD_CHARS = 1000  # a corrected kind or description: a few sentences 
 
 
 def stamp_of(row: Mapping[str, Any]) -> str:
-    """What an entry was made from: a re-index (new time) or another file (new hash)."""
-    return f"{row.get('content_hash', '')}@{row.get('indexed_at', '')}"
+    """What an entry was made from: a re-index (new time), another file (new hash) or
+    another tokenizer (its version: an entry's terms cut otherwise than the question's would
+    miss it, so a new tokenizer makes every entry again, once)."""
+    made = f"{row.get('content_hash', '')}@{row.get('indexed_at', '')}"
+    return f"{made}#tokens{TOKENS_VERSION}"
 
 
 def library_entry(document: Document, tokens: TextTokens | CutTexts | None = None) -> LibraryEntry:
