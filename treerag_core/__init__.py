@@ -16,7 +16,6 @@ import warnings
 from typing import Any
 
 from .answer.ask import aask, aask_multi, ask, ask_multi
-from .answer.result import AnswerMessage
 from .answer.retriever import Retriever, make_async_retriever, make_retriever
 from .client import Answer, AnswerEvent, Library, TextDelta
 from .deprecated import DEPRECATED
@@ -67,7 +66,13 @@ SEED = __all__[:20]
 
 
 def __getattr__(name: str) -> Any:
-    """An old name: the object it names, with a warning that says where it lives now."""
+    """An old name: the object it names, with a warning that says where it lives now.
+    ``AnswerMessage`` is no old name but a LangChain message: imported on first use, so
+    that importing the core does not import LangChain (``answer/message.py``)."""
+    if name == "AnswerMessage":
+        from .answer.message import AnswerMessage
+
+        return AnswerMessage
     if name not in DEPRECATED:
         raise AttributeError(f"module 'treerag_core' has no attribute {name!r}")
     old = DEPRECATED[name]

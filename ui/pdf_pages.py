@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
-from pypdf import PdfReader, PdfWriter
 
 from treerag_core.store import open_store
 
@@ -28,7 +27,11 @@ def can_show_inline() -> bool:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def page_range_pdf(content_hash: str, start: int, end: int, _data: bytes) -> bytes:
-    """Pages ``start``..``end`` (1-based, inclusive, capped at MAX_PAGES) as a new PDF."""
+    """Pages ``start``..``end`` (1-based, inclusive, capped at MAX_PAGES) as a new PDF.
+    pypdf is imported here, when a person first opens a section's pages: every page of the
+    app is imported when the server starts, and most servers never cut a PDF."""
+    from pypdf import PdfReader, PdfWriter
+
     reader = PdfReader(io.BytesIO(_data))
     if reader.is_encrypted:
         reader.decrypt("")

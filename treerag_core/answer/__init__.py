@@ -6,14 +6,18 @@ picks the ``Answerer`` (``base``): the answer model's (``model``) or the offline
 (``offline.answerer``: the computed answer, else the extractive one); ``context`` quotes the
 sections; ``result`` finishes the answer; ``library`` answers over the whole library
 (route, then answer).
+
+``AnswerMessage`` is imported from ``message`` when first named (a module ``__getattr__``):
+it is a LangChain message, and importing the core must not import LangChain.
 """
+
+from typing import Any
 
 from .ask import aask, aask_multi, answerer_for, ask, ask_multi
 from .base import Answerer
 from .library import aask_library, ask_library, lasting_ranking_memory
 from .model import ModelAnswerer
 from .offline.answerer import OfflineAnswerer
-from .result import AnswerMessage
 from .retriever import Retriever, make_retriever
 
 __all__ = [
@@ -32,3 +36,12 @@ __all__ = [
     "OfflineAnswerer",
     "Retriever",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``AnswerMessage``, imported on first use (see the module docstring)."""
+    if name == "AnswerMessage":
+        from .message import AnswerMessage
+
+        return AnswerMessage
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -43,7 +43,7 @@ import asyncio
 from collections.abc import AsyncIterator, Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..access.principal import Principal
 from ..errors import LLMError, TreeragError
@@ -59,13 +59,16 @@ from .context import Prepared, prepare_answer
 from .model import ModelAnswerer
 from .offline.answerer import OfflineAnswerer
 from .overview import asks_about_whole, prepare_overview
-from .result import AnswerMessage, final_chunk, finish
+from .result import final_chunk, finish
 from .retriever import Retriever
+
+if TYPE_CHECKING:
+    from .message import AnswerMessage
 
 # Documents navigated at once by the blocking driver (each may wait on a search model).
 MAX_PARALLEL_NAVIGATIONS = 4
 
-Answer = AnswerMessage | dict[str, Any]
+Answer: TypeAlias = "AnswerMessage | dict[str, Any]"
 
 
 def ask(
@@ -167,8 +170,8 @@ class _Navigate:
         return await self.retriever.anavigate(self.query, document, self.extra_context, self.talk)
 
 
-Output = str | Answer  # what the caller receives
-Plan = Generator[_Navigate | AnswerStep | Output, Any, None]
+Output: TypeAlias = "str | Answer"  # what the caller receives
+Plan: TypeAlias = "Generator[_Navigate | AnswerStep | Output, Any, None]"
 
 
 def _plan(question: _Question, documents: list[Document], talk: Conversation) -> Plan:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..access.principal import Principal
 from ..errors import LLMError
@@ -35,12 +35,14 @@ from ..text import ENGINE_NAME
 from ..text.messages import message
 from ..tree.passages import RANKING_CACHE
 from .ask import aask_multi, ask_multi
-from .result import AnswerMessage
 from .retriever import Retriever
+
+if TYPE_CHECKING:
+    from .message import AnswerMessage
 
 NOTHING_FOUND = message("note.nothing_found")  # English's; the question's language is used
 
-Answer = AnswerMessage | dict[str, Any]
+Answer: TypeAlias = "AnswerMessage | dict[str, Any]"
 
 
 def ask_library(
@@ -152,7 +154,7 @@ def _with_reply(
 
 
 def _traced(result: Answer, routing: Routing) -> Answer:
-    if isinstance(result, AnswerMessage):
+    if not isinstance(result, dict):  # an AnswerMessage
         meta = result.response_metadata
         meta["trace"]["library"] = routing.trace()
         if routing.usage:
@@ -198,6 +200,8 @@ def _nothing(routing: Routing, stream: bool, return_raw: bool) -> Any:
                                      "model_name": ENGINE_NAME}])  # fmt: skip
     if not return_raw:
         return {"answer": nothing, "references": [], "trace": trace, "usage": use}
+    from .message import AnswerMessage  # LangChain, only for the seed's message
+
     return AnswerMessage(
         content=nothing,
         references=[],

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
-
-from langchain_core.messages import AIMessage
+from typing import TYPE_CHECKING, Any
 
 from ..evidence.locate import attach_evidence
 from ..llm.call import LLMReply, model_name
@@ -21,19 +19,12 @@ from .checked import Checked, checked_reply
 from .context import Prepared
 from .retriever import Retriever
 
+if TYPE_CHECKING:
+    from .message import AnswerMessage
+
 log = logging.getLogger("treerag.qa")
 
 _CITATION = re.compile(r"\[S(\d+)\b")
-
-
-class AnswerMessage(AIMessage):
-    """A LangChain ``AIMessage`` with the sections the answer was drawn from, each
-    sentence's support (:mod:`.support`) and, when the model's reply was set aside for the
-    offline answer, that reply (``model_answer``)."""
-
-    references: list[dict[str, Any]] = []
-    support: dict[str, Any] | None = None
-    model_answer: str = ""
 
 
 def usage(navs: list[NavigationResult], answer: LLMReply | None) -> dict[str, Any]:
@@ -131,6 +122,8 @@ def finish(
         "llm_calls": use["llm_calls"],
         "trace": prepared.trace,
     }
+    from .message import AnswerMessage  # LangChain, only for the seed's message (see there)
+
     return AnswerMessage(
         content=shown.text,
         references=prepared.references,

@@ -23,10 +23,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Generator, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
-
-from langchain_core.messages import AIMessageChunk, BaseMessage, HumanMessage, SystemMessage
-from langchain_core.messages.ai import add_ai_message_chunks
+from typing import TYPE_CHECKING, Any
 
 from ..errors import LLMError, StreamBudgetError
 from ..store.base import Cache
@@ -34,6 +31,9 @@ from ..text.messages import Phrase, raised
 from ..text.tokens import estimate_tokens
 from .clean import StreamCleaner, clean_answer
 from .shapes import Shapes, bounded
+
+if TYPE_CHECKING:
+    from langchain_core.messages import BaseMessage
 
 
 @dataclass
@@ -90,6 +90,11 @@ def model_identity(llm: Any) -> str:
 
 
 def build_messages(system: str, user: str) -> list[BaseMessage]:
+    """A call's messages. LangChain is imported here, by the first model call, not with the
+    core: a server or program on the offline engine never loads it (about 0.15 s and
+    pydantic's v1 layer, requests and urllib3 at every start)."""
+    from langchain_core.messages import HumanMessage, SystemMessage
+
     return [SystemMessage(content=system), HumanMessage(content=user)]
 
 
@@ -353,6 +358,9 @@ def _added(chunks: list[Any]) -> Any:
     """A stream's chunks as one message (None for none)."""
     if not chunks:
         return None
+    from langchain_core.messages import AIMessageChunk
+    from langchain_core.messages.ai import add_ai_message_chunks
+
     first, *rest = chunks
     if all(isinstance(c, AIMessageChunk) for c in chunks):
         return add_ai_message_chunks(first, *rest)
