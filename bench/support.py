@@ -244,7 +244,12 @@ def markdown(
         "15 right answers computed by hand from filings in the registry (margins, their "
         "change in points and three-year means, ratios, free cash flow, payout, coverage), "
         "written after the two-step rules to see whether they reach past the cases they "
-        "were made on.",
+        "were made on. 'ours, computed kinds 2': 30 more on five other filings (CAGR, DSO, "
+        "DIO, turnover, net debt, payout, coverage, a change in points; some showing their "
+        "working, some not, some rounded a model's way), written for issue 38. A figure "
+        "found nowhere is also computed from the rows the question names wherever they were "
+        "read (their cells of the asked year: one step, or a sum of up to four rows), and a "
+        "result its sentence's own arithmetic does not give is unsupported.",
         "",
         "| set | half | questions | " + " | ".join(ARMS) + " | false alarms (a-b) | "
         "recall (c-f) | false alarms, gold figure printed | (b) computed gold flagged | "

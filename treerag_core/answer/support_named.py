@@ -11,9 +11,10 @@ to be computed. The search is bounded so a changed figure is rarely met by chanc
 - only rows whose label is named by the question (every term of the label is one of the
   question's terms, "Accounts receivable, net", "Revenues"), NAMED_ROWS at most, the
   passages cited first;
-- only their cells of the year the question asks (the latest it names; the year before
-  too for an average or a change), read from the column years printed above the row;
-  a row whose columns cannot be told is left out;
+- only their cells of the year the question asks (the latest it names; with the year
+  before's, as a mean, when it asks for an average), read from the column years printed
+  above the row (or above it in the whole section an excerpt was cut from); a row whose
+  columns cannot be told is left out;
 - one step on them (a ratio, a share); for a figure printed to PRECISE_DIGITS digits or
   more also on a mean, times a figure the question states such as 365, a signed sum of
   two to four rows in that year, or a plain sum or a difference over another row (a
@@ -42,6 +43,7 @@ HEADER_LOOKBACK = 60  # lines read back from a row for its column years
 # A question naming its arithmetic in words the check's COMPUTE_WORDS lack (English).
 ARITHMETIC_WORDS = re.compile(r"\b(?:difference|minus|plus|sum of|combined)\b", re.I)
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_DIGIT = re.compile(r"\d")
 _FIRST_WORD = re.compile(r"[\W\d_]*([^\W\d_][\w'-]*)")
 
 
@@ -99,7 +101,7 @@ def _may_name(text: str, named: set[str], language: str) -> bool:
     """A quick test before a line's figures are read: its first word is a named term (or
     no term: "Total", "Net"), and it prints a digit."""
     first = _FIRST_WORD.match(text)
-    if first is None or not any(ch.isdigit() for ch in text):
+    if first is None or _DIGIT.search(text) is None:
         return False
     terms = terms_of(first.group(1), language)
     return not terms or terms <= named
