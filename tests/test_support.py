@@ -222,9 +222,9 @@ WORKING_QUESTION = (
         ("Working capital ratio, FY2022: 2.92 = total current assets 28,213 / total current "
          "liabilities 9,674 [S3]", "supported"),
         ("Revenue growth, FY2021–FY2022: 4.4% = (51,217 − 49,072) / 49,072 [S1]", "supported"),
-        # a result its working does not give
+        # a result its working does not give: a computation stated wrongly (issue 38)
         ("Fixed asset turnover, FY2022: 11.63 = revenue 51,217 / average PP&E "
-         "((4,791 + 4,904) / 2) [S1, p. 59; S3, p. 61]", "partly"),
+         "((4,791 + 4,904) / 2) [S1, p. 59; S3, p. 61]", "unsupported"),
         # a working right on a figure the passages do not print (one figure changed)
         ("Fixed asset turnover, FY2022: 9.58 = revenue 51,217 / average PP&E "
          "((5,791 + 4,904) / 2) [S1, p. 59; S3, p. 61]", "partly"),

@@ -26,7 +26,7 @@ from typing import Any
 from ..text.figures import MIN_CONFIRMING_DIGITS, Figure, figures_in
 from ..text.messages import in_every_language
 from ..text.numbers import years_in
-from ..text.working import workings
+from ..text.working import contradicted, workings
 from .claims import (
     REFUSAL,
     Line,
@@ -45,6 +45,7 @@ from .garbled import garbled
 from .offline.computed import EngineFigure
 from .support_figures import NEAREST_PASSAGES, figures_found, has_unit, in_unit
 from .support_given import Given, Whole, given_of, missing_figure
+from .support_named import named_reproduces
 
 # Share of a sentence's key terms the passages (or the question) must hold: at least the
 # first for "supported", the second for "partly"; below it the sentence says something else.
@@ -181,6 +182,7 @@ def _check(
     )
     found, elsewhere, best = _in_whole(figures, found, elsewhere, best, given, sentence.refs)
     found, elsewhere, by_engine = _confirmed(figures, found, elsewhere, given, sentence.refs)
+    found, elsewhere, wrong = _named(figures, found, elsewhere, given, cited, passages, text)
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
     missing += _unnamed(text, years, names, scope, given, sentence.refs)
     known = [t for t in terms if t in given.terms or any(p.has_term(t) for p in scope)]
@@ -200,6 +202,7 @@ def _check(
         reversed_,
         len(terms) < MIN_CLAIM_TERMS,
         given.computes,
+        bool(wrong),
     )
     if by_engine and best is None and row["verdict"] != "unsupported":
         row["support"] = next(iter(by_engine.values()))
@@ -308,6 +311,26 @@ def _by_engine(
     return out
 
 
+def _named(
+    figures: list[Figure], found: list[Figure], elsewhere: list[Figure], given: Given,
+    cited: list[Passage], passages: list[Passage], text: str,
+) -> tuple[list[Figure], list[Figure], set[int]]:  # fmt: skip
+    """With the figures computed from the rows the question names (:mod:`.support_named`):
+    from any passage read (those cited first) for a figure found nowhere, from the passages
+    cited for one printed only in a passage the sentence does not cite (it computed it
+    from its own source). Without those the sentence's own arithmetic does not give
+    (their starts returned): a computation stated wrongly is not found by chance."""
+    everything = [*cited, *(p for p in passages if p not in cited)]
+    for figure in [f for f in figures if f not in found]:
+        moved = figure in elsewhere
+        if named_reproduces(figure, given, cited if moved else everything):
+            found = [*found, figure]
+            elsewhere = [f for f in elsewhere if f is not figure]
+    wrong = {f.start for f in contradicted(text)}
+    return ([f for f in found if f.start not in wrong],
+            [f for f in elsewhere if f.start not in wrong], wrong)  # fmt: skip
+
+
 def _nearest(scope: list[Passage], terms: set[str]) -> list[Passage]:
     """A sentence citing nothing is checked against everything read; its lines are then
     looked for in the few passages that hold most of its terms (cutting every passage
@@ -322,8 +345,12 @@ def _nearest(scope: list[Passage], terms: set[str]) -> list[Passage]:
 def _verdict(
     figures: list[Figure], found: list[Figure], elsewhere: list[Figure], missing: list[str],
     coverage: float, reversed_: bool, few_terms: bool = False, computes: bool = False,
+    wrong: bool = False,
 ) -> tuple[str, str]:  # fmt: skip
-    """The verdict and why, from what was found."""
+    """The verdict and why, from what was found (``wrong``: a figure its own arithmetic
+    does not give)."""
+    if wrong:
+        return "unsupported", "the arithmetic it shows does not give its figure"
     lost = [f for f in figures if f not in found and f not in elsewhere]
     if figures and len(lost) == len(figures) and computes:
         return "partly", "its figure is not printed in the passages nor computed simply from them"

@@ -48,6 +48,7 @@ def given_of(
     given = f"{question}\n{known}\n" + " ".join(str(s.get("file_name") or "") for s in sections)
     context = Given(terms_of(given, language), compact(given), set(years_in(question)),
                      asked_terms(question, language))  # fmt: skip
+    context.question = question
     context.computes = bool(COMPUTE_WORDS.search(question))
     context.steps = steps_asked(question)
     context.results = [f for text in results for f in figures_in(text) if not f.year]
@@ -71,6 +72,7 @@ class Given:
         # The question asks for a figure to be computed (a ratio, a growth rate): one the
         # check cannot reproduce from two printed figures is doubtful, not refuted.
         self.computes = False
+        self.question = ""  # the question as asked (its years, its words for the steps)
         self.steps = Steps()  # the steps of a computation it asks for (:mod:`.support_steps`)
         # What the app computed from cited cells for this answer (:mod:`.calculations`).
         self.results: list[Figure] = []

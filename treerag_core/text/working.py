@@ -40,21 +40,53 @@ class Worked:
 
 
 def workings(text: str) -> list[Worked]:
-    """Each ``figure = arithmetic`` in ``text`` whose arithmetic gives the figure (within
-    the rounding of both). A working that does not parse or does not give it is not one."""
+    """Each ``figure = arithmetic`` (or ``arithmetic = figure``) in ``text`` whose
+    arithmetic gives the figure (within the rounding of both). A working that does not
+    parse or does not give it is not one."""
+    return [w for w, holds in shown_workings(text) if holds]
+
+
+def contradicted(text: str) -> list[Figure]:
+    """The results ``text`` shows with an arithmetic that parses but does not give them
+    ("2.49x = 3,070 / 1,361"): a computation stated wrongly, whatever else prints 2.49."""
+    shown = shown_workings(text)
+    right = {w.result.start for w, holds in shown if holds}
+    return [w.result for w, holds in shown if not holds and w.result.start not in right]
+
+
+def shown_workings(text: str) -> list[tuple[Worked, bool]]:
+    """Each result shown beside an arithmetic that parses, either side of an equals sign,
+    and whether the arithmetic gives it."""
     out = []
-    for eq in _EQUALS.finditer(text):
+    signs = list(_EQUALS.finditer(text))
+    for at, eq in enumerate(signs):
         before = [f for f in figures_in(text[: eq.start()]) if not f.year]
-        if not before or before[-1].end < eq.start() - 12:
-            continue  # "DIO = 365 × …": a definition, no result stated
-        result = before[-1]
-        following = _EQUALS.search(text, eq.end())
-        working = text[eq.end() : following.start() if following else len(text)]
-        value = evaluate(working.rstrip(" .;"))
-        if value is not None and _agrees(result, value):
-            operands = [f for f in figures_in(working) if not f.year]
-            out.append(Worked(result, [_shifted(f, eq.end()) for f in operands]))
+        end = signs[at + 1].start() if at + 1 < len(signs) else len(text)
+        if before and before[-1].end >= eq.start() - 12:  # "DIO = 365 × …": no result
+            shown = _shown(before[-1], text, eq.end(), end)
+            out += [shown] if shown else []
+        right = text[eq.end() : end]
+        after = [f for f in figures_in(right) if not f.year]
+        # "… 96,334 / 87,812 = 1.10": a figure after the sign, arithmetic before it
+        if after and evaluate(right.split("[", 1)[0].rstrip(" .;")) is None:
+            start = signs[at - 1].end() if at else 0
+            shown = _shown(_shifted(after[0], eq.end()), text, start, eq.start())
+            out += [shown] if shown else []
     return out
+
+
+def _shown(result: Figure, text: str, start: int, end: int) -> tuple[Worked, bool] | None:
+    """The working in ``text[start:end]`` beside ``result``, if it is arithmetic."""
+    working = text[start:end]
+    if result.start >= end and "]" in working:  # after a citation marker: from it on
+        cut = working.rindex("]") + 1
+        working, start = working[cut:], start + cut
+    working = working.split("[", 1)[0]  # a citation marker ends the working
+    value = evaluate(working.rstrip(" .;"))
+    if value is None:
+        return None
+    operands = [_shifted(f, start) for f in figures_in(working) if not f.year]
+    return Worked(result, operands), _agrees(result, value)
 
 
 def _shifted(figure: Figure, offset: int) -> Figure:

@@ -1,0 +1,188 @@
+"""A computed figure reproduced from the line items its question names, wherever they were
+read: "days sales outstanding, 365 × accounts receivable / revenues" takes the receivables
+from the balance sheet and the revenues from the income statement, two passages a sentence
+rarely cites both of; "net debt, short-term debt plus current portion of long-term debt plus
+long-term debt minus cash" sums four rows of one statement.
+
+The support check (:mod:`.support`) asks this last, for a figure neither printed nor
+computed from the lines nearest the sentence, and only when the question asks for a figure
+to be computed. The search is bounded so a changed figure is rarely met by chance:
+
+- only rows whose label is named by the question (every term of the label is one of the
+  question's terms, "Accounts receivable, net", "Revenues"), NAMED_ROWS at most, the
+  passages cited first;
+- only their cells of the year the question asks (the latest it names; with the year
+  before's, as a mean, when it asks for an average), read from the column years printed
+  above the row (or above it in the whole section an excerpt was cut from); a row whose
+  columns cannot be told is left out;
+- one step on them (a ratio, a share); for a figure printed to PRECISE_DIGITS digits or
+  more also on a mean, times a figure the question states such as 365, a signed sum of
+  two to four rows in that year, or a plain sum or a difference over another row (a
+  ratio of a sum).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from itertools import combinations, product
+
+from ..text.figures import Figure
+from ..text.numbers import years_in
+from .claims import Line, Passage, fiscal_years, terms_of
+from .offline.asks import AVERAGE_WORDS
+from .support_figures import has_unit, in_unit
+from .support_given import Given
+
+NAMED_ROWS = 5  # rows named by the question combined (sums grow as 3 ** rows)
+MAX_SUMMED = 4  # rows in one sum ("short-term debt + current debt + long-term debt − cash")
+# A figure of fewer digits is too wide a band for the many sums and the ratios on a mean
+# or times a factor: it is checked against the one-step ratios of the asked year's cells.
+PRECISE_DIGITS = 3
+HEADER_LOOKBACK = 60  # lines read back from a row for its column years
+# A question naming its arithmetic in words the check's COMPUTE_WORDS lack (English).
+ARITHMETIC_WORDS = re.compile(r"\b(?:difference|minus|plus|sum of|combined)\b", re.I)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_DIGIT = re.compile(r"\d")
+_FIRST_WORD = re.compile(r"[\W\d_]*([^\W\d_][\w'-]*)")
+
+
+def named_reproduces(figure: Figure, given: Given, passages: Sequence[Passage]) -> bool:
+    """Whether ``figure`` is one step (or one sum) from the cells, in the asked year, of
+    the rows the question names (see the module's docstring)."""
+    year = _asked_year(given)
+    if year is None or not (given.computes or ARITHMETIC_WORDS.search(given.question)):
+        return False
+    rows = named_rows(given, passages, year)
+    if len(rows) < 2:
+        return False
+    stated = [figure]
+    if given.unit != 1.0 and not has_unit(figure):
+        stated.append(in_unit(figure, given.unit))  # "$8.70" asked in USD billions
+    return any(f.computes_to(c) for f in stated for c in _candidates(figure, rows, given))
+
+
+def _asked_year(given: Given) -> int | None:
+    question = given.question
+    years = years_in(question) + fiscal_years(question)
+    return max(years) if years else None
+
+
+def named_rows(given: Given, passages: Sequence[Passage], year: int) -> list[list[Figure]]:
+    """Each row the question names, as its cells for the asked year (and the mean of it and
+    the year before when the question asks for an average, then the year before): the
+    first row of each label, NAMED_ROWS at most."""
+    average = bool(AVERAGE_WORDS.search(given.question))
+    named = given.asked | given.terms  # "other", "total": words a label may add
+    seen: set[frozenset[str]] = set()
+    out: list[list[Figure]] = []
+    for passage in passages:
+        lines = passage.lines
+        for at, line in enumerate(lines):
+            if not _may_name(line.text, named, given.language):
+                continue
+            label = _label_terms(line, given.language)
+            if not label or label in seen or not label <= named:
+                continue
+            cells = _year_cells(lines, at, line) or _in_whole(line, passage.ref, given)
+            if cells is None or year not in cells:
+                continue
+            seen.add(label)
+            row = [cells[year]]
+            if average and year - 1 in cells:
+                row.append(_mean(cells[year], cells[year - 1]))
+            out.append(row)
+            if len(out) >= NAMED_ROWS:
+                return out
+    return out
+
+
+def _may_name(text: str, named: set[str], language: str) -> bool:
+    """A quick test before a line's figures are read: its first word is a named term (or
+    no term: "Total", "Net"), and it prints a digit."""
+    first = _FIRST_WORD.match(text)
+    if first is None or _DIGIT.search(text) is None:
+        return False
+    terms = terms_of(first.group(1), language)
+    return not terms or terms <= named
+
+
+def _cells(line: Line) -> list[Figure]:
+    return [f for f in line.figures if not f.year and not f.day and not f.percent]
+
+
+def _label_terms(line: Line, language: str) -> frozenset[str]:
+    """The terms of a table row's label: the words before its first cell."""
+    cells = _cells(line)
+    if not cells:
+        return frozenset()
+    return frozenset(terms_of(_YEAR.sub(" ", line.text[: cells[0].start]), language))
+
+
+def _year_cells(lines: list[Line], at: int, line: Line) -> dict[int, Figure] | None:
+    """The row's cells by year: the nearest line at or above it printing as many distinct
+    years as the row has cells gives their order (a statement's column heads)."""
+    cells = _cells(line)
+    own = line.text[: cells[0].start] if cells else ""
+    for text in [own, *(lines[i].text for i in range(at - 1, max(-1, at - HEADER_LOOKBACK), -1))]:
+        years = list(dict.fromkeys(int(y) for y in _YEAR.findall(text)))
+        if len(years) >= 2:
+            return dict(zip(years, cells, strict=True)) if len(years) == len(cells) else None
+    return None
+
+
+def _in_whole(line: Line, ref: str, given: Given) -> dict[int, Figure] | None:
+    """The row's cells by year read in the whole section its excerpt was cut from (the
+    excerpt may start below the column heads; the citation opens the whole section)."""
+    for whole in given.whole_passages(ref):
+        lines = whole.lines
+        at = next((i for i, other in enumerate(lines) if other.text == line.text), None)
+        if at is not None:
+            return _year_cells(lines, at, lines[at])
+    return None
+
+
+def _mean(a: Figure, b: Figure) -> Figure:
+    return Figure("mean", (a.value + b.value) / 2, (a.precision + b.precision) / 2,
+                  min(a.digits, b.digits))  # fmt: skip
+
+
+def _candidates(figure: Figure, rows: list[list[Figure]], given: Given) -> Iterator[Figure]:
+    """One step between two rows' cells (a ratio, a share, times each figure the question
+    states) and, for a figure printed precisely, the sums."""
+    precise = figure.digits >= PRECISE_DIGITS
+    factors = [q for q in given.figures if q.value] if precise else []
+    for (i, top), (j, bottom) in product(enumerate(rows), repeat=2):
+        if i != j:
+            for a, b in product(top, bottom) if precise else [(top[0], bottom[0])]:
+                yield from _over(a.value, a.precision, b, min(a.digits, b.digits), factors)
+    if not precise:
+        return
+    firsts = [row[0] for row in rows]
+    for size in range(2, min(MAX_SUMMED, len(firsts)) + 1):
+        for chosen in combinations(range(len(firsts)), size):
+            for signs in product((1, -1), repeat=size - 1):
+                value = firsts[chosen[0]].value + sum(
+                    s * firsts[k].value for s, k in zip(signs, chosen[1:], strict=True)
+                )
+                # the sum of printed cells, as exact as they are (an answer adds them)
+                err = max(firsts[k].precision for k in chosen)
+                digits = min(firsts[k].digits for k in chosen)
+                yield Figure("sum", abs(value), err, digits)
+                if size == 2 or all(s > 0 for s in signs):  # a difference or a plain sum
+                    for other in (k for k in range(len(firsts)) if k not in chosen):
+                        yield from _over(abs(value), err, firsts[other], digits, ())
+
+
+def _over(top: float, top_err: float, bottom: Figure, digits: int,
+          factors: Sequence[Figure]) -> Iterator[Figure]:  # fmt: skip
+    """``top`` over ``bottom`` as a ratio and a share, and times each factor."""
+    under = abs(bottom.value)
+    if not under or not top:
+        return
+    ratio = abs(top) / under
+    rel = top_err / abs(top) + bottom.precision / under
+    yield Figure("ratio", ratio, ratio * rel, digits)
+    yield Figure("share", 100 * ratio, 100 * ratio * rel, digits, True)
+    for factor in factors:  # a constant the question defines ("365 * …"): exact
+        yield Figure("ratio", ratio * abs(factor.value), ratio * abs(factor.value) * rel, digits)
