@@ -22,7 +22,6 @@ from ..llm.prompts import format_extra_context
 from ..store.base import Cache
 from ..text.language import document_languages
 from ..text.messages import Phrase
-from ..text.tokens import tokenize
 from ..tree.outline import build_tree_outline
 from ..types import Document, FlatNode
 from .base import (
@@ -38,7 +37,6 @@ from .history import Conversation
 from .line_items import remembered_labels
 from .model import ModelNavigator
 from .offline import OfflineNavigator, offline_pick
-from .owner import owner_names, without_owner
 from .ranking import RankingMemory
 
 
@@ -68,9 +66,6 @@ def plan_navigation(
     memory = memory if memory is not None else RankingMemory()
 
     labels = remembered_labels(document, language, memory)
-
-    asked = without_owner(searched, owner_names(str(document.get("file_name") or ""), flat))
-    searched = asked if tokenize(asked, language.main) else searched  # the owner alone: as is
 
     def offline(k: int, pool: list[str] | None = None) -> tuple[list[str], str]:
         return offline_pick(searched, flat, k, pool, carried, memory, language, labels)
