@@ -291,3 +291,11 @@ def test_a_name_inside_a_hyphenated_file_name_keeps_its_document(tmp_path) -> No
     by_name = {d["file_name"]: d for d in routing.trace()["documents"]}
     assert by_name["debian-reference.md"]["named"] == "its card names Debian"
     assert by_name["other_manual.md"]["why"].startswith("filtered out")
+
+
+def test_a_metric_abbreviation_is_no_name() -> None:
+    """ "D&A" and "P&L" are words of the question's metric (the ranking reads them as the
+    rows they abbreviate), not names a card must hold: a card naming "D&A" is not kept
+    for a question about PepsiCo's D&A."""
+    named = read_question("What was PepsiCo's FY2022 EBITDA, using D&A from the P&L?")
+    assert [written for written, _ in named.names] == ["PepsiCo", "EBITDA"]

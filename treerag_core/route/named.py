@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..navigate.ranking import QUERY_EXPANSIONS
 from ..text.messages import Phrase
 from ..text.tokens import STOPWORDS, tokenize
 
@@ -69,7 +70,8 @@ def read_question(query: str) -> Named:
         capital = any(c.isupper() for c in w) and not _PERIOD_WORD.match(w)
         before = query[: match.start()].rstrip()
         opening = (not before or before[-1] in ".?!:") and w.istitle()  # "Explain …"
-        if capital and w.lower() not in STOPWORDS and not opening:
+        vocabulary = w.lower() in QUERY_EXPANSIONS  # "D&A", "P&L": a metric, not a name
+        if capital and w.lower() not in STOPWORDS and not opening and not vocabulary:
             runs[-1].append(w)
         elif runs[-1]:
             runs.append([])
