@@ -45,7 +45,7 @@ from .garbled import garbled
 from .offline.computed import EngineFigure
 from .support_figures import NEAREST_PASSAGES, figures_found, has_unit, in_unit
 from .support_given import Given, Whole, given_of, missing_figure
-from .support_named import named_reproduces
+from .support_named import asked_rows, named_reproduces
 
 # Share of a sentence's key terms the passages (or the question) must hold: at least the
 # first for "supported", the second for "partly"; below it the sentence says something else.
@@ -321,9 +321,12 @@ def _named(
     from its own source). Without those the sentence's own arithmetic does not give
     (their starts returned): a computation stated wrongly is not found by chance."""
     everything = [*cited, *(p for p in passages if p not in cited)]
+    rows: dict[bool, list[list[Figure]]] = {}  # the named rows, read once per passage set
     for figure in [f for f in figures if f not in found]:
         moved = figure in elsewhere
-        if named_reproduces(figure, given, cited if moved else everything):
+        if moved not in rows:
+            rows[moved] = asked_rows(given, cited if moved else everything)
+        if named_reproduces(figure, given, rows[moved]):
             found = [*found, figure]
             elsewhere = [f for f in elsewhere if f is not figure]
     wrong = {f.start for f in contradicted(text)}

@@ -33,6 +33,7 @@ from .claims import Line, Passage, fiscal_years, terms_of
 from .offline.asks import AVERAGE_WORDS
 from .support_figures import has_unit, in_unit
 from .support_given import Given
+from .support_steps import cells as row_cells
 
 NAMED_ROWS = 5  # rows named by the question combined (sums grow as 3 ** rows)
 MAX_SUMMED = 4  # rows in one sum ("short-term debt + current debt + long-term debt − cash")
@@ -47,13 +48,19 @@ _DIGIT = re.compile(r"\d")
 _FIRST_WORD = re.compile(r"[\W\d_]*([^\W\d_][\w'-]*)")
 
 
-def named_reproduces(figure: Figure, given: Given, passages: Sequence[Passage]) -> bool:
-    """Whether ``figure`` is one step (or one sum) from the cells, in the asked year, of
-    the rows the question names (see the module's docstring)."""
+def asked_rows(given: Given, passages: Sequence[Passage]) -> list[list[Figure]]:
+    """The cells, in the asked year, of the rows the question names (see the module's
+    docstring); none when the question asks for no arithmetic or names no year. Read once
+    for a sentence's figures."""
     year = _asked_year(given)
     if year is None or not (given.computes or ARITHMETIC_WORDS.search(given.question)):
-        return False
-    rows = named_rows(given, passages, year)
+        return []
+    return named_rows(given, passages, year)
+
+
+def named_reproduces(figure: Figure, given: Given, rows: list[list[Figure]]) -> bool:
+    """Whether ``figure`` is one step (or one sum) from the ``rows``' cells
+    (:func:`asked_rows`)."""
     if len(rows) < 2:
         return False
     stated = [figure]
@@ -107,13 +114,9 @@ def _may_name(text: str, named: set[str], language: str) -> bool:
     return not terms or terms <= named
 
 
-def _cells(line: Line) -> list[Figure]:
-    return [f for f in line.figures if not f.year and not f.day and not f.percent]
-
-
 def _label_terms(line: Line, language: str) -> frozenset[str]:
     """The terms of a table row's label: the words before its first cell."""
-    cells = _cells(line)
+    cells = row_cells(line)
     if not cells:
         return frozenset()
     return frozenset(terms_of(_YEAR.sub(" ", line.text[: cells[0].start]), language))
@@ -122,7 +125,7 @@ def _label_terms(line: Line, language: str) -> frozenset[str]:
 def _year_cells(lines: list[Line], at: int, line: Line) -> dict[int, Figure] | None:
     """The row's cells by year: the nearest line at or above it printing as many distinct
     years as the row has cells gives their order (a statement's column heads)."""
-    cells = _cells(line)
+    cells = row_cells(line)
     own = line.text[: cells[0].start] if cells else ""
     for text in [own, *(lines[i].text for i in range(at - 1, max(-1, at - HEADER_LOOKBACK), -1))]:
         years = list(dict.fromkeys(int(y) for y in _YEAR.findall(text)))

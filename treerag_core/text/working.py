@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .figures import Figure, figures_in
 
@@ -54,9 +55,11 @@ def contradicted(text: str) -> list[Figure]:
     return [w.result for w, holds in shown if not holds and w.result.start not in right]
 
 
-def shown_workings(text: str) -> list[tuple[Worked, bool]]:
+@lru_cache(maxsize=256)
+def shown_workings(text: str) -> tuple[tuple[Worked, bool], ...]:
     """Each result shown beside an arithmetic that parses, either side of an equals sign,
-    and whether the arithmetic gives it."""
+    and whether the arithmetic gives it. Remembered: the support check asks for a
+    sentence's right workings and its wrong ones in two places."""
     out = []
     signs = list(_EQUALS.finditer(text))
     for at, eq in enumerate(signs):
@@ -72,7 +75,7 @@ def shown_workings(text: str) -> list[tuple[Worked, bool]]:
             start = signs[at - 1].end() if at else 0
             shown = _shown(_shifted(after[0], eq.end()), text, start, eq.start())
             out += [shown] if shown else []
-    return out
+    return tuple(out)
 
 
 def _shown(result: Figure, text: str, start: int, end: int) -> tuple[Worked, bool] | None:
