@@ -13,8 +13,9 @@ read, since otherwise the sources do not hold it); (c) that answer with its figu
 unrelated fluent answer (another question's right answer, or a generic sentence);
 (f) garbled replies (the prompt's markup leaking, a loop, a repeated answer, another
 language). Besides FinanceBench and the printed-answer sets, ``questions/
-support_computed.jsonl``: right answers computed from a filing's cells (a margin's change
-in points, a three-year mean, ratios), written for the check's two-step rules. Recall: the share of (c)-(f) flagged; false alarms: the share of (a)-(b)
+support_computed.jsonl`` and ``support_computed2.jsonl``: right answers computed from a
+filing's cells (a margin's change in points, a three-year mean, ratios, CAGR, DSO, sums over
+line items). Recall: the share of (c)-(f) flagged; false alarms: the share of (a)-(b)
 flagged; time: the check's milliseconds per answer.
 
 Every set is split in two halves by a hash of the question's id: the rules were tuned

@@ -129,8 +129,9 @@ def _block_sentences(block: str, marks: list[tuple[int, int]]) -> Iterator[tuple
             pieces.append((piece.strip(), start + len(piece) - len(piece.lstrip())))
         start = m.end() if m else len(block)
     # The anchors' positions rise with their offsets: a sentence's anchor is the last one at
-    # or before it, found by bisection (a search of every anchor for every sentence was a
-    # twentieth of a cold server's CPU on a long block: issue 42).
+    # or before it, found by bisection. A search of every anchor for every sentence was
+    # quadratic on a long hard-wrapped block (3,000 lines: 0.30 s, now 0.05 s); on the
+    # filings it makes no measurable difference.
     positions = [a[0] for a in marks]
     for sentence, pos in pieces:
         anchor = marks[max(bisect_right(positions, pos) - 1, 0)]
