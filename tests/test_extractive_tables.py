@@ -125,42 +125,6 @@ def test_percent_change_columns_and_change_headers_are_skipped():
     assert first_line(answer).startswith("Revenues, 2017: $34,350 million")
 
 
-def test_a_header_printed_over_lines_with_its_column_words_between():
-    text = (
-        "(Dollars in millions) FISCAL 2023 FISCAL 2022 % CHANGE\n% CHANGE\nEXCLUDING\n"
-        "CURRENCY\nCHANGES FISCAL 2021 % CHANGE\n% CHANGE\nEXCLUDING\nCURRENCY\nCHANGES\n"
-        "Revenues by:\nFootwear $ 2,155 $ 2,094 3 % 8 % $ 1,986 5 % 6 %"
-    )
-    footwear = table_rows(text)[0]
-    assert footwear.years == [2023, 2022, None, None, 2021, None, None]
-    answer, _ = extractive_answer("What were footwear revenues in fiscal 2021?", [section(text)])
-    assert first_line(answer).startswith("Footwear, 2021: $1,986 million")
-
-
-def test_a_header_printed_one_column_per_line():
-    dates = "July 2,\n2023\nJuly 3,\n2022\n" * 2
-    text = f"(MILLIONS) Three Months Ended Six Months Ended\n{dates}Revenues $ 12,734 $ 27,742 $ 31,015 $ 53,402"
-    assert table_rows(text)[0].years == [2023, 2022, 2023, 2022]
-
-
-def test_years_that_do_not_run_in_order_are_no_header():
-    # an auditor's date above a schedule, then the schedule's own (shorter) header
-    text = (
-        "February 14, 2020\nSchedule II\nFor the Years Ended 2019, 2018 and 2017\n"
-        "Year ended 2019\nAllowances 24 11 (2) 33 66"
-    )
-    assert table_rows(text)[0].years == []
-
-
-def test_two_digit_change_columns():
-    assert header_cells("(MILLIONS) 2021 2020 2019 21/20 20/19") == [
-        ("2021", 2021), ("2020", 2020), ("2019", 2019), ("21/20", None), ("20/19", None),
-    ]  # fmt: skip
-    assert header_cells("2021 12/31") is None  # a day, not a change column
-    text = "(MILLIONS) 2021 2020 2019 21/20 20/19\nRevenues $ 81,288 $ 41,651 $ 40,905 95 2"
-    assert table_rows(text)[0].years == [2021, 2020, 2019, None, None]
-
-
 def test_a_row_per_year_and_the_highest_row():
     payments = (
         "The benefit payments to retirees are expected to be paid as follows:\n"

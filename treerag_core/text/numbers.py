@@ -54,8 +54,6 @@ _NUMBER_LEFT = re.compile(r"\d[\d,.]*")
 _CHANGE_COLUMN = re.compile(
     r"(?:19|20)\d\d\s*(?:vs\.?|versus|compared (?:to|with)|to|-|–)\s*(?:19|20)\d\d", re.I
 )
-# "21/20 20/19": a change column between two consecutive years, printed with two digits
-_SHORT_CHANGE = re.compile(r"(?<![\d/.,$])(\d\d)/(\d\d)(?![\d/])")
 _LETTERS = re.compile(r"[^\W\d_]+")
 # Years a header or a question may name: a document rarely speaks of years before 1900.
 YEAR_RANGE = range(1900, 2100)
@@ -222,10 +220,6 @@ def header_cells(line: str) -> list[tuple[str, int | None]] | None:
     for m in _CHANGE_COLUMN.finditer(cleaned):
         spans.append((m.start(), m.end(), " ".join(m.group(0).split()), None))
         taken[m.start() : m.end()] = [True] * (m.end() - m.start())
-    for m in _SHORT_CHANGE.finditer(cleaned):
-        if int(m.group(1)) - int(m.group(2)) == 1:
-            spans.append((m.start(), m.end(), m.group(0), None))
-            cleaned = f"{cleaned[: m.start()]}{' ' * 5}{cleaned[m.end() :]}"  # read as no number
     for m in YEAR.finditer(cleaned):
         if not taken[m.start()] and int(m.group(1)) in YEAR_RANGE:
             spans.append((m.start(), m.end(), m.group(1), int(m.group(1))))

@@ -12,7 +12,6 @@ in a header), so it works for any language whose numbers are written in digits.
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -29,11 +28,6 @@ PROSE_LINE_WORDS = 12
 PROSE_LINES_END_TABLE = 2
 # Caption: the non-row lines just above a table (its title, its column words).
 CAPTION_LINES = 3
-# A header printed one column per line, or with its column words between its periods
-# ("July 2," / "2023" / "July 3," / "2022" ...; "FISCAL 2023 FISCAL 2022 % CHANGE" / "% CHANGE"
-# / "EXCLUDING" / "CHANGES FISCAL 2021"): lines of at most this many words, not a sentence
-# nor a heading, keep the header's block of lines open for its next columns.
-HEADER_WORDS_LINE = 4
 # Words that leave a cell in the label: "net of tax of $5, $6, and $(5) 533 (538) 78".
 LABEL_CONNECTORS = frozenset("and or of to by from in at for with than".split())
 # Rows whose figures are not amounts in the table's unit ("in millions" does not apply):
@@ -192,11 +186,6 @@ class _TableReader:
     # the last line read was a header or units line: a header line now continues it (a
     # header printed over lines), else it replaces it (a date above the table is no column)
     fresh: bool = False
-    # every period column of the header's block of lines, in order: read where the last
-    # header line alone does not fit a row (a header printed one column per line)
-    block: list[tuple[str, int | None]] = field(default_factory=list)
-    block_line: str = ""
-    block_open: bool = False
 
     def read(self, raw: str, start: int) -> None:
         """One line of the text, ``start`` its offset (negative: a line of the lead)."""
@@ -224,7 +213,6 @@ class _TableReader:
         if self.in_table:
             self.table, self.in_table = self.table + 1, False
         self.header, self.header_line, self.unit, self.currency = None, "", "", ""
-        self.block, self.block_line, self.block_open = [], "", False
 
     def _header(
         self, line: str, found_unit: str | None, cols: list[tuple[str, int | None]] | None
@@ -239,19 +227,12 @@ class _TableReader:
         if cols is not None:
             before = (self.header, self.header_line) if self.fresh else (None, "")
             self.header, self.header_line = _more_columns(*before, cols, line)
-            if self.block_open:
-                self.block = [*self.block, *cols]
-                self.block_line = f"{self.block_line} {line}".strip()
-            else:
-                self.block, self.block_line = cols, line
         self.pending = ""
-        self.fresh = self.block_open = True
+        self.fresh = True
 
     def _text(self, line: str, start: int) -> None:
-        """A line that is no row: a caption, a label's first half, or prose that ends a table;
-        a header's column words keep its block open."""
+        """A line that is no row: a caption, a label's first half, or prose that ends a table."""
         self.fresh = False
-        self.block_open = self.block_open and _column_words(line)
         if len(line.split()) >= PROSE_LINE_WORDS and line[-1:] in _TERMINAL:
             self.prose += 1
             if self.prose >= PROSE_LINES_END_TABLE:
@@ -268,7 +249,7 @@ class _TableReader:
         if self.pending and _continues_label(self.pending, label):
             label, start = f"{self.pending} {label}", self.pending_start
             self.recent = [r for r in self.recent if r not in self.pending]
-        self.fresh = self.block_open = False
+        self.fresh = False
         if not self.in_table:
             self.in_table, self.caption = True, " ".join(self.recent)
         self.pending, self.prose, self.recent = "", 0, []
@@ -281,9 +262,7 @@ class _TableReader:
     def _make_row(self, label: str, cells: list[Cell], start: int, end: int, sign: str) -> Row:
         """The row with its columns read from the header, and the unit if its figures are
         amounts in it."""
-        over, header = align(self.header or [], cells), self.header_line
-        if not over and self.block != self.header and _periods_in_order(self.block):
-            over, header = align(self.block, cells), self.block_line
+        over = align(self.header or [], cells)
         unit = "" if _unitless(label, cells) else self.unit
         return Row(
             label=label,
@@ -293,33 +272,11 @@ class _TableReader:
             table=self.table,
             columns=[h[0] if h else None for h in over],
             years=[h[1] if h else None for h in over],
-            header=header if over else self.header_line,
+            header=self.header_line,
             unit=unit,
             currency=sign or (self.currency if unit else ""),
             caption=self.caption,
         )
-
-
-def _column_words(line: str) -> bool:
-    """A line of a header's column words: short, no sentence, no heading."""
-    return (
-        len(line.split()) <= HEADER_WORDS_LINE
-        and line[-1:] not in _TERMINAL
-        and not line.startswith("#")
-    )
-
-
-def _periods_in_order(columns: list[tuple[str, int | None]]) -> bool:
-    """A header's years run one way (2023 2022 2021), once or once per group of columns
-    (2023 2022 2023 2022: a quarter and the half-year): lines that merely mention years (an
-    auditor's date above a schedule, "operations for 2020:") do not."""
-    years = [y for _, y in columns if y is not None]
-    for size in range(1, len(years) + 1):
-        first = years[:size]
-        if len(years) % size == 0 and years == first * (len(years) // size):
-            steps = {(b > a) - (b < a) for a, b in itertools.pairwise(first)}
-            return len(steps) <= 1 and 0 not in steps
-    return False
 
 
 def _unitless(label: str, cells: list[Cell]) -> bool:
