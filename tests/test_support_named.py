@@ -2,8 +2,10 @@
 still flags: a figure computed from the line items its question names wherever they were
 read (:mod:`treerag_core.answer.support_named`), and a result shown beside its arithmetic
 either side of the equals sign, flagged when the arithmetic does not give it
-(:func:`treerag_core.text.working.contradicted`). Hand-written statements and answers; each
-wrong figure is the right one times 1.1, as ``bench.support`` changes it."""
+(:func:`treerag_core.text.working.contradicted`); a row whose label prints amounts of its
+own, or whose column years are printed above the section's sub-heading. Hand-written
+statements and answers; each wrong figure is the right one times 1.1, as ``bench.support``
+changes it."""
 
 from __future__ import annotations
 
@@ -131,3 +133,70 @@ def test_contradicted_reads_the_equals_sign_both_ways() -> None:
     assert contradicted("Margin = income / revenue = 14,541 / 280,522 = 5.2%") == []
     (shown,) = workings("Growth: 4.4% = (51,217 − 49,072) / 49,072 [S1]")
     assert shown.result.text == "4.4%"
+
+
+# A balance sheet whose row label prints amounts of its own (the allowance), and a cash-flow
+# statement continued under a sub-heading that prints no column years of its own.
+# fmt: off
+REVENUE = {"ref": "S1", "label": "S1 · Income Statements, p. 58", "page_start": 58,
+           "text": "INCOME STATEMENTS\n(In millions)\nYear Ended June 30, 2023 2022 2021\n"
+                   "Total revenue 40,150 37,200 33,900\nOperating income 12,050 11,400 9,800\n"}
+ALLOWANCE = {"ref": "S2", "label": "S2 · Balance Sheets, p. 60", "page_start": 60,
+             "text": "BALANCE SHEETS\n(In millions)\nJune 30, 2023 2022\nCash $ 3,400 $ 2,900\n"
+                     "Accounts receivable, net of allowance for doubtful accounts of $150 and "
+                     "$133 9,850 8,230\nTotal current assets 21,300 19,800\n"}
+OPERATIONS = ("CASH FLOWS STATEMENTS\n(In millions)\nYear Ended June 30, 2023 2022 2021\n"
+              "Net income $ 9,130 $ 8,720 $ 7,310\nNet cash from operations 15,264 14,417 "
+              "13,046\nFinancing\nCommon stock cash dividends paid (2,818) (2,861) (2,534)\n"
+              "Net cash used in financing (4,027) (3,655) (3,379)\nInvesting")
+CASH_FLOWS = [
+    {"ref": "S1", "label": "S1 · Cash Flows Statements, p. 61", "page_start": 61,
+     "text": OPERATIONS},
+    {"ref": "S2", "label": "S2 · Investing, p. 61", "page_start": 61, "lead": OPERATIONS,
+     "text": "Additions to property and equipment (2,947) (2,653) (2,108)\n"
+             "Purchases of investments (5,131) (4,862) (6,215)\n"},
+]
+# fmt: on
+AVERAGE_DSO = (
+    "What is the FY2023 days sales outstanding (DSO)? DSO is defined as 365 * (average "
+    "accounts receivable, net between FY2022 and FY2023) / (FY2023 total revenue)."
+)
+FREE_CASH = (
+    "What was the FY2023 free cash flow, i.e. net cash from operations minus additions to "
+    "property and equipment? Answer in USD billions."
+)
+
+
+@pytest.mark.parametrize(
+    ("sections", "question", "right", "changed"),
+    [
+        # 365 × (9,850 + 8,230) / 2 / 40,150: the receivables' label prints its allowance
+        ([REVENUE, ALLOWANCE], AVERAGE_DSO, "82.2 days", "90.4 days"),
+        # 15,264 − 2,947: the capital expenditures printed under "Investing", the statement's
+        # column years above it, before the sub-heading
+        (CASH_FLOWS, FREE_CASH, "$12.3 billion", "$13.5 billion"),
+    ],
+)
+def test_a_named_row_is_read_where_its_label_or_its_column_years_are_printed_apart(
+    sections: list[dict], question: str, right: str, changed: str
+) -> None:
+    answer = f"The company's figure for this was {right} [S1]."
+    support = check_support(answer, sections, question, model=True)
+    assert not support["flagged"], support["sentences"]
+    assert check_support(answer.replace(right, changed), sections, question, model=True)["flagged"]
+
+
+def test_a_label_is_named_by_its_head_only_when_it_prints_amounts_of_its_own() -> None:
+    # "net of allowance …" without amounts is another row's label ("allowance" is not asked)
+    plain = {**ALLOWANCE, "text": ALLOWANCE["text"].replace(" of $150 and $133", "")}
+    support = check_support("The figure was 82.2 days [S1].", [REVENUE, plain], AVERAGE_DSO,
+                            model=True)  # fmt: skip
+    assert support["flagged"]
+
+
+def test_column_years_are_not_read_before_the_section_when_it_prints_its_own() -> None:
+    # the section prints two years above its three-cell rows: their columns cannot be told
+    own = {**CASH_FLOWS[1], "text": "2023 2022\n" + CASH_FLOWS[1]["text"]}
+    support = check_support("The figure was $12.3 billion [S1].", [CASH_FLOWS[0], own],
+                            FREE_CASH, model=True)  # fmt: skip
+    assert support["flagged"]

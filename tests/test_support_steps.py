@@ -2,8 +2,9 @@
 margin's change in points, its mean over the years a question names, its complement, a
 ratio times the question's figure; each only when the question asks for it, and a figure
 changed as ``bench.support`` changes it (times 1.1) still flagged. Also a rounded figure
-("$510 billion") found in the part of a cited section its excerpt left out. Hand-written
-statements and answers, no engine."""
+("$510 billion") found in the part of a cited section its excerpt left out, and a change
+printed in basis points found as the answer states it. Hand-written statements and
+answers, no engine."""
 
 from __future__ import annotations
 
@@ -103,3 +104,28 @@ def test_a_rounded_figure_is_found_in_the_whole_section_its_excerpt_left_out() -
     assert flagged("Net sales were $561 billion in fiscal 2019 [S1].")
     # a round figure is not read so: it may meet any "4,000" a long section prints
     assert flagged("Membership income was $4 billion in fiscal 2019 [S1].")
+
+
+MD_AND_A = {"ref": "S3", "label": "S3 · Fiscal 2022 vs. Fiscal 2021, p. 19", "page_start": 19,
+            "text": "Gross margin as a percent of net sales decreased 190 basis points to 33.7 "
+                    "percent compared to fiscal 2021.\nSG&A expenses as a percent of net sales "
+                    "in fiscal 2022 decreased 30 basis points compared to\nfiscal 2021.\n"
+                    "The company operated 40 distribution centers at year end.\n"}  # fmt: skip
+POINTS = "How did SG&A expenses and gross margin as a percent of net sales change in fiscal 2022?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        ("SG&A expenses as a percent of net sales decreased 30 basis points [S3].", False),
+        ("SG&A expenses as a percent of net sales decreased 33 basis points [S3].", True),
+        ("SG&A expenses as a percent of net sales decreased 30 bps [S3].", False),
+        # the filing's 190 basis points, in points
+        ("Gross margin as a percent of net sales fell 1.9 percentage points [S3].", False),
+        ("Gross margin as a percent of net sales fell 2.1 percentage points [S3].", True),
+        # a bare 40 (a count of centers) is not 0.4%
+        ("The company operated distribution centers at 0.4% [S3].", True),
+    ],
+)
+def test_a_change_printed_in_basis_points_is_found(answer: str, flagged: bool) -> None:
+    assert check_support(answer, [MD_AND_A], POINTS, model=True)["flagged"] is flagged

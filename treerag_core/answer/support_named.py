@@ -9,12 +9,15 @@ computed from the lines nearest the sentence, and only when the question asks fo
 to be computed. The search is bounded so a changed figure is rarely met by chance:
 
 - only rows whose label is named by the question (every term of the label is one of the
-  question's terms, "Accounts receivable, net", "Revenues"), NAMED_ROWS at most, the
-  passages cited first;
+  question's terms, "Accounts receivable, net", "Revenues"; of a label printing amounts of
+  its own, "Accounts receivable, net of allowance for doubtful accounts of $650 and $633",
+  the words before its first comma or dash), NAMED_ROWS at most, the passages cited first;
 - only their cells of the year the question asks (the latest it names; with the year
   before's, as a mean, when it asks for an average), read from the column years printed
-  above the row (or above it in the whole section an excerpt was cut from); a row whose
-  columns cannot be told is left out;
+  above the row (or above it in the whole section an excerpt was cut from, or in the text
+  printed just before the section: a statement continued under a sub-heading,
+  "Investing", prints its column years once, at its top); a row whose columns cannot be
+  told is left out;
 - one step on them (a ratio, a share); for a figure printed to PRECISE_DIGITS digits or
   more also on a mean, times a figure the question states such as 365, a signed sum of
   two to four rows in that year, or a plain sum or a difference over another row (a
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from itertools import combinations, product
+from itertools import chain, combinations, islice, product
 
 from ..text.figures import Figure
 from ..text.numbers import years_in
@@ -44,6 +47,10 @@ HEADER_LOOKBACK = 60  # lines read back from a row for its column years
 # A question naming its arithmetic in words the check's COMPUTE_WORDS lack (English).
 ARITHMETIC_WORDS = re.compile(r"\b(?:difference|minus|plus|sum of|combined)\b", re.I)
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+# Where a label's name ends and its qualifier begins ("Accounts receivable, net of allowance
+# … of $650 and $633", "Accounts receivable — net of allowances of $174 and $189").
+_QUALIFIER = re.compile(r"\s*[,;:(—–]|\s+-\s")
+_LETTER = re.compile(r"[^\W\d_]")
 _DIGIT = re.compile(r"\d")
 _FIRST_WORD = re.compile(r"[\W\d_]*([^\W\d_][\w'-]*)")
 
@@ -88,13 +95,20 @@ def named_rows(given: Given, passages: Sequence[Passage], year: int) -> list[lis
         for at, line in enumerate(lines):
             if not _may_name(line.text, named, given.language):
                 continue
-            label = _label_terms(line, given.language)
-            if not label or label in seen or not label <= named:
+            label, head = _label_terms(line, given.language)
+            by_head = not label <= named  # named by its head alone: see below
+            key = head if by_head else label
+            if not key or key in seen or not key <= named:
                 continue
-            cells = _year_cells(lines, at, line) or _in_whole(line, passage.ref, given)
+            # the text printed before the section, when the passage is the whole section
+            cut = bool(given.whole_passages(passage.ref))
+            lead = "" if cut else str(passage.section.get("lead") or "")
+            cells = _year_cells(lines, at, line, lead) or _in_whole(line, passage.ref, given)
             if cells is None or year not in cells:
                 continue
-            seen.add(label)
+            if by_head and len(cells) == len(row_cells(line)):
+                continue  # the head names a row only when its label prints amounts of its own
+            seen.add(key)
             row = [cells[year]]
             if average and year - 1 in cells:
                 row.append(_mean(cells[year], cells[year - 1]))
@@ -114,24 +128,46 @@ def _may_name(text: str, named: set[str], language: str) -> bool:
     return not terms or terms <= named
 
 
-def _label_terms(line: Line, language: str) -> frozenset[str]:
-    """The terms of a table row's label: the words before its first cell."""
+def _label_terms(line: Line, language: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The terms of a table row's label (the words before its first cell), and of its head
+    (the words before its first comma or dash: what a label printing amounts of its own
+    names, the rest qualifying it)."""
     cells = row_cells(line)
     if not cells:
-        return frozenset()
-    return frozenset(terms_of(_YEAR.sub(" ", line.text[: cells[0].start]), language))
+        return frozenset(), frozenset()
+    label = _YEAR.sub(" ", line.text[: cells[0].start])
+    cut = _QUALIFIER.search(label)
+    head = label[: cut.start()] if cut else label
+    return frozenset(terms_of(label, language)), frozenset(terms_of(head, language))
 
 
-def _year_cells(lines: list[Line], at: int, line: Line) -> dict[int, Figure] | None:
-    """The row's cells by year: the nearest line at or above it printing as many distinct
-    years as the row has cells gives their order (a statement's column heads)."""
+def _year_cells(
+    lines: Sequence[Line], at: int, line: Line, lead: str = ""
+) -> dict[int, Figure] | None:
+    """The row's cells by year: the nearest line at or above it printing two or more
+    distinct years, as many as the row has columns, gives their order (a statement's column
+    heads), read on into ``lead``, the text printed just before the section (a statement
+    continued under a sub-heading prints them once, at its top). A label printing amounts
+    of its own ("… of $650 and $633 48,688 44,261": words or a year between its first
+    figure and the columns) has its columns last."""
     cells = row_cells(line)
     own = line.text[: cells[0].start] if cells else ""
-    for text in [own, *(lines[i].text for i in range(at - 1, max(-1, at - HEADER_LOOKBACK), -1))]:
+    above = chain((lines[i].text for i in range(at - 1, -1, -1)), reversed(lead.splitlines()))
+    for text in islice(chain([own], above), HEADER_LOOKBACK):
         years = list(dict.fromkeys(int(y) for y in _YEAR.findall(text)))
-        if len(years) >= 2:
-            return dict(zip(years, cells, strict=True)) if len(years) == len(cells) else None
+        if len(years) < 2:
+            continue
+        if len(years) < len(cells) and _label_amounts(line, cells, len(years)):
+            cells = cells[-len(years) :]
+        return dict(zip(years, cells, strict=True)) if len(years) == len(cells) else None
     return None
+
+
+def _label_amounts(line: Line, cells: list[Figure], columns: int) -> bool:
+    """Whether the figures before the row's last ``columns`` are its label's own: words or
+    a year printed between the first of them and the columns."""
+    between = line.text[cells[0].end : cells[-columns].start]
+    return bool(_LETTER.search(between) or _YEAR.search(between))
 
 
 def _in_whole(line: Line, ref: str, given: Given) -> dict[int, Figure] | None:

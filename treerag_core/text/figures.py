@@ -150,7 +150,10 @@ class Figure:
                 for s in self._scales()]  # fmt: skip
 
     def _scales(self) -> tuple[float, ...]:
-        scales: tuple[float, ...] = (1.0, 100.0) if self.percent else SCALES
+        # A percentage may be printed in basis points ("40 basis points" prints 40 for 0.4%,
+        # "190 basis points" for an answer's 1.9 percentage points): the print read there
+        # must still say basis points to agree (:meth:`agrees` on what is printed).
+        scales: tuple[float, ...] = (1.0, 100.0, 0.01) if self.percent else SCALES
         return scales + ((0.01,) if _BARE_DECIMAL.fullmatch(self.text) else ())
 
 
