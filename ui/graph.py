@@ -100,13 +100,13 @@ def graph_elements(
         else Edge(source=a, target=b, color=EDGE_COLOR, width=1)
         for a, b in view.edges
     ]
-    config = Config(
-        width=width,
-        height=height,
-        directed=True,
-        physics=False,
-        hierarchical=True,
-        groups={},
+    return nodes, edges, _config(Config, width, height)
+
+
+def _config(config_class: type[Config], width: int, height: int) -> Config:
+    """Left to right, levels 250 px apart, one row per sibling."""
+    config = config_class(
+        width=width, height=height, directed=True, physics=False, hierarchical=True, groups={}
     )
     config.layout["hierarchical"].update(
         direction="LR",
@@ -115,4 +115,4 @@ def graph_elements(
         nodeSpacing=ROW_HEIGHT,
         treeSpacing=ROW_HEIGHT,  # each top-level section is its own tree: keep them close
     )
-    return nodes, edges, config
+    return config
