@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_helpers import WAIT_MS, drawn_nodes, shot, wait_idle
+from browser_helpers import WAIT_MS, download, drawn_nodes, shot, wait_idle
 from playwright.sync_api import Page, expect
 
 LEVEL1 = (0x1F, 0x5F, 0x8B)  # ui.graph.LEVEL_COLORS[0]
@@ -108,9 +108,9 @@ def test_full_flow(page: Page, live_server: dict, tmp_path: Path) -> None:
     expect(page.get_by_role("heading", name="Registry")).to_be_visible(timeout=30_000)
     expect(page.get_by_role("combobox", name="Document")).to_have_value(re.compile("segments.pdf"))
     shot(page, "07-registry.png")
-    with page.expect_download() as download:
-        page.get_by_role("button", name="Export JSON").click()
-    exported = json.loads(Path(download.value.path()).read_text())
+    exported = json.loads(
+        download(page, page.get_by_role("button", name="Export JSON")).read_text()
+    )
     assert [d["file_name"] for d in exported["documents"]] == ["segments.pdf"]
     page.get_by_role("button", name="Delete…").click()
     page.get_by_role("button", name="Yes, delete").click()
