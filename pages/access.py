@@ -82,6 +82,7 @@ def _audit(registry: RegistryLike) -> None:
         file_name="treerag-audit.jsonl",
         mime="application/jsonl",
         key="access_audit_download",
+        on_click="ignore",  # no rerun racing the file made on click (Streamlit's own advice)
     )
 
 

@@ -100,6 +100,7 @@ def _show(result: dict[str, Any]) -> None:
         file_name="treerag-eval.json",
         mime="application/json",
         key="eval_download",
+        on_click="ignore",
     )
 
 

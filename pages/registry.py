@@ -48,6 +48,7 @@ def _actions(row: dict[str, Any], editor: bool) -> None:
         file_name=f"{os.path.splitext(str(row.get('file_name')))[0]}.treerag.json",
         mime="application/json",
         key="reg_export_one",
+        on_click="ignore",  # no rerun racing the file made on click (Streamlit's own advice)
     )
     if editor and cols[4].button(t("reg.delete"), key="reg_delete"):
         ss["reg_confirm_delete"] = doc_id
@@ -187,6 +188,7 @@ def main() -> None:
             file_name="treerag-export.json",
             mime="application/json",
             key="reg_export_all",
+            on_click="ignore",
         )
     _import()
 

@@ -147,9 +147,11 @@ def ask_in_chat(page: Page, question: str, expected: str) -> None:
 
 
 # A download button whose file the server makes when it is clicked (Streamlit's deferred
-# data) now and then starts no download on its first click: about one run in fourteen of
-# the full flow, on an idle machine too, and never in 37 clicks made in a loop. A person
-# clicks again; so does the test, once, after this wait.
+# data) now and then started no download on its first click: about one run in fourteen of
+# the full flow, never in 37 clicks made in a loop. Streamlit documents a race between a
+# download and the rerun its click starts; the app's download buttons no longer rerun
+# (on_click="ignore"). Should a first click still start none, the test clicks again, once,
+# after this wait, as a person would.
 FIRST_CLICK_MS = 20_000
 
 

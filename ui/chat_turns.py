@@ -325,7 +325,7 @@ def _answer_chart(turn: dict[str, Any]) -> None:
         st.bar_chart(frame, stack=False)
     st.download_button(
         t("chat.csv"), table_csv(table), file_name="comparison.csv", mime="text/csv",
-        key=f"csv-{abs(hash(str(turn.get('answer'))))}",
+        key=f"csv-{abs(hash(str(turn.get('answer'))))}", on_click="ignore",
     )  # fmt: skip
 
 

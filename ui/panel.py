@@ -40,6 +40,7 @@ def _show_pdf(doc: Document, node: Mapping[str, Any], data: bytes, start: int, e
         file_name=f"{name}_p{start}-{end}.pdf",
         mime="application/pdf",
         key=f"pdf_{node['node_id']}",
+        on_click="ignore",
     )
 
 
