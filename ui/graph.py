@@ -69,7 +69,7 @@ def graph_elements(
     Left to right, like a table of contents: siblings stack vertically, so a wide level
     (Part II's sixteen Items) stays readable, and the canvas grows with the widest level.
     """
-    from streamlit_agraph import Config, Edge, Node
+    from streamlit_agraph import Edge, Node
 
     base = min((int(flat[n].get("level", 1)) for n in view.node_ids), default=1)
     per_level = Counter(int(flat[n].get("level", 1)) for n in view.node_ids)
@@ -100,12 +100,14 @@ def graph_elements(
         else Edge(source=a, target=b, color=EDGE_COLOR, width=1)
         for a, b in view.edges
     ]
-    return nodes, edges, _config(Config, width, height)
+    return nodes, edges, _config(width, height)
 
 
-def _config(config_class: type[Config], width: int, height: int) -> Config:
+def _config(width: int, height: int) -> Config:
     """Left to right, levels 250 px apart, one row per sibling."""
-    config = config_class(
+    from streamlit_agraph import Config
+
+    config = Config(
         width=width, height=height, directed=True, physics=False, hierarchical=True, groups={}
     )
     config.layout["hierarchical"].update(
