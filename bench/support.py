@@ -177,6 +177,20 @@ def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def times_by_arm(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The check's milliseconds by kind of answer, every set: a garbled reply is looked up
+    nowhere, so the p95 over all answers mixes cheap and full checks."""
+    out = []
+    for arm in [*ARMS, "all but garbled"]:
+        times = sorted(r["ms"] for r in rows if r["arm"] == arm or (
+            arm == "all but garbled" and r["arm"] != ARMS[-1]))  # fmt: skip
+        if times:
+            out.append({"arm": arm, "answers": len(times),
+                        "ms_median": round(statistics.median(times), 2),
+                        "ms_p95": round(times[int(0.95 * (len(times) - 1))], 2)})  # fmt: skip
+    return out
+
+
 class _Timed:
     """The engine's results for the check, with the time they took (its share of ``ms``)."""
 
@@ -228,7 +242,7 @@ def end_to_end(cases: list[Case], load: Any, limit: int) -> list[dict[str, Any]]
 
 def markdown(
     table: list[dict[str, Any]], e2e: list[dict[str, Any]], meta: dict,
-    restated: list[dict[str, Any]] | None = None,
+    restated: list[dict[str, Any]] | None = None, by_arm: list[dict[str, Any]] | None = None,
 ) -> str:  # fmt: skip
     lines = [
         "# Support check: wrong answers caught, right ones left alone",
@@ -282,6 +296,15 @@ def markdown(
               "|---|---|---:|---:|---:|"]  # fmt: skip
     lines += [f"| {r['set']} | {r['half']} | {r['engine_asked']} | {r['engine_ms_median']} | "
               f"{r['engine_ms_p95']} |" for r in table]  # fmt: skip
+    lines += [
+        "",
+        "The check's milliseconds by kind of answer (every set):",
+        "",
+        "| answers | checked | ms median | ms p95 |",
+        "|---|---:|---:|---:|",
+    ]
+    lines += [f"| {r['arm']} | {r['answers']} | {r['ms_median']} | {r['ms_p95']} |"
+              for r in by_arm or []]  # fmt: skip
     lines += _restated_lines(restated or [])
     if e2e:
         lines += ["", "End to end (`ask` through the real ChatOpenAI client against the fake "
@@ -370,10 +393,11 @@ def main(argv: list[str] | None = None) -> int:
     restated = restated_summary(run_restated(cases))
     e2e = end_to_end(cases, load, args.e2e) if args.e2e else []
     meta = {"commit": _commit(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
-    text = markdown(table, e2e, meta, restated)
+    by_arm = times_by_arm(rows)
+    text = markdown(table, e2e, meta, restated, by_arm)
     print(text)
-    data = {"meta": meta, "summary": table, "restated": restated, "end_to_end": e2e,
-            "rows": rows}  # fmt: skip
+    data = {"meta": meta, "summary": table, "by_arm": by_arm, "restated": restated,
+            "end_to_end": e2e, "rows": rows}  # fmt: skip
     write_results("support", data, text, folder=args.results)
     return 0
 

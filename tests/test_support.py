@@ -475,6 +475,12 @@ def test_a_garbled_reply_is_not_checked_against_the_engine() -> None:
     support = check_support("SECTION\n\nRevenues were $99,999 million [S1].", SECTIONS,
                             QUESTION, model=True, engine=engine)  # fmt: skip
     assert support["set_aside"] and support["verdict"] == "unsupported" and not asked
+    # nothing is looked up for a garbled reply: each sentence is unsupported, none quoted
+    assert [(r["verdict"], r["support"], r["missing"]) for r in support["sentences"]] == [
+        ("unsupported", None, []),
+        ("unsupported", None, ["$99,999 million"]),
+    ]
+    assert all(r["why"].startswith("the reply is garbled") for r in support["sentences"])
     check_support("Revenues were $99,999 million [S1].", SECTIONS, QUESTION, model=True,
                   engine=engine)  # fmt: skip
     assert asked == [1]

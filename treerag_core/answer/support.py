@@ -102,15 +102,12 @@ def check_support(
     passages = passages_of(sections, language)
     mine = body if own_words is None else _without_notes(own_words)
     broken = garbled(mine, question) if model else ""  # the offline engine copies lines
-    # A garbled reply is unsupported whatever it says: the engine is not asked for its
-    # figures, nor the whole sections read for what their excerpts left out.
-    context = given_of(question, known, sections, language, results,
-                       *((None, None) if broken else (engine, whole)))  # fmt: skip
-    checks = (_check(s, passages, context, language) for s in answer_sentences(body))
-    rows = [r for r in checks if r is not None]
-    if broken:
-        for row in rows:
-            row.update(verdict="unsupported", why=f"the reply is garbled: {broken}")
+    if broken:  # unsupported whatever it says: nothing is looked up, the engine not asked
+        rows = [_garbled_row(s, broken) for s in answer_sentences(body) if s.body]
+    else:
+        context = given_of(question, known, sections, language, results, engine, whole)
+        checks = (_check(s, passages, context, language) for s in answer_sentences(body))
+        rows = [r for r in checks if r is not None]
     claims = [r for r in rows if r["verdict"] != "none"]
     missing = model and missing_figure(question, claims, passages, language)
     verdict, score, counts = _overall(claims, bool(broken), bool(missing))
@@ -152,6 +149,16 @@ def _without_notes(answer: str) -> str:
     for pattern in (_NOTE_LINE, _EXCERPT_MARK):
         text = pattern.sub(lambda m: " " * len(m.group(0)), text)
     return text
+
+
+def _garbled_row(sentence: Sentence, broken: str) -> dict[str, Any]:
+    """A sentence of a garbled reply: unsupported, with its figures counted (none found)."""
+    figures = [f.text for f in figures_in(sentence.body) if not f.year]
+    return {
+        "text": sentence.text, "start": sentence.start, "end": sentence.end,
+        "refs": list(sentence.refs), "verdict": "unsupported", "support": None,
+        "missing": figures, "figures": len(figures), "why": f"the reply is garbled: {broken}",
+    }  # fmt: skip
 
 
 def _check(

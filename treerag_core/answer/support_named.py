@@ -119,13 +119,19 @@ def named_rows(given: Given, passages: Sequence[Passage], year: int) -> list[lis
 
 
 def _may_name(text: str, named: set[str], language: str) -> bool:
-    """A quick test before a line's figures are read: its first word is a named term (or
-    no term: "Total", "Net"), and it prints a digit."""
+    """A quick test before a line's figures are read: it prints a digit, and the whole words
+    before its first digit and its first qualifier (part of its label and of its head,
+    whose terms must all be named) are named terms or none ("Total", "Net")."""
     first = _FIRST_WORD.match(text)
-    if first is None or _DIGIT.search(text) is None:
+    digit = _DIGIT.search(text)
+    if first is None or digit is None:
         return False
-    terms = terms_of(first.group(1), language)
-    return not terms or terms <= named
+    words = text[: text.rfind(" ", 0, digit.start()) + 1]
+    cut = _QUALIFIER.search(words)
+    words = words[: cut.start()] if cut else words
+    if not words.isascii():  # words of a script without spaces: the first word alone
+        words = first.group(1)
+    return terms_of(words, language) <= named
 
 
 def _label_terms(line: Line, language: str) -> tuple[frozenset[str], frozenset[str]]:

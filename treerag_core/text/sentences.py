@@ -54,10 +54,11 @@ def _line_width(lines: list[str]) -> float:
     return median(widths) if widths else 0.0
 
 
-def _joins(prev: str, line: str, width: float, rows: tuple[bool, bool]) -> str | None:
-    """How ``line`` continues ``prev``: " " (a wrapped sentence), "" (a cut word), or None.
-    ``rows`` says whether each of them is a table row (those never join)."""
-    if not prev or not line or prev[-1] in _TERMINAL or _LIST_ITEM.match(line) or any(rows):
+def _joins(prev: str, line: str, width: float) -> str | None:
+    """How ``line`` continues ``prev``: " " (a wrapped sentence), "" (a cut word), or None;
+    whether either is a table row (those never join) is asked after, of the few it would
+    join: reading a line's cells costs more than all of this."""
+    if not prev or not line or prev[-1] in _TERMINAL or _LIST_ITEM.match(line):
         return None
     if prev.endswith("-") and prev[-2:-1].isalpha() and line[:1].islower():
         fragment = re.findall(r"[^\W\d_]+$", prev[:-1])
@@ -87,7 +88,7 @@ def _blocks(raw: list[str], width: float) -> Iterator[tuple[str, list[tuple[int,
     """The lines joined into blocks (a wrapped sentence, a cut word), each with its
     ``(position in the block, offset in the text)`` anchors, one per line."""
     anchors: list[tuple[int, int]]
-    joined, anchors, prev, prev_row = "", [], "", False
+    joined, anchors, prev = "", [], ""
     offset = 0
     for line in raw:
         here, offset = offset, offset + len(line) + 1
@@ -98,8 +99,9 @@ def _blocks(raw: list[str], width: float) -> Iterator[tuple[str, list[tuple[int,
             joined, anchors, prev = "", [], ""
             continue
         at = here + len(line) - len(line.lstrip())
-        is_row = split_row(stripped) is not None
-        glue = _joins(prev, stripped, width, (prev_row, is_row)) if joined else None
+        glue = _joins(prev, stripped, width) if joined else None
+        if glue is not None and (_is_row(prev) or _is_row(stripped)):
+            glue = None
         if glue is None:
             if joined:
                 yield joined, anchors
@@ -111,9 +113,13 @@ def _blocks(raw: list[str], width: float) -> Iterator[tuple[str, list[tuple[int,
                 glue = ""
             anchors.append((len(joined) + len(glue), at))
             joined = f"{joined}{glue}{stripped}"
-        prev, prev_row = stripped, is_row
+        prev = stripped
     if joined:
         yield joined, anchors
+
+
+def _is_row(line: str) -> bool:
+    return split_row(line) is not None
 
 
 def _block_sentences(block: str, marks: list[tuple[int, int]]) -> Iterator[tuple[str, int]]:
