@@ -32,7 +32,8 @@ DEBT_PROSE = [
         f"three times earnings; {NAME} met every covenant in fiscal 2023.",
     ),
 ]
-# Sections naming the company and the year, and others naming neither: a filing's mix.
+# Sections naming the company and the year, and others naming the company alone (as a
+# filing's running header does on every page): a filing's mix.
 NAMED = [
     (
         f"{part} of {NAME}",
@@ -58,7 +59,7 @@ NAMED = [
     )
 ]
 OTHER = [
-    (topic, f"Our {topic.lower()} are described here; nothing in them changed this year.")
+    (topic, f"{NAME}: our {topic.lower()} are described here; nothing in them changed.")
     for topic in (
         "Properties", "Legal Proceedings", "Seasonality", "Competition", "Raw Materials",
         "Trademarks", "Environmental Matters", "Research Programs", "Distribution", "Suppliers",
@@ -169,3 +170,32 @@ def test_an_abbreviation_names_the_row_it_abbreviates() -> None:
     assert named_labels(asked, rows) == ["Research and development"]
     asked = set(question_terms("What were SG&A expenses in 2023?", Languages("en")))
     assert named_labels(asked, rows) == ["Selling, general and administrative"]
+
+
+def test_a_line_item_the_document_is_about_is_still_read(tmp_path) -> None:  # noqa: ANN001
+    """A filing after a year of impairments speaks of goodwill in a third of its sections:
+    the word is common in it, yet what a question about goodwill asks; the balance sheet
+    printing the row is read (a word left out only when most passages hold it)."""
+    prose = [(f"Goodwill {topic}", f"In fiscal 2023 {NAME} tested goodwill for {topic.lower()}; "
+              f"the goodwill of {NAME} in fiscal 2023 was reviewed again.")
+             for topic in ("Impairment", "Allocation", "Valuation", "Reporting Units",
+                           "Sensitivity", "Acquisitions", "Disposals")]  # fmt: skip
+    sheet = (*BALANCE_SHEET[:3], "Goodwill 300 280", *BALANCE_SHEET[3:])
+    pdf = FPDF()
+    for title, *lines in [*prose, *NAMED, sheet, *OTHER]:
+        pdf.add_page()
+        pdf.set_font("Helvetica", "B", 16)
+        pdf.cell(0, 10, title, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", size=11)
+        for line in lines:
+            pdf.multi_cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(tmp_path / "goodwill_10k.pdf"))
+    doc = index_document(str(tmp_path / "goodwill_10k.pdf"), summarizer=make_summarizer(None),
+                         registry_path=str(tmp_path / "indexed_docs.json"), verbose=False)  # fmt: skip
+    flat = doc["flat_nodes"]
+    statement = next(nid for nid, n in flat.items() if n["title"] == BALANCE_SHEET[0])
+    question = f"What was {NAME}'s goodwill at the end of fiscal 2023?"
+    labels = row_labels(doc, Languages("en"))
+    assert statement not in offline_pick(question, flat, 3)[0]  # the ranking alone: not read
+    picked, how = offline_pick(question, flat, 3, labels=labels)
+    assert statement in picked and "'Goodwill'" in how

@@ -34,12 +34,14 @@ from .ranking import RankingMemory
 # what is asked.
 LINE_ITEM_SECTIONS = 3
 # A label names what is asked only when one of its words is held by at most this share of
-# the document's passages (about one in seven; a share, not an idf, so that a short
-# document's labels are judged as a long one's). A label made only of words most passages
-# hold (the company's own name in a segment table or a stock graph, "Total", "Net sales",
-# "State", "Business") matches a question by the words every question about the document
-# has, not by what it asks.
-LINE_ITEM_MAX_SHARE = 0.15
+# the document's passages (half; a share, not an idf, so that a short document's labels are
+# judged as a long one's). A label made only of words most passages hold (the company's own
+# name in a segment table or a stock graph, running headers, "Total") matches a question by
+# the words every question about the document has, not by what it asks. A lower share (one
+# in seven, until 2026-12-06) also left out the very line items a document is about: its
+# "Goodwill" (17% of a 10-K's passages after a year of impairments) and an earnings
+# release's "Operating Profit" (32% of its 31 passages), whose statements were then not read.
+LINE_ITEM_MAX_SHARE = 0.5
 
 RowLabels = dict[str, list[tuple[str, frozenset[str]]]]
 
