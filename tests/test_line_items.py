@@ -8,6 +8,8 @@ kept with the document's tables, brings it in (see ``treerag_core/navigate/line_
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from fpdf import FPDF
 
@@ -82,12 +84,10 @@ QUESTION = f"What was {NAME}'s long-term debt at the end of fiscal 2023?"
 READ = len(DEBT_PROSE)  # sections read: as many as the prose outscoring the statement
 
 
-@pytest.fixture(scope="module")
-def filing(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    folder = tmp_path_factory.mktemp("line_items")
-    path = folder / "northwind_10k.pdf"
+def _write_pdf(path: Path, pages: list[tuple[str, ...]]) -> None:
+    """One page a section: its title as a heading, then its lines."""
     pdf = FPDF()
-    for title, *lines in [*DEBT_PROSE, *NAMED, BALANCE_SHEET, *OTHER]:
+    for title, *lines in pages:
         pdf.add_page()
         pdf.set_font("Helvetica", "B", 16)
         pdf.cell(0, 10, title, new_x="LMARGIN", new_y="NEXT")
@@ -95,6 +95,13 @@ def filing(tmp_path_factory: pytest.TempPathFactory) -> dict:
         for line in lines:
             pdf.multi_cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
     pdf.output(str(path))
+
+
+@pytest.fixture(scope="module")
+def filing(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    folder = tmp_path_factory.mktemp("line_items")
+    path = folder / "northwind_10k.pdf"
+    _write_pdf(path, [*DEBT_PROSE, *NAMED, BALANCE_SHEET, *OTHER])
     return index_document(
         str(path),
         summarizer=make_summarizer(None),
@@ -172,7 +179,7 @@ def test_an_abbreviation_names_the_row_it_abbreviates() -> None:
     assert named_labels(asked, rows) == ["Selling, general and administrative"]
 
 
-def test_a_line_item_the_document_is_about_is_still_read(tmp_path) -> None:  # noqa: ANN001
+def test_a_line_item_the_document_is_about_is_still_read(tmp_path: Path) -> None:
     """A filing after a year of impairments speaks of goodwill in a third of its sections:
     the word is common in it, yet what a question about goodwill asks; the balance sheet
     printing the row is read (a word left out only when most passages hold it)."""
@@ -181,15 +188,7 @@ def test_a_line_item_the_document_is_about_is_still_read(tmp_path) -> None:  # n
              for topic in ("Impairment", "Allocation", "Valuation", "Reporting Units",
                            "Sensitivity", "Acquisitions", "Disposals")]  # fmt: skip
     sheet = (*BALANCE_SHEET[:3], "Goodwill 300 280", *BALANCE_SHEET[3:])
-    pdf = FPDF()
-    for title, *lines in [*prose, *NAMED, sheet, *OTHER]:
-        pdf.add_page()
-        pdf.set_font("Helvetica", "B", 16)
-        pdf.cell(0, 10, title, new_x="LMARGIN", new_y="NEXT")
-        pdf.set_font("Helvetica", size=11)
-        for line in lines:
-            pdf.multi_cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
-    pdf.output(str(tmp_path / "goodwill_10k.pdf"))
+    _write_pdf(tmp_path / "goodwill_10k.pdf", [*prose, *NAMED, sheet, *OTHER])
     doc = index_document(str(tmp_path / "goodwill_10k.pdf"), summarizer=make_summarizer(None),
                          registry_path=str(tmp_path / "indexed_docs.json"), verbose=False)  # fmt: skip
     flat = doc["flat_nodes"]
