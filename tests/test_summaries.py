@@ -90,6 +90,19 @@ def test_a_financial_statement_is_summarised_by_caption_periods_and_rows() -> No
     assert entry["tags"] and not any(JUNK_TAG.match(t) for t in entry["tags"])
 
 
+def test_a_balance_sheet_is_summarised_at_its_dates() -> None:
+    sheet = "At December 28, 2019 and December 29, 2018\n(In millions) 2019 2018\n" + "\n".join(
+        f"{label} {a:,} {b:,}" for label, a, b in [("Cash and cash equivalents", 2279, 1130),
+        ("Goodwill", 35546, 36503), ("Total assets", 101450, 103461)])  # fmt: skip
+    nodes = [
+        _node("0004", "Item 8", ""),
+        _node("0005", "Consolidated Balance Sheets", sheet, "0004"),
+    ]
+    summary = offline_summaries(nodes)["0005"]["summary"]
+    assert summary.startswith("Consolidated Balance Sheets at December 28, 2018 and 2019:")
+    assert "goodwill" in summary and " for at " not in summary
+
+
 def test_a_risk_section_is_summarised_by_its_sentences_and_tagged_by_its_topics() -> None:
     entries = offline_summaries(_filing())
     entry = entries["0002"]
