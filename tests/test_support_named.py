@@ -200,3 +200,17 @@ def test_column_years_are_not_read_before_the_section_when_it_prints_its_own() -
     support = check_support("The figure was $12.3 billion [S1].", [CASH_FLOWS[0], own],
                             FREE_CASH, model=True)  # fmt: skip
     assert support["flagged"]
+
+
+def test_a_line_is_skipped_before_its_figures_are_read_only_when_its_label_is_not_named() -> None:
+    """The quick test reads the words before a line's first figure (a digit, or a number
+    word: "five million" is a cell too) and before its first qualifier: all of them are
+    words of the label, or of its head, which must be named whole."""
+    from treerag_core.answer.claims import terms_of
+    from treerag_core.answer.support_named import _may_name
+
+    named = terms_of("revenue")
+    assert _may_name("Revenue of five million dollars 1,000 2,000", named, "en")
+    assert _may_name("Revenue, net of allowances of $5 and $6 1,000 2,000", named, "en")
+    assert not _may_name("Cost of sales 1,000 2,000", named, "en")
+    assert not _may_name("Revenue growth in Europe 1,000 2,000", named, "en")  # "growth"

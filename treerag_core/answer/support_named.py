@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterator, Sequence
 from itertools import chain, combinations, islice, product
 
-from ..text.figures import Figure
+from ..text.figures import NUMBER_WORDS, Figure
 from ..text.numbers import years_in
 from .claims import Line, Passage, fiscal_years, terms_of
 from .offline.asks import AVERAGE_WORDS
@@ -53,6 +53,8 @@ _QUALIFIER = re.compile(r"\s*[,;:(—–]|\s+-\s")
 _LETTER = re.compile(r"[^\W\d_]")
 _DIGIT = re.compile(r"\d")
 _FIRST_WORD = re.compile(r"[\W\d_]*([^\W\d_][\w'-]*)")
+# Where a figure written in words may begin (:data:`..text.figures.NUMBER_WORDS`).
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + ")", re.I)
 
 
 def asked_rows(given: Given, passages: Sequence[Passage]) -> list[list[Figure]]:
@@ -119,19 +121,22 @@ def named_rows(given: Given, passages: Sequence[Passage], year: int) -> list[lis
 
 
 def _may_name(text: str, named: set[str], language: str) -> bool:
-    """A quick test before a line's figures are read: it prints a digit, and the whole words
-    before its first digit and its first qualifier (part of its label and of its head,
-    whose terms must all be named) are named terms or none ("Total", "Net")."""
+    """A quick test before a line's figures are read: it prints a digit, its first word is
+    a named term (or no term: "Total", "Net"), and so is every whole word before its first
+    figure (a digit or a number word: "five million") and its first qualifier: words of
+    its label and of its head, whose terms must all be named."""
     first = _FIRST_WORD.match(text)
     digit = _DIGIT.search(text)
     if first is None or digit is None:
         return False
-    words = text[: text.rfind(" ", 0, digit.start()) + 1]
+    terms = terms_of(first.group(1), language)
+    if terms and not terms <= named:
+        return False
+    number = _NUMBER_WORD.search(text, 0, digit.start())
+    words = text[: text.rfind(" ", 0, number.start() if number else digit.start()) + 1]
     cut = _QUALIFIER.search(words)
     words = words[: cut.start()] if cut else words
-    if not words.isascii():  # words of a script without spaces: the first word alone
-        words = first.group(1)
-    return terms_of(words, language) <= named
+    return not words.isascii() or terms_of(words, language) <= named  # no spaces: first word
 
 
 def _label_terms(line: Line, language: str) -> tuple[frozenset[str], frozenset[str]]:
