@@ -377,9 +377,10 @@ def main(argv: list[str] | None = None) -> int:
     companies = sorted({str(item.get("company") or "") for _, item in items})
     cases = []
     kept = _kept(args.registry.parent / "support-prepared.json")
+    code = code_stamp()
     for at, (name, item) in enumerate(items):
         document = load(item)
-        stamp = f"{document.get('doc_id')}@{document.get('indexed_at')}"
+        stamp = f"{document.get('doc_id')}@{document.get('indexed_at')}@{code}"
         prepared = kept(item["id"], stamp, lambda item=item: prepared_for(item, load, retriever))
         ref = gold_ref(prepared, list(item.get("evidence_pages") or []), item)
         donor = _donor(items, at)
@@ -420,11 +421,30 @@ class _Sections:
         return detect_language(query)
 
 
+# The check's own modules: changing them keeps the sections kept (see :func:`code_stamp`).
+CHECK_MODULES = ("answer/claims.py", "answer/garbled.py", "text/working.py")
+
+
+def code_stamp() -> str:
+    """A hash of the code that navigates and answers (``treerag_core`` but the check's own
+    modules, ``answer/support*.py`` and CHECK_MODULES): sections kept by other code are read again
+    (a navigation change once left the bench checking answers against old sections)."""
+    root = Path(__file__).resolve().parents[1] / "treerag_core"
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        name = path.relative_to(root).as_posix()
+        if name.startswith("answer/support") or name in CHECK_MODULES:
+            continue
+        digest.update(name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def _kept(path: Path) -> Any:
     """The sections read for each question, kept in ``path`` (navigation is the slow part
     and does not change with the check). Each is stamped with its document's id and index
-    time: read again once the registry holds a newer index of it, or the check would read
-    old sections beside the engine's figures from the new tree."""
+    time and the :func:`code_stamp`: read again once the registry holds a newer index of it
+    (or the check would read old sections beside the engine's figures from the new tree),
+    or once the code that navigated has changed."""
     store = json.loads(path.read_text()) if path.exists() else {}
 
     def get(question_id: str, stamp: str, make: Any) -> _Sections:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import urllib.request
+from pathlib import Path
 
 from bench.inputs import make_markdown, outline_plan, sentence
 from bench.load_turns import table as turns_table
@@ -211,3 +212,13 @@ def test_support_bench_reads_a_question_again_once_its_document_is_reindexed(tmp
     assert len(made) == 1
     _kept(tmp_path / "prepared.json")("q1", "doc@11:00", make)  # indexed again
     assert len(made) == 2
+
+
+def test_the_support_bench_reads_sections_again_when_the_code_that_navigated_changes() -> None:
+    """Its kept sections are stamped with a hash of ``treerag_core`` but the check's own
+    modules: the check can be tuned on kept sections, a navigation change cannot hide."""
+    from bench.support import CHECK_MODULES, code_stamp
+
+    root = Path(__file__).resolve().parents[1] / "treerag_core"
+    assert all((root / name).is_file() for name in CHECK_MODULES)
+    assert code_stamp() == code_stamp() and len(code_stamp()) == 16
