@@ -84,11 +84,13 @@ def colour_centres(png: bytes, rgb: tuple[int, int, int], tol: int = 12) -> list
 
 def snapshot(element: Locator) -> bytes | None:
     """A screenshot of ``element``, or None while the page replaces it (a rerun redraws
-    the graph's iframe: "Element is not attached to the DOM"); the caller looks again."""
+    the graph's iframe: "Element is not attached to the DOM", or, caught mid-swap once in
+    a clean-clone CI run, "Node is either not visible or not an HTMLElement"); the caller
+    looks again."""
     try:
         return element.screenshot()
     except PlaywrightError as exc:
-        if "not attached" in str(exc) or "detached" in str(exc):
+        if any(said in str(exc) for said in ("not attached", "detached", "not visible")):
             return None
         raise
 
