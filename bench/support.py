@@ -180,15 +180,11 @@ def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def times_by_arm(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The check's milliseconds by kind of answer, every set: a garbled reply is looked up
     nowhere, so the p95 over all answers mixes cheap and full checks."""
-    out = []
-    for arm in [*ARMS, "all but garbled"]:
-        times = sorted(r["ms"] for r in rows if r["arm"] == arm or (
-            arm == "all but garbled" and r["arm"] != ARMS[-1]))  # fmt: skip
-        if times:
-            out.append({"arm": arm, "answers": len(times),
-                        "ms_median": round(statistics.median(times), 2),
-                        "ms_p95": round(times[int(0.95 * (len(times) - 1))], 2)})  # fmt: skip
-    return out
+    groups = {arm: [r["ms"] for r in rows if r["arm"] == arm] for arm in ARMS}
+    groups["all but garbled"] = [ms for arm in ARMS[:-1] for ms in groups[arm]]
+    return [{"arm": arm, "answers": len(times), "ms_median": round(statistics.median(times), 2),
+             "ms_p95": round(sorted(times)[int(0.95 * (len(times) - 1))], 2)}
+            for arm, times in groups.items() if times]  # fmt: skip
 
 
 class _Timed:
@@ -425,11 +421,14 @@ class _Sections:
 CHECK_MODULES = ("answer/claims.py", "answer/garbled.py", "text/working.py")
 
 
-def code_stamp() -> str:
-    """A hash of the code that navigates and answers (``treerag_core`` but the check's own
-    modules, ``answer/support*.py`` and CHECK_MODULES): sections kept by other code are read again
-    (a navigation change once left the bench checking answers against old sections)."""
-    root = Path(__file__).resolve().parents[1] / "treerag_core"
+CORE = Path(__file__).resolve().parents[1] / "treerag_core"
+
+
+def code_stamp(root: Path = CORE) -> str:
+    """A hash of the code that navigates and answers (``root``, ``treerag_core``, but the
+    check's own modules, ``answer/support*.py`` and CHECK_MODULES): sections kept by other
+    code are read again (a navigation change once left the bench checking answers against
+    old sections)."""
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         name = path.relative_to(root).as_posix()

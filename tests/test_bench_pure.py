@@ -214,11 +214,21 @@ def test_support_bench_reads_a_question_again_once_its_document_is_reindexed(tmp
     assert len(made) == 2
 
 
-def test_the_support_bench_reads_sections_again_when_the_code_that_navigated_changes() -> None:
+def test_the_support_bench_reads_sections_again_when_the_code_that_navigated_changes(
+    tmp_path: Path,
+) -> None:
     """Its kept sections are stamped with a hash of ``treerag_core`` but the check's own
     modules: the check can be tuned on kept sections, a navigation change cannot hide."""
     from bench.support import CHECK_MODULES, code_stamp
 
-    root = Path(__file__).resolve().parents[1] / "treerag_core"
-    assert all((root / name).is_file() for name in CHECK_MODULES)
-    assert code_stamp() == code_stamp() and len(code_stamp()) == 16
+    real = Path(__file__).resolve().parents[1] / "treerag_core"
+    assert all((real / name).is_file() for name in CHECK_MODULES)
+    for name in ("navigate/offline.py", "answer/support_named.py", *CHECK_MODULES):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x = 1\n")
+    before = code_stamp(tmp_path)
+    for name in ("answer/support_named.py", *CHECK_MODULES):  # the check changed: kept
+        (tmp_path / name).write_text("x = 2\n")
+    assert code_stamp(tmp_path) == before
+    (tmp_path / "navigate/offline.py").write_text("x = 2\n")  # navigation changed: read again
+    assert code_stamp(tmp_path) != before

@@ -284,7 +284,7 @@ def table_summary(rows: Sequence[Row], caption: str, text: str) -> str:
     if len(names) > ROW_NAMES_HEAD + ROW_NAMES_TAIL + 1:
         names = [*names[:ROW_NAMES_HEAD], "…", *names[-ROW_NAMES_TAIL:]]
     when = periods(rows, text)
-    # "Consolidated balance sheets at December 28, 2019 and 2018", not "for at"
+    # "Consolidated Balance Sheets at December 28, 2018 and 2019", not "for at"
     joined = " " if when.lower().startswith(("at ", "as of ")) else " for "
     head = sentence_case(caption) + (joined + when if when else "")
     return _bounded([f"{head}: {', '.join(names)}" if names else head], MAX_CHARS)
