@@ -198,3 +198,11 @@ def test_a_line_item_the_document_is_about_is_still_read(tmp_path: Path) -> None
     assert statement not in offline_pick(question, flat, 3)[0]  # the ranking alone: not read
     picked, how = offline_pick(question, flat, 3, labels=labels)
     assert statement in picked and "'Goodwill'" in how
+
+
+def test_a_metric_is_read_from_the_statement_printing_its_formulas_rows(filing: dict) -> None:
+    """No statement prints "quick ratio"; the rows it is computed from ("Cash and cash
+    equivalents") are on the balance sheet, and navigation reads it for them."""
+    question = f"What was {NAME}'s quick ratio at the end of fiscal 2023?"
+    result = navigate(question, filing, None, NavigationConfig(offline_sections=READ))
+    assert _statement(filing) in result.node_ids

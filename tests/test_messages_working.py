@@ -17,9 +17,9 @@ from conftest import texts
 from testkit.builders import statements_pdf
 from testkit.fake_llm_servers import kind_of, openai_chat, openai_server
 from treerag_core import ask, index_document, make_retriever, make_summarizer
-from treerag_core.answer.offline.metrics import METRICS, metric_key
 from treerag_core.library.indexing import index_upload
 from treerag_core.text.messages import EN, message
+from treerag_core.text.metrics import METRICS, metric_key
 from ui import state
 
 openai = openai_server  # the fixture

@@ -198,6 +198,13 @@ def test_query_expansion_maps_question_words_to_filing_words():
 
     assert "operations" in expand_query("What does the income statement say?")
     assert expand_query("Who audits the company?") == "Who audits the company?"
+    # a metric's name brings the rows its formula is computed from, a nested one's too
+    assert "total current liabilities" in expand_query("What was the quick ratio in 2022?")
+    ccc = expand_query("What was the cash conversion cycle?")
+    assert all(w in ccc for w in ("inventory", "accounts receivable", "accounts payable"))
+    # initials count only written as initials: Spanish "dio" (gave) is no DIO
+    assert expand_query("¿Qué dio la empresa?") == "¿Qué dio la empresa?"
+    assert "inventory" in expand_query("What was the DIO in 2022?")
     flat = {
         "0000": {
             "node_id": "0000",

@@ -13,7 +13,8 @@ The document's tables are kept as data (``document["tables"]``, see
 label ("long-term debt", "capital expenditures", "dividends paid") names a line item that
 section prints: the few sections printing the most specific such labels are read, taking
 the places of the last-ranked. No vocabulary: a label is matched by its own words, in the
-question as the ranking searches it (with :data:`~.ranking.QUERY_EXPANSIONS`), stemmed.
+question as the ranking searches it (:func:`~.ranking.expand_query`: with the words
+filings use for its phrases and the rows of a metric's formula it names), stemmed.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from ..store.base import Cache
 from ..text.bm25 import BM25
 from ..text.language import Languages, detect_language, sample_of
+from ..text.metrics import formula_words
 from ..text.tokens import stopwords, tokenize
 from ..tree.passages import (
     LASTING_MIN_PASSAGES,
@@ -60,9 +61,13 @@ QUERY_EXPANSIONS: dict[str, str] = {
 
 
 def expand_query(query: str, expansions: Mapping[str, str] = QUERY_EXPANSIONS) -> str:
-    lowered = query.lower()
+    """The question with the words documents use for its phrases (``expansions``) and the
+    line items of a metric it names (:func:`~..text.metrics.formula_words`: "quick ratio"
+    is computed from rows no question says)."""
+    asked = " ".join(filter(None, (query, formula_words(query))))
+    lowered = asked.lower()
     extra = [words for phrase, words in expansions.items() if phrase in lowered]
-    return " ".join([query, *extra])
+    return " ".join([asked, *extra])
 
 
 class _Lru:

@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass, field
 
 from ...text.messages import Phrase
+from ...text.metrics import find_metric, metric_key, plain_name
 from ...text.numbers import years_in
-from .metrics import find_metric, metric_key, plain_name
 
 _DEFINED = re.compile(
     r"(?P<name>[^.?!:;]{2,80}?)\s+(?:is|are)\s+(?:being\s+)?defined\s+as:?\s*"

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
 from ...text.messages import Phrase, message, raised
+from ...text.metrics import find_metric, plain_name
 from .asks import Ask
 from .formula import Expr, FormulaError, Operand, parse
-from .metrics import find_metric, plain_name
 from .operands import UNIT_SIZE, Found, TableIndex
 
 HUNDRED = Decimal(100)

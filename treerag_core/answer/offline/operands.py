@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from ...text.metrics import OUTFLOWS, plain_name, statement_for
 from ...text.numbers import Cell
 from ...text.table_data import row_path, tables_of
 from ...text.tables import Row
 from .candidates import Vocabulary
-from .metrics import OUTFLOWS, plain_name, statement_for
 from .question import Question, read_question
 from .rows import score_row
 

@@ -20,7 +20,7 @@ EN: dict[str, str] = {
     "model asked; the model did no arithmetic. Check the working against the cited pages.)_",
     "computed.label_default": "Computed",
     "computed.cell_not_sent": "cell {cell} (not among the tables the model was sent)",
-    # The named metrics (``offline.metrics``): each one's first name, as a headline names it
+    # The named metrics (``text.metrics``): each one's first name, as a headline names it
     "metric.gross_margin": "Gross margin",
     "metric.operating_margin": "Operating margin",
     "metric.net_profit_margin": "Net profit margin",

@@ -151,3 +151,32 @@ def statement_for(phrase: str, note: str = "") -> str:
         if hint in f"{note} {phrase}".lower():
             return "cash flow statement" if hint == "cash flow" else hint
     return next((name for rx, name in STATEMENT_OF if rx.search(phrase)), "")
+
+
+def _is_initials(name: str) -> bool:
+    return name.isalpha() and len(name) <= 4
+
+
+_OPERATORS = re.compile(r"\s[-+*/]\s|[()]|\b\d+\b|\baverage\b|\bchange in\b")  # not "short-term"
+
+
+def formula_words(query: str) -> str:
+    """The line items the formula of the metric ``query`` names draws on, as statements
+    print them ("quick ratio" → "cash and cash equivalents short-term investments accounts
+    receivable total current liabilities"); "" when it names none. Why: a question asks for
+    a metric by its name, which no statement prints, while the rows it is computed from are
+    what the document holds; read with the question, they bring the statements that print
+    them among the sections read. A metric built of other metrics (the cash conversion
+    cycle) gives their line items."""
+    found = find_metric(query)
+    if found is None or _is_initials(found[1]) and found[1].upper() not in query:
+        return ""  # "dio" in "¿Qué dio…?" is no DIO: initials count written in capitals
+    words: list[str] = []
+    for leaf in _OPERATORS.split(found[0].formula):
+        leaf = leaf.strip()
+        inner = find_metric(leaf) if leaf else None
+        if inner is not None and inner[1] == leaf:  # "dio" in "dio + dso - dpo"
+            words += [plain_name(x) for x in _OPERATORS.split(inner[0].formula) if x.strip()]
+        elif leaf:
+            words.append(plain_name(leaf))
+    return " ".join(dict.fromkeys(w for w in words if w))
