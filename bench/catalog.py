@@ -159,6 +159,9 @@ CATALOG: tuple[Benchmark, ...] = (
     Benchmark("computed", "bench.computed",
               "figures that need arithmetic (FinanceBench dev and our own, held-out half "
               "apart), ours against another checkout's (--code DIR)", "computed"),
+    Benchmark("metric_pages", "bench.metric_pages",
+              "navigation on questions asking for a computation: the pages of its cells "
+              "read, against a base commit (held-out halves apart)", "metric_pages"),
     Benchmark("compared", "bench.compared",
               "comparisons across filings, each cell of the table scored (held-out half "
               "apart)", "compared"),

@@ -232,3 +232,21 @@ def test_the_support_bench_reads_sections_again_when_the_code_that_navigated_cha
     assert code_stamp(tmp_path) == before
     (tmp_path / "navigate/offline.py").write_text("x = 2\n")  # navigation changed: read again
     assert code_stamp(tmp_path) != before
+
+
+def test_metric_pages_counts_each_kind_of_question_per_half_and_in_all():
+    from bench.metric_pages import questions, table
+
+    items = [
+        {"id": "a", "set": "computed", "half": "tuning", "metric": True},
+        {"id": "b", "set": "computed", "half": "tuning", "metric": False},
+        {"id": "c", "set": "support computed2", "half": "tuning", "metric": True},
+    ]
+    rows = table(items, {"a": False, "b": True, "c": True}, {"a": True, "b": True, "c": True})
+    as_tuples = [(r["set"], r["questions"], r["asked"], r["base"], r["ours"]) for r in rows]
+    assert ("computed", "names a metric", 1, 0, 1) in as_tuples
+    assert ("all", "names a metric", 2, 1, 2) in as_tuples
+    assert rows[-1]["set"] == "all"  # the totals last
+    # the shipped sets: every question has its pages, and most name a metric
+    shipped = questions()
+    assert len(shipped) > 100 and sum(q["metric"] for q in shipped) > len(shipped) / 2
