@@ -282,6 +282,10 @@ def own_question_sets(
     return out
 
 
+def _held_out(name: str) -> bool:
+    return "held out" in name or "held-out" in name
+
+
 def run_eval(
     questions_path: Path,
     registry: Path,
@@ -444,7 +448,19 @@ def run_eval(
         *[
             line
             for name, run in report["answers"]["own"].items()
-            for line in (f"{name}:", "", *miss_lines(run["rows"]), "")
+            for line in (
+                f"{name}:",
+                "",
+                *(
+                    [
+                        "Not listed: a held-out set's misses are not "
+                        "looked at, so that nothing is tuned on them."
+                    ]
+                    if _held_out(name)
+                    else miss_lines(run["rows"])
+                ),
+                "",
+            )
         ],
         f"Time per question (fastest of {timed['dev']['repeats']} runs of the answer; same run; "
         f"load average {timed['dev']['load_avg_at_end'][0]} on {os.cpu_count()} cores):",
