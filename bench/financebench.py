@@ -282,8 +282,14 @@ def own_question_sets(
     return out
 
 
-def _held_out(name: str) -> bool:
-    return "held out" in name or "held-out" in name
+def _misses(name: str, rows: list[dict]) -> list[str]:
+    """A set's answers whose first line lacks the figure; a held-out set's are not listed."""
+    if "held out" in name or "held-out" in name:
+        return ["Not listed: a held-out set's misses are not looked at, so that nothing is "
+                "tuned on them."]  # fmt: skip
+    from .answers import miss_lines  # imported where used, as run_eval does
+
+    return miss_lines(rows)
 
 
 def run_eval(
@@ -448,19 +454,7 @@ def run_eval(
         *[
             line
             for name, run in report["answers"]["own"].items()
-            for line in (
-                f"{name}:",
-                "",
-                *(
-                    [
-                        "Not listed: a held-out set's misses are not "
-                        "looked at, so that nothing is tuned on them."
-                    ]
-                    if _held_out(name)
-                    else miss_lines(run["rows"])
-                ),
-                "",
-            )
+            for line in (f"{name}:", "", *_misses(name, run["rows"]), "")
         ],
         f"Time per question (fastest of {timed['dev']['repeats']} runs of the answer; same run; "
         f"load average {timed['dev']['load_avg_at_end'][0]} on {os.cpu_count()} cores):",

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.computed import held_out
-from bench.financebench import OUT
+from bench.financebench import DEV_SET, OUT
 from bench.index_time import ROOT, export_base
 from bench.record import write_results
 from bench.support import half as support_half
@@ -71,7 +71,7 @@ def questions() -> list[dict[str, Any]]:
 
 def navigate(code: Path, registry: Path, items: list[dict[str, Any]]) -> dict[str, bool]:
     """Each question's hit, navigated by the ``treerag_core`` under ``code``."""
-    pdfs = ROOT.parent / "shared" / "bench" / "financebench"
+    pdfs = DEV_SET.parent  # the folder the questions' "pdfs/…" files are in
     with tempfile.TemporaryDirectory() as folder:
         asked = Path(folder) / "questions.json"
         asked.write_text(json.dumps(items))

@@ -17,7 +17,7 @@ from fpdf import FPDF
 from testkit.builders import statements_pdf
 from treerag_core import ask, get_document_by_id, index_document, make_retriever, make_summarizer
 from treerag_core.answer.offline.asks import definitions, read_ask
-from treerag_core.answer.offline.formula import Operand, parse
+from treerag_core.text.formula import Operand, parse
 from treerag_core.text.table_data import document_tables, row_path, tables_of
 
 

@@ -317,13 +317,13 @@ def _asking(call: str):  # noqa: ANN202
     """A refusal met while asking or running, raised by the real call."""
     from types import SimpleNamespace
 
-    from treerag_core.answer.offline.formula import parse
     from treerag_core.jobs.api import job_queue
     from treerag_core.library.catalog import _checked
     from treerag_core.llm.providers import make_chat_model
     from treerag_core.navigate.history import conversation
     from treerag_core.route.routing import route
     from treerag_core.settings import load
+    from treerag_core.text.formula import parse
 
     calls = {
         "formula": lambda: parse("1 +"),
@@ -522,8 +522,8 @@ def test_every_reason_a_computation_stops_is_said_in_the_note_language(filing: d
 
     from treerag_core.answer.offline.asks import Ask
     from treerag_core.answer.offline.compute import Value, compute, evaluate
-    from treerag_core.answer.offline.formula import FormulaError, parse
     from treerag_core.answer.offline.operands import TableIndex
+    from treerag_core.text.formula import FormulaError, parse
     from treerag_core.text.messages import raised
 
     def not_a_cell(operand):  # noqa: ANN001, ANN202

@@ -9,7 +9,7 @@ reply with one fenced JSON block per calculation instead::
      "operands": {"a": {"cell": "T1.r2.c1", "name": "revenue"}, "b": {"cell": "T2.r5.c1"}, …}}
 
 Each block is taken out of the reply and computed here with the offline engine's own
-formula and Decimal arithmetic (:func:`.offline.formula.parse`,
+formula and Decimal arithmetic (:func:`..text.formula.parse`,
 :func:`.offline.compute.evaluate`), then shown as the offline computed answer shows it
 (:func:`.computed.render`): the result first with its working, each cell beneath with its
 section and page cited. The result is noted on ``prepared.computed`` so the support check
@@ -28,12 +28,12 @@ from typing import Any
 
 from ..llm.call import LLMReply
 from ..llm.replies import strip_thinking
+from ..text.formula import FormulaError, Operand, parse
 from ..text.messages import Phrase, message, raised, said_in, trimmed
 from .context import Prepared
 from .offline.asks import Ask
 from .offline.compute import Computation, Value, evaluate, number, said_later
 from .offline.computed import render
-from .offline.formula import FormulaError, Operand, parse
 from .offline.operands import Found, found_cell
 from .sheets import aggregated
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .formula import operands_in, parse
+
 
 @dataclass(frozen=True)
 class Metric:
@@ -153,13 +155,6 @@ def statement_for(phrase: str, note: str = "") -> str:
     return next((name for rx, name in STATEMENT_OF if rx.search(phrase)), "")
 
 
-def _is_initials(name: str) -> bool:
-    return name.isalpha() and len(name) <= 4
-
-
-_OPERATORS = re.compile(r"\s[-+*/]\s|[()]|\b\d+\b|\baverage\b|\bchange in\b")  # not "short-term"
-
-
 def formula_words(query: str) -> str:
     """The line items the formula of the metric ``query`` names draws on, as statements
     print them ("quick ratio" → "cash and cash equivalents short-term investments accounts
@@ -169,14 +164,15 @@ def formula_words(query: str) -> str:
     them among the sections read. A metric built of other metrics (the cash conversion
     cycle) gives their line items."""
     found = find_metric(query)
-    if found is None or _is_initials(found[1]) and found[1].upper() not in query:
+    if found is None or found[1].isalpha() and len(found[1]) <= 4 and found[1].upper() not in query:
         return ""  # "dio" in "¿Qué dio…?" is no DIO: initials count written in capitals
     words: list[str] = []
-    for leaf in _OPERATORS.split(found[0].formula):
-        leaf = leaf.strip()
-        inner = find_metric(leaf) if leaf else None
-        if inner is not None and inner[1] == leaf:  # "dio" in "dio + dso - dpo"
-            words += [plain_name(x) for x in _OPERATORS.split(inner[0].formula) if x.strip()]
-        elif leaf:
-            words.append(plain_name(leaf))
-    return " ".join(dict.fromkeys(w for w in words if w))
+    for phrase in _operands(found[0].formula):
+        inner = find_metric(phrase)
+        nested = inner is not None and inner[1] == phrase.lower()  # "dio" in "dio + dso - dpo"
+        words += _operands(inner[0].formula) if inner and nested else [phrase]
+    return " ".join(dict.fromkeys(plain_name(w) for w in words))
+
+
+def _operands(formula: str) -> list[str]:
+    return [operand.phrase for operand in operands_in(parse(formula))]

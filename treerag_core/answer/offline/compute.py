@@ -15,10 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
+from ...text.formula import Expr, FormulaError, Operand, parse
 from ...text.messages import Phrase, message, raised
 from ...text.metrics import find_metric, plain_name
 from .asks import Ask
-from .formula import Expr, FormulaError, Operand, parse
 from .operands import UNIT_SIZE, Found, TableIndex
 
 HUNDRED = Decimal(100)

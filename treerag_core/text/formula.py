@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ...errors import TreeragError
-from ...text.messages import Phrase, raised
-from ...text.numbers import years_in
+from ..errors import TreeragError
+from .messages import Phrase, raised
+from .numbers import years_in
 
 # Operators as written in words, longest first (" less " is subtraction: "EBITDA less capex").
 WORD_OPERATORS = (
@@ -210,6 +210,13 @@ def operand(phrase: str, default_years: tuple[int, ...] = ()) -> Operand:
     if mode == "average" and len(years) == 1:
         years = (years[0] - 1, years[0])
     return Operand(name, mode, tuple(years))
+
+
+def operands_in(expr: Expr) -> list[Operand]:
+    """The quantities an expression reads, in the order it writes them."""
+    if isinstance(expr, tuple):
+        return operands_in(expr[1]) + operands_in(expr[2])
+    return [expr] if isinstance(expr, Operand) else []
 
 
 def names_in(expr: Expr) -> list[str]:
