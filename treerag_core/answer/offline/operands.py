@@ -79,7 +79,7 @@ class TableIndex:
     """One document's table rows, ready to be scored for any operand."""
 
     document: Mapping[str, Any]
-    entries: list[tuple[dict[str, Any], dict[str, Any], Row]] = field(default_factory=list)
+    entries: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     vocab: Vocabulary | None = None
     # stem → the rows whose label (with its headings') has it: a row lacking a word of the
     # quantity cannot name it, so only rows having them all are read (kept per document:
@@ -90,6 +90,10 @@ class TableIndex:
     # the computation an answer states, the offline answer it may be set aside for, a
     # follow-up question) is read from the tables once per document
     looked_up: dict[tuple[str, int, str, str], Found | None] = field(default_factory=dict)
+    # rows read as scored rows so far: a lookup reads a few dozen of a document's thousand,
+    # so each is read when first a candidate (building all of them was a third of the
+    # index's cost on a filing's first computed question)
+    parsed: dict[int, Row] = field(default_factory=dict)
 
     def cell(self, phrase: str, year: int, note: str = "", prefer: str = "") -> Found | None:
         """:func:`find_cell` for this index, each lookup done once (at most MAX_LOOKED_UP
@@ -113,35 +117,50 @@ class TableIndex:
             found |= frozenset.intersection(*sets) if sets else frozenset()
         return sorted(found)
 
+    def row(self, at: int) -> Row:
+        """Entry ``at`` as a scored row (:func:`.rows.score_row` reads it), read once."""
+        parsed = self.parsed.get(at)
+        if parsed is None:
+            parsed = self.parsed[at] = _scored_row(*self.entries[at])
+        return parsed
+
     @classmethod
     def of(cls, document: Mapping[str, Any]) -> TableIndex:
-        entries = []
-        for table in tables_of(document):
-            for row in table.get("rows") or []:
-                cells = [
-                    Cell(c["text"], c["value"], (c["value"] or 0) < 0, "", bool(c.get("percent")))
-                    for c in row["cells"]
-                ]
-                parsed = Row(
-                    label=row["label"], cells=cells, start=row.get("offset", 0), end=0,
-                    table=0, columns=list(row.get("columns") or []),
-                    years=list(row.get("years") or []), header=table.get("header", ""),
-                    unit=row.get("unit", ""), currency=row.get("currency", ""),
-                    caption=table.get("caption", ""),
-                )  # fmt: skip
-                entries.append((table, row, parsed))
-        vocab = Vocabulary([r.label for _, _, r in entries])
+        entries = [(t, row) for t in tables_of(document) for row in t.get("rows") or []]
+        vocab = Vocabulary([row["label"] for _, row in entries])
         rows_with: dict[str, set[int]] = {}
-        for at, (_, row, _) in enumerate(entries):
+        for at, (_, row) in enumerate(entries):
             for word in _label_words(vocab, row):
                 rows_with.setdefault(word, set()).add(at)
         return cls(document, entries, vocab, {w: frozenset(r) for w, r in rows_with.items()})
 
 
+def _scored_row(table: Mapping[str, Any], row: Mapping[str, Any]) -> Row:
+    cells = [
+        Cell(c["text"], c["value"], (c["value"] or 0) < 0, "", bool(c.get("percent")))
+        for c in row["cells"]
+    ]
+    return Row(
+        label=row["label"], cells=cells, start=row.get("offset", 0), end=0, table=0,
+        columns=list(row.get("columns") or []), years=list(row.get("years") or []),
+        header=table.get("header", ""), unit=row.get("unit", ""),
+        currency=row.get("currency", ""), caption=table.get("caption", ""),
+    )  # fmt: skip
+
+
 def _label_words(vocab: Vocabulary, row: Mapping[str, Any]) -> frozenset[str]:
-    """Every stem :func:`names_all` may read in the row's label (with and without asides)."""
-    label = " ".join([*row.get("parents", []), row["label"]])
-    return frozenset(vocab.stems(label)) | frozenset(vocab.stems(_ASIDE.sub(" ", label)))
+    """Every stem :func:`names_all` may read in the row's label (with and without asides).
+    Cut heading by heading (a table's headings head many rows, so each is cut once), and
+    whole where :meth:`.Vocabulary.stems` cuts a text by its language rather than word by
+    word."""
+    parts = [*row.get("parents", []), row["label"]]
+    joined = " ".join(parts)
+    words = {w for part in parts for w in vocab.stems(part)}
+    if vocab.language or not joined.isascii():
+        words.update(vocab.stems(joined))
+    if "(" in joined:
+        words.update(vocab.stems(_ASIDE.sub(" ", joined)))
+    return frozenset(words)
 
 
 def find_cell(
@@ -158,7 +177,8 @@ def find_cell(
     per_share = bool(_PER_SHARE.search(name))
     change = bool(_CHANGE_ROW.search(name))
     for at in index.candidates([p for p in [question.metric, *question.phrases] if p]):
-        table, row, parsed = index.entries[at]
+        table, row = index.entries[at]
+        parsed = index.row(at)
         if not per_share and _PER_SHARE.search(row_path(row)):
             continue  # "Per Share Data › Net earnings": not the amount asked
         if not change and _CHANGE_ROW.search(row["label"]):
