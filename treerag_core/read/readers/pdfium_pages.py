@@ -33,7 +33,7 @@ def page_helper(data: bytes, enabled: bool, max_pages: int) -> Iterator[PageHelp
     ``enabled``, the machine has a second core and the PDF is long (and within
     ``max_pages``); None otherwise. Started before the caller opens the file with pypdf, so
     that work is done while the helper reads; killed and reaped on leaving, error or not."""
-    count = _page_count(data) if enabled and _cores() > 1 else 0
+    count = page_count(data) if enabled and _cores() > 1 else 0
     if not HELPER_MIN_PAGES <= count <= max_pages:
         yield None
         return
@@ -81,7 +81,7 @@ def _read(
         pages[at] = rich_page(at, helper.pages[at])  # type: ignore[union-attr]
 
 
-def _page_count(data: bytes) -> int:
+def page_count(data: bytes) -> int:
     """PDFium's count of the pages (0 when it cannot open the file)."""
     try:
         import pypdfium2 as pdfium
