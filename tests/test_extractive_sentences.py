@@ -110,6 +110,31 @@ def test_reading_a_question():
     assert read_question("How many Sam's Club units were in the U.S. in 2020?").kind == "count"
 
 
+def test_a_dates_month_is_no_name_and_a_terms_adjective_no_superlative():
+    """ "March" in "12 weeks ended March 25, 2023" is capitalised as a month: counted as a name
+    asked about, it diluted the bonus of the segment's row the question names ("PepsiCo
+    Beverages North America") and gave one to any row dated "December 31". "Minimum" in
+    "future minimum lease payments" names the term, not the least of a table's rows."""
+    q = read_question(
+        "What net revenue did PepsiCo Beverages North America report for the first quarter "
+        "of 2023 (12 weeks ended March 25, 2023)?"
+    )
+    assert q.subjects == ["america", "beverag", "north", "pepsico"] and q.years == [2023]
+    assert "march" not in q.metric
+    q = read_question(
+        "What was the total of 3M's future minimum lease payments under non-cancelable "
+        "operating leases as of December 31, 2018?"
+    )
+    assert not q.superlative and not q.names and q.years == [2018]
+    assert read_question("How do I fit a curve by nonlinear least squares?").superlative == ""
+    assert (
+        read_question("What was the largest liability in Amex's 2022 balance sheet?").superlative
+        == "max"
+    )
+    assert read_question("Which of them brought in the most cash in FY2023?").superlative == "max"
+    assert read_question("Which region had its lowest margin in 2021?").superlative == "min"
+
+
 def test_typographic_punctuation_does_not_change_a_sentence_s_stems() -> None:
     """A filing sets "Company’s" with a curly quote; the question is typed in ASCII. Both
     stem "liabilities" alike (it was "liabiliti" in any sentence holding a curly quote)."""

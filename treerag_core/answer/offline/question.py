@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
-from ...text.numbers import years_in
+from ...text.numbers import MONTHS, years_in
 from ...text.tokens import STOPWORDS, WORD, tokenize
 
 # What the question asks for, by its opening words (first match wins): English, then the
@@ -54,9 +54,13 @@ COMPARE = re.compile(
     r"|\bbetween\b|\bversus\b|\bvs\.?|\bdifference\b|\btrend\w*|\byear[- ]over[- ]year\b",
     re.I,
 )
+# A superlative asks which one when a determiner makes it one ("which segment had the
+# highest revenue", "its largest customer"); without one, the word is part of a term:
+# "future minimum lease payments", "nonlinear least squares", "(by top line)".
+_THE = r"\b(?:the|its|their|our)\s+(?:very\s+|single\s+)?"
 SUPERLATIVES = {
-    "max": re.compile(r"\b(?:highest|largest|biggest|greatest|most|maximum|top)\b", re.I),
-    "min": re.compile(r"\b(?:lowest|smallest|least|minimum|fewest)\b", re.I),
+    "max": re.compile(_THE + r"(?:highest|largest|biggest|greatest|most|maximum|top)\b", re.I),
+    "min": re.compile(_THE + r"(?:lowest|smallest|least|minimum|fewest)\b", re.I),
 }
 # Words of instruction that name no metric ("Answer in USD millions, based on the details
 # shown in …"): left out when matching a row label or sentence.
@@ -315,6 +319,7 @@ def read_question(
         if phrase in lowered:
             hinted.append(section_rx)
     english = language in ("", "en")
+    asked = _DATE.sub(" ", asked) if english else asked  # a date's month is no name
     metric_text = _metric_text(_ENTITY_KIND.sub(r"\1", asked) if english else asked, kind,
                                english, statements)  # fmt: skip
     phrases: list[list[str]] = []
@@ -395,6 +400,13 @@ def _metric_text(
 
 # A capitalised word inside the asking sentence is a name ("Pepsico's", "American Express").
 _NAME_WORD = re.compile(r"(?<=[\s(\"'“])[A-Z][\w&'’.-]*")
+# A date ("March 25, 2023", "December 2022"): its month is capitalised as a month, not as a
+# name of what is asked (a segment's, a product's), and says no metric either; its years
+# are read from the question apart.
+_DATE = re.compile(
+    r"\b(?:" + "|".join(m.capitalize() for m in MONTHS) + r")\.?\s+(?:\d{1,2}\b,?\s*)?"
+    r"(?:(?:19|20)\d\d\b)?(?<=\d)"
+)
 
 
 # The kind of thing a name is ("Intelligent Cloud segment", "Safety and Graphics business"):
