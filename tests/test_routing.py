@@ -299,3 +299,17 @@ def test_a_metric_abbreviation_is_no_name() -> None:
     for a question about PepsiCo's D&A."""
     named = read_question("What was PepsiCo's FY2022 EBITDA, using D&A from the P&L?")
     assert [written for written, _ in named.names] == ["PepsiCo", "EBITDA"]
+
+
+def test_a_dates_month_is_no_name(tmp_path) -> None:
+    """ "March" in "on March 1, 2024" is the month of a date: read as a name, and no card
+    knowing the question's other words, it kept only the document whose name says March."""
+    named = read_question("What did Acme's travel policy change on March 1, 2024?")
+    assert [written for written, _ in named.names] == ["Acme"] and named.years == ["2024"]
+    assert [w for w, _ in read_question("What did the March newsletter say?").names] == ["March"]
+    registry = str(tmp_path / "reg.json")
+    travel = _index(registry, "travel_policy.md", b"# Travel policy\n\nFrom 2024, economy "
+                    b"class is booked for trips under six hours.\n")  # fmt: skip
+    _index(registry, "march_newsletter.md", b"# March newsletter\n\nThe canteen reopens.\n")
+    opened = _opened(registry, "What did the travel policy change on March 1, 2024?", k=1)
+    assert opened == [travel["doc_id"]]
