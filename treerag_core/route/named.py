@@ -21,7 +21,7 @@ from typing import Any
 
 from ..navigate.ranking import QUERY_EXPANSIONS
 from ..text.messages import Phrase
-from ..text.numbers import MONTHS
+from ..text.numbers import DATED_MONTH
 from ..text.tokens import STOPWORDS, tokenize
 
 # Another way a name is written, as the documents write it. A named constant: a team adds
@@ -47,11 +47,6 @@ _QUARTER = re.compile(
 _JOINERS = re.compile(r"[-'’.&]")
 _SHORT_FY = re.compile(r"\bFY\s?'?(\d\d)\b", re.I)  # "FY21": fiscal 2021
 _ORDINAL = {"first": "1", "second": "2", "third": "3", "fourth": "4"}
-# A month before a day or a year ("December 31, 2022", "March 2023") is capitalised as a
-# month: part of a date, not a name of what is asked (it kept only the documents whose
-# name says "March" when no card knew the question's other names).
-_MONTHS = frozenset(MONTHS)
-_DAY_OR_YEAR = re.compile(r"\.?\s+\d")
 _OWN_QUARTER = re.compile(r"^Q([1-4]) ((?:19|20)\d\d)$")
 _FILE_PARTS = re.compile(r"[-_.\s]+")
 
@@ -74,8 +69,8 @@ def read_question(query: str) -> Named:
         w = _POSSESSIVE.sub("", match.group())
         w = ALIASES.get(w.lower(), w)
         capital = any(c.isupper() for c in w) and not _PERIOD_WORD.match(w)
-        if w.lower() in _MONTHS and _DAY_OR_YEAR.match(query, match.end()):
-            capital = False
+        if DATED_MONTH.match(query, match.start()):
+            capital = False  # "March" of "March 1, 2024": a date's, no name a card holds
         before = query[: match.start()].rstrip()
         opening = (not before or before[-1] in ".?!:") and w.istitle()  # "Explain …"
         vocabulary = w.lower() in QUERY_EXPANSIONS  # "D&A", "P&L": a metric, not a name

@@ -62,6 +62,10 @@ MONTHS = (
     "jan feb mar apr jun jul aug sep sept oct nov dec"
 ).split()
 _MONTH_DAY = re.compile(r"\b(?:" + "|".join(MONTHS) + r")\.?\s+\d{1,2},?\s*$", re.I)
+# A month before a day or a year ("March 25, 2023", "Dec. 2022"): part of a date, so a
+# question's capitalised month is neither a name of what it asks nor a word of its metric
+# (the year is read apart).
+DATED_MONTH = re.compile(r"\b(?:" + "|".join(MONTHS) + r")\b(?=\.?\s+\d)", re.I)
 # Words that say a table's unit, and the multiplier word an answer prints after the figure.
 UNIT_WORDS = {
     "thousands": "thousand",

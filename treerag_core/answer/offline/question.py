@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
-from ...text.numbers import MONTHS, years_in
+from ...text.numbers import DATED_MONTH, years_in
 from ...text.tokens import STOPWORDS, WORD, tokenize
 
 # What the question asks for, by its opening words (first match wins): English, then the
@@ -319,7 +319,7 @@ def read_question(
         if phrase in lowered:
             hinted.append(section_rx)
     english = language in ("", "en")
-    asked = _DATE.sub(" ", asked) if english else asked  # a date's month is no name
+    asked = DATED_MONTH.sub(" ", asked) if english else asked  # a date's month is no name
     metric_text = _metric_text(_ENTITY_KIND.sub(r"\1", asked) if english else asked, kind,
                                english, statements)  # fmt: skip
     phrases: list[list[str]] = []
@@ -400,14 +400,6 @@ def _metric_text(
 
 # A capitalised word inside the asking sentence is a name ("Pepsico's", "American Express").
 _NAME_WORD = re.compile(r"(?<=[\s(\"'“])[A-Z][\w&'’.-]*")
-# A date ("March 25, 2023", "December 2022"): its month is capitalised as a month, not as a
-# name of what is asked (a segment's, a product's), and says no metric either; its years
-# are read from the question apart.
-_DATE = re.compile(
-    r"\b(?:" + "|".join(m.capitalize() for m in MONTHS) + r")\.?\s+(?:\d{1,2}\b,?\s*)?"
-    r"(?:(?:19|20)\d\d\b)?(?<=\d)"
-)
-
 
 # The kind of thing a name is ("Intelligent Cloud segment", "Safety and Graphics business"):
 # it says which part of the company is asked about, not which figure.
