@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from .formula import operands_in, parse
 
@@ -174,5 +175,6 @@ def formula_words(query: str) -> str:
     return " ".join(dict.fromkeys(plain_name(w) for w in words))
 
 
-def _operands(formula: str) -> list[str]:
-    return [operand.phrase for operand in operands_in(parse(formula))]
+@cache  # one of the table's two dozen formulas, read on every question naming its metric
+def _operands(formula: str) -> tuple[str, ...]:
+    return tuple(operand.phrase for operand in operands_in(parse(formula)))

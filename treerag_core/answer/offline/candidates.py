@@ -78,6 +78,16 @@ class Vocabulary:
             self._texts[text] = found
         return found
 
+    def stem_set(self, parts: Iterable[str]) -> set[str]:
+        """The stems of the parts joined by spaces, as a set: cut part by part where
+        :meth:`stems` cuts word by word (each part remembered, so a table heading above a
+        hundred rows is cut once), else cut whole, by the text's language."""
+        parts = list(parts)
+        joined = " ".join(parts)
+        if self.language or not plain_punctuation(joined).isascii():
+            return set(self.stems(joined))
+        return {w for part in parts for w in self.stems(part)}
+
     def __call__(self, term: str) -> float:
         weight = self._weights.get(term)
         if weight is None:

@@ -149,17 +149,11 @@ def _scored_row(table: Mapping[str, Any], row: Mapping[str, Any]) -> Row:
 
 
 def _label_words(vocab: Vocabulary, row: Mapping[str, Any]) -> frozenset[str]:
-    """Every stem :func:`names_all` may read in the row's label (with and without asides).
-    Cut heading by heading (a table's headings head many rows, so each is cut once), and
-    whole where :meth:`.Vocabulary.stems` cuts a text by its language rather than word by
-    word."""
+    """Every stem :func:`names_all` may read in the row's label (with and without asides)."""
     parts = [*row.get("parents", []), row["label"]]
-    joined = " ".join(parts)
-    words = {w for part in parts for w in vocab.stems(part)}
-    if vocab.language or not joined.isascii():
-        words.update(vocab.stems(joined))
-    if "(" in joined:
-        words.update(vocab.stems(_ASIDE.sub(" ", joined)))
+    words = vocab.stem_set(parts)
+    if any("(" in part for part in parts):
+        words |= set(vocab.stems(_ASIDE.sub(" ", " ".join(parts))))
     return frozenset(words)
 
 
