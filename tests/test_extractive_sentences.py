@@ -144,3 +144,20 @@ def test_typographic_punctuation_does_not_change_a_sentence_s_stems() -> None:
     printed = stems("The Company’s total liabilities – current – increased")
     assert printed == typed
     assert "liability" in printed
+
+
+def test_how_much_wants_an_amount_not_a_year_or_a_footnote_marker() -> None:
+    """A footnote naming the asked deal and year gives no amount: the sentence that states
+    the goodwill leads, though the footnote names more of the question's words."""
+    text = (
+        "(b) Acquisition of Tyson Foods' pet treats business in fiscal 2022.\n"
+        "We consolidated Tyson Foods' pet treats business into our Consolidated Balance Sheets"
+        " and recorded goodwill of $762.3 million, indefinite-lived intangible assets for the"
+        " brands of $80.0 million and finite-lived intangible assets of $281.0 million.\n"
+    )
+    answer, _ = extractive_answer(
+        "How much goodwill did General Mills record on its fiscal 2022 acquisition of Tyson"
+        " Foods' pet treats business?",
+        [section(text)],
+    )
+    assert "$762.3 million" in first_line(answer)

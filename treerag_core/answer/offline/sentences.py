@@ -55,8 +55,11 @@ BRIEF_WORDS = 25
 PER_EXTRA_WORD = 0.003
 OTHER_YEAR = 0.1  # names only other years
 # "How many …" or "How much …" asks for a figure: a sentence that gives none keeps this much
-# less ("We have works councils …" does not say how many people work there).
+# less ("We have works councils …" does not say how many people work there). A year or a
+# footnote's marker is not one: "(b) Acquisition of Tyson Foods' pet treats business in
+# fiscal 2022." says no amount.
 NO_FIGURE = 0.3
+_MARKER = re.compile(r"^\s*\(?[0-9a-z]{1,2}\)\s+", re.I)  # "(1) ", "(b) ", "2) "
 _HOW_MUCH = re.compile(r"\bhow much\b", re.I)
 ONE_PERIOD = 0.25  # names one of two compared periods
 _END = re.compile(r"[.!?。！？؟।][\"'”’)」』]*$")
@@ -194,8 +197,8 @@ def score_sentence(sentence: str, question: Question, vocab: Vocabulary) -> floa
         keep -= OTHER_YEAR
     if question.compare and len(question.years) > 1 and len(matched) < 2:
         keep -= ONE_PERIOD  # cannot compare what it does not say
-    if (question.kind == "count" or _HOW_MUCH.search(question.text)) and not any(
-        ch.isdigit() for ch in sentence
+    if (question.kind == "count" or _HOW_MUCH.search(question.text)) and not states_figure(
+        sentence
     ):
         keep -= NO_FIGURE
     length = word_count(sentence)
@@ -204,6 +207,13 @@ def score_sentence(sentence: str, question: Question, vocab: Vocabulary) -> floa
         keep -= LONG_PENALTY
     score = match * (1 + gain) * keep
     return score
+
+
+def states_figure(sentence: str) -> bool:
+    """Whether the sentence gives a figure: a number that is neither a year nor the marker
+    a footnote or a list item opens with."""
+    text = _MARKER.sub("", sentence, count=1)
+    return any(not years_in(n) for n in _PLAIN_NUMBER.findall(text))
 
 
 def sentence_candidates(
