@@ -35,6 +35,11 @@ LEAD_CHARS = 600
 # A line with no figures, this short, above rows is the heading of the rows below it
 # ("Current assets:", "Revenues").
 MAX_PARENT_WORDS = 8
+# …and a longer one that leads into them with a colon, perhaps numbered: "(3) The
+# shareholders approved, on an advisory basis, PepsiCo's executive compensation:" heads
+# a vote's "For" and "Against" rows.
+MAX_LEAD_IN_WORDS = 30
+_ENUMERATOR = re.compile(r"^\(?(?:\d{1,2}|[a-z])[.)]\s+")  # "(3) ", "b) ", "4. "
 # A row labelled like this closes the group its heading opened.
 _TOTAL = re.compile(r"^(?:total|net)\b", re.I)
 # Kept per document: more rows than this are not stored (a document of tables stays a
@@ -211,13 +216,15 @@ def _rows(text: str, node: Mapping[str, Any], group: list[Row]) -> list[dict[str
 
 def _heading_between(gap: str) -> str:
     """The last line between two rows that heads the rows below it, if any."""
-    for line in reversed([ln.strip() for ln in gap.split("\n") if ln.strip()]):
+    for line in reversed(_unwrapped(gap)):
         if split_row(line) or header_cells(line) is not None or unit_of(line):
             continue
+        line = _ENUMERATOR.sub("", line)
         words = line.split()
         letters = sum(1 for w in words if w[:1].isalpha())
+        longest = MAX_LEAD_IN_WORDS if line.endswith(":") else MAX_PARENT_WORDS
         if (
-            len(words) <= MAX_PARENT_WORDS
+            len(words) <= longest
             and line[:1].isupper()
             and letters * 2 > len(words)
             and line[-1:] not in ".;!?"
@@ -225,6 +232,18 @@ def _heading_between(gap: str) -> str:
             return line.rstrip(":").strip()
         return ""
     return ""
+
+
+def _unwrapped(gap: str) -> list[str]:
+    """The gap's lines, a line the PDF wrapped ("… the holding of an advisory vote every" /
+    "year:") joined to the one it continues."""
+    lines: list[str] = []
+    for line in (ln.strip() for ln in gap.split("\n")):
+        if lines and line[:1].islower() and lines[-1][-1:] not in ".;!?:":
+            lines[-1] = f"{lines[-1]} {line}"
+        elif line:
+            lines.append(line)
+    return lines
 
 
 def page_at(node: Mapping[str, Any], offset: int) -> int | None:

@@ -35,6 +35,7 @@ LABEL_CONNECTORS = frozenset("and or of to by from in at for with than".split())
 UNITLESS_LABEL_PHRASES = ("per share", "per common share", "per diluted share", "%")
 UNITLESS_LAST_WORDS = frozenset("rate ratio percent percentage margin% yield".split())
 _TERMINAL = ".!?;"
+_LEAD_ENDS = _TERMINAL + ":"
 _SPACED_PARENS = re.compile(r"\(\s*([$€£¥]?\s?[\d,.]+)\s*\)")
 _DOT_LEADER = re.compile(r"\s*\.{2,}.*$")
 _LABEL_TEXT = re.compile(r"[^\W\d_]|\b\d{4}\b")
@@ -92,8 +93,10 @@ def split_row(line: str) -> tuple[str, list[Cell]] | None:
     label_tokens = tokens[:i]
     if label_tokens and label_tokens[-1].lower().strip(".") in MONTHS:
         return None  # "Years ended December 31": a date, not a row
-    # "… net of tax of $5, $6, and $(5) 533 (538) 78": a cell after a connector is prose.
-    while cells and label_tokens and label_tokens[-1].lower() in LABEL_CONNECTORS:
+    # "… net of tax of $5, $6, and $(5) 533 (538) 78": a cell after a connector is prose;
+    # a capitalised connector alone is a row's own label: a vote's "For 901,248,622".
+    alone = len(label_tokens) == 1 and label_tokens[0][:1].isupper() and not is_bare_year(cells[-1])
+    while cells and label_tokens and not alone and label_tokens[-1].lower() in LABEL_CONNECTORS:
         label_tokens.append(cells.pop(0).text)
     # "2024 1,097 862" and "Balance as of December 31, 2018 491 …": a leading year is a label.
     if len(cells) > 1 and is_bare_year(cells[0]):
@@ -123,8 +126,9 @@ def _more_columns(
 
 def _continues_label(pending: str, line: str) -> bool:
     """A label the PDF wrapped: the next line starts in lower case, or this one ends on a
-    connector or a comma ("Purchases of property, plant and" / "equipment (1,577)")."""
-    if not pending or pending[-1] in _TERMINAL or len(pending.split()) > MAX_LABEL_WORDS:
+    connector or a comma ("Purchases of property, plant and" / "equipment (1,577)"). A
+    colon ends a lead-in: what follows is the first row under it."""
+    if not pending or pending[-1] in _LEAD_ENDS or len(pending.split()) > MAX_LABEL_WORDS:
         return False
     last = pending.split()[-1].lower()
     first = (line.split() or [""])[0].lower()
