@@ -66,3 +66,14 @@ def test_a_statement_s_colon_lead_in_heads_its_rows() -> None:
     lead = "Adjustments to reconcile net income to net cash provided by operations"
     assert paths[f"{lead} › Depreciation"] == 703
     assert paths["Net income"] == 5070
+
+
+def test_the_offline_answer_reads_a_vote_s_count_under_its_proposal() -> None:
+    from treerag_core.answer.offline.extractive import extractive_answer
+
+    section = {"label": "S1 · Item 5.07. Votes", "text": VOTES, "ref": "S1"}
+    answer, _ = extractive_answer(
+        "How many votes were cast for the advisory approval of executive compensation?",
+        [section],
+    )
+    assert "901,248,622" in answer.splitlines()[0]

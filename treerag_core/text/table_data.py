@@ -20,28 +20,18 @@ re-indexing rebuilds them with the sections, so they stay in step.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from .numbers import Cell, header_cells, unit_of
+from .numbers import Cell, unit_of
 from .page_furniture import blanked, page_furniture
+from .row_headings import with_headings
 from .sheet_records import COLUMNS, sheet_tables
-from .tables import Row, split_row, table_rows
+from .tables import Row, table_rows
 
 # The lead a section's tables are read with: the tail of the section before it (a table
 # whose header and units line were printed before the heading still knows its columns).
 LEAD_CHARS = 600
-# A line with no figures, this short, above rows is the heading of the rows below it
-# ("Current assets:", "Revenues").
-MAX_PARENT_WORDS = 8
-# …and a longer one that leads into them with a colon, perhaps numbered: "(3) The
-# shareholders approved, on an advisory basis, PepsiCo's executive compensation:" heads
-# a vote's "For" and "Against" rows.
-MAX_LEAD_IN_WORDS = 30
-_ENUMERATOR = re.compile(r"^\(?(?:\d{1,2}|[a-z])[.)]\s+")  # "(3) ", "b) ", "4. "
-# A row labelled like this closes the group its heading opened.
-_TOTAL = re.compile(r"^(?:total|net)\b", re.I)
 # Kept per document: more rows than this are not stored (a document of tables stays a
 # bounded JSON); the answer then reads the sections' text as before.
 MAX_ROWS = 20000
@@ -174,76 +164,23 @@ def _unit_above(text: str, offset: int) -> str:
 
 def _rows(text: str, node: Mapping[str, Any], group: list[Row]) -> list[dict[str, Any]]:
     """The rows of one table, each under the heading lines printed above it."""
-    parents: list[str] = []
-    out = []
-    first = True
-    end = 0
-    for row in group:
-        # above a table's first row, only the line just before it can head it (further up
-        # are the header, the units line and the title)
-        gap = text[: max(0, row.start)].rstrip("\n").rsplit("\n", 1)[-1:] if first else None
-        heading = _heading_between(
-            "\n".join(gap or []) if first else text[max(0, end) : max(0, row.start)]
-        )
-        first = False
-        if heading:
-            parents = [heading]
-        out.append(
-            {
-                "label": row.label,
-                "parents": list(parents),
-                "cells": [
-                    {"text": c.text, "value": c.value, **({"percent": True} if c.percent else {})}
-                    for c in row.cells
-                ],
-                "years": list(row.years),
-                "columns": list(row.columns),
-                "unit": row.unit,
-                "currency": row.currency,
-                "page": page_at(node, max(0, row.start)),
-                "offset": row.start,
-            }
-        )
-        if (
-            _TOTAL.match(row.label)
-            and parents
-            and row.label.lower().endswith(parents[-1].lower().rstrip(":"))
-        ):
-            parents = []  # "Total current assets" closes "Current assets:"
-        end = row.end
-    return out
-
-
-def _heading_between(gap: str) -> str:
-    """The last line between two rows that heads the rows below it, if any."""
-    for line in reversed(_unwrapped(gap)):
-        if split_row(line) or header_cells(line) is not None or unit_of(line):
-            continue
-        line = _ENUMERATOR.sub("", line)
-        words = line.split()
-        letters = sum(1 for w in words if w[:1].isalpha())
-        longest = MAX_LEAD_IN_WORDS if line.endswith(":") else MAX_PARENT_WORDS
-        if (
-            len(words) <= longest
-            and line[:1].isupper()
-            and letters * 2 > len(words)
-            and line[-1:] not in ".;!?"
-        ):
-            return line.rstrip(":").strip()
-        return ""
-    return ""
-
-
-def _unwrapped(gap: str) -> list[str]:
-    """The gap's lines, a line the PDF wrapped ("… the holding of an advisory vote every" /
-    "year:") joined to the one it continues."""
-    lines: list[str] = []
-    for line in (ln.strip() for ln in gap.split("\n")):
-        if lines and line[:1].islower() and lines[-1][-1:] not in ".;!?:":
-            lines[-1] = f"{lines[-1]} {line}"
-        elif line:
-            lines.append(line)
-    return lines
+    return [
+        {
+            "label": row.label,
+            "parents": list(row.parents),
+            "cells": [
+                {"text": c.text, "value": c.value, **({"percent": True} if c.percent else {})}
+                for c in row.cells
+            ],
+            "years": list(row.years),
+            "columns": list(row.columns),
+            "unit": row.unit,
+            "currency": row.currency,
+            "page": page_at(node, max(0, row.start)),
+            "offset": row.start,
+        }
+        for row in with_headings(text, group)
+    ]
 
 
 def page_at(node: Mapping[str, Any], offset: int) -> int | None:

@@ -62,6 +62,7 @@ class Row:
     unit: str = ""  # "million", "thousand", "billion" or ""
     currency: str = ""
     caption: str = ""  # the lines above the table: title, column words
+    parents: list[str] = field(default_factory=list)  # its headings (see .row_headings)
 
 
 def split_row(line: str) -> tuple[str, list[Cell]] | None:

@@ -21,8 +21,9 @@ from typing import Any
 from ...navigate.ranking import RankingMemory, remembered
 from ...text import OFFLINE_NOTE  # noqa: F401 - English's note, read here by callers
 from ...text.messages import message
+from ...text.row_headings import with_headings
 from ...text.sentences import sentence_spans
-from ...text.tables import table_rows
+from ...text.tables import Row, table_rows
 from ...tree.labels import page_label
 from .candidates import AnswerLine, Vocabulary
 from .question import Question, read_question, with_owner
@@ -47,6 +48,11 @@ SUPPORT_SHARE = 0.7
 NEW_TERMS_SHARE = 0.35
 
 
+def headed_rows(text: str, lead: str) -> list[Row]:
+    """A section's table rows, each with the headings printed above it."""
+    return with_headings(text, table_rows(text, lead))
+
+
 def extractive_answer(
     query: str,
     sections: Sequence[Mapping[str, Any]],
@@ -68,7 +74,7 @@ def extractive_answer(
     for s in sections:
         text, lead = str(s.get("text") or ""), str(s.get("lead") or "")
         rows.append(
-            remembered(memory, ("rows", text, lead), lambda t=text, h=lead: table_rows(t, h))  # type: ignore[misc]  # a lambda's defaults bind the loop's values
+            remembered(memory, ("rows", text, lead), lambda t=text, h=lead: headed_rows(t, h))  # type: ignore[misc]  # a lambda's defaults bind the loop's values
         )
         spans.append(remembered(memory, ("sentences", text), lambda t=text: sentence_spans(t)))  # type: ignore[misc]  # as above
     vocab = Vocabulary(

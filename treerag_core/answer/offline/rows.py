@@ -71,12 +71,14 @@ def score_row(row: Row, question: Question, vocab: Vocabulary, section_label: st
     words = vocab.stems(spelled_out(row.label, question))
     label = set(words)
     section_title = section_label.split(" · ")[-1]
-    around = vocab.stems(f"{row.caption} {row.header} {section_title}")
+    heading = " ".join(row.parents)
+    around = vocab.stems(f"{heading} {row.caption} {row.header} {section_title}")
     caption = vocab.coverage(set(around), question.metric)
-    if words and all(w in WEAK_WORDS for w in words):
+    if all(w in WEAK_WORDS for w in words):
         # "Total 966 5 (2) 969" under "Stores Opened … Total Stores at End of Quarter":
-        # a bare "Total" is the total of what the table's caption names
-        words = vocab.stems(row.caption) + words
+        # a bare "Total" is the total of what its heading or the table's caption names, a
+        # vote's "For" the count for the proposal above it
+        words = vocab.stems(heading or row.caption) + words
         label = set(words)
     if _YEAR_LABEL.match(row.label):
         # "2024 1,097 862" under "benefit payments … expected": the caption names the metric
