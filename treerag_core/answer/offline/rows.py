@@ -76,9 +76,9 @@ def score_row(row: Row, question: Question, vocab: Vocabulary, section_label: st
     caption = vocab.coverage(set(around), question.metric)
     if all(w in WEAK_WORDS for w in words):
         # "Total 966 5 (2) 969" under "Stores Opened … Total Stores at End of Quarter":
-        # a bare "Total" is the total of what its heading or the table's caption names, a
+        # a bare "Total" is the total of what its heading and the table's caption name, a
         # vote's "For" the count for the proposal above it
-        words = vocab.stems(heading or row.caption) + words
+        words = vocab.stems(f"{heading} {row.caption}") + words
         label = set(words)
     if _YEAR_LABEL.match(row.label):
         # "2024 1,097 862" under "benefit payments … expected": the caption names the metric
