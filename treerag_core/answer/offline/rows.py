@@ -72,7 +72,7 @@ def score_row(row: Row, question: Question, vocab: Vocabulary, section_label: st
     label = set(words)
     section_title = section_label.split(" · ")[-1]
     heading = " ".join(row.parents)
-    around = vocab.stems(f"{heading} {row.caption} {row.header} {section_title}")
+    around = vocab.stems(f"{row.caption} {row.header} {section_title}")
     caption = vocab.coverage(set(around), question.metric)
     if all(w in WEAK_WORDS for w in words):
         # "Total 966 5 (2) 969" under "Stores Opened … Total Stores at End of Quarter":
