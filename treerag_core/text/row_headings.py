@@ -14,13 +14,13 @@ import re
 from collections.abc import Sequence
 
 from .numbers import header_cells, unit_of
-from .tables import Row, split_row
+from .sentences import ENUMERATOR
+from .tables import LEAD_ENDS, TERMINAL, Row, split_row
 
 # A line with no figures, this short, above rows is the heading of the rows below it.
 MAX_PARENT_WORDS = 8
-# …and a longer one that leads into them with a colon, perhaps numbered.
+# …and a longer one that leads into them with a colon, perhaps numbered ("(3) …:").
 MAX_LEAD_IN_WORDS = 30
-_ENUMERATOR = re.compile(r"^\(?(?:\d{1,2}|[a-z])[.)]\s+")  # "(3) ", "b) ", "4. "
 # A row labelled like this closes the group its heading opened.
 _TOTAL = re.compile(r"^(?:total|net)\b", re.I)
 
@@ -47,7 +47,7 @@ def _head(text: str, group: list[Row]) -> None:
             gap = text[: max(0, row.start)].rstrip("\n").rsplit("\n", 1)[-1]
         else:
             gap = text[max(0, end) : max(0, row.start)]
-        heading = heading_between(gap)
+        heading = _heading_between(gap)
         if heading:
             parents = [heading]
         row.parents = list(parents)
@@ -60,12 +60,12 @@ def _head(text: str, group: list[Row]) -> None:
         end = row.end
 
 
-def heading_between(gap: str) -> str:
+def _heading_between(gap: str) -> str:
     """The last line between two rows that heads the rows below it, if any."""
     for line in reversed(_unwrapped(gap)):
         if split_row(line) or header_cells(line) is not None or unit_of(line):
             continue
-        line = _ENUMERATOR.sub("", line)
+        line = ENUMERATOR.sub("", line)
         words = line.split()
         letters = sum(1 for w in words if w[:1].isalpha())
         longest = MAX_LEAD_IN_WORDS if line.endswith(":") else MAX_PARENT_WORDS
@@ -73,7 +73,7 @@ def heading_between(gap: str) -> str:
             len(words) <= longest
             and line[:1].isupper()
             and letters * 2 > len(words)
-            and line[-1:] not in ".;!?"
+            and line[-1:] not in TERMINAL
         ):
             return line.rstrip(":").strip()
         return ""
@@ -85,7 +85,7 @@ def _unwrapped(gap: str) -> list[str]:
     "year:") joined to the one it continues."""
     lines: list[str] = []
     for line in (ln.strip() for ln in gap.split("\n")):
-        if lines and line[:1].islower() and lines[-1][-1:] not in ".;!?:":
+        if lines and line[:1].islower() and lines[-1][-1:] not in LEAD_ENDS:
             lines[-1] = f"{lines[-1]} {line}"
         elif line:
             lines.append(line)

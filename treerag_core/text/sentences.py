@@ -29,7 +29,11 @@ _TERMINAL = ".!?:;。！？؟।"
 WRAPPED_WIDTH = 0.75
 # Lines shorter than this are headings, labels or list items, never a measure of the width.
 MIN_PROSE_LINE = 40
-_LIST_ITEM = re.compile(r"^(?:[•·▪◦*\-–—]|\(?[0-9a-z]{1,3}[.)])\s")
+# The number or letter a list item or a footnote opens with ("(1) ", "b) ", "4. "), and
+# any list item's opening (those, or a bullet).
+_NUMBERED = r"\(?[0-9a-z]{1,3}[.)]"
+ENUMERATOR = re.compile(rf"^{_NUMBERED}\s+")
+LIST_ITEM = re.compile(rf"^(?:[•·▪◦*\-–—]|{_NUMBERED})\s")
 _ABBREVIATION = re.compile(
     r"(?:\b[A-Z]\.){1,3}$|\b(?:Inc|Co|Corp|Ltd|No|Nos|Mr|Mrs|Ms|Dr|St|vs|approx|e\.g|i\.e|"
     r"etc|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|U\.S|U\.K"
@@ -58,7 +62,7 @@ def _joins(prev: str, line: str, width: float) -> str | None:
     """How ``line`` continues ``prev``: " " (a wrapped sentence), "" (a cut word), or None;
     whether either is a table row (those never join) is asked after, of the few it would
     join: reading a line's cells costs more than all of this."""
-    if not prev or not line or prev[-1] in _TERMINAL or _LIST_ITEM.match(line):
+    if not prev or not line or prev[-1] in _TERMINAL or LIST_ITEM.match(line):
         return None
     if prev.endswith("-") and prev[-2:-1].isalpha() and line[:1].islower():
         fragment = re.findall(r"[^\W\d_]+$", prev[:-1])

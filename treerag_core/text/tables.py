@@ -34,8 +34,8 @@ LABEL_CONNECTORS = frozenset("and or of to by from in at for with than".split())
 # labels with these phrases, or ending in these words.
 UNITLESS_LABEL_PHRASES = ("per share", "per common share", "per diluted share", "%")
 UNITLESS_LAST_WORDS = frozenset("rate ratio percent percentage margin% yield".split())
-_TERMINAL = ".!?;"
-_LEAD_ENDS = _TERMINAL + ":"
+TERMINAL = ".!?;"  # what ends a sentence, and so a label or a heading
+LEAD_ENDS = TERMINAL + ":"  # …or a lead-in: the rows below it follow
 _SPACED_PARENS = re.compile(r"\(\s*([$€£¥]?\s?[\d,.]+)\s*\)")
 _DOT_LEADER = re.compile(r"\s*\.{2,}.*$")
 _LABEL_TEXT = re.compile(r"[^\W\d_]|\b\d{4}\b")
@@ -129,7 +129,7 @@ def _continues_label(pending: str, line: str) -> bool:
     """A label the PDF wrapped: the next line starts in lower case, or this one ends on a
     connector or a comma ("Purchases of property, plant and" / "equipment (1,577)"). A
     colon ends a lead-in: what follows is the first row under it."""
-    if not pending or pending[-1] in _LEAD_ENDS or len(pending.split()) > MAX_LABEL_WORDS:
+    if not pending or pending[-1] in LEAD_ENDS or len(pending.split()) > MAX_LABEL_WORDS:
         return False
     last = pending.split()[-1].lower()
     first = (line.split() or [""])[0].lower()
@@ -238,7 +238,7 @@ class _TableReader:
     def _text(self, line: str, start: int) -> None:
         """A line that is no row: a caption, a label's first half, or prose that ends a table."""
         self.fresh = False
-        if len(line.split()) >= PROSE_LINE_WORDS and line[-1:] in _TERMINAL:
+        if len(line.split()) >= PROSE_LINE_WORDS and line[-1:] in TERMINAL:
             self.prose += 1
             if self.prose >= PROSE_LINES_END_TABLE:
                 self._end_table()

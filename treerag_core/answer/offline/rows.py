@@ -71,14 +71,13 @@ def score_row(row: Row, question: Question, vocab: Vocabulary, section_label: st
     words = vocab.stems(spelled_out(row.label, question))
     label = set(words)
     section_title = section_label.split(" · ")[-1]
-    heading = " ".join(row.parents)
     around = vocab.stems(f"{row.caption} {row.header} {section_title}")
     caption = vocab.coverage(set(around), question.metric)
     if all(w in WEAK_WORDS for w in words):
         # "Total 966 5 (2) 969" under "Stores Opened … Total Stores at End of Quarter":
         # a bare "Total" is the total of what its heading and the table's caption name, a
         # vote's "For" the count for the proposal above it
-        words = vocab.stems(f"{heading} {row.caption}") + words
+        words = vocab.stems(" ".join([*row.parents, row.caption])) + words
         label = set(words)
     if _YEAR_LABEL.match(row.label):
         # "2024 1,097 862" under "benefit payments … expected": the caption names the metric

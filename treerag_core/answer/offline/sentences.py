@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from ...text.numbers import MONTHS, years_in
+from ...text.sentences import ENUMERATOR
 from ...text.tables import split_row
 from ...text.tokens import UNSPACED
 from .candidates import AnswerLine, Vocabulary
@@ -59,7 +60,6 @@ OTHER_YEAR = 0.1  # names only other years
 # footnote's marker is not one: "(b) Acquisition of Tyson Foods' pet treats business in
 # fiscal 2022." says no amount.
 NO_FIGURE = 0.3
-_MARKER = re.compile(r"^\s*\(?[0-9a-z]{1,2}\)\s+", re.I)  # "(1) ", "(b) ", "2) "
 _HOW_MUCH = re.compile(r"\bhow much\b", re.I)
 ONE_PERIOD = 0.25  # names one of two compared periods
 _END = re.compile(r"[.!?。！？؟।][\"'”’)」』]*$")
@@ -212,7 +212,7 @@ def score_sentence(sentence: str, question: Question, vocab: Vocabulary) -> floa
 def states_figure(sentence: str) -> bool:
     """Whether the sentence gives a figure: a number that is neither a year nor the marker
     a footnote or a list item opens with."""
-    text = _MARKER.sub("", sentence, count=1)
+    text = ENUMERATOR.sub("", sentence, count=1)
     return any(not years_in(n) for n in _PLAIN_NUMBER.findall(text))
 
 
