@@ -193,6 +193,27 @@ def test_sentences_wrapped_by_a_pdf_are_rejoined_but_table_rows_are_not():
     ]
 
 
+def test_sentence_stops_with_closing_quotes_repeated_stops_and_wide_stops():
+    """The stop opens the match (issue 42's speed-up): where a sentence ends, and that the
+    closing quote stays with it, is as it was with the stop looked back at."""
+    from treerag_core.text.sentences import sentence_spans
+
+    text = 'He said "no." Then left.. After that? (Yes.) 2023 was fine.'
+    assert sentence_spans(text) == [
+        ('He said "no."', 0),
+        ("Then left..", 14),
+        ("After that?", 26),
+        ("(Yes.)", 38),
+        ("2023 was fine.", 45),
+    ]
+    assert sentence_spans("はい。。「次」。終わり！") == [
+        ("はい。", 0), ("。", 3), ("「次」。", 4), ("終わり！", 8)
+    ]  # fmt: skip
+    assert sentence_spans("U.S. sales rose. e.g. not here") == [
+        ("U.S. sales rose. e.g. not here", 0)
+    ]
+
+
 def test_query_expansion_maps_question_words_to_filing_words():
     from treerag_core.navigate.ranking import expand_query, rank_nodes
 
