@@ -161,3 +161,22 @@ def test_how_much_wants_an_amount_not_a_year_or_a_footnote_marker() -> None:
         [section(text)],
     )
     assert "$762.3 million" in first_line(answer)
+
+
+def test_the_figure_after_the_metrics_head_answers_though_the_subject_is_far():
+    """A question "How much goodwill … on its acquisition of X?": the figure after "goodwill" answers,
+    though the sentence names X at its start; the price paid for X, after X's name, does not."""
+    text = (
+        "During the first quarter of fiscal 2022, we acquired Tyson Foods' pet treats business "
+        "for $1.2 billion in cash.\n"
+        "We consolidated Tyson Foods' pet treats business into our Consolidated Balance Sheets "
+        "and recorded goodwill of $762.3 million, indefinite-lived intangible assets for the "
+        "Nudges, Top Chews, and True Chews brands totaling $330.0 million in aggregate, and a "
+        "finite-lived customer relationship asset of $40.0 million.\n"
+    )
+    answer, _ = extractive_answer(
+        "How much goodwill did General Mills record on its fiscal 2022 acquisition of Tyson "
+        "Foods' pet treats business?",
+        [section(text)],
+    )
+    assert "$762.3 million" in first_line(answer)

@@ -17,7 +17,7 @@ from ...text.sentences import ENUMERATOR
 from ...text.tables import split_row
 from ...text.tokens import UNSPACED
 from .candidates import AnswerLine, Vocabulary
-from .question import Question
+from .question import WEAK_WORDS, Question
 
 # Sentences that never answer anything: legal and navigation boilerplate. Lower case;
 # extend for other languages.
@@ -156,19 +156,24 @@ def counts(sentence: str, question: Question, vocab: Vocabulary) -> list[tuple[f
 def value_near_metric(sentence: str, question: Question, vocab: Vocabulary) -> bool:
     """A figure (not a year) comes right after the words naming the metric: within
     ``NEAR_WORDS`` words after most of the metric words the sentence has ("The effective tax
-    rate was 21.6 percent", not "tax benefits of $1.0 billion … the effective tax rate")."""
+    rate was 21.6 percent", not "tax benefits of $1.0 billion … the effective tax rate"), or
+    after the metric's head, the first word the question names it by ("How much goodwill did
+    it record on its acquisition of Tyson Foods' pet treats business?": "… pet treats business
+    into our balance sheet and recorded goodwill of $762.3 million"; the rest of the metric
+    says whose it is, and may come anywhere in the sentence)."""
     terms = question.terms()
     words = sentence.split()
     word_stems = [set(vocab.stems(word)) & terms for word in words]
     named = set().union(*word_stems)
     if not named:
         return False
+    head = next((w for w in question.metric if w not in WEAK_WORDS), "")
     for i, word in enumerate(words):
         digits = word.strip("$€£¥(),.%;:")
         if not _PLAIN_NUMBER.fullmatch(digits) or years_in(digits):
             continue
         before = set().union(*word_stems[max(0, i - NEAR_WORDS) : i])
-        if len(before) >= max(1, round(len(named) * NEAR_SHARE)):
+        if head in before or len(before) >= max(1, round(len(named) * NEAR_SHARE)):
             return True
     return False
 
