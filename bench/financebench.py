@@ -37,6 +37,10 @@ OWN_SETS = {
     "ours (tuned on)": QUESTIONS / "printed_answers.jsonl",
     "ours, held out": QUESTIONS / "printed_answers_holdout.jsonl",
     "ours, held out (fresh)": QUESTIONS / "printed_answers_holdout2.jsonl",
+    # 12 written 2026-12-06 by a helper that read the filings but none of the app's code or
+    # results, each naming what it asks twice, once in parentheses ("ad spend (advertising
+    # expenses)"): written after the rule that reads either wording, to test it; never tuned on
+    "ours, parentheses (held out)": QUESTIONS / "printed_answers_alias.jsonl",
 }
 # Written 2026-12-05 with kinds the sets above lack (segment and geographic figures, per-share
 # figures, share counts, tax rates, debt, cash, R&D, depreciation, inventories, goodwill, a
