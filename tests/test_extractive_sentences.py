@@ -180,3 +180,32 @@ def test_the_figure_after_the_metrics_head_answers_though_the_subject_is_far():
         [section(text)],
     )
     assert "$762.3 million" in first_line(answer)
+
+
+def test_a_metric_named_twice_is_named_by_either_wording():
+    """Asked for "demand creation (advertising and promotion)": the statement's row printing
+    the first wording answers, though it does not say the second; sentences saying both,
+    about another year or about what the expense is, do not."""
+    statement = (
+        "NIKE, Inc. Consolidated Statements of Income\n(In millions) 2018 2017 2016\n"
+        "Revenues $ 36,397 $ 34,350 $ 32,376\n"
+        "Cost of sales 20,441 19,038 17,405\n"
+        "Demand creation expense 3,577 3,341 3,278\n"
+        "Operating overhead expense 7,934 7,222 7,191\n"
+    )
+    discussion = (
+        "Demand creation expense increased 2% for fiscal 2017 compared to fiscal 2016, driven "
+        "by higher sports marketing costs, as well as higher marketing and advertising costs.\n"
+        "Demand creation expense consists of advertising and promotion costs, including costs "
+        "of endorsement contracts, complimentary product, television, digital and print "
+        "advertising.\n"
+    )
+    question = "How much did Nike spend on demand creation (advertising and promotion) in 2018?"
+    phrases = read_question(question).phrases
+    assert ["advertis", "promot"] in phrases and ["spend", "demand", "creat"] in phrases
+    sections = [
+        {"label": "S1 · Consolidated Statements of Income", "text": statement, "ref": "S1"},
+        {"label": "S2 · Selling and administrative expense", "text": discussion, "ref": "S2"},
+    ]
+    answer, _ = extractive_answer(question, sections)
+    assert first_line(answer).startswith("Demand creation expense, 2018: $3,577 million")

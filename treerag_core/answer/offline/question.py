@@ -325,13 +325,13 @@ def read_question(
     phrases: list[list[str]] = []
     for group in _named_groups(metric_text, synonyms):
         phrases.extend(stems(p, language) for p in group)
-    instruction = _INSTRUCTION_STEMS
-    words = stems(re.sub(r"\b(?:fy|fiscal\s*)?'?(?:19|20)\d\d\b", " ", metric_text), language)
-    words = [w for w in words if w not in instruction and not w.isdigit() and not _adverb(w)]
+    words = _metric_words(metric_text, language)
     # English capitalises names only (German every noun): other languages' names are not told
     named = _NAME_WORD.findall(asked[1:]) if english else []
     names = set(stems(" ".join(named), language)) - set(sum(phrases, []))
     metric = [w for w in words if w not in names] or words
+    for part in _named_twice(metric_text):
+        phrases.append([w for w in _metric_words(part, language) if w not in names])
     return Question(
         text=text,
         kind=kind,
@@ -348,6 +348,23 @@ def read_question(
 
 
 MIN_OWNER_LETTERS = 3
+# A parenthesis in a question names what comes before it again ("demand creation (advertising
+# and promotion)", "pay down (repay)"): either wording alone names the metric.
+_PARENTHESIS = re.compile(r"\(([^()]*)\)")
+
+
+def _metric_words(text: str, language: str) -> list[str]:
+    """The stems of ``text`` that may name a metric: no years, numbers, instructions or
+    adverbs."""
+    words = stems(re.sub(r"\b(?:fy|fiscal\s*)?'?(?:19|20)\d\d\b", " ", text), language)
+    return [w for w in words if w not in _INSTRUCTION_STEMS and not w.isdigit() and not _adverb(w)]
+
+
+def _named_twice(metric_text: str) -> list[str]:
+    """The question's wording without its parentheses, and each parenthesis's: what a
+    question names twice is named by either (none when it has no parenthesis)."""
+    inside = _PARENTHESIS.findall(metric_text)
+    return [_PARENTHESIS.sub(" ", metric_text), *inside] if inside else []
 
 
 def with_owner(question: Question, file_names: Iterable[str]) -> Question:
