@@ -209,3 +209,20 @@ def test_a_metric_named_twice_is_named_by_either_wording():
     ]
     answer, _ = extractive_answer(question, sections)
     assert first_line(answer).startswith("Demand creation expense, 2018: $3,577 million")
+
+
+def test_a_sentence_naming_the_asked_part_beats_the_companys_total():
+    """A segment the question names ("Converse") counts in a sentence as in a row's label:
+    the sentence giving Converse's revenues, not the company's total row."""
+    table = (
+        "(Dollars in millions) Fiscal 2018 Fiscal 2017\n"
+        "Revenues $ 36,397 $ 34,350\n"
+        "Cost of sales 20,441 19,038\n"
+    )
+    text = "On a currency-neutral basis, revenues for Converse declined 11% for fiscal 2018, to $1,886 million.\n"
+    sections = [
+        {"label": "S1 · Results", "text": table, "ref": "S1"},
+        {"label": "S2 · Converse", "text": text, "ref": "S2"},
+    ]
+    answer, _ = extractive_answer("What were Converse's revenues in fiscal 2018?", sections)
+    assert "$1,886 million" in first_line(answer)

@@ -18,6 +18,7 @@ from ...text.tables import split_row
 from ...text.tokens import UNSPACED
 from .candidates import AnswerLine, Vocabulary
 from .question import WEAK_WORDS, Question
+from .rows import NAME_BONUS
 
 # Sentences that never answer anything: legal and navigation boilerplate. Lower case;
 # extend for other languages.
@@ -191,6 +192,8 @@ def score_sentence(sentence: str, question: Question, vocab: Vocabulary) -> floa
     # a count comes before its noun ("6,500 employees"); its fit is judged by counts()
     near = question.kind != "count" and value_near_metric(sentence, question, vocab)
     gain = kind_fit(sentence, question, vocab, near) + (NEAR_FIT if near else 0.0)
+    # a sentence saying the names the question asks about gains as a row's label does
+    gain += NAME_BONUS * vocab.coverage(set(words), question.subjects) ** 2
     keep = 1.0
     years = set(years_in(sentence))
     matched = years & set(question.years)
