@@ -4,6 +4,8 @@ never a fragment, a repeat or boilerplate."""
 
 from __future__ import annotations
 
+import pytest
+
 from treerag_core.answer.offline.extractive import NO_MATCH_NOTE, extractive_answer
 from treerag_core.answer.offline.question import read_question
 from treerag_core.text.sentences import sentence_spans, split_sentences
@@ -146,39 +148,32 @@ def test_typographic_punctuation_does_not_change_a_sentence_s_stems() -> None:
     assert "liability" in printed
 
 
-def test_how_much_wants_an_amount_not_a_year_or_a_footnote_marker() -> None:
-    """A footnote naming the asked deal and year gives no amount: the sentence that states
-    the goodwill leads, though the footnote names more of the question's words."""
-    text = (
-        "(b) Acquisition of Tyson Foods' pet treats business in fiscal 2022.\n"
-        "We consolidated Tyson Foods' pet treats business into our Consolidated Balance Sheets"
-        " and recorded goodwill of $762.3 million, indefinite-lived intangible assets for the"
-        " brands of $80.0 million and finite-lived intangible assets of $281.0 million.\n"
-    )
-    answer, _ = extractive_answer(
-        "How much goodwill did General Mills record on its fiscal 2022 acquisition of Tyson"
-        " Foods' pet treats business?",
-        [section(text)],
-    )
-    assert "$762.3 million" in first_line(answer)
+GOODWILL_ASKED = (
+    "How much goodwill did General Mills record on its fiscal 2022 acquisition of Tyson Foods'"
+    " pet treats business?"
+)
+GOODWILL_STATED = (
+    "We consolidated Tyson Foods' pet treats business into our Consolidated Balance Sheets and"
+    " recorded goodwill of $762.3 million, indefinite-lived intangible assets for the Nudges,"
+    " Top Chews, and True Chews brands totaling $330.0 million in aggregate, and a finite-lived"
+    " customer relationship asset of $40.0 million.\n"
+)
 
 
-def test_the_figure_after_the_metrics_head_answers_though_the_subject_is_far():
-    """A question "How much goodwill … on its acquisition of X?": the figure after "goodwill" answers,
-    though the sentence names X at its start; the price paid for X, after X's name, does not."""
-    text = (
-        "During the first quarter of fiscal 2022, we acquired Tyson Foods' pet treats business "
-        "for $1.2 billion in cash.\n"
-        "We consolidated Tyson Foods' pet treats business into our Consolidated Balance Sheets "
-        "and recorded goodwill of $762.3 million, indefinite-lived intangible assets for the "
-        "Nudges, Top Chews, and True Chews brands totaling $330.0 million in aggregate, and a "
-        "finite-lived customer relationship asset of $40.0 million.\n"
-    )
-    answer, _ = extractive_answer(
-        "How much goodwill did General Mills record on its fiscal 2022 acquisition of Tyson "
-        "Foods' pet treats business?",
-        [section(text)],
-    )
+@pytest.mark.parametrize(
+    "rival",
+    [
+        # names the deal and the year but gives no amount: "(b)" is a footnote's marker
+        "(b) Acquisition of Tyson Foods' pet treats business in fiscal 2022.\n",
+        # the price paid, right after the business's name: the goodwill's figure comes right
+        # after the metric's head ("goodwill"), though the sentence names the business first
+        "During the first quarter of fiscal 2022, we acquired Tyson Foods' pet treats business"
+        " for $1.2 billion in cash.\n",
+    ],
+    ids=["footnote", "price paid"],
+)
+def test_the_sentence_stating_the_asked_goodwill_leads(rival: str) -> None:
+    answer, _ = extractive_answer(GOODWILL_ASKED, [section(rival + GOODWILL_STATED)])
     assert "$762.3 million" in first_line(answer)
 
 
