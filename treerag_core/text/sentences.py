@@ -95,8 +95,10 @@ def _blocks(raw: list[str], width: float) -> Iterator[tuple[str, list[tuple[int,
     ``(position in the block, offset in the text)`` anchors, one per line."""
     anchors: list[tuple[int, int]]
     joined, anchors, prev = "", [], ""
-    prev_row: bool | None = None  # whether prev is a table row, once asked: a wrapped
-    offset = 0  # paragraph asks it of each line twice, as the line and as the next's prev
+    # Whether prev is a table row, once asked: a wrapped paragraph would ask it of each line
+    # twice, as the line and as the next line's prev.
+    prev_row: bool | None = None
+    offset = 0
     for line in raw:
         here, offset = offset, offset + len(line) + 1
         stripped = line.strip()
