@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from treerag_core.answer.garbled import garbled
+from treerag_core.answer.offline.extractive import extractive_answer
 from treerag_core.answer.support import check_support
+from treerag_core.navigate import ranking
 from treerag_core.text.figures import figures_in
 
 INCOME = {
@@ -148,6 +150,21 @@ def test_the_offline_answer_and_its_notes_are_supported() -> None:
     support = check_support(offline, SECTIONS, QUESTION)
     assert support["verdict"] == "supported" and support["score"] == 1.0
     assert len(support["sentences"]) == 2 and not support["flagged"]
+
+
+def test_the_check_reads_the_sentences_the_offline_engine_cut(monkeypatch) -> None:
+    """The app checks an offline answer with the retriever's memory: the sections' sentences
+    the engine cut for the answer are not cut again, and the verdicts are the same."""
+    memory = ranking.RankingMemory()
+    answer, _used = extractive_answer(QUESTION, SECTIONS, memory=memory)
+    cut: list[str] = []
+    real = ranking.sentence_spans
+    monkeypatch.setattr(ranking, "sentence_spans", lambda text: cut.append(text) or real(text))
+    alone = check_support(answer, SECTIONS, QUESTION)
+    assert INCOME["text"] in cut  # without the memory, the check cuts the section itself
+    cut.clear()
+    assert check_support(answer, SECTIONS, QUESTION, memory=memory) == alone
+    assert cut == []
 
 
 def test_sentences_keep_their_exact_place_in_the_answer() -> None:

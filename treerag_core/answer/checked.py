@@ -64,7 +64,8 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     whole = whole_sections(prepared.references, prepared.documents)
     support = check_support(text, prepared.sections, query, model=by_model, language=language,
                             known=known, results=prepared.computed, engine=engine,
-                             own_words=prepared.model_words, whole=whole)  # fmt: skip
+                            own_words=prepared.model_words, whole=whole,
+                            memory=prepared.memory)  # fmt: skip
     if not (support["set_aside"] and prepared.sections and not prepared.overview):
         return Checked(text, support, model=reply.model)
     offline = computed_reply(prepared.searched_as or query, prepared, language) or extractive_answer(
@@ -77,7 +78,8 @@ def checked_reply(query: str, prepared: Prepared, reply: LLMReply, language: str
     _apply(prepared, mapping)
     offline_support = check_support(shown, prepared.sections, query, language=language,
                                     known=_known(prepared), results=prepared.computed,
-                                    engine=engine, whole=whole)  # fmt: skip
+                                    engine=engine, whole=whole,
+                                    memory=prepared.memory)  # fmt: skip
     offline_support["model"] = {
         key: support[key] for key in ("verdict", "score", "garbled", "missing_figure", "counts")
     }

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..navigate.ranking import RankingMemory, remembered_sentences
 from ..text.figures import (
     MULTIPLIERS,
     NUMBER_WORDS,
@@ -23,7 +24,6 @@ from ..text.figures import (
     figures_in,
     word_figures,
 )
-from ..text.sentences import sentence_spans
 from ..text.tokens import tokenize
 
 # A citation as answers print it: [S2], [S2, p. 38], [S1, S3], [S2, slide 4].
@@ -262,8 +262,12 @@ class Passage:
     printed numbers by value first (one C-speed scan) and read in full only where it may be.
     """
 
-    def __init__(self, ref: str, section: Mapping[str, Any], language: str = "") -> None:
+    def __init__(
+        self, ref: str, section: Mapping[str, Any], language: str = "",
+        memory: RankingMemory | None = None,
+    ) -> None:  # fmt: skip
         self.ref, self.section, self.language = ref, section, language
+        self._memory = memory
         self.text = str(section.get("text") or "")
         around = f"{section.get('lead') or ''}\n{section.get('label') or ''}\n"
         self.lower = (around + self.text).lower()
@@ -277,8 +281,9 @@ class Passage:
 
     @property
     def lines(self) -> list[Line]:
-        if self._lines is None:
-            self._lines = [Line(t, at, self.language) for t, at in sentence_spans(self.text)]
+        if self._lines is None:  # the sentences the offline engine cut, when it did
+            spans = remembered_sentences(self._memory, self.text)
+            self._lines = [Line(t, at, self.language) for t, at in spans]
         return self._lines
 
     @property
@@ -380,9 +385,12 @@ _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _CELLS = re.compile(r"\d+(?:[ \t]+[$€£¥(]*(?:\d[\d,.]*|[—–-])\)?%?)*")
 
 
-def passages_of(sections: Sequence[Mapping[str, Any]], language: str = "") -> list[Passage]:
-    """The sections as passages (nothing is cut until a sentence asks)."""
+def passages_of(
+    sections: Sequence[Mapping[str, Any]], language: str = "", memory: RankingMemory | None = None
+) -> list[Passage]:
+    """The sections as passages (nothing is cut until a sentence asks; ``memory``: where the
+    offline engine kept the sentences it cut, :func:`.offline.extractive.extractive_answer`)."""
     return [
-        Passage(str(section.get("ref") or f"S{number}"), section, language)
+        Passage(str(section.get("ref") or f"S{number}"), section, language, memory)
         for number, section in enumerate(sections, 1)
     ]

@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..navigate.ranking import RankingMemory
 from ..text.figures import MIN_CONFIRMING_DIGITS, Figure, figures_in
 from ..text.messages import in_every_language
 from ..text.numbers import years_in
@@ -79,6 +80,7 @@ def check_support(
     engine: Callable[[], Sequence[EngineFigure]] | None = None,
     own_words: str | None = None,
     whole: Whole | None = None,
+    memory: RankingMemory | None = None,
 ) -> dict[str, Any]:
     """The answer's support: ``{"verdict", "score", "flagged", "set_aside", "garbled",
     "missing_figure", "counts", "sentences": [{"text", "start", "end", "verdict", "refs",
@@ -97,15 +99,18 @@ def check_support(
     computed, the rows an aggregate used): only they are checked for being garbled.
     ``whole``: ref → the sections a cited excerpt was cut from (:func:`.support_given.
     whole_sections`): what the excerpt left out of a section cited is in its source too.
+    ``memory``: the retriever's (:class:`~..navigate.ranking.RankingMemory`): the sentences
+    the offline engine cut from these sections for its answer, or an earlier check, are
+    not cut again (half of a check's time on a 10-K's sections).
     """
     body = _without_notes(answer)
-    passages = passages_of(sections, language)
+    passages = passages_of(sections, language, memory)
     mine = body if own_words is None else _without_notes(own_words)
     broken = garbled(mine, question) if model else ""  # the offline engine copies lines
     if broken:  # unsupported whatever it says: nothing is looked up, the engine not asked
         rows = [_garbled_row(s, broken) for s in answer_sentences(body) if s.body]
     else:
-        context = given_of(question, known, sections, language, results, engine, whole)
+        context = given_of(question, known, sections, language, results, engine, whole, memory)
         checks = (_check(s, passages, context, language) for s in answer_sentences(body))
         rows = [r for r in checks if r is not None]
     claims = [r for r in rows if r["verdict"] != "none"]

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ..navigate.ranking import RankingMemory
 from ..text.figures import MULTIPLIERS, Figure, figures_in
 from ..text.numbers import years_in
 from .claims import Passage, compact, company_keys, terms_of
@@ -43,6 +44,7 @@ def given_of(
     results: Sequence[str],
     engine: Callable[[], Sequence[EngineFigure]] | None,
     whole: Whole | None = None,
+    memory: RankingMemory | None = None,
 ) -> Given:
     """What the answer may say without a source, and what it is checked with."""
     given = f"{question}\n{known}\n" + " ".join(str(s.get("file_name") or "") for s in sections)
@@ -56,6 +58,7 @@ def given_of(
     context.unit = MULTIPLIERS[unit.group(1).lower()] if unit else 1.0
     context.figures = [f for f in figures_in(question) if not f.year]
     context.engine, context.whole, context.language = engine, whole, language
+    context.memory = memory
     context.companies = company_keys(
         f"{known} " + " ".join(str(s.get("file_name") or "") for s in sections)
     )
@@ -82,6 +85,7 @@ class Given:
         self.companies: list[str] = []  # the files' companies (:func:`.claims.company_keys`)
         self.whole: Whole | None = None  # ref → the whole sections it is an excerpt of
         self.language = ""
+        self.memory: RankingMemory | None = None  # where the sentences cut are kept
         self._wholes: dict[str, list[Passage]] = {}
         self._computed: Sequence[EngineFigure] | None = None
 
@@ -89,7 +93,7 @@ class Given:
         """The whole sections a cited excerpt was cut from, as passages (cut once per answer)."""
         if ref not in self._wholes:
             found = self.whole(ref) if self.whole else ()
-            self._wholes[ref] = [Passage(ref, section, self.language) for section in found]
+            self._wholes[ref] = [Passage(ref, s, self.language, self.memory) for s in found]
         return self._wholes[ref]
 
     def computed(self) -> Sequence[EngineFigure]:  # the engine's: once per answer, if asked

@@ -12,6 +12,7 @@ from ..store.base import Cache
 from ..text.bm25 import BM25
 from ..text.language import Languages, detect_language, sample_of
 from ..text.metrics import formula_words
+from ..text.sentences import sentence_spans
 from ..text.tokens import stopwords, tokenize
 from ..tree.passages import (
     LASTING_MIN_PASSAGES,
@@ -140,6 +141,12 @@ class RankingMemory:
 def remembered(memory: RankingMemory | None, key: Hashable, build: Callable[[], T]) -> T:
     """``build()``, kept in ``memory`` under ``key`` when there is one."""
     return build() if memory is None else memory.piece(key, build)
+
+
+def remembered_sentences(memory: RankingMemory | None, text: str) -> list[tuple[str, int]]:
+    """A section's sentences (:func:`~..text.sentences.sentence_spans`), cut once for the
+    offline answer and the support check that reads the same section after it."""
+    return remembered(memory, ("sentences", text), lambda: sentence_spans(text))
 
 
 def rank_nodes(

@@ -18,11 +18,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...navigate.ranking import RankingMemory, remembered
+from ...navigate.ranking import RankingMemory, remembered, remembered_sentences
 from ...text import OFFLINE_NOTE  # noqa: F401 - English's note, read here by callers
 from ...text.messages import message
 from ...text.row_headings import with_headings
-from ...text.sentences import sentence_spans
 from ...text.tables import Row, table_rows
 from ...tree.labels import page_label
 from .candidates import AnswerLine, Vocabulary
@@ -76,7 +75,7 @@ def extractive_answer(
         rows.append(
             remembered(memory, ("rows", text, lead), lambda t=text, h=lead: headed_rows(t, h))  # type: ignore[misc]  # a lambda's defaults bind the loop's values
         )
-        spans.append(remembered(memory, ("sentences", text), lambda t=text: sentence_spans(t)))  # type: ignore[misc]  # as above
+        spans.append(remembered_sentences(memory, text))
     vocab = Vocabulary(
         [r.label for section in rows for r in section]
         + [text for section in spans for text, _ in section],
