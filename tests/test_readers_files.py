@@ -327,6 +327,49 @@ def test_pdf_cyclic_outline_is_bounded(tmp_path: Path):
     assert read[0].page_count == 3 and "z" in read[0].text
 
 
+def test_pdf_bookmarks_come_from_pdfium_with_pypdf_as_fallback(tmp_path: Path, monkeypatch):
+    """Bookmarks to a page directly, by a named destination and by a GoTo action, nested,
+    read the same by PDFium and (for a file PDFium refuses) by pypdf; those to another
+    file, without a title or to no page are left out."""
+    import pypdfium2
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, NameObject, TextStringObject
+
+    from treerag_core.read.readers.pdf import _outline
+
+    base = make_pdf(tmp_path / "base.pdf", [f"Page {i}\ntext {i}" for i in range(1, 5)])
+    writer = PdfWriter(clone_from=PdfReader(str(base)))
+    part = writer.add_outline_item(title="Part  I", page_number=0)  # pypdf's: a GoTo action
+    named = writer.add_outline_item(title="Item 1.\nBusiness", page_number=0, parent=part)
+    writer.add_named_destination("business", 1)
+    direct = writer.add_outline_item(title="Item 2. Properties", page_number=0, parent=part)
+    for item, dest in ((named, TextStringObject("business")),
+                       (direct, ArrayObject([writer.pages[2].indirect_reference,
+                                             NameObject("/Fit")]))):  # fmt: skip
+        del item.get_object()["/A"]
+        item.get_object()[NameObject("/Dest")] = dest
+    writer.add_outline_item(title="Ex 21 Q4 2022.pdf", page_number=3)
+    writer.add_outline_item(title="  ", page_number=3)
+    writer.add_outline_item(title="Signatures", page_number=3)
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    data = buffer.getvalue()
+
+    def entries() -> list[tuple[str, int, int]]:
+        reader = PdfReader(io.BytesIO(data))
+        return [(e.title, e.level, e.page) for e in _outline(data, reader, 4)]
+
+    expected = [("Part I", 1, 0), ("Item 1. Business", 2, 1), ("Item 2. Properties", 2, 2),
+                ("Signatures", 1, 3)]  # fmt: skip
+    assert entries() == expected
+
+    def refuse(*args, **kwargs):
+        raise pypdfium2.PdfiumError("cannot open")
+
+    monkeypatch.setattr(pypdfium2, "PdfDocument", refuse)
+    assert entries() == expected
+
+
 def test_pdf_text_comes_from_pdfium_with_pypdf_as_fallback(tmp_path: Path, monkeypatch):
     import pypdfium2
     from pypdf import PdfReader

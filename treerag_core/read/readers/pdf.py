@@ -20,7 +20,7 @@ from ...structure.pages import NO_OPTIONS, OutlineEntry, ReadOptions, ReadResult
 from ...text.messages import raised
 from ..ocr.scan import ocr_pdf_pages
 from .pdfium_helper import PageHelper
-from .pdfium_pages import page_count, page_helper, pdfium_pages
+from .pdfium_pages import Bookmark, bookmarks, page_count, page_helper, pdfium_pages
 
 # Bookmark trees are bounded: a hostile outline must not cost unbounded time or depth.
 MAX_OUTLINE_ENTRIES = 5000
@@ -39,7 +39,7 @@ def read_pdf(
     with page_helper(data, limits.pdf_helper, limits.max_pages) as helper:
         reader = open_pdf(data, name)
         count = _page_count(data, reader, name, limits)
-        outline, title, labels = _outline(reader, count), _title(reader), _page_labels(reader)
+        outline, title, labels = _outline(data, reader, count), _title(reader), _page_labels(reader)
         extracted = extract_pages(data, reader, count, helper)
     pages, scan = ocr_pdf_pages(data, extracted, limits, options, hashlib.sha256(data).hexdigest())
     return ReadResult(
@@ -142,13 +142,28 @@ def _page_labels(reader: Any) -> list[str]:
         return []
 
 
-def _outline(reader: Any, page_count: int) -> list[OutlineEntry]:
-    """Flattened bookmarks in order, bounded in count and depth; [] when absent or broken."""
+def _outline(data: bytes, reader: Any, page_count: int) -> list[OutlineEntry]:
+    """Flattened bookmarks in order (read by PDFium, else by pypdf), bounded in count and
+    depth, those to a page of this file with a title; [] when absent or broken."""
+    marks = bookmarks(data, MAX_OUTLINE_DEPTH + 1, MAX_OUTLINE_ENTRIES)
+    out: list[OutlineEntry] = []
+    for title, depth, page in _pypdf_bookmarks(reader) if marks is None else marks:
+        if page is None or not 0 <= page < page_count or not title.strip():
+            continue
+        if _FILE_TITLE.search(title.strip()):
+            continue  # bookmarks to attached/remote files ("Ex 21 Q4 2022.pdf"), not sections
+        out.append(OutlineEntry(" ".join(title.split()), min(depth, MAX_OUTLINE_DEPTH), page))
+    return out
+
+
+def _pypdf_bookmarks(reader: Any) -> list[Bookmark]:
+    """The bookmarks of a file PDFium cannot open, as :func:`.pdfium_pages.bookmarks`
+    gives them."""
     try:
         tree = reader.outline
     except Exception:  # noqa: BLE001 - cyclic or over-limit outlines: ignore them
         return []
-    out: list[OutlineEntry] = []
+    out: list[Bookmark] = []
     stack: list[tuple[list[Any], int, int]] = [(list(tree), 0, 1)]  # (items, index, level)
     while stack and len(out) < MAX_OUTLINE_ENTRIES:
         items, i, level = stack.pop()
@@ -156,19 +171,12 @@ def _outline(reader: Any, page_count: int) -> list[OutlineEntry]:
             continue
         stack.append((items, i + 1, level))
         item = items[i]
-        if isinstance(item, list):
+        if isinstance(item, list):  # nested lists in pypdf follow their parent entry
             if level < MAX_OUTLINE_DEPTH + 1:
                 stack.append((item, 0, level + 1))
             continue
         try:
-            page = reader.get_destination_page_number(item)
-            title = str(item.title or "")
+            out.append((str(item.title or ""), level, reader.get_destination_page_number(item)))
         except Exception:  # noqa: BLE001
             continue
-        if page is None or not 0 <= page < page_count or not title.strip():
-            continue
-        if _FILE_TITLE.search(title.strip()):
-            continue  # bookmarks to attached/remote files ("Ex 21 Q4 2022.pdf"), not sections
-        out.append(OutlineEntry(" ".join(title.split()), min(level, 6), page))
-    # Nested lists in pypdf follow their parent entry; depth counts list nesting.
     return out

@@ -11,12 +11,14 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from itertools import islice
 from typing import Any
 
 from ...structure.pages import RichPage, TextLine
 from .pdfium_helper import PageHelper
 from .pdfium_read import Page, read_page
 
+Bookmark = tuple[str, int, "int | None"]  # title, depth (1: top level), 0-based page
 # PDFium is not thread-safe, and the app indexes from several sessions' threads at once.
 PDFIUM_LOCK = threading.Lock()
 # A PDF with fewer pages is read in this process alone. The helper costs this process about
@@ -94,6 +96,31 @@ def page_count(data: bytes) -> int:
                 document.close()
     except Exception:  # noqa: BLE001 - pypdf has the last word on a file PDFium refuses
         return 0
+
+
+def bookmarks(data: bytes, max_depth: int, limit: int) -> list[Bookmark] | None:
+    """The first ``limit`` bookmarks in reading order, ``max_depth`` levels deep, each as
+    (title, depth from 1, 0-based page or None); None when PDFium cannot open the file.
+    PDFium resolves a bookmark's destination (named, or a GoTo action's) in C, where pypdf
+    built every named destination in Python first: 0.38 s on PepsiCo's 2022 10-K, which has
+    no bookmarks at all, against 7 ms."""
+    try:
+        import pypdfium2 as pdfium
+
+        with PDFIUM_LOCK:
+            document = pdfium.PdfDocument(data, password="")
+            try:
+                marks = islice(document.get_toc(max_depth=max_depth), limit)
+                return [(m.get_title() or "", m.level + 1, _page_of(m)) for m in marks]
+            finally:
+                document.close()
+    except Exception:  # noqa: BLE001 - pypdf reads the bookmarks of a file PDFium refuses
+        return None
+
+
+def _page_of(mark: Any) -> int | None:
+    dest = mark.get_dest()
+    return None if dest is None else dest.get_index()
 
 
 def rich_page(index: int, page: Page | None) -> RichPage | None:
