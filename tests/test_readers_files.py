@@ -327,15 +327,17 @@ def test_pdf_cyclic_outline_is_bounded(tmp_path: Path):
     assert read[0].page_count == 3 and "z" in read[0].text
 
 
-def test_pdf_bookmarks_come_from_pdfium_with_pypdf_as_fallback(tmp_path: Path, monkeypatch):
+def test_pdf_bookmarks_and_labels_come_from_pdfium_with_pypdf_as_fallback(
+    tmp_path: Path, monkeypatch
+):
     """Bookmarks to a page directly, by a named destination and by a GoTo action, nested,
-    read the same by PDFium and (for a file PDFium refuses) by pypdf; those to another
-    file, without a title or to no page are left out."""
+    and the PDF's own page numbers, read the same by PDFium and (for a file PDFium refuses)
+    by pypdf; bookmarks to another file, without a title or to no page are left out."""
     import pypdfium2
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, NameObject, TextStringObject
 
-    from treerag_core.read.readers.pdf import _outline
+    from treerag_core.read.readers.pdf import read_pdf
 
     base = make_pdf(tmp_path / "base.pdf", [f"Page {i}\ntext {i}" for i in range(1, 5)])
     writer = PdfWriter(clone_from=PdfReader(str(base)))
@@ -351,23 +353,25 @@ def test_pdf_bookmarks_come_from_pdfium_with_pypdf_as_fallback(tmp_path: Path, m
     writer.add_outline_item(title="Ex 21 Q4 2022.pdf", page_number=3)
     writer.add_outline_item(title="  ", page_number=3)
     writer.add_outline_item(title="Signatures", page_number=3)
+    writer.set_page_label(0, 1, style="/r")
+    writer.set_page_label(2, 3, style="/D", prefix="A-", start=7)
     buffer = io.BytesIO()
     writer.write(buffer)
     data = buffer.getvalue()
 
-    def entries() -> list[tuple[str, int, int]]:
-        reader = PdfReader(io.BytesIO(data))
-        return [(e.title, e.level, e.page) for e in _outline(data, reader, 4)]
+    def read() -> tuple[list[tuple[str, int, int]], list[str]]:
+        found = read_pdf(data, Limits())
+        return [(e.title, e.level, e.page) for e in found.outline], found.page_labels
 
-    expected = [("Part I", 1, 0), ("Item 1. Business", 2, 1), ("Item 2. Properties", 2, 2),
-                ("Signatures", 1, 3)]  # fmt: skip
-    assert entries() == expected
+    expected = ([("Part I", 1, 0), ("Item 1. Business", 2, 1), ("Item 2. Properties", 2, 2),
+                 ("Signatures", 1, 3)], ["i", "ii", "A-7", "A-8"])  # fmt: skip
+    assert read() == expected
 
     def refuse(*args, **kwargs):
         raise pypdfium2.PdfiumError("cannot open")
 
     monkeypatch.setattr(pypdfium2, "PdfDocument", refuse)
-    assert entries() == expected
+    assert read() == expected
 
 
 def test_pdf_text_comes_from_pdfium_with_pypdf_as_fallback(tmp_path: Path, monkeypatch):

@@ -1,9 +1,9 @@
 """PDF → rich pages, bookmarks and title.
 
-pypdf opens the file (decryption, bookmarks, page labels, metadata) and turns every
-failure a hostile or broken file can raise into a DocumentReadError; PDFium
-(:mod:`.pdfium_pages`) reads each page's lines with their typography, a long PDF's with a
-second process, and pypdf covers any page PDFium cannot read. Structure is found afterwards,
+pypdf opens the file (decryption, metadata) and turns every failure a hostile or broken
+file can raise into a DocumentReadError; PDFium (:mod:`.pdfium_pages`) reads the bookmarks,
+the page labels and each page's lines with their typography, a long PDF's with a second
+process, and pypdf covers whatever PDFium cannot read. Structure is found afterwards,
 by the PDF format's strategies.
 """
 
@@ -20,7 +20,7 @@ from ...structure.pages import NO_OPTIONS, OutlineEntry, ReadOptions, ReadResult
 from ...text.messages import raised
 from ..ocr.scan import ocr_pdf_pages
 from .pdfium_helper import PageHelper
-from .pdfium_pages import Bookmark, bookmarks, page_count, page_helper, pdfium_pages
+from .pdfium_pages import Bookmark, document_marks, page_count, page_helper, pdfium_pages
 
 # Bookmark trees are bounded: a hostile outline must not cost unbounded time or depth.
 MAX_OUTLINE_ENTRIES = 5000
@@ -35,11 +35,14 @@ def read_pdf(
     """Every page with its lines (scanned pages read by OCR), plus the bookmarks.
 
     A long PDF's helper process (see :mod:`.pdfium_helper`) starts first and reads pages from
-    the end while this process reads the file's bookmarks, labels and title with pypdf."""
+    the end while this process opens the file with pypdf and reads its bookmarks and labels."""
     with page_helper(data, limits.pdf_helper, limits.max_pages) as helper:
         reader = open_pdf(data, name)
         count = _page_count(data, reader, name, limits)
-        outline, title, labels = _outline(data, reader, count), _title(reader), _page_labels(reader)
+        marks = document_marks(data, count, MAX_OUTLINE_DEPTH + 1, MAX_OUTLINE_ENTRIES)
+        outline = _outline(_pypdf_bookmarks(reader) if marks is None else marks.bookmarks, count)
+        labels = _page_labels(reader) if marks is None else marks.labels
+        title = _title(reader)
         extracted = extract_pages(data, reader, count, helper)
     pages, scan = ocr_pdf_pages(data, extracted, limits, options, hashlib.sha256(data).hexdigest())
     return ReadResult(
@@ -133,7 +136,7 @@ def _title(reader: Any) -> str | None:
 
 
 def _page_labels(reader: Any) -> list[str]:
-    """The PDF's own page numbers ("iv", "12"), when it declares some; [] otherwise."""
+    """The page numbers of a file PDFium cannot open (see :class:`.pdfium_pages.Marks`)."""
     try:
         if "/PageLabels" not in reader.trailer["/Root"]:
             return []
@@ -142,12 +145,10 @@ def _page_labels(reader: Any) -> list[str]:
         return []
 
 
-def _outline(data: bytes, reader: Any, page_count: int) -> list[OutlineEntry]:
-    """Flattened bookmarks in order (read by PDFium, else by pypdf), bounded in count and
-    depth, those to a page of this file with a title; [] when absent or broken."""
-    marks = bookmarks(data, MAX_OUTLINE_DEPTH + 1, MAX_OUTLINE_ENTRIES)
+def _outline(marks: list[Bookmark], page_count: int) -> list[OutlineEntry]:
+    """The bookmarks to a page of this file that have a title, as outline entries."""
     out: list[OutlineEntry] = []
-    for title, depth, page in _pypdf_bookmarks(reader) if marks is None else marks:
+    for title, depth, page in marks:
         if page is None or not 0 <= page < page_count or not title.strip():
             continue
         if _FILE_TITLE.search(title.strip()):
@@ -157,8 +158,8 @@ def _outline(data: bytes, reader: Any, page_count: int) -> list[OutlineEntry]:
 
 
 def _pypdf_bookmarks(reader: Any) -> list[Bookmark]:
-    """The bookmarks of a file PDFium cannot open, as :func:`.pdfium_pages.bookmarks`
-    gives them."""
+    """The bookmarks of a file PDFium cannot open, as :func:`.pdfium_pages.document_marks`
+    gives them (bounded in count and depth; [] when absent or broken)."""
     try:
         tree = reader.outline
     except Exception:  # noqa: BLE001 - cyclic or over-limit outlines: ignore them

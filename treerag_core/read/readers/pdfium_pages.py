@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import islice
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...structure.pages import RichPage, TextLine
 from .pdfium_helper import PageHelper
@@ -98,12 +98,21 @@ def page_count(data: bytes) -> int:
         return 0
 
 
-def bookmarks(data: bytes, max_depth: int, limit: int) -> list[Bookmark] | None:
-    """The first ``limit`` bookmarks in reading order, ``max_depth`` levels deep, each as
-    (title, depth from 1, 0-based page or None); None when PDFium cannot open the file.
-    PDFium resolves a bookmark's destination (named, or a GoTo action's) in C, where pypdf
-    built every named destination in Python first: 0.38 s on PepsiCo's 2022 10-K, which has
-    no bookmarks at all, against 7 ms."""
+class Marks(NamedTuple):
+    """What a PDF says of its pages besides their text: bookmarks (in reading order, each
+    as title, depth from 1 and 0-based page or None) and the PDF's own page numbers ("iv",
+    "12"; [] when it declares none)."""
+
+    bookmarks: list[Bookmark]
+    labels: list[str]
+
+
+def document_marks(data: bytes, count: int, max_depth: int, limit: int) -> Marks | None:
+    """The first ``limit`` bookmarks, ``max_depth`` levels deep, and the labels of the first
+    ``count`` pages; None when PDFium cannot open the file. Read here rather than by pypdf,
+    which had to parse the document's catalog first, in Python: half a second on a filing
+    whose catalog sits in a large object stream (PepsiCo's 2023 8-K), then built every named
+    destination (0.38 s more on its 2022 10-K, which has no bookmarks at all)."""
     try:
         import pypdfium2 as pdfium
 
@@ -111,10 +120,12 @@ def bookmarks(data: bytes, max_depth: int, limit: int) -> list[Bookmark] | None:
             document = pdfium.PdfDocument(data, password="")
             try:
                 marks = islice(document.get_toc(max_depth=max_depth), limit)
-                return [(m.get_title() or "", m.level + 1, _page_of(m)) for m in marks]
+                found = [(m.get_title() or "", m.level + 1, _page_of(m)) for m in marks]
+                labels = [document.get_page_label(i) for i in range(min(count, len(document)))]
+                return Marks(found, labels if any(labels) else [])
             finally:
                 document.close()
-    except Exception:  # noqa: BLE001 - pypdf reads the bookmarks of a file PDFium refuses
+    except Exception:  # noqa: BLE001 - pypdf reads what PDFium cannot
         return None
 
 
