@@ -15,7 +15,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from statistics import median
 
-from .tables import split_row
+from .tables import LEAD_ENDS, split_row
 
 # A sentence ends at its stop and a space before a capital (or a digit, or an opening
 # quote, or Spanish ¿ ¡); in Chinese and Japanese, at 。！？ whether a space follows or not.
@@ -25,7 +25,7 @@ _SENTENCE_END = re.compile(
     r"[.!?؟।。！？](?:(?<=[.!?؟।])[\"'”’)»]?\s+(?=[\"'“‘(\[«¿¡]?[^\W_a-z])"
     r"|(?<=[。！？])[」』\"'”’)]?\s*(?=\S))"
 )
-_TERMINAL = ".!?:;。！？؟।"
+_TERMINAL = LEAD_ENDS + "。！？؟।"  # a table label's stops and lead-ins, and other scripts' stops
 # A line at least this share of the text's usual line width, without closing punctuation,
 # was wrapped by the page: the sentence goes on in the next line.
 WRAPPED_WIDTH = 0.75

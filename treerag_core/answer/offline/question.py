@@ -284,6 +284,12 @@ class Question:
         return self._terms
 
     @cached_property
+    def head(self) -> str:
+        """The metric's head: the first word the question names it by that is not a weak
+        one ("goodwill" in "goodwill recorded on the acquisition"; "" when none)."""
+        return next((w for w in self.metric if w not in WEAK_WORDS), "")
+
+    @cached_property
     def _metric_terms(self) -> frozenset[str]:
         return frozenset(self.metric).union(*self.phrases)
 

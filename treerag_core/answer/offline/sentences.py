@@ -17,7 +17,7 @@ from ...text.sentences import ENUMERATOR
 from ...text.tables import split_row
 from ...text.tokens import UNSPACED
 from .candidates import AnswerLine, Vocabulary
-from .question import WEAK_WORDS, Question
+from .question import Question
 from .rows import NAME_BONUS
 
 # Sentences that never answer anything: legal and navigation boilerplate. Lower case;
@@ -168,7 +168,7 @@ def value_near_metric(sentence: str, question: Question, vocab: Vocabulary) -> b
     named = set().union(*word_stems)
     if not named:
         return False
-    head = next((w for w in question.metric if w not in WEAK_WORDS), "")
+    head = question.head
     for i, word in enumerate(words):
         digits = word.strip("$€£¥(),.%;:")
         if not _PLAIN_NUMBER.fullmatch(digits) or years_in(digits):
