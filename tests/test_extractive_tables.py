@@ -154,3 +154,14 @@ def test_a_row_cites_its_own_page():
     long_section = {**section(text, page=59), "page_marks": [[page_two, 60]]}
     answer, _ = extractive_answer("What were capital expenditures in 2018?", [long_section])
     assert first_line(answer).endswith("[S1, p. 60]")
+
+
+def test_prose_has_no_rows_and_a_row_followed_by_spaces_is_still_one():
+    # table_rows skips texts none of whose lines can end in a cell, without reading them;
+    # a lead's rows are never returned, so the skip looks at the text alone.
+    lead = "(in millions)\n2018 2017\nNet sales 1,200 1,100"
+    assert table_rows("Revenue grew in the year.\nMargins held.", lead) == []
+    rows = table_rows("Revenue grew in the year.\nNet sales 1,234 1,100 \t\r\nMargins held.", lead)
+    assert [(r.label, [c.value for c in r.cells]) for r in rows] == [
+        ("Net sales", [1234.0, 1100.0])
+    ]

@@ -45,6 +45,10 @@ LINE_CACHE = 16384
 _CELL_ENDS = frozenset(
     "0123456789)%—–-−*AaMm"
 )  # how a cell can end: digit, ")", "%", dash, n/a, NM
+# A line that can be a row: one whose last printed character can end a cell. A text with
+# none (a page of prose, a Markdown section) has no rows, told in one scan in C, not a
+# reading of each line (a 2 MB Markdown file's 2,000 sections: 0.11 s of its indexing).
+_ROW_END = re.compile("[" + re.escape("".join(sorted(_CELL_ENDS))) + r"]\s*$", re.MULTILINE)
 
 
 @dataclass
@@ -144,6 +148,8 @@ def _continues_label(pending: str, line: str) -> bool:
 def table_rows(text: str, lead: str = "") -> list[Row]:
     """Every table row of ``text``; ``lead`` is the text just before it (a cut-off table's
     header and units line), read for context only: its rows are not returned."""
+    if not _ROW_END.search(text):
+        return []
     reader = _TableReader()
     offset = -len(lead) - 1 if lead else 0
     for raw in (f"{lead}\n{text}" if lead else text).split("\n"):

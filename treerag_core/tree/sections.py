@@ -24,6 +24,7 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _NEEDS_ESCAPE = re.compile(r"^ {0,3}(#|=+[ \t]*$|-+[ \t]*$|`{3}|~{3})")
 _ESCAPED = re.compile(r"^( {0,3})\\(?=#|=|-|`|~)")
 _MAX_TITLE = 200
+_CLOSING_HASHES = re.compile(r"\s+#+\s*$")
 # A line that ends a sentence (a size split prefers to cut after one), and a sentence break
 # inside a line.
 _SENTENCE_END = re.compile(r"[.!?:;][\"'’”)\]]*\s*$")
@@ -301,8 +302,10 @@ def _trim(part: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 def _clean_title(title: str) -> str:
     title = title.strip()
-    title = re.sub(r"\s+#+\s*$", "", title)  # closing hashes
-    title = _ESCAPED.sub(r"\1", title)
+    if "#" in title:
+        title = _CLOSING_HASHES.sub("", title)
+    if "\\" in title:
+        title = _ESCAPED.sub(r"\1", title)
     return " ".join(title.split())[:_MAX_TITLE]
 
 
