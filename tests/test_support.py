@@ -181,6 +181,45 @@ def test_figures_read_in_prose() -> None:
                       (1577, False, False)]  # fmt: skip
 
 
+def test_numbers_that_name_parts_of_the_document_are_no_figures() -> None:
+    """ "NOTE 13 — …" names a note: an engine's line cited with its note's title claims no
+    13; a label ending in such a word ("related items 1,972") keeps its amounts, and a
+    date printed without its space ("December 31,2022") is no "31,202"."""
+    texts = [
+        "NOTE 13 — UNEARNED REVENUE · More Personal Computing: $4,678 million",
+        "Exhibit 12.1 · Income before taxes 506 (see Note 4)",
+        "Accrued compensation and related items 1,972 3,407",
+        "Other items 150 200",
+        "years ended December 31,2022, 2021 and 2020: $5,777 million",
+    ]
+    read = [[f.text for f in figures_in(t) if not f.year and not f.day] for t in texts]
+    assert read == [["$4,678 million"], ["506"], ["1,972", "3,407"], ["150", "200"],
+                    ["$5,777 million"]]  # fmt: skip
+
+
+def test_a_result_the_app_computed_is_supported_though_printed_elsewhere_too() -> None:
+    # 79,100 (employees, in S2) reads as $79.1 million at a thousands scale: a
+    # coincidence, not the source of a result the app computed from the cells S1 cites.
+    answer = "The change was $79.1 million [S1]."
+    alone = check_support(answer, SECTIONS, QUESTION)["sentences"][0]
+    assert alone["verdict"] == "partly" and "does not cite" in alone["why"]
+    computed = check_support(answer, SECTIONS, QUESTION, results=["$79.1 million"])
+    assert computed["sentences"][0]["verdict"] == "supported"
+
+
+def test_the_computed_answers_own_refusal_is_a_note_not_a_claim() -> None:
+    refusal = (
+        "Net income, FY2020–FY2022: cannot be computed: the document's tables do not print "
+        "net income, 2020. The cells found are below; no figure is guessed.\n"
+        "- Net income, 2022: $5,727 million [S1, p. 59]\n\n"
+        "(Computed by the offline engine from the table cells cited above; no model was used. "
+        "Check the working against the cited pages.)"
+    )
+    support = check_support(refusal, SECTIONS, "What was the change in net income?")
+    assert [s["verdict"] for s in support["sentences"]] == ["supported"]
+    assert not support["flagged"]
+
+
 def test_supporting_lines_belong_to_the_question() -> None:
     """A segment's row is named by its segment; a row of an unrelated table is dropped."""
     from treerag_core.answer.offline.extractive import extractive_answer

@@ -66,6 +66,13 @@ SET_ASIDE_BELOW = 0.5
 QUOTE_CHARS = 200
 _NOTE_LINE = re.compile(r"^[ \t]*_.*_[ \t]*$", re.M)  # our italic notes (a failed call, a cut)
 _EXCERPT_MARK = re.compile(r"\[… [\d,]+ (?:more )?characters[^\]]*\]")
+# The computed answer's own refusal ("Free cash flow, FY2020: cannot be computed: the
+# document's tables do not print capex, 2020. …"): a note of ours, not a claim.
+_REFUSAL_NOTES = tuple(
+    re.compile(re.sub(r"\\\{\w+\\\}", lambda _: r"[^\n]*?", re.escape(wording)))
+    for key in ("note.not_computed_missing", "note.not_computed")
+    for wording in in_every_language(key)
+)
 
 
 def check_support(
@@ -151,7 +158,7 @@ def _without_notes(answer: str) -> str:
     for key in ("note.offline", "note.no_match", "note.computed"):
         for note in in_every_language(key):  # the answer's language, whichever it is
             text = text.replace(note, " " * len(note))
-    for pattern in (_NOTE_LINE, _EXCERPT_MARK):
+    for pattern in (_NOTE_LINE, _EXCERPT_MARK, *_REFUSAL_NOTES):
         text = pattern.sub(lambda m: " " * len(m.group(0)), text)
     return text
 
@@ -300,7 +307,7 @@ def _confirmed(
                      and any(f.agrees(r) for r in given.results)]  # fmt: skip
     by_engine = _by_engine([f for f in figures if f not in found], given, refs)
     found += [f for f in figures if f not in found and f in by_engine]
-    return found, [f for f in elsewhere if f not in by_engine], by_engine
+    return found, [f for f in elsewhere if f not in found], by_engine
 
 
 def _by_engine(

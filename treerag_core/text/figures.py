@@ -56,7 +56,7 @@ _BARE_DECIMAL = re.compile(r"-?\d*\.\d+")  # a figure with no unit, sign or curr
 _UNIT_WORDS = sorted(MULTIPLIERS, key=len, reverse=True)
 _FIGURE = re.compile(
     r"(?<![\w.,])(?P<neg>[-−(])?(?P<cur>[$€£¥₹]|US\$|USD ?|EUR ?|GBP ?)?\s?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<num>\d{1,3}(?:,\d{3}(?!\d))+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"  # not "31,2022"
     r"(?P<close>\))?"
     r"(?:\s?(?P<pct>%|percent\b|per cent\b|pct\b|percentage points?\b|basis points?\b"
     r"|pp\b|ppts?\b|bps\b))?"
@@ -67,6 +67,19 @@ _FIGURE = re.compile(
 )
 # "May 26", "Sept. 3": the number after a month's name is a day of a date.
 _AFTER_MONTH = re.compile(r"\b(?:" + "|".join(MONTHS) + r")\.?\s$", re.I)
+# "Note 13", "Exhibit 12.1", "see Section 3.2", "page 86": a number of at most three
+# digits that names a part of the document is a reference, not a figure (a filing's line
+# cited as "NOTE 13 — UNEARNED REVENUE · …" claims no 13). The keyword must open a line,
+# a sentence or a bracket, or follow "see"/"in"/"under"/"to": a row's label ending in one
+# ("Accrued compensation and related items 1,972") is followed by its amount.
+_REFERENCE = re.compile(
+    r"(?:^|[\n(\[·:;•—–-]\s*|[.!?]\s+|\b(?:see|in|under|to)\s+)"
+    r"(?:notes?|items?|parts?|sections?|exhibits?|schedules?|articles?|chapters?|appendix"
+    r"|annex|figures?|fig\.|tables?|pages?|pp?\.|rules?|§)\s?$",
+    re.I,
+)
+REFERENCE_LOOKBACK = 24  # the longest opener and keyword above
+_REFERENCE_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,2})?")  # "13", "12.1": no amount
 # Money printed with cents ("$8.70", "$0.40") pads a last zero: it says no more than "$8.7".
 _CENTS_PADDED = re.compile(r"\d\.\d0$")
 _ONES = (
@@ -188,12 +201,21 @@ def figures_in(text: str) -> list[Figure]:
         year = bare and "," not in number and "." not in number and int(value) in YEAR_RANGE
         if bare and not year and "." not in number and value <= SMALL_NUMBER:
             continue
+        if bare and _reference(text, m.start(), number):
+            continue
         day = bare and value <= 31 and bool(_AFTER_MONTH.search(text, 0, m.start()))
         out.append(
             Figure(m.group(0).strip(" (").strip(), value * mult, half * mult, digits, pct, year,
                    m.start(), m.end(), day)
         )  # fmt: skip
     return sorted(out + word_figures(text), key=lambda f: f.start)
+
+
+def _reference(text: str, start: int, number: str) -> bool:
+    """The number at ``start`` names a part of the document ("Note 13"): see _REFERENCE."""
+    if not _REFERENCE_NUMBER.fullmatch(number):
+        return False
+    return _REFERENCE.search(text[max(0, start - REFERENCE_LOOKBACK) : start]) is not None
 
 
 @lru_cache(maxsize=4096)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
 from ...text.formula import Expr, FormulaError, Operand, parse
+from ...text.formula import operand as read_operand
 from ...text.messages import Phrase, message, raised
 from ...text.metrics import find_metric, plain_name
 from .asks import Ask
@@ -64,7 +65,7 @@ def compute(ask: Ask, index: TableIndex, language: str | None = None) -> Computa
     with localcontext() as ctx:
         ctx.prec = 28
         try:
-            values = [run.formula(ask.formula, (year,)) for year in _periods(ask)]
+            values = [run.formula(ask.formula, (year,), asked=True) for year in _periods(ask)]
             out.result, out.money, out.working = _frame(ask, values)
         except FormulaError as exc:
             out.problem = said_later(exc)
@@ -96,17 +97,18 @@ def _frame(ask: Ask, values: list[Value | None]) -> tuple[Decimal | None, bool, 
     if ask.kind in ("growth", "change", "cagr"):
         first, last = vals[0], vals[-1]
         if ask.kind == "change":
-            return last.amount - first.amount, money, f"{last.text} − {first.text}"
+            return last.amount - first.amount, money, f"{last.text} − {_wrap(first.text, '-')}"
         if first.amount == 0:
             raise _Stop.because("computed.problem_zero_base", year=ask.years[0])
         if ask.kind == "growth":
             rate = (last.amount - first.amount) / abs(first.amount)
-            return rate, False, f"({last.text} − {first.text}) / {_bare(first, ask)}"
+            below = _wrap(first.text, "/", right=True)
+            return rate, False, f"({last.text} − {_wrap(first.text, '-')}) / {below}"
         span = ask.years[-1] - ask.years[0]
         if first.amount < 0 or last.amount < 0 or span <= 0:
             raise _Stop.because("computed.problem_cagr")
         rate = (last.amount / first.amount) ** (Decimal(1) / Decimal(span)) - 1
-        return rate, False, f"({last.text} / {first.text})^(1/{span}) − 1"
+        return rate, False, f"({last.text} / {_wrap(first.text, '/', right=True)})^(1/{span}) − 1"
     return vals[0].amount, money, vals[0].text
 
 
@@ -142,10 +144,22 @@ class _Run:
     out: Computation
     language: str | None = None  # the working's words
     depth: int = 0
+    # The cell each quantity was first read from: its other periods are read along the same
+    # row where it prints them (a change or growth is read within one row, as an average is).
+    first: dict[str, Found] = field(default_factory=dict)
 
-    def formula(self, text: str, years: tuple[int, ...]) -> Value | None:
+    def formula(self, text: str, years: tuple[int, ...], asked: bool = False) -> Value | None:
+        """``text`` evaluated in ``years``; ``asked``: the question's own words, which name
+        one row when they read as no formula (a row labelled with an operator's word, "Less
+        accumulated amortization"; "losses/(gains)" cut at its slash)."""
         try:
-            return self.expr(parse(text, years))
+            expr = parse(text, years)
+        except FormulaError:
+            if not asked:
+                raise
+            expr = read_operand(text.strip(" +-−–*/×÷"), years)
+        try:
+            return self.expr(expr)
         except _Stop as stop:
             self.out.problem = self.out.problem or stop.reason
             raise
@@ -168,13 +182,14 @@ class _Run:
         if named is not None:
             return named
         cells: list[Found] = []
-        prefer = ""
+        every = tuple(sorted({*operand.years, *_periods(self.ask)}))
         for year in operand.years:
-            cell = self.index.cell(operand.phrase, year, operand.note, prefer)
+            prefer = self.first.get(operand.phrase)
+            cell = self.index.cell(operand.phrase, year, operand.note, prefer, every)
             if cell is None:
                 self.out.missing.append(f"{plain_name(operand.phrase)}, {year}")
                 continue
-            prefer = prefer or cell.table
+            self.first.setdefault(operand.phrase, cell)
             cells.append(cell)
         self.out.cells.extend(c for c in cells if c not in self.out.cells)
         if len(cells) < len(operand.years) or not cells:

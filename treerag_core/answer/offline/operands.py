@@ -85,20 +85,24 @@ class TableIndex:
     # quantity cannot name it, so only rows having them all are read (kept per document:
     # finding a cell reads a few rows, not a thousand); None: every row is read
     rows_with: dict[str, frozenset[int]] | None = None
-    # cells found so far, by (phrase, year, note, preferred table): kept with the index, so
+    # cells found so far, by find_cell's arguments: kept with the index, so
     # the same cell asked again (a formula naming COGS twice, the support check asking for
     # the computation an answer states, the offline answer it may be set aside for, a
     # follow-up question) is read from the tables once per document
-    looked_up: dict[tuple[str, int, str, str], Found | None] = field(default_factory=dict)
+    looked_up: dict[tuple[Any, ...], Found | None] = field(default_factory=dict)
     # rows read as scored rows so far: a lookup reads a few dozen of a document's thousand,
     # so each is read when first a candidate (building all of them was a third of the
     # index's cost on a filing's first computed question)
     parsed: dict[int, Row] = field(default_factory=dict)
 
-    def cell(self, phrase: str, year: int, note: str = "", prefer: str = "") -> Found | None:
+    def cell(
+        self, phrase: str, year: int, note: str = "", prefer: Found | None = None,
+        every: tuple[int, ...] = (),
+    ) -> Found | None:  # fmt: skip
         """:func:`find_cell` for this index, each lookup done once (at most MAX_LOOKED_UP
         kept: a long-running app asking thousands of questions of one document)."""
-        key = (phrase, year, note, prefer)
+        mark = (prefer.table, prefer.label) if prefer is not None else ("", "")
+        key = (phrase, year, note, mark, every)
         if key in self.looked_up:  # (a memo of pure lookups: the index is shared, its rows
             return self.looked_up[key]  # never change; threads may fill it side by side)
         found = find_cell(self, *key)
@@ -158,15 +162,19 @@ def _label_words(vocab: Vocabulary, row: Mapping[str, Any]) -> frozenset[str]:
 
 
 def find_cell(
-    index: TableIndex, phrase: str, year: int, note: str = "", prefer_table: str = ""
-) -> Found | None:
+    index: TableIndex, phrase: str, year: int, note: str = "",
+    prefer: tuple[str, str] = ("", ""), every: tuple[int, ...] = (),
+) -> Found | None:  # fmt: skip
     """The cell printing ``phrase`` in ``year``'s column, from the best-scoring row that has
-    one; None when no table prints it for that year."""
+    one; None when no table prints it for that year. ``prefer``: the (table, row label) an
+    earlier period of the quantity was read from; ``every``: the periods it is read in, so
+    that a row printing all of them is taken before rows printing some (a change or an
+    average read along one row, not from two tables that label it alike)."""
     name = plain_name(phrase)
     statement = statement_for(name, note)
     where = f" in the {statement}" if statement else ""
     question = read_question(f"What was the {name} in {year}{where}?")
-    scored: list[tuple[float, float, Found]] = []
+    scored: list[tuple[float, float, Found, bool]] = []
     assert index.vocab is not None
     per_share = bool(_PER_SHARE.search(name))
     change = bool(_CHANGE_ROW.search(name))
@@ -187,18 +195,29 @@ def find_cell(
         score = score_row(parsed, question, index.vocab, str(table.get("section", "")))
         if score is None:
             continue
-        if prefer_table and table.get("id") == prefer_table:
+        if prefer[0] and table.get("id") == prefer[0]:
             score += SAME_TABLE_BONUS
         size = abs(parsed.cells[column].value or 0.0)
         doc_id = str(index.document.get("doc_id", ""))
-        scored.append((score, size, found_cell(doc_id, table, row, column, year, name)))
+        whole = _prints_all(parsed, every)
+        scored.append((score, size, found_cell(doc_id, table, row, column, year, name), whole))
+    if any(x[3] for x in scored):
+        scored = [x for x in scored if x[3]]
     if not scored:
         return None
-    top = max(s for s, _, _ in scored)
-    # Rows naming the quantity about equally well: the largest figure is the company's total
-    # (a segment's or a note's part is smaller), then the best-scoring, then the first.
+    top = max(x[0] for x in scored)
+    # Rows naming the quantity about equally well: the row an earlier period came from;
+    # else the largest figure is the company's total (a segment's or a note's part is
+    # smaller), then the best-scoring, then the first.
     near = [x for x in scored if x[0] >= top - NEAR_SCORE]
-    return max(near, key=lambda x: (x[1], x[0]))[2]
+    same = [x for x in near if prefer[0] and (x[2].table, x[2].label) == prefer]
+    return (same or [max(near, key=lambda x: (x[1], x[0]))])[0][2]
+
+
+def _prints_all(parsed: Row, years: tuple[int, ...]) -> bool:
+    """The row prints a figure in each of ``years``' columns."""
+    printed = {y for y, c in zip(parsed.years, parsed.cells, strict=False) if c.value is not None}
+    return set(years) <= printed
 
 
 def names_all(vocab: Vocabulary, question: Question, label: str) -> bool:

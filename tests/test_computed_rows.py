@@ -1,0 +1,77 @@
+"""Which cells a computed answer reads: one row across the periods it compares, and a row
+whose label reads like an operator ("Less accumulated amortization").
+
+Found by asking the offline engine templated questions about the filings' own table rows
+and checking its answers with the support check: a change read from two rows that share a
+label, and a question naming such a row answered with the formula parser's error.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from treerag_core.answer.offline.asks import read_ask
+from treerag_core.answer.offline.compute import compute
+from treerag_core.answer.offline.operands import TableIndex
+
+pytestmark = pytest.mark.quick
+
+
+def _row(label: str, cells: dict[int, float], parents: list[str]) -> dict:
+    years = list(cells)
+    return {
+        "label": label, "parents": parents, "years": years, "columns": [str(y) for y in years],
+        "cells": [{"text": f"{abs(v):,g}" if v >= 0 else f"({abs(v):,g})", "value": v}
+                  for v in cells.values()],
+        "unit": "million", "currency": "$", "page": 7, "offset": 0,
+    }  # fmt: skip
+
+
+def _document(*rows: dict) -> dict:
+    table = {"id": "t1", "node_id": "0007", "section": "Note 9", "page": 7, "caption": "",
+             "header": "2018 2017", "unit": "million", "currency": "$",
+             "columns": [{"label": "2018", "year": 2018}, {"label": "2017", "year": 2017}],
+             "rows": list(rows)}  # fmt: skip
+    return {"doc_id": "d1", "indexed_at": "now", "tables": [table], "flat_nodes": {}}
+
+
+def test_a_change_is_read_along_one_row_not_from_two_rows_sharing_its_label() -> None:
+    # The largest figure wins among rows naming the quantity alike: 2017's is the second
+    # row's, 2018's the first row's. The change must not subtract one row from the other.
+    doc = _document(
+        _row("Settlement losses", {2018: 153, 2017: -175}, ["Pension benefits"]),
+        _row("Settlement losses", {2018: 20, 2017: -177}, ["Postretirement benefits"]),
+    )
+    ask = read_ask("By how much did settlement losses change from fiscal 2017 to fiscal 2018?")
+    result = compute(ask, TableIndex.of(doc))
+    assert result.complete
+    assert len({c.label for c in result.cells}) == 1
+    assert result.result in (Decimal((153 + 175) * 10**6), Decimal((20 + 177) * 10**6))
+
+
+def test_a_row_labelled_with_an_operator_word_is_read_as_one_row() -> None:
+    doc = _document(
+        _row("Gross carrying amount", {2018: 900, 2017: 800}, ["Intangible assets"]),
+        _row("Less accumulated amortization", {2018: -126.2, 2017: -101}, ["Intangible assets"]),
+    )
+    ask = read_ask("What was the company's Less accumulated amortization in fiscal 2018?")
+    result = compute(ask, TableIndex.of(doc))
+    assert result.complete and not result.problem
+    assert [c.value for c in result.cells] == [Decimal("-126.2")]
+
+
+def test_a_growth_rate_of_a_ratio_shows_its_base_in_parentheses() -> None:
+    doc = _document(
+        _row("Selling, general and administrative", {2018: 7970, 2017: 8635}, []),
+        _row("Revenue", {2018: 46298, 2017: 51761}, []),
+    )
+    ask = read_ask(
+        "What was the growth in selling, general and administrative / revenue from fiscal "
+        "2017 to fiscal 2018?"
+    )
+    result = compute(ask, TableIndex.of(doc))
+    assert result.complete
+    # (a/b − c/d) / (c/d): the base in parentheses, as the rate was computed
+    assert result.working.endswith("/ (selling, general and administrative 8,635 / revenue 51,761)")
