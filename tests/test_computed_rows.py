@@ -19,13 +19,13 @@ from treerag_core.answer.offline.operands import TableIndex
 pytestmark = pytest.mark.quick
 
 
-def _row(label: str, cells: dict[int, float], parents: list[str]) -> dict:
+def _row(label: str, cells: dict[int, float], parents: list[str], unit: str = "million") -> dict:
     years = list(cells)
     return {
         "label": label, "parents": parents, "years": years, "columns": [str(y) for y in years],
         "cells": [{"text": f"{abs(v):,g}" if v >= 0 else f"({abs(v):,g})", "value": v}
                   for v in cells.values()],
-        "unit": "million", "currency": "$", "page": 7, "offset": 0,
+        "unit": unit, "currency": "$", "page": 7, "offset": 0,
     }  # fmt: skip
 
 
@@ -75,3 +75,18 @@ def test_a_growth_rate_of_a_ratio_shows_its_base_in_parentheses() -> None:
     assert result.complete
     # (a/b − c/d) / (c/d): the base in parentheses, as the rate was computed
     assert result.working.endswith("/ (selling, general and administrative 8,635 / revenue 51,761)")
+
+
+def test_amounts_of_unknown_scale_are_not_combined_with_amounts_in_millions() -> None:
+    # A row printed without a unit (its table's units line not read) is $2.5 or $2.5
+    # million: the engine says so rather than subtract 299 million from 2.5 dollars.
+    doc = _document(
+        _row("Tax reform impacts", {2018: 2.5, 2017: 1.5}, [], unit=""),
+        _row("Employee benefits", {2018: 299, 2017: 319}, []),
+    )
+    ask = read_ask("What was tax reform impacts - employee benefits in fiscal 2018?")
+    result = compute(ask, TableIndex.of(doc))
+    assert not result.complete and "not in the same unit" in str(result.problem)
+    both = compute(read_ask("What was tax reform impacts + tax reform impacts in fiscal 2018?"),
+                   TableIndex.of(doc))  # fmt: skip
+    assert both.complete  # two figures of one unknown scale are still added

@@ -67,9 +67,10 @@ QUOTE_CHARS = 200
 _NOTE_LINE = re.compile(r"^[ \t]*_.*_[ \t]*$", re.M)  # our italic notes (a failed call, a cut)
 _EXCERPT_MARK = re.compile(r"\[… [\d,]+ (?:more )?characters[^\]]*\]")
 # The computed answer's own refusal ("Free cash flow, FY2020: cannot be computed: the
-# document's tables do not print capex, 2020. …"): a note of ours, not a claim.
+# document's tables do not print capex, 2020. …"), a whole line: a note of ours, not a
+# claim.
 _REFUSAL_NOTES = tuple(
-    re.compile(re.sub(r"\\\{\w+\\\}", lambda _: r"[^\n]*?", re.escape(wording)))
+    re.compile(re.sub(r"\\\{\w+\\\}", lambda _: r"[^\n]*?", re.escape(wording)) + "(?=\n|$)")
     for key in ("note.not_computed_missing", "note.not_computed")
     for wording in in_every_language(key)
 )

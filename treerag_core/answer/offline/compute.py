@@ -35,6 +35,9 @@ class Value:
     amount: Decimal
     money: bool
     text: str
+    # money printed with no unit ("$228,354" in a table whose units line was not read): its
+    # scale is unknown, so it is never combined with amounts in millions
+    unscaled: bool = False
 
 
 @dataclass
@@ -90,6 +93,8 @@ def _frame(ask: Ask, values: list[Value | None]) -> tuple[Decimal | None, bool, 
         return None, False, ""
     vals = [v for v in values if v is not None]
     money = vals[0].money
+    if money and len({v.unscaled for v in vals}) > 1:
+        raise _Stop.because("computed.problem_units", left=vals[-1].text, right=vals[0].text)
     if ask.average:
         total = sum((v.amount for v in vals), Decimal(0))
         parts = " + ".join(_bare(v, ask) for v in vals)
@@ -200,14 +205,19 @@ class _Run:
         vals = [c.base if money else c.value for c in cells]
         shown = [number(c.value) for c in cells]
         name = plain_name(operand.phrase)
+        unscaled = money and not cells[0].unit
+        if money and any(bool(c.unit) == unscaled for c in cells):
+            raise _Stop.because("computed.problem_units", left=f"{name} {shown[0]}",
+                                right=f"{name} {shown[-1]}")  # fmt: skip
         if operand.mode == "average":
             working = f"({' + '.join(shown)}) / {len(vals)}"
             return Value(sum(vals, Decimal(0)) / len(vals), money,
-                         self.said("average", name=name, working=working))  # fmt: skip
+                         self.said("average", name=name, working=working), unscaled)  # fmt: skip
         if operand.mode == "change":
             working = f"{shown[-1]} − {shown[0]}"
-            return Value(vals[-1] - vals[0], money, self.said("change", name=name, working=working))
-        return Value(vals[0], money, f"{name} {shown[0]}")
+            working = self.said("change", name=name, working=working)
+            return Value(vals[-1] - vals[0], money, working, unscaled)
+        return Value(vals[0], money, f"{name} {shown[0]}", unscaled)
 
     def said(self, kind: str, **values: object) -> str:
         """The working's words for an averaged or changed quantity, in the run's language."""
@@ -239,7 +249,7 @@ class _Run:
         if line not in self.out.lines:
             self.out.lines.append(line)
         name = label.upper() if len(label) <= 5 else label
-        return Value(inner.amount, inner.money, f"{name} {shown}")
+        return Value(inner.amount, inner.money, f"{name} {shown}", inner.unscaled)
 
 
 def evaluate(expr: Expr, leaf: Callable[[Operand], Value]) -> tuple[Value | None, str]:
@@ -271,20 +281,23 @@ def combine(op: str, left: Value, right: Value) -> Value:
     """``left op right``, with what kind of value the result is, or why it cannot be."""
     left_text = _wrap(left.text, op) if op in "*/" else left.text
     text = f"{left_text} {_SIGN[op]} {_wrap(right.text, op, right=True)}"
+    if left.money and right.money and left.unscaled != right.unscaled:
+        raise _Stop.because("computed.problem_units", left=left.text, right=right.text)
+    unscaled = left.unscaled if left.money else right.unscaled
     if op in "+-":
         if left.money != right.money and not _constant(left) and not _constant(right):
             raise _Stop.because("computed.problem_units", left=left.text, right=right.text)
         amount = left.amount + right.amount if op == "+" else left.amount - right.amount
-        return Value(amount, left.money or right.money, text)
+        return Value(amount, left.money or right.money, text, unscaled)
     if op == "*":
-        return Value(left.amount * right.amount, left.money != right.money, text)
+        return Value(left.amount * right.amount, left.money != right.money, text, unscaled)
     try:
         if right.amount == 0:
             raise DivisionByZero
         amount = left.amount / right.amount
     except (DivisionByZero, InvalidOperation):
         raise _Stop.because("computed.problem_zero_division", right=right.text) from None
-    return Value(amount, left.money and not right.money, text)
+    return Value(amount, left.money and not right.money, text, left.unscaled)
 
 
 _SIGN = {"+": "+", "-": "−", "*": "×", "/": "/"}
