@@ -565,6 +565,23 @@ def test_a_figure_in_the_cited_sections_part_left_out_of_its_excerpt_is_supporte
     assert changed["sentences"][0]["verdict"] == "unsupported"
 
 
+def test_a_small_figure_left_out_of_the_excerpt_is_found_on_the_row_the_sentence_names():
+    # Two digits are no evidence anywhere in a long section (a "78" is printed by chance),
+    # but on the line "Other accrued expenses 76 78", every word of which the sentence
+    # says, they are the row's cell (the offline engine cites such cells by their page).
+    top = "(in millions) 2017 2016\nOther accrued expenses 76 78\n"
+    rest = "Accrued interest was 61 in total, as in 2015. " * 4
+    node = {"text": top + rest, "page_start": 85}
+    excerpt = {"ref": "S1", "text": f"[… {len(top)} characters before]\n{rest}", "page_start": 85}
+    whole = lambda ref: [node] if ref == "S1" else []  # noqa: E731
+    answer = "Other accrued expenses, 2016: $78 million [S1, p. 85]"
+    support = check_support(answer, [excerpt], "Other accrued expenses?", whole=whole)
+    assert support["sentences"][0]["verdict"] == "supported"
+    other = "Other operating charges, 2016: $78 million [S1, p. 85]"  # not the row's words
+    support = check_support(other, [excerpt], "Other operating charges?", whole=whole)
+    assert support["sentences"][0]["verdict"] != "supported"
+
+
 def test_a_multiple_and_points_are_read_as_figures() -> None:
     ratio = {"ref": "S1", "text": "Total current assets 4,371\nTotal current liabilities 2,498"}
     question = "What was the current ratio?"

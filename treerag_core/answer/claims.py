@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -326,16 +326,23 @@ class Passage:
         if figure.value == 0:  # a zero has no scale: it is found as printed ("0.00%")
             m = re.search(rf"(?<![\d.,]){re.escape(figure.text)}(?![\d.,]\d)", self.text)
             return m.start() if m else None
+        at = next(self.finds(figure), None)
+        if at is not None:
+            return at
+        if self._words is None:
+            self._words = word_figures(self.text)
+        return next((w.start for w in self._words if figure.agrees(w)), None)
+
+    def finds(self, figure: Figure) -> Iterator[int]:
+        """Every offset where a number printed in digits agrees with ``figure`` (as the
+        answer states it: :func:`as_stated`), in text order."""
         for at, value in self._candidates(figure):
             if figure.may_be(value):
                 window = self.text[max(0, at - 6) : at + 40]
                 if any(figure.agrees(other) for other in figures_in(window)):
-                    return at
-                if self._small_cell(figure, at, value):
-                    return at
-        if self._words is None:
-            self._words = word_figures(self.text)
-        return next((w.start for w in self._words if figure.agrees(w)), None)
+                    yield at
+                elif self._small_cell(figure, at, value):
+                    yield at
 
     def _candidates(self, figure: Figure) -> list[tuple[int, float]]:
         """The printed numbers that may be ``figure`` at some scale, in text order: looked

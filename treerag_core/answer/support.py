@@ -183,7 +183,8 @@ def _check(
     figures = [f for f in printed if not f.year]
     years = set(years_in(text)) | set(fiscal_years(text))
     names = names_in(_without_figures(text, printed))
-    terms = terms_of(text, language) - terms_of(" ".join(names), language)  # names: by name
+    said = terms_of(text, language)
+    terms = said - terms_of(" ".join(names), language)  # names: by name
     row: dict[str, Any] = {
         "text": sentence.text, "start": sentence.start, "end": sentence.end,
         "refs": list(sentence.refs), "verdict": "none", "support": None, "missing": [], "why": "",
@@ -201,6 +202,7 @@ def _check(
         figures, terms | given.asked, scope, passages, workings(text), given
     )
     found, elsewhere, best = _in_whole(figures, found, elsewhere, best, given, sentence.refs)
+    found, elsewhere = _on_its_row(figures, found, elsewhere, given, sentence.refs, said)
     found, elsewhere, by_engine = _confirmed(figures, found, elsewhere, given, sentence.refs)
     found, elsewhere, wrong = _named(figures, found, elsewhere, given, cited, passages, text)
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
@@ -214,16 +216,9 @@ def _check(
     )  # fmt: skip
     row["missing"], row["figures"] = missing, len(figures)
     row["verdict"], row["why"] = _verdict(
-        figures,
-        found,
-        elsewhere,
-        missing,
-        coverage,
-        reversed_,
-        len(terms) < MIN_CLAIM_TERMS,
-        given.computes,
-        bool(wrong),
-    )
+        figures, found, elsewhere, missing, coverage, reversed_, len(terms) < MIN_CLAIM_TERMS,
+        given.computes, bool(wrong),
+    )  # fmt: skip
     if by_engine and best is None and row["verdict"] != "unsupported":
         row["support"] = next(iter(by_engine.values()))
     elif line is not None and passage is not None and row["verdict"] != "unsupported":
@@ -277,6 +272,27 @@ def _in_whole(
             elsewhere = [f for f in elsewhere if f is not figure]
             best = best or (line, hit[1])
     return found, elsewhere, best
+
+
+def _on_its_row(
+    figures: list[Figure], found: list[Figure], elsewhere: list[Figure], given: Given,
+    refs: Sequence[str], terms: set[str],
+) -> tuple[list[Figure], list[Figure]]:  # fmt: skip
+    """With the small figures (too few digits to be looked for in a whole section) printed
+    as stated in a cited section, outside its excerpt, on a line every word of which the
+    sentence says: the row it names ("Other accrued expenses 76 78" for "Other accrued
+    expenses, 2016: $78 million"), which no chance print is. A rounded figure is not read
+    so ("$4 billion" for a row's 4,038 million: see _in_whole)."""
+    for figure in [f for f in figures if f not in found and not _confirms(f)]:
+        for passage in (p for ref in refs for p in given.whole_passages(ref)):
+            lines = (passage.line_at(at) for at in passage.finds(figure))
+            if any(ln is not None and ln.terms and ln.terms <= terms
+                   and any(figure.agrees(o) and o.digits <= figure.digits for o in ln.figures)
+                   for ln in lines):  # fmt: skip
+                found = [*found, figure]
+                elsewhere = [f for f in elsewhere if f is not figure]
+                break
+    return found, elsewhere
 
 
 def _confirms(figure: Figure) -> bool:
