@@ -90,3 +90,29 @@ def test_amounts_of_unknown_scale_are_not_combined_with_amounts_in_millions() ->
     both = compute(read_ask("What was tax reform impacts + tax reform impacts in fiscal 2018?"),
                    TableIndex.of(doc))  # fmt: skip
     assert both.complete  # two figures of one unknown scale are still added
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the ratio of inventories to total assets in fiscal 2018?",
+        "What was Acme's ratio of inventories to total assets in fiscal 2018?",
+        "What was the ratio of Acme's inventories to total assets in fiscal 2018?",
+        "What was the inventories to total assets ratio in fiscal 2018?",
+    ],
+)
+def test_the_ratio_of_one_quantity_to_another_is_computed(question: str) -> None:
+    doc = _document(
+        _row("Inventories", {2018: 90, 2017: 70}, ["Current assets"]),
+        _row("Total assets", {2018: 900, 2017: 800}, []),
+    )
+    result = compute(read_ask(question), TableIndex.of(doc))
+    assert result.complete and result.result == Decimal("0.1")
+    assert result.working == "inventories 90 / total assets 900"
+
+
+def test_a_ratio_the_metrics_know_keeps_its_formula_and_a_sentence_is_no_ratio() -> None:
+    assert read_ask("What is Nike's ratio of debt to equity in 2022?").formula == (
+        "total debt / total shareholders equity"
+    )
+    assert read_ask("What ratio of revenue went to research in 2022?") is None

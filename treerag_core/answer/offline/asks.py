@@ -44,6 +44,13 @@ _PERCENT = re.compile(r"%|\bpercent", re.I)
 _SHARE = re.compile(
     r"^(?P<a>.+?)\s+as\s+an?\s+(?:%|percent(?:age)?|share|proportion)\s+of\s+(?P<b>.+)$", re.I
 )
+# "the ratio of inventories to total assets", "Nike's ratio of…", "the ratio of Nike's
+# inventories to total assets", "inventories to total assets ratio": one quantity over
+# another, when no known metric is named so (debt to equity is one).
+_RATIO_FRAME = re.compile(r"^(?:the\s+)?ratio\s+of\s+|\s+ratio$", re.I)
+_RATIO_OF_COMPANY = re.compile(r"\bratio\s+of\s+(?:the\s+)?[^?]*?['’]s\s", re.I)
+_RATIO_PAIR = re.compile(r"(?P<a>.+?)\s+to\s+(?P<b>.+)", re.I)
+RATIO_OPERAND_WORDS = 6  # a row's name: longer is a sentence the phrase failed to cut
 _OPERATORS = re.compile(r"\s(?:\+|-|less|minus|plus|divided by)\s", re.I)
 _DECIMALS = re.compile(r"\b(one|two|three|four|1|2|3|4) decimal", re.I)
 _WHOLE = re.compile(r"\bnearest (?:whole|integer)|\bwhole number", re.I)
@@ -182,10 +189,24 @@ def _formula_of(asked: str, phrase: str, defs: dict[str, str]) -> tuple[str, str
     share = _SHARE.match(phrase)
     if share:
         return _title(phrase), f"({share.group('a')}) / ({share.group('b')})", "percent"
+    ratio = _ratio(asked, phrase) if not known else None
+    if ratio:
+        label = phrase if _RATIO_FRAME.search(phrase) else f"ratio of {phrase}"
+        return _title(label), f"({ratio[0]}) / ({ratio[1]})", "ratio"
     if known:
         metric, name = known
         return Phrase(metric_key(metric)), metric.formula, metric.kind
     return "", None, "amount"
+
+
+def _ratio(asked: str, phrase: str) -> tuple[str, str] | None:
+    """The two quantities of "the ratio of A to B" (see _RATIO_FRAME), or None."""
+    if not (_RATIO_FRAME.search(phrase) or _RATIO_OF_COMPANY.search(asked)):
+        return None
+    pair = _RATIO_PAIR.fullmatch(_RATIO_FRAME.sub("", phrase))
+    if pair is None or any(len(q.split()) > RATIO_OPERAND_WORDS for q in pair.groups()):
+        return None
+    return pair.group("a"), pair.group("b")
 
 
 def _label_from(asked: str, name: str) -> str:
