@@ -116,24 +116,3 @@ def test_a_ratio_the_metrics_know_keeps_its_formula_and_a_sentence_is_no_ratio()
         "total debt / total shareholders equity"
     )
     assert read_ask("What ratio of revenue went to research in 2022?") is None
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        "What was inventories as a percentage of total assets in fiscal 2018?",
-        "What percentage of total assets were inventories in fiscal 2018?",
-        "What percentage of Acme's total assets did inventories represent in fiscal 2018?",
-        "What share of total assets came from inventories in fiscal 2018?",
-    ],
-)
-def test_a_share_of_a_whole_is_computed_as_a_percentage(question: str) -> None:
-    doc = _document(
-        _row("Inventories", {2018: 90, 2017: 70}, ["Current assets"]),
-        _row("Total assets", {2018: 900, 2017: 800}, []),
-    )
-    ask = read_ask(question)
-    assert ask.kind == "percent"
-    assert str(ask.label) == "Inventories as a percentage of total assets"
-    result = compute(ask, TableIndex.of(doc))
-    assert result.complete and result.result == Decimal("0.1")

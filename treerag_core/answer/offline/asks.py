@@ -44,15 +44,6 @@ _PERCENT = re.compile(r"%|\bpercent", re.I)
 _SHARE = re.compile(
     r"^(?P<a>.+?)\s+as\s+an?\s+(?:%|percent(?:age)?|share|proportion)\s+of\s+(?P<b>.+)$", re.I
 )
-_OWNER = re.compile(r"\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*['’]s\s")  # "Nike's", "3M Co.'s"
-# "What percentage of revenue was R&D?", "What share of net sales did services represent?":
-# the same share, the whole named first.
-_SHARE_OF = re.compile(
-    r"^(?:what\s+)?(?:%|percent(?:age)?|share|proportion)\s+of\s+(?P<b>.+?)\s+"
-    r"(?:was|were|is|are|did|does|came from|comes? from)\s+(?P<a>.+?)"
-    r"(?:\s+(?:represent|account for|make up|comprise|contribute))?$",
-    re.I,
-)
 # "the ratio of inventories to total assets", "Nike's ratio of…", "the ratio of Nike's
 # inventories to total assets", "inventories to total assets ratio": one quantity over
 # another, when no known metric is named so (debt to equity is one).
@@ -75,8 +66,7 @@ _NOISE = re.compile(
     r"\b(?:the|year[- ]over[- ]year|yoy|average|avg|mean|cagr|compound annual growth rate|"
     r"change in|change of|growth in|growth of|growth rate|growth|change|amount of|year end|"
     r"end of|as of|for the year|grow|grew|rise|rose|increase|increased|decrease|decreased|"
-    r"decline|declined|fall|fell|in percent(?:age)?|in %|"
-    r"percentage(?!\s+of\b)|percent(?!\s+of\b))(?!\w)",  # "as a percentage of": _SHARE's
+    r"decline|declined|fall|fell|in percent(?:age)?|in %|percentage|percent)(?!\w)",
     re.I,
 )
 _PERIOD = re.compile(
@@ -199,10 +189,6 @@ def _formula_of(asked: str, phrase: str, defs: dict[str, str]) -> tuple[str, str
     share = _SHARE.match(phrase)
     if share:
         return _title(phrase), f"({share.group('a')}) / ({share.group('b')})", "percent"
-    share = _SHARE_OF.match(phrase) or _SHARE_OF.match(metric_phrase(_OWNER.sub("", asked)))
-    if share:
-        a, b = share.group("a"), share.group("b")
-        return f"{_title(a)} as a percentage of {b}", f"({a}) / ({b})", "percent"
     ratio = _ratio(asked, phrase) if not known else None
     if ratio:
         label = phrase if _RATIO_FRAME.search(phrase) else f"ratio of {phrase}"
