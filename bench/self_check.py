@@ -110,10 +110,10 @@ def report(rows: list[dict[str, Any]], commit: str) -> tuple[dict[str, Any], lis
         "",
         f"Generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} at {commit} by "
         f"`python -m bench self_check`: {PER_KIND} questions of each kind per filing from its "
-        "stored table rows (seed {SEED}); each answered by the offline engine with its filing "
+        f"stored table rows (seed {SEED}); each answered by the offline engine with its filing "
         "given and checked as the app checks it. Flagged: the check did not find every "
         "sentence supported. Halves by SHA-256 of the question; only the tuning half's "
-        "flagged answers are listed.".replace("{SEED}", str(SEED)),
+        "flagged answers are listed.",
         "",
         "| half | kind | answers | flagged | share |",
         "|---|---|---:|---:|---:|",

@@ -66,14 +66,17 @@ SET_ASIDE_BELOW = 0.5
 QUOTE_CHARS = 200
 _NOTE_LINE = re.compile(r"^[ \t]*_.*_[ \t]*$", re.M)  # our italic notes (a failed call, a cut)
 _EXCERPT_MARK = re.compile(r"\[… [\d,]+ (?:more )?characters[^\]]*\]")
-# The computed answer's own refusal ("Free cash flow, FY2020: cannot be computed: the
-# document's tables do not print capex, 2020. …"), a whole line: a note of ours, not a
-# claim.
-_REFUSAL_NOTES = tuple(
-    re.compile(re.sub(r"\\\{\w+\\\}", lambda _: r"[^\n]*?", re.escape(wording)) + "(?=\n|$)")
-    for key in ("note.not_computed_missing", "note.not_computed")
+# The app's own notes (they are ours, not claims), as the catalogue words them in each
+# language: the offline and computed answers' notes, and the computed answer's refusal line
+# ("Free cash flow, FY2020: cannot be computed: the document's tables do not print capex,
+# 2020. …"), whose placeholders match anything up to the end of its line.
+_OUR_NOTES = tuple(
+    re.compile(re.sub(r"\\\{\w+\\\}", lambda _: r"[^\n]*?", re.escape(wording))
+               + ("(?=\n|$)" if "{" in wording else ""))
+    for key in ("note.offline", "note.no_match", "note.computed", "note.not_computed_missing",
+                "note.not_computed")
     for wording in in_every_language(key)
-)
+)  # fmt: skip
 
 
 def check_support(
@@ -156,10 +159,7 @@ def _without_notes(answer: str) -> str:
     and computed answers' notes, italic notes, an excerpt's "[… 5,380 characters before]". Offsets are kept (each
     note becomes as many spaces), so a sentence's place is its place in the answer."""
     text = answer
-    for key in ("note.offline", "note.no_match", "note.computed"):
-        for note in in_every_language(key):  # the answer's language, whichever it is
-            text = text.replace(note, " " * len(note))
-    for pattern in (_NOTE_LINE, _EXCERPT_MARK, *_REFUSAL_NOTES):
+    for pattern in (*_OUR_NOTES, _NOTE_LINE, _EXCERPT_MARK):
         text = pattern.sub(lambda m: " " * len(m.group(0)), text)
     return text
 
@@ -201,8 +201,8 @@ def _check(
     found, elsewhere, best = figures_found(
         figures, terms | given.asked, scope, passages, workings(text), given
     )
-    found, elsewhere, best = _in_whole(figures, found, elsewhere, best, given, sentence.refs)
-    found, elsewhere = _on_its_row(figures, found, elsewhere, given, sentence.refs, said)
+    found, elsewhere, best = _in_whole(figures, found, elsewhere, best, given, sentence.refs,
+                                       said)  # fmt: skip
     found, elsewhere, by_engine = _confirmed(figures, found, elsewhere, given, sentence.refs)
     found, elsewhere, wrong = _named(figures, found, elsewhere, given, cited, passages, text)
     missing = [f.text for f in figures if f not in found and f not in elsewhere]
@@ -256,43 +256,43 @@ def _unnamed(
 
 def _in_whole(
     figures: list[Figure], found: list[Figure], elsewhere: list[Figure],
-    best: tuple[Line, Passage] | None, given: Given, refs: Sequence[str],
+    best: tuple[Line, Passage] | None, given: Given, refs: Sequence[str], said: set[str],
 ) -> tuple[list[Figure], list[Figure], tuple[Line, Passage] | None]:  # fmt: skip
-    """With the figures printed in the part of a cited section its excerpt left out: only
-    those stated to MIN_CONFIRMING_DIGITS digits or more (a long section prints some "10%"
-    or "1.8" by chance; it does not print "$510,329 million" by chance), or rounded from
-    such a print within a narrow band ("$510 billion" for it: a band of a tenth of a
-    percent; a round "$500 million" is not read so, it may meet any "500")."""
-    for figure in [f for f in figures if f not in found and _confirms(f)]:
-        hit = next(((at, p) for ref in refs for p in given.whole_passages(ref)
-                    if (at := p.find(figure)) is not None), None)  # fmt: skip
-        line = hit[1].line_at(hit[0]) if hit is not None else None
-        if hit is not None and line is not None and _printed_precisely(figure, line):
+    """With the figures printed in the part of a cited section its excerpt left out: those
+    stated to MIN_CONFIRMING_DIGITS digits or more (a long section prints some "10%" or
+    "1.8" by chance; it does not print "$510,329 million" by chance), or rounded from such
+    a print within a narrow band ("$510 billion" for it: a band of a tenth of a percent; a
+    round "$500 million" is not read so, it may meet any "500"); a smaller one only as
+    printed on a line every word of which the sentence ``said``: the row it names ("Other
+    accrued expenses 76 78" for "Other accrued expenses, 2016: $78 million")."""
+    for figure in [f for f in figures if f not in found]:
+        line = _whole_line(figure, given, refs, said)
+        if line is not None:
             found = [*found, figure]
             elsewhere = [f for f in elsewhere if f is not figure]
-            best = best or (line, hit[1])
+            best = best or line
     return found, elsewhere, best
 
 
-def _on_its_row(
-    figures: list[Figure], found: list[Figure], elsewhere: list[Figure], given: Given,
-    refs: Sequence[str], terms: set[str],
-) -> tuple[list[Figure], list[Figure]]:  # fmt: skip
-    """With the small figures (too few digits to be looked for in a whole section) printed
-    as stated in a cited section, outside its excerpt, on a line every word of which the
-    sentence says: the row it names ("Other accrued expenses 76 78" for "Other accrued
-    expenses, 2016: $78 million"), which no chance print is. A rounded figure is not read
-    so ("$4 billion" for a row's 4,038 million: see _in_whole)."""
-    for figure in [f for f in figures if f not in found and not _confirms(f)]:
-        for passage in (p for ref in refs for p in given.whole_passages(ref)):
-            lines = (passage.line_at(at) for at in passage.finds(figure))
-            if any(ln is not None and ln.terms and ln.terms <= terms
-                   and any(figure.agrees(o) and o.digits <= figure.digits for o in ln.figures)
-                   for ln in lines):  # fmt: skip
-                found = [*found, figure]
-                elsewhere = [f for f in elsewhere if f is not figure]
-                break
-    return found, elsewhere
+def _whole_line(
+    figure: Figure, given: Given, refs: Sequence[str], said: set[str]
+) -> tuple[Line, Passage] | None:
+    """The line of a cited whole section that confirms ``figure`` (see _in_whole)."""
+    wholes = [p for ref in refs for p in given.whole_passages(ref)]
+    if _confirms(figure):
+        hit = next(((at, p) for p in wholes if (at := p.find(figure)) is not None), None)
+        line = hit[1].line_at(hit[0]) if hit is not None else None
+        return (line, hit[1]) if line and hit and _printed_precisely(figure, line) else None
+    for passage in wholes:
+        for line in (passage.line_at(at) for at in passage.finds(figure)):
+            if (
+                line is not None
+                and line.terms
+                and line.terms <= said
+                and any(figure.agrees(o) and o.digits <= figure.digits for o in line.figures)
+            ):
+                return line, passage
+    return None
 
 
 def _confirms(figure: Figure) -> bool:
