@@ -1,4 +1,5 @@
-"""``python -m bench self_check``: the offline engine's answers, checked by the support check.
+"""``python -m bench self_check``: the offline engine's answers, right or not, and checked by
+the support check.
 
 The engine copies and computes its answers from the document's own cells, so the check
 should find every one of them supported; each one flagged is a disagreement, a fault of
@@ -7,9 +8,11 @@ for a claim). The questions are written from the filings' own stored table rows,
 people ask about a statement they are reading: a value in a year, its change and its
 growth between two years, and the ratio of two rows of one table, four of each kind per
 filing, drawn with a fixed seed. Nobody wrote them for a rule, so they reach rows and
-labels no hand-written set does. Halves by a hash of the question: the rules were mended
-looking at the flagged answers of the tuning half only; the held-out half's are counted,
-never listed.
+labels no hand-written set does. Each question's right answer is known from the rows it
+was written from, so each answer is also scored right or not
+(:mod:`bench.self_check_right`): an answer the check finds supported can still be another
+row's figure. Halves by a hash of the question: the rules were mended looking at the
+tuning half's answers only; the held-out half's are counted, never listed.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import Any
 
 from .financebench import DEV_SET, OUT, index_all
 from .record import RESULTS, write_results
+from .self_check_right import Asked, asked_of, is_right
 
 KINDS = ("value", "change", "growth", "ratio")
 PER_KIND = 4  # questions of each kind per filing
@@ -52,27 +56,28 @@ def candidate_rows(document: dict[str, Any]) -> list[tuple[dict, dict, list[int]
     return out
 
 
-def questions_for(company: str, rows: list, rng: random.Random) -> list[tuple[str, str]]:
-    """``PER_KIND`` questions of each kind about ``rows`` (kind, question)."""
+def questions_for(company: str, rows: list, rng: random.Random) -> list[tuple[str, str, Asked]]:
+    """``PER_KIND`` questions of each kind about ``rows`` (kind, question, what it asks)."""
     out = []
     for kind in KINDS:
         for _ in range(PER_KIND):
             table, row, years = rng.choice(rows)
             label, (last, first) = row["label"], years[:2]
+            asked = asked_of(kind, row, years)
             if kind == "value":
-                out.append((kind, f"What was {company}'s {label} in fiscal {last}?"))
+                out.append((kind, f"What was {company}'s {label} in fiscal {last}?", asked))
             elif kind == "change":
                 out.append((kind, f"By how much did {company}'s {label} change from fiscal "
-                                  f"{first} to fiscal {last}?"))  # fmt: skip
+                                  f"{first} to fiscal {last}?", asked))  # fmt: skip
             elif kind == "growth":
                 out.append((kind, f"What was the percentage growth in {company}'s {label} "
-                                  f"from fiscal {first} to fiscal {last}?"))  # fmt: skip
+                                  f"from fiscal {first} to fiscal {last}?", asked))  # fmt: skip
             else:
                 others = [r for t, r, _ in rows if t is table and r is not row]
                 if others:
                     other = rng.choice(others)["label"]
                     out.append((kind, f"What was the ratio of {company}'s {label} to {other} "
-                                      f"in fiscal {last}?"))  # fmt: skip
+                                      f"in fiscal {last}?", asked_of(kind, row, years, other)))  # fmt: skip
     return out
 
 
@@ -88,13 +93,14 @@ def run(registry: Path) -> list[dict[str, Any]]:
         document = get_document_by_id(meta["doc_id"], str(registry))
         rows = candidate_rows(document)
         company = meta["file_name"].split("_")[0].title()
-        for kind, question in questions_for(company, rows, rng) if rows else []:
+        for kind, question, asked in questions_for(company, rows, rng) if rows else []:
             started = time.perf_counter()
             answer = library.ask(question, [meta["doc_id"]])
             support = answer.support or {}
             out.append({
                 "file": meta["file_name"], "kind": kind, "question": question,
                 "half": half_of(question), "flagged": bool(support.get("flagged")),
+                "right": is_right(answer.text, asked, rows),
                 "verdict": support.get("verdict"), "seconds": time.perf_counter() - started,
                 "answer": answer.text if half_of(question) == HALVES[0] else "",
                 "why": [s.get("why") for s in support.get("sentences") or []
@@ -104,35 +110,41 @@ def run(registry: Path) -> list[dict[str, Any]]:
 
 
 def report(rows: list[dict[str, Any]], commit: str) -> tuple[dict[str, Any], list[str]]:
-    """The table by half and kind, and the tuning half's flagged answers listed."""
+    """The table by half and kind, and the tuning half's flagged and wrong answers listed."""
     lines = [
-        "# The offline engine's answers, checked by the support check",
+        "# The offline engine's answers: right, and checked by the support check",
         "",
         f"Generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} at {commit} by "
         f"`python -m bench self_check`: {PER_KIND} questions of each kind per filing from its "
         f"stored table rows (seed {SEED}); each answered by the offline engine with its filing "
-        "given and checked as the app checks it. Flagged: the check did not find every "
-        "sentence supported. Halves by SHA-256 of the question; only the tuning half's "
-        "flagged answers are listed.",
+        "given and checked as the app checks it. Right: the answer's first line states the "
+        "figure the rows give (`bench/self_check_right.py`). Flagged: the check did not find "
+        "every sentence supported. Halves by SHA-256 of the question; only the tuning half's "
+        "answers are listed.",
         "",
-        "| half | kind | answers | flagged | share |",
-        "|---|---|---:|---:|---:|",
+        "| half | kind | answers | right | share right | flagged | share flagged |",
+        "|---|---|---:|---:|---:|---:|---:|",
     ]
     summary: dict[str, Any] = {}
     for half in HALVES:
         for kind in (*KINDS, "all"):
             mine = [r for r in rows if r["half"] == half and kind in ("all", r["kind"])]
-            flagged = sum(r["flagged"] for r in mine)
-            share = flagged / len(mine) if mine else 0.0
-            summary[f"{half}/{kind}"] = {"answers": len(mine), "flagged": flagged, "share": share}
-            bold = "**" if kind == "all" else ""
-            lines.append(f"| {half} | {kind} | {len(mine)} | {bold}{flagged}{bold} | "
-                         f"{bold}{share:.1%}{bold} |")  # fmt: skip
+            flagged, right = sum(r["flagged"] for r in mine), sum(r["right"] for r in mine)
+            n = len(mine) or 1
+            summary[f"{half}/{kind}"] = {"answers": len(mine), "flagged": flagged,
+                                         "share": flagged / n, "right": right,
+                                         "share_right": right / n}  # fmt: skip
+            b = "**" if kind == "all" else ""
+            lines.append(f"| {half} | {kind} | {len(mine)} | {b}{right}{b} | {b}{right / n:.1%}{b} "
+                         f"| {b}{flagged}{b} | {b}{flagged / n:.1%}{b} |")  # fmt: skip
+    tuning = [r for r in rows if r["half"] == HALVES[0]]
     lines += ["", "Flagged in the tuning half, and why:", ""]
-    for r in rows:
-        if r["half"] == HALVES[0] and r["flagged"]:
-            lines.append(f"- {r['file']} ({r['kind']}): {r['question']} — {'; '.join(r['why'])}")
-    why = Counter(w for r in rows if r["half"] == HALVES[0] for w in r["why"])
+    lines += [f"- {r['file']} ({r['kind']}): {r['question']} — {'; '.join(r['why'])}"
+              for r in tuning if r["flagged"]]  # fmt: skip
+    lines += ["", "Not right in the tuning half (the answer's first line):", ""]
+    lines += [f"- {r['file']} ({r['kind']}): {r['question']} — {r['answer'].splitlines()[0][:200]}"
+              for r in tuning if not r["right"]]  # fmt: skip
+    why = Counter(w for r in tuning for w in r["why"])
     return {
         "commit": commit,
         "seed": SEED,

@@ -116,3 +116,38 @@ def test_a_ratio_the_metrics_know_keeps_its_formula_and_a_sentence_is_no_ratio()
         "total debt / total shareholders equity"
     )
     assert read_ask("What ratio of revenue went to research in 2022?") is None
+
+
+def test_a_printed_label_holding_operators_is_one_row_even_inside_a_ratio() -> None:
+    # "Less valuation allowance" and "Other expense/(income)" are rows the document prints:
+    # their "less" and "/" are the labels' own words, not a subtraction and a division.
+    doc = _document(
+        _row("Net deferred income tax assets", {2018: 400, 2017: 300}, []),
+        _row("Less valuation allowance", {2018: -100, 2017: -90}, []),
+        _row("Other expense/(income)", {2018: 12, 2017: -8}, []),
+    )
+    index = TableIndex.of(doc)
+    ratio = compute(read_ask("What was the ratio of Acme's Net deferred income tax assets to "
+                             "Less valuation allowance in fiscal 2018?"), index)  # fmt: skip
+    assert ratio.complete and ratio.result == Decimal(-4)
+    change = compute(read_ask("By how much did Acme's Other expense/(income) change from "
+                              "fiscal 2017 to fiscal 2018?"), index)  # fmt: skip
+    assert change.complete and change.result == Decimal(20 * 10**6)
+
+
+def test_a_weighted_average_is_a_row_not_an_average_of_periods() -> None:
+    # Under a parent that says "per share", as a statement's share counts are printed.
+    doc = _document(
+        _row(
+            "Weighted-average shares, assuming dilution",
+            {2018: 250, 2017: 270},
+            ["Earnings per common share"],
+            unit="",
+        ),
+    )
+    ask = read_ask("By how much did Acme's Weighted-average shares, assuming dilution change "
+                   "from fiscal 2017 to fiscal 2018?")  # fmt: skip
+    assert ask is not None and not ask.average and ask.kind == "change"
+    result = compute(ask, TableIndex.of(doc))
+    assert result.complete and result.result == Decimal(-20)
+    assert read_ask("What was the average inventory between FY2017 and FY2018?").average

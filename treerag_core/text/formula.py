@@ -12,6 +12,7 @@ whether it is a value, an average or a change. Nothing here reads a document.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -47,6 +48,24 @@ _PERIOD_TAIL = re.compile(
 )
 
 
+# Inside a row label the document prints, operator signs and words are the label's own
+# ("Less valuation allowance", "Other expense/(income)", "Average price paid per share"):
+# they are masked with private-use characters while the text is cut, then given back.
+_SIGNS_IN_LABELS = "/+*×÷()"
+_MASKING = str.maketrans(_SIGNS_IN_LABELS, "\ue000\ue001\ue002\ue003\ue004\ue006\ue007")
+_UNMASKING = {v: k for k, v in _MASKING.items()}
+_KEPT = "\ue005"  # after an operator word or a spaced dash that belongs to a label
+_PIECE = re.compile(r"[^\s()\[\]]+")
+_OPERATOR_PIECES = frozenset(w for w, _ in WORD_OPERATORS if " " not in w) | {"-", "−", "–", "x"}
+LABEL_WORDS = 12  # the longest label looked for in a formula's text
+
+
+def label_key(text: str) -> str:
+    """How a row label is compared with a formula's text: its words, case, spacing and
+    brackets aside ("Other expense/(income)" is "other expense/ income")."""
+    return " ".join(_PIECE.findall(text.lower()))
+
+
 class FormulaError(TreeragError):
     """A formula that cannot be read ("revenue / / assets", unbalanced parentheses)."""
 
@@ -67,10 +86,56 @@ class Operand:
 Expr = Decimal | Operand | str | tuple
 
 
-def tokens(text: str) -> list[tuple[str, str]]:
+def _masked(text: str, labels: Collection[str]) -> str:
+    """``text`` with the operators inside each printed label it holds masked (the longest
+    label first, at each place)."""
+    pieces = list(_PIECE.finditer(text))
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(pieces):
+        for j in range(min(len(pieces), i + LABEL_WORDS), i, -1):
+            words = [m.group() for m in pieces[i:j]]
+            start, end = _bracketed(text, pieces[i].start(), pieces[j - 1].end())
+            if label_key(" ".join(words)) in labels and (
+                any(w.lower() in _OPERATOR_PIECES for w in words)
+                or any(ch in text[start:end] for ch in _SIGNS_IN_LABELS)
+            ):
+                spans.append((start, end))
+                i = j - 1
+                break
+        i += 1
+    for start, end in reversed(spans):
+        inside = [
+            w + _KEPT if w.lower() in _OPERATOR_PIECES else w.translate(_MASKING)
+            for w in text[start:end].split(" ")
+        ]
+        text = f"{text[:start]}{' '.join(inside)}{text[end:]}"
+    return text
+
+
+def _bracketed(text: str, start: int, end: int) -> tuple[int, int]:
+    """A label's span with the brackets it opens or closes at its ends ("(Increase)
+    decrease", "Tax provision/(benefit)")."""
+
+    def unclosed() -> int:
+        return text.count("(", start, end) - text.count(")", start, end)
+
+    while end < len(text) and text[end] == ")" and unclosed() > 0:
+        end += 1
+    while start and text[start - 1] == "(" and unclosed() < 0:
+        start -= 1
+    return start, end
+
+
+def _unmasked(value: str) -> str:
+    return value.replace(_KEPT, "").translate(_UNMASKING)
+
+
+def tokens(text: str, labels: Collection[str] = ()) -> list[tuple[str, str]]:
     """``[(kind, text)]``: "num", "op", "(", ")" and "words" (runs of phrase text; a
-    bracketed note is one "note" token)."""
-    spaced = f" {text} "
+    bracketed note is one "note" token). ``labels``: the row labels the document prints
+    (:func:`label_key`), whose operator words and signs are words, not operators."""
+    spaced = f" {_masked(text, labels) if labels else text} "
     for words, sign in WORD_OPERATORS:
         spaced = re.sub(rf"(?<=\s){words}(?=\s)", f" {sign} ", spaced, flags=re.I)
     out: list[tuple[str, str]] = []
@@ -97,6 +162,8 @@ def tokens(text: str) -> list[tuple[str, str]]:
             out[-1] = ("words", f"{out[-1][1]} {value}")
         else:
             out.append(("words", value))
+    if labels:
+        out = [(kind, _unmasked(value)) for kind, value in out]
     return _join_years(out)
 
 
@@ -128,9 +195,10 @@ def _join_years(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
-def parse(text: str, default_years: tuple[int, ...] = ()) -> Expr:
-    """The expression ``text`` writes; leaves without a year are read in ``default_years``."""
-    parser = _Parser(tokens(text), default_years)
+def parse(text: str, default_years: tuple[int, ...] = (), labels: Collection[str] = ()) -> Expr:
+    """The expression ``text`` writes; leaves without a year are read in ``default_years``;
+    ``labels``: the row labels the document prints, each read as one quantity."""
+    parser = _Parser(tokens(text, labels), default_years, labels)
     expr = parser.expression()
     if parser.at < len(parser.items):
         raise raised(FormulaError, "error.formula_unreadable", text=text)
@@ -141,6 +209,7 @@ def parse(text: str, default_years: tuple[int, ...] = ()) -> Expr:
 class _Parser:
     items: list[tuple[str, str]]
     default_years: tuple[int, ...]
+    labels: Collection[str] = ()
     at: int = 0
 
     def peek(self) -> tuple[str, str]:
@@ -174,7 +243,7 @@ class _Parser:
             self.at += 1
             return self._noted(inner)
         if kind == "words":
-            return self._noted(operand(value, self.default_years))
+            return self._noted(operand(value, self.default_years, self.labels))
         found = value or Phrase("error.formula_its_end")
         raise raised(FormulaError, "error.formula_expected", found=found)
 
@@ -188,13 +257,16 @@ class _Parser:
         return expr
 
 
-def operand(phrase: str, default_years: tuple[int, ...] = ()) -> Operand:
+def operand(
+    phrase: str, default_years: tuple[int, ...] = (), labels: Collection[str] = ()
+) -> Operand:
     """One leaf's phrase read: "average inventory between FY2018 and FY2019" is inventory
     averaged over 2018 and 2019; "FY2019 COGS" is COGS in 2019; "revenue" is revenue in the
-    default years."""
+    default years. A row the document prints as "Average price paid per share" (one of
+    ``labels``) is that row's value, not an average."""
     text = " ".join(phrase.split())
     mode = "value"
-    if _AVERAGE.search(text):
+    if _AVERAGE.search(text) and label_key(_PERIOD_TAIL.sub(" ", text)) not in labels:
         mode, text = "average", _AVERAGE.sub("", text)
     elif _CHANGE.search(text):
         mode, text = "change", _CHANGE.sub("", text)

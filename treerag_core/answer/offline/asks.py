@@ -33,7 +33,10 @@ _ASKS = re.compile(
 )
 _CAGR = re.compile(r"\bcagr\b|compound annual growth", re.I)
 # A question asking for a mean (also the support check's: :mod:`..support_steps`).
-AVERAGE_WORDS = re.compile(r"\baverage\b|\bavg\b|\bmean\b", re.I)
+# "Weighted-average shares" and "weighted average shares" name a row, not an average of
+# periods: a weighted or hyphenated "average" is not the frame's word.
+_NOT_WEIGHTED = r"(?<!weighted[- ])(?<![-\w])"
+AVERAGE_WORDS = re.compile(rf"{_NOT_WEIGHTED}average\b|\bavg\b|\bmean\b", re.I)
 _SPAN = re.compile(r"\b(\d+|two|three|four|five)[- ]year\b", re.I)
 _CHANGE = re.compile(
     r"\bchange\b|\bgrowth\b|\bgr[eo]w\b|\bincrease[ds]?\b|\bdecrease[ds]?\b|\bdecline[ds]?\b",
@@ -63,7 +66,7 @@ _STATEMENT = re.compile(
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 # Words around a metric's name in a question that are not part of it.
 _NOISE = re.compile(
-    r"\b(?:the|year[- ]over[- ]year|yoy|average|avg|mean|cagr|compound annual growth rate|"
+    rf"\b(?:the|year[- ]over[- ]year|yoy|{_NOT_WEIGHTED}average|avg|mean|cagr|compound annual growth rate|"
     r"change in|change of|growth in|growth of|growth rate|growth|change|amount of|year end|"
     r"end of|as of|for the year|grow|grew|rise|rose|increase|increased|decrease|decreased|"
     r"decline|declined|fall|fell|in percent(?:age)?|in %|percentage|percent)(?!\w)",
@@ -177,6 +180,10 @@ def _formula_of(asked: str, phrase: str, defs: dict[str, str]) -> tuple[str, str
     defined = plain_name(max(named, key=len)) if named else ""
     if named and known and defined != known[1] and defined in known[1]:
         named = []  # "EBITDA % margin" with EBITDA defined: the margin is asked
+    ratio = _ratio(asked, phrase) if not known and not named else None
+    if ratio:  # before the operators: "the ratio of A to Less B" names two rows
+        label = phrase if _RATIO_FRAME.search(phrase) else f"ratio of {phrase}"
+        return _title(label), f"({ratio[0]}) / ({ratio[1]})", "ratio"
     if _OPERATORS.search(f" {phrase} "):
         return _title(phrase), phrase, "amount"
     if named:
@@ -189,10 +196,6 @@ def _formula_of(asked: str, phrase: str, defs: dict[str, str]) -> tuple[str, str
     share = _SHARE.match(phrase)
     if share:
         return _title(phrase), f"({share.group('a')}) / ({share.group('b')})", "percent"
-    ratio = _ratio(asked, phrase) if not known else None
-    if ratio:
-        label = phrase if _RATIO_FRAME.search(phrase) else f"ratio of {phrase}"
-        return _title(label), f"({ratio[0]}) / ({ratio[1]})", "ratio"
     if known:
         metric, name = known
         return Phrase(metric_key(metric)), metric.formula, metric.kind

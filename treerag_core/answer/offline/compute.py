@@ -158,11 +158,11 @@ class _Run:
         one row when they read as no formula (a row labelled with an operator's word, "Less
         accumulated amortization"; "losses/(gains)" cut at its slash)."""
         try:
-            expr = parse(text, years)
+            expr = parse(text, years, self.index.labels)
         except FormulaError:
             if not asked:
                 raise
-            expr = read_operand(text.strip(" +-−–*/×÷"), years)
+            expr = read_operand(text.strip(" +-−–*/×÷"), years, self.index.labels)
         try:
             return self.expr(expr)
         except _Stop as stop:

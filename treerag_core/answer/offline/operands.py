@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from ...text.formula import label_key
 from ...text.metrics import OUTFLOWS, plain_name, statement_for
 from ...text.numbers import Cell
 from ...text.table_data import row_path, tables_of
@@ -94,6 +95,9 @@ class TableIndex:
     # so each is read when first a candidate (building all of them was a third of the
     # index's cost on a filing's first computed question)
     parsed: dict[int, Row] = field(default_factory=dict)
+    # every row's label as a formula compares it (:func:`..text.formula.label_key`), with
+    # and without its asides: a question naming one names that row, whatever words it holds
+    labels: frozenset[str] = frozenset()
 
     def cell(
         self, phrase: str, year: int, note: str = "", prefer: Found | None = None,
@@ -136,7 +140,12 @@ class TableIndex:
         for at, (_, row) in enumerate(entries):
             for word in _label_words(vocab, row):
                 rows_with.setdefault(word, set()).add(at)
-        return cls(document, entries, vocab, {w: frozenset(r) for w, r in rows_with.items()})
+        labels = frozenset(
+            label_key(text) for _, row in entries
+            for text in (row["label"], _ASIDE.sub(" ", row["label"]))
+        )  # fmt: skip
+        rows = {w: frozenset(r) for w, r in rows_with.items()}
+        return cls(document, entries, vocab, rows, labels=labels)
 
 
 def _scored_row(table: Mapping[str, Any], row: Mapping[str, Any]) -> Row:
@@ -178,19 +187,16 @@ def find_cell(
     assert index.vocab is not None
     per_share = bool(_PER_SHARE.search(name))
     change = bool(_CHANGE_ROW.search(name))
+    printed = label_key(phrase) if label_key(phrase) in index.labels else ""
     for at in index.candidates([p for p in [question.metric, *question.phrases] if p]):
         table, row = index.entries[at]
+        if not (_labelled(row, printed) or _names(index.vocab, row, question, per_share, change)):
+            continue
         parsed = index.row(at)
-        if not per_share and _PER_SHARE.search(row_path(row)):
-            continue  # "Per Share Data › Net earnings": not the amount asked
-        if not change and _CHANGE_ROW.search(row["label"]):
-            continue  # "(Increase) decrease in inventories": a change, not the level asked
         column = next(
             (i for i, y in enumerate(parsed.years) if y == year and i < len(parsed.cells)), None
         )
         if column is None or parsed.cells[column].value is None:
-            continue
-        if not names_all(index.vocab, question, " ".join([*row.get("parents", []), row["label"]])):
             continue
         score = score_row(parsed, question, index.vocab, str(table.get("section", "")))
         if score is None:
@@ -212,6 +218,27 @@ def find_cell(
     near = [x for x in scored if x[0] >= top - NEAR_SCORE]
     same = [x for x in near if prefer[0] and (x[2].table, x[2].label) == prefer]
     return (same or [max(near, key=lambda x: (x[1], x[0]))])[0][2]
+
+
+def _names(
+    vocab: Vocabulary, row: Mapping[str, Any], question: Question, per_share: bool,
+    change: bool,
+) -> bool:  # fmt: skip
+    """The row names the quantity: an amount asked is not a per-share figure ("Per Share
+    Data › Net earnings") nor a change ("(Increase) decrease in inventories") unless the
+    question asks for one, and the label says its words (:func:`names_all`)."""
+    if not per_share and _PER_SHARE.search(row_path(row)):
+        return False
+    if not change and _CHANGE_ROW.search(row["label"]):
+        return False
+    return names_all(vocab, question, " ".join([*row.get("parents", []), row["label"]]))
+
+
+def _labelled(row: Mapping[str, Any], printed: str) -> bool:
+    """The row's label is the one the phrase prints, word for word: it names the row even
+    where the question's reading drops a word of it ("assuming", "RSUs")."""
+    label = row["label"]
+    return bool(printed) and printed in (label_key(label), label_key(_ASIDE.sub(" ", label)))
 
 
 def _prints_all(parsed: Row, years: tuple[int, ...]) -> bool:
