@@ -43,3 +43,18 @@ def test_a_printed_average_row_is_its_value_and_other_text_parses_as_before() ->
     assert parse("Total debt less cash", (2020,), LABELS)[0] == "-"
     with pytest.raises(FormulaError):  # without the document's labels: "less" is an operator
         parse("Less valuation allowance", (2020,))
+
+
+def test_a_row_labelled_with_a_sign_alone_does_not_hide_the_operator() -> None:
+    # A filing's table read with a lone "+" as a row label: the sum is still a sum.
+    labels = LABELS | {"+"}
+    assert parse("operating income + depreciation", (2020,), labels)[0] == "+"
+
+
+def test_a_label_opening_with_a_sign_is_one_only_where_no_quantity_stands_before_it() -> None:
+    # A reconciliation prints "+ Depreciation and amortization" as a row's label.
+    labels = LABELS | {label_key("+ Depreciation and amortization")}
+    assert parse("operating income + depreciation and amortization", (2020,), labels)[0] == "+"
+    assert parse("(total debt) / (less valuation allowance)", (2020,), labels)[2] == Operand(
+        "less valuation allowance", "value", (2020,)
+    )

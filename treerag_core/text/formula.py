@@ -56,6 +56,7 @@ _MASKING = str.maketrans(_SIGNS_IN_LABELS, "\ue000\ue001\ue002\ue003\ue004\ue006
 _UNMASKING = {v: k for k, v in _MASKING.items()}
 _KEPT = "\ue005"  # after an operator word or a spaced dash that belongs to a label
 _PIECE = re.compile(r"[^\s()\[\]]+")
+_LETTER = re.compile(r"[^\W\d_]")
 _OPERATOR_PIECES = frozenset(w for w, _ in WORD_OPERATORS if " " not in w) | {"-", "−", "–", "x"}
 LABEL_WORDS = 12  # the longest label looked for in a formula's text
 
@@ -93,17 +94,12 @@ def _masked(text: str, labels: Collection[str]) -> str:
     spans: list[tuple[int, int]] = []
     i = 0
     while i < len(pieces):
-        for j in range(min(len(pieces), i + LABEL_WORDS), i, -1):
-            words = [m.group() for m in pieces[i:j]]
-            start, end = _bracketed(text, pieces[i].start(), pieces[j - 1].end())
-            if label_key(" ".join(words)) in labels and (
-                any(w.lower() in _OPERATOR_PIECES for w in words)
-                or any(ch in text[start:end] for ch in _SIGNS_IN_LABELS)
-            ):
-                spans.append((start, end))
-                i = j - 1
-                break
-        i += 1
+        found = _label_at(text, pieces, i, labels)
+        if found is not None:
+            spans.append(found[:2])
+            i = found[2]
+        else:
+            i += 1
     for start, end in reversed(spans):
         inside = [
             w + _KEPT if w.lower() in _OPERATOR_PIECES else w.translate(_MASKING)
@@ -111,6 +107,37 @@ def _masked(text: str, labels: Collection[str]) -> str:
         ]
         text = f"{text[:start]}{' '.join(inside)}{text[end:]}"
     return text
+
+
+def _label_at(
+    text: str, pieces: list[re.Match[str]], i: int, labels: Collection[str]
+) -> tuple[int, int, int] | None:
+    """The longest label of words holding an operator that starts at piece ``i``: its
+    span and the piece after it (a row labelled "+" alone is no label here)."""
+    for j in range(min(len(pieces), i + LABEL_WORDS), i, -1):
+        words = [m.group() for m in pieces[i:j]]
+        start, end = _bracketed(text, pieces[i].start(), pieces[j - 1].end())
+        named = [w for w in words if not _operator(w) and _LETTER.search(w)]
+        holds = len(named) < len(words) or any(c in text[start:end] for c in _SIGNS_IN_LABELS)
+        if named and holds and label_key(" ".join(words)) in labels:
+            if _alone(text, start, end, words):
+                return start, end, j
+    return None
+
+
+def _operator(word: str) -> bool:
+    return word.lower() in _OPERATOR_PIECES or word[0] in "+*/×÷"
+
+
+def _alone(text: str, start: int, end: int, words: list[str]) -> bool:
+    """A label opening with an operator ("Less valuation allowance", a reconciliation's
+    "+ Depreciation and amortization") is the label only where no quantity stands before it
+    ("operating income + depreciation and amortization" adds); one ending with an operator,
+    where none stands after it."""
+    before, after = text[:start].rstrip(), text[end:].lstrip()
+    if _operator(words[0]) and before and not before.endswith(("(", "[")):
+        return False
+    return not (_operator(words[-1]) and after and not after.startswith((")", "]")))
 
 
 def _bracketed(text: str, start: int, end: int) -> tuple[int, int]:
