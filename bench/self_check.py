@@ -31,6 +31,9 @@ from .record import RESULTS, write_results
 from .self_check_right import Asked, asked_of, is_right
 
 KINDS = ("value", "change", "growth", "ratio")
+# Kinds added later, drawn with a seed of their own so the first kinds' questions stay the
+# same: "A as a percentage of B" (a share, two rows of one table).
+LATER_KINDS = ("share",)
 PER_KIND = 4  # questions of each kind per filing
 SEED = 20261206
 HALVES = ("tuning", "held out")
@@ -56,10 +59,12 @@ def candidate_rows(document: dict[str, Any]) -> list[tuple[dict, dict, list[int]
     return out
 
 
-def questions_for(company: str, rows: list, rng: random.Random) -> list[tuple[str, str, Asked]]:
+def questions_for(
+    company: str, rows: list, rng: random.Random, kinds: tuple[str, ...] = KINDS
+) -> list[tuple[str, str, Asked]]:
     """``PER_KIND`` questions of each kind about ``rows`` (kind, question, what it asks)."""
     out = []
-    for kind in KINDS:
+    for kind in kinds:
         for _ in range(PER_KIND):
             table, row, years = rng.choice(rows)
             label, (last, first) = row["label"], years[:2]
@@ -76,9 +81,15 @@ def questions_for(company: str, rows: list, rng: random.Random) -> list[tuple[st
                 others = [r for t, r, _ in rows if t is table and r is not row]
                 if others:
                     other = rng.choice(others)["label"]
-                    out.append((kind, f"What was the ratio of {company}'s {label} to {other} "
-                                      f"in fiscal {last}?", asked_of(kind, row, years, other)))  # fmt: skip
+                    out.append((kind, _two_rows(kind, company, label, other, last),
+                                asked_of(kind, row, years, other)))  # fmt: skip
     return out
+
+
+def _two_rows(kind: str, company: str, label: str, other: str, year: int) -> str:
+    if kind == "share":
+        return f"What was {company}'s {label} as a percentage of {other} in fiscal {year}?"
+    return f"What was the ratio of {company}'s {label} to {other} in fiscal {year}?"
 
 
 def run(registry: Path) -> list[dict[str, Any]]:
@@ -86,14 +97,16 @@ def run(registry: Path) -> list[dict[str, Any]]:
     from treerag_core import get_document_by_id, list_documents
     from treerag_core.client import Library
 
-    rng = random.Random(SEED)
+    rng, later = random.Random(SEED), random.Random(SEED + 1)
     library = Library.open(str(registry))
     out = []
     for meta in sorted(list_documents(str(registry)), key=lambda m: m["file_name"]):
         document = get_document_by_id(meta["doc_id"], str(registry))
         rows = candidate_rows(document)
         company = meta["file_name"].split("_")[0].title()
-        for kind, question, asked in questions_for(company, rows, rng) if rows else []:
+        asked_here = [*questions_for(company, rows, rng), *questions_for(company, rows, later,
+                      LATER_KINDS)] if rows else []  # fmt: skip
+        for kind, question, asked in asked_here:
             started = time.perf_counter()
             answer = library.ask(question, [meta["doc_id"]])
             support = answer.support or {}
@@ -127,7 +140,7 @@ def report(rows: list[dict[str, Any]], commit: str) -> tuple[dict[str, Any], lis
     ]
     summary: dict[str, Any] = {}
     for half in HALVES:
-        for kind in (*KINDS, "all"):
+        for kind in (*KINDS, *LATER_KINDS, "all"):
             mine = [r for r in rows if r["half"] == half and kind in ("all", r["kind"])]
             flagged, right = sum(r["flagged"] for r in mine), sum(r["right"] for r in mine)
             n = len(mine) or 1

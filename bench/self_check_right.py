@@ -5,11 +5,12 @@ difference of two of its cells (a change), that difference over the earlier cell
 growth), or the quotient of two rows' cells (a ratio). A label can be printed by more than
 one row (a statement and its note), so every row of the filing printing the same label
 gives a right answer. The answer's headline (its first line) is right when one of its
-numbers is one of them, as rounded to the decimals it prints, or scaled by a thousand (a
-headline in billions of a row in millions), or within half a percent. A change or growth
+numbers is one of them, as rounded to the decimals it prints, or within half a percent, or,
+for an amount, scaled by a thousand (a headline in billions of a row in millions). A change or growth
 asked "from fiscal 2017 to fiscal 2016" (the generator's years in a table's order) may be
 answered either way round: the engine reads periods in time order and says so in its
-headline ("FY2016–FY2017"). A ratio may be given as a quotient or as a percentage.
+headline ("FY2016–FY2017"). A ratio may be given as a quotient or as a percentage. Years
+and citations are not numbers an answer states.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 _NUMBER = re.compile(r"-?\(?\$?\d[\d,]*(?:\.\d+)?")
+_CITATION = re.compile(r"\[[^\]]*\]")
+_YEAR = re.compile(r"(?<![$\d.,])(?:FY|Q[1-4] )?(?:19|20)\d\d(?![\d.,]\d)")
 # The same amount in the row's unit, in thousands of it, or a thousand times it.
 SCALES = (1, 1e-3, 1e3)
 RELATIVE = 0.005  # half a percent: a figure rounded to the unit the headline chose
@@ -57,7 +60,7 @@ def expected(asked: Asked, rows: list[tuple[dict, dict, list[int]]]) -> list[flo
     last = _cells(rows, asked.label, asked.last)
     if asked.kind == "value":
         return sorted(last)
-    if asked.kind == "ratio":
+    if asked.kind in ("ratio", "share"):
         other = _cells(rows, asked.other, asked.last)
         quotients = [a / b for a in last for b in other if b]
         return quotients + [q * 100 for q in quotients]
@@ -69,7 +72,9 @@ def expected(asked: Asked, rows: list[tuple[dict, dict, list[int]]]) -> list[flo
 
 
 def _numbers(text: str) -> list[tuple[float, int]]:
-    """The numbers a text prints, each with its count of decimals."""
+    """The numbers a text prints, each with its count of decimals: not its citations
+    ("[S1, p. 38]") nor its years ("FY2016–FY2017", "June 30, 2016")."""
+    text = _YEAR.sub(" ", _CITATION.sub(" ", text))
     out = []
     for m in _NUMBER.finditer(text):
         printed = m.group().replace("$", "").replace(",", "").replace("(", "-")
@@ -80,11 +85,12 @@ def _numbers(text: str) -> list[tuple[float, int]]:
     return out
 
 
-def states(headline: str, right: list[float]) -> bool:
-    """Whether the headline prints one of the right answers."""
+def states(headline: str, right: list[float], amounts: bool = True) -> bool:
+    """Whether the headline prints one of the right answers (``amounts``: in another
+    scale too; a rate or a quotient is printed as it is)."""
     for value, decimals in _numbers(headline):
         for answer in right:
-            for scale in SCALES:
+            for scale in SCALES if amounts else (1,):
                 target = abs(answer * scale)
                 if abs(abs(value) - target) <= max(RELATIVE * target, 0.5 * 10**-decimals):
                     return True
@@ -94,7 +100,8 @@ def states(headline: str, right: list[float]) -> bool:
 def is_right(answer: str, asked: Asked, rows: list[tuple[dict, dict, list[int]]]) -> bool:
     """Whether the answer's first line states the figure the rows give."""
     right = expected(asked, rows)
-    return bool(right) and states(answer.split("\n")[0], right)
+    amounts = asked.kind in ("value", "change")
+    return bool(right) and states(answer.split("\n")[0], right, amounts)
 
 
 def asked_of(kind: str, row: dict[str, Any], years: list[int], other: str = "") -> Asked:

@@ -151,3 +151,14 @@ def test_a_weighted_average_is_a_row_not_an_average_of_periods() -> None:
     result = compute(ask, TableIndex.of(doc))
     assert result.complete and result.result == Decimal(-20)
     assert read_ask("What was the average inventory between FY2017 and FY2018?").average
+
+
+def test_one_quantity_as_a_percentage_of_another_is_computed() -> None:
+    doc = _document(
+        _row("Cost of sales", {2018: 450, 2017: 420}, []),
+        _row("Net sales", {2018: 900, 2017: 800}, []),
+    )
+    ask = read_ask("What was Acme's cost of sales as a percentage of net sales in fiscal 2018?")
+    assert ask is not None and ask.kind == "percent"
+    result = compute(ask, TableIndex.of(doc))
+    assert result.complete and result.result == Decimal("0.5")  # shown as 50.0%

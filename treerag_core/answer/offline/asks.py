@@ -69,7 +69,7 @@ _NOISE = re.compile(
     rf"\b(?:the|year[- ]over[- ]year|yoy|{_NOT_WEIGHTED}average|avg|mean|cagr|compound annual growth rate|"
     r"change in|change of|growth in|growth of|growth rate|growth|change|amount of|year end|"
     r"end of|as of|for the year|grow|grew|rise|rose|increase|increased|decrease|decreased|"
-    r"decline|declined|fall|fell|in percent(?:age)?|in %|percentage|percent)(?!\w)",
+    r"decline|declined|fall|fell|in percent(?:age)?|in %|(?<!\bas a )(?:percentage|percent))(?!\w)",
     re.I,
 )
 _PERIOD = re.compile(
