@@ -162,3 +162,18 @@ def test_one_quantity_as_a_percentage_of_another_is_computed() -> None:
     assert ask is not None and ask.kind == "percent"
     result = compute(ask, TableIndex.of(doc))
     assert result.complete and result.result == Decimal("0.5")  # shown as 50.0%
+
+
+def test_a_ratio_reads_its_second_quantity_from_the_first_ones_table() -> None:
+    # Two tables print "United States": a segment table in millions and a note's larger
+    # figure; the ratio of two segments is read from the one table that prints both.
+    segments = _document(
+        _row("Rest of World", {2018: 2839, 2017: 2700}, ["Net sales"]),
+        _row("United States", {2018: 17000, 2017: 16000}, ["Net sales"]),
+    )
+    note = _document(_row("United States", {2018: 17844, 2017: 17000}, ["Sales by country"]))
+    note["tables"][0]["id"] = "t2"
+    segments["tables"] += note["tables"]
+    result = compute(read_ask("What was the ratio of Acme's Rest of World to United States "
+                              "in fiscal 2018?"), TableIndex.of(segments))  # fmt: skip
+    assert result.complete and {c.table for c in result.cells} == {"t1"}

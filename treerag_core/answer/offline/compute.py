@@ -11,6 +11,7 @@ amount and a percentage is reported as such, never turned into a number.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
@@ -23,6 +24,8 @@ from .asks import Ask
 from .operands import UNIT_SIZE, Found, TableIndex
 
 HUNDRED = Decimal(100)
+# The formula :mod:`.asks` writes for a ratio or a share of two quantities the question names.
+PAIR_FORMULA = re.compile(r"^\([^()]+\) / \([^()]+\)$")
 # Default decimals when the question asks for none, by the kind of result.
 DECIMALS = {"percent": 1, "growth": 1, "cagr": 1, "ratio": 2, "days": 2, "change": 0, "amount": 0}
 MAX_DEPTH = 6  # names defined by names: "CCC = DIO + DSO - DPO", and no deeper loops
@@ -153,6 +156,12 @@ class _Run:
     # row where it prints them (a change or growth is read within one row, as an average is).
     first: dict[str, Found] = field(default_factory=dict)
 
+    @property
+    def pair(self) -> bool:
+        """The question names two quantities, one over the other ("the ratio of A to B", "A
+        as a percentage of B"): the second is read from the first's table where it prints it."""
+        return bool(PAIR_FORMULA.match(self.ask.formula))
+
     def formula(self, text: str, years: tuple[int, ...], asked: bool = False) -> Value | None:
         """``text`` evaluated in ``years``; ``asked``: the question's own words, which name
         one row when they read as no formula (a row labelled with an operator's word, "Less
@@ -190,7 +199,8 @@ class _Run:
         every = tuple(sorted({*operand.years, *_periods(self.ask)}))
         for year in operand.years:
             prefer = self.first.get(operand.phrase)
-            cell = self.index.cell(operand.phrase, year, operand.note, prefer, every)
+            tables = tuple(dict.fromkeys(c.table for c in self.out.cells)) if self.pair else ()
+            cell = self.index.cell(operand.phrase, year, operand.note, prefer, every, tables)
             if cell is None:
                 self.out.missing.append(f"{plain_name(operand.phrase)}, {year}")
                 continue

@@ -101,12 +101,12 @@ class TableIndex:
 
     def cell(
         self, phrase: str, year: int, note: str = "", prefer: Found | None = None,
-        every: tuple[int, ...] = (),
+        every: tuple[int, ...] = (), tables: tuple[str, ...] = (),
     ) -> Found | None:  # fmt: skip
         """:func:`find_cell` for this index, each lookup done once (at most MAX_LOOKED_UP
         kept: a long-running app asking thousands of questions of one document)."""
         mark = (prefer.table, prefer.label) if prefer is not None else ("", "")
-        key = (phrase, year, note, mark, every)
+        key = (phrase, year, note, mark, every, tables)
         if key in self.looked_up:  # (a memo of pure lookups: the index is shared, its rows
             return self.looked_up[key]  # never change; threads may fill it side by side)
         found = find_cell(self, *key)
@@ -173,12 +173,15 @@ def _label_words(vocab: Vocabulary, row: Mapping[str, Any]) -> frozenset[str]:
 def find_cell(
     index: TableIndex, phrase: str, year: int, note: str = "",
     prefer: tuple[str, str] = ("", ""), every: tuple[int, ...] = (),
+    tables: tuple[str, ...] = (),
 ) -> Found | None:  # fmt: skip
     """The cell printing ``phrase`` in ``year``'s column, from the best-scoring row that has
     one; None when no table prints it for that year. ``prefer``: the (table, row label) an
     earlier period of the quantity was read from; ``every``: the periods it is read in, so
     that a row printing all of them is taken before rows printing some (a change or an
-    average read along one row, not from two tables that label it alike)."""
+    average read along one row, not from two tables that label it alike); ``tables``: the
+    tables the other quantity of a ratio or share came from (two rows one table prints
+    side by side, in its one scale and on its one basis)."""
     name = plain_name(phrase)
     statement = statement_for(name, note)
     where = f" in the {statement}" if statement else ""
@@ -213,11 +216,12 @@ def find_cell(
         return None
     top = max(x[0] for x in scored)
     # Rows naming the quantity about equally well: the row an earlier period came from;
-    # else the largest figure is the company's total (a segment's or a note's part is
+    # else one of the other quantity's table; else the largest figure is the company's total (a segment's or a note's part is
     # smaller), then the best-scoring, then the first.
     near = [x for x in scored if x[0] >= top - NEAR_SCORE]
     same = [x for x in near if prefer[0] and (x[2].table, x[2].label) == prefer]
-    return (same or [max(near, key=lambda x: (x[1], x[0]))])[0][2]
+    along = [x for x in near if x[2].table in tables]
+    return (same or [max(along or near, key=lambda x: (x[1], x[0]))])[0][2]
 
 
 def _names(
