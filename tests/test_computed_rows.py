@@ -177,3 +177,14 @@ def test_a_ratio_reads_its_second_quantity_from_the_first_ones_table() -> None:
     result = compute(read_ask("What was the ratio of Acme's Rest of World to United States "
                               "in fiscal 2018?"), TableIndex.of(segments))  # fmt: skip
     assert result.complete and {c.table for c in result.cells} == {"t1"}
+
+
+def test_a_share_of_a_row_labelled_with_an_operator_word_is_computed() -> None:
+    doc = _document(
+        _row("Less current portion of long-term debt", {2018: -90, 2017: -80}, []),
+        _row("Long-term debt", {2018: 900, 2017: 800}, []),
+    )
+    ask = read_ask("What was Acme's Less current portion of long-term debt as a percentage of "
+                   "Long-term debt in fiscal 2018?")  # fmt: skip
+    result = compute(ask, TableIndex.of(doc))
+    assert result.complete and result.result == Decimal("-0.1")

@@ -184,6 +184,9 @@ def _formula_of(asked: str, phrase: str, defs: dict[str, str]) -> tuple[str, str
     if ratio:  # before the operators: "the ratio of A to Less B" names two rows
         label = phrase if _RATIO_FRAME.search(phrase) else f"ratio of {phrase}"
         return _title(label), f"({ratio[0]}) / ({ratio[1]})", "ratio"
+    share = _SHARE.match(phrase) if not named else None
+    if share:  # so is "Less current portion as a percentage of long-term debt"
+        return _title(phrase), f"({share.group('a')}) / ({share.group('b')})", "percent"
     if _OPERATORS.search(f" {phrase} "):
         return _title(phrase), phrase, "amount"
     if named:
@@ -193,9 +196,6 @@ def _formula_of(asked: str, phrase: str, defs: dict[str, str]) -> tuple[str, str
         if known is None and not re.search(r"ratio|turnover|/|divided", defs[name], re.I):
             kind = "percent" if _PERCENT.search(asked) else "amount"
         return _title(_label_from(asked, name)), defs[name], kind
-    share = _SHARE.match(phrase)
-    if share:
-        return _title(phrase), f"({share.group('a')}) / ({share.group('b')})", "percent"
     if known:
         metric, name = known
         return Phrase(metric_key(metric)), metric.formula, metric.kind
