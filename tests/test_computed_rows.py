@@ -188,3 +188,15 @@ def test_a_share_of_a_row_labelled_with_an_operator_word_is_computed() -> None:
                    "Long-term debt in fiscal 2018?")  # fmt: skip
     result = compute(ask, TableIndex.of(doc))
     assert result.complete and result.result == Decimal("-0.1")
+
+
+def test_a_label_printed_word_for_word_is_read_before_rows_sharing_its_words() -> None:
+    # "Other, net" reads as "net" once "other" is dropped as a common word: every row saying
+    # "net" named it, and the largest figure won.
+    doc = _document(
+        _row("Net", {2018: 16865, 2017: 15740}, ["Revenues"]),
+        _row("Other, net", {2018: 12, 2017: 30}, ["Other income"]),
+    )
+    result = compute(read_ask("By how much did Acme's Other, net change from fiscal 2017 to "
+                              "fiscal 2018?"), TableIndex.of(doc))  # fmt: skip
+    assert result.complete and result.result == Decimal(-18 * 10**6)

@@ -186,14 +186,15 @@ def find_cell(
     statement = statement_for(name, note)
     where = f" in the {statement}" if statement else ""
     question = read_question(f"What was the {name} in {year}{where}?")
-    scored: list[tuple[float, float, Found, bool]] = []
+    scored: list[tuple[float, float, Found, bool, bool]] = []
     assert index.vocab is not None
     per_share = bool(_PER_SHARE.search(name))
     change = bool(_CHANGE_ROW.search(name))
     printed = label_key(phrase) if label_key(phrase) in index.labels else ""
     for at in index.candidates([p for p in [question.metric, *question.phrases] if p]):
         table, row = index.entries[at]
-        if not (_labelled(row, printed) or _names(index.vocab, row, question, per_share, change)):
+        exact = _labelled(row, printed)
+        if not (exact or _names(index.vocab, row, question, per_share, change)):
             continue
         parsed = index.row(at)
         column = next(
@@ -208,16 +209,28 @@ def find_cell(
             score += SAME_TABLE_BONUS
         size = abs(parsed.cells[column].value or 0.0)
         doc_id = str(index.document.get("doc_id", ""))
-        whole = _prints_all(parsed, every)
-        scored.append((score, size, found_cell(doc_id, table, row, column, year, name), whole))
-    if any(x[3] for x in scored):
-        scored = [x for x in scored if x[3]]
+        found = found_cell(doc_id, table, row, column, year, name)
+        scored.append((score, size, found, _prints_all(parsed, every), exact))
+    return _chosen(scored, prefer, tables)
+
+
+def _chosen(
+    scored: list[tuple[float, float, Found, bool, bool]], prefer: tuple[str, str],
+    tables: tuple[str, ...],
+) -> Found | None:  # fmt: skip
+    """The cell read among the scored rows (score, figure's size, cell, prints every period
+    asked, labelled as the phrase prints it): a row the phrase prints word for word before
+    rows that only share its words ("Other, net" is not any row saying "net"), and a row
+    printing every period before others."""
+    for flag in (4, 3):
+        if any(x[flag] for x in scored):
+            scored = [x for x in scored if x[flag]]
     if not scored:
         return None
     top = max(x[0] for x in scored)
     # Rows naming the quantity about equally well: the row an earlier period came from;
-    # else one of the other quantity's table; else the largest figure is the company's total (a segment's or a note's part is
-    # smaller), then the best-scoring, then the first.
+    # else one of the other quantity's table; else the largest figure is the company's
+    # total (a segment's or a note's part is smaller), then the best-scoring, then the first.
     near = [x for x in scored if x[0] >= top - NEAR_SCORE]
     same = [x for x in near if prefer[0] and (x[2].table, x[2].label) == prefer]
     along = [x for x in near if x[2].table in tables]
