@@ -171,8 +171,9 @@ CATALOG: tuple[Benchmark, ...] = (
               "the support check: right answers wrongly flagged, wrong answers caught, ms "
               "per answer (held-out halves apart)", "support"),
     Benchmark("self_check", "bench.self_check",
-              "the offline engine's answers to questions about the filings' own table rows, "
-              "checked by the support check (held-out half apart)", "self_check"),
+              "the offline engine's answers to questions about the filings' own table rows: "
+              "right or not, and checked by the support check (held-out half apart)",
+              "self_check"),
     Benchmark("structure", "bench.structure",
               "PDF headings without bookmarks vs pymupdf4llm", "structure", _structure),
     Benchmark("structure_fresh", "bench.structure_fresh",
