@@ -200,17 +200,3 @@ def test_a_label_printed_word_for_word_is_read_before_rows_sharing_its_words() -
     result = compute(read_ask("By how much did Acme's Other, net change from fiscal 2017 to "
                               "fiscal 2018?"), TableIndex.of(doc))  # fmt: skip
     assert result.complete and result.result == Decimal(-18 * 10**6)
-
-
-def test_a_count_of_shares_has_no_currency_in_a_statement_in_dollars() -> None:
-    doc = _document(
-        _row("Weighted-average shares—basic", {2018: 5601, 2017: 5555}, ["Earnings"]),
-        _row("Proceeds from issuance of shares", {2018: 40, 2017: 30}, []),
-    )
-    index = TableIndex.of(doc)
-    shares = compute(read_ask("By how much did Acme's Weighted-average shares—basic change "
-                              "from fiscal 2017 to fiscal 2018?"), index)  # fmt: skip
-    assert shares.complete and shares.currency == ""
-    money = compute(read_ask("By how much did Acme's Proceeds from issuance of shares change "
-                             "from fiscal 2017 to fiscal 2018?"), index)  # fmt: skip
-    assert money.complete and money.currency == "$"

@@ -37,13 +37,6 @@ _CHANGE_ROW = re.compile(r"^\W*(?:\(?increase\)?|\(?decrease\)?|change)\b", re.I
 # What a label says after one of these words is not what it names ("Income before income
 # taxes" is income, "Earnings before interest and taxes" earnings), unless a question says so.
 _BEFORE = re.compile(r"\s+(?:before|excluding)\s+", re.I)
-# A row counting shares, and the words that make a row about shares an amount of money.
-_SHARES = re.compile(r"\bshares\b", re.I)
-_MONEY_OF_SHARES = re.compile(
-    r"\b(?:per|price|value|cost|proceeds|amount|paid|dividends?|compensation|purchases?|"
-    r"repurchases?|issuance|payments?|sale|sales)\b|\$",
-    re.I,
-)
 # Rows scoring within this much of the best name the quantity equally well.
 NEAR_SCORE = 0.1
 # Cells kept per document's index (see TableIndex.looked_up).
@@ -197,7 +190,8 @@ def find_cell(
     assert index.vocab is not None
     per_share = bool(_PER_SHARE.search(name))
     change = bool(_CHANGE_ROW.search(name))
-    printed = label_key(phrase) if label_key(phrase) in index.labels else ""
+    printed = label_key(phrase)
+    printed = printed if printed in index.labels else ""
     for at in index.candidates([p for p in [question.metric, *question.phrases] if p]):
         table, row = index.entries[at]
         exact = _labelled(row, printed)
@@ -265,12 +259,6 @@ def _labelled(row: Mapping[str, Any], printed: str) -> bool:
     return bool(printed) and printed in (label_key(label), label_key(_ASIDE.sub(" ", label)))
 
 
-def _counts_shares(label: str) -> bool:
-    """The row counts shares ("Weighted-average shares — basic"): a statement "in millions
-    of dollars, except per share data" gives its rows a currency this one does not have."""
-    return bool(_SHARES.search(label)) and not _MONEY_OF_SHARES.search(label)
-
-
 def _prints_all(parsed: Row, years: tuple[int, ...]) -> bool:
     """The row prints a figure in each of ``years``' columns."""
     printed = {y for y, c in zip(parsed.years, parsed.cells, strict=False) if c.value is not None}
@@ -318,7 +306,7 @@ def found_cell(
         value=value,
         printed=str(cell["text"]),
         unit=str(row.get("unit") or ""),
-        currency="" if _counts_shares(row["label"]) else str(row.get("currency") or ""),
+        currency=str(row.get("currency") or ""),
         percent=bool(cell.get("percent")),
         label=row_path(row),
         column=str(columns[column] if column < len(columns) and columns[column] else year),
