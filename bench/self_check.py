@@ -130,7 +130,7 @@ def report(rows: list[dict[str, Any]], commit: str) -> tuple[dict[str, Any], lis
         f"Generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} at {commit} by "
         f"`python -m bench self_check`: {PER_KIND} questions of each kind per filing from its "
         f"stored table rows (seed {SEED}); each answered by the offline engine with its filing "
-        "given and checked as the app checks it. Right: the answer's first line states the "
+        "given and checked as the app checks it. Right: the answer's headline (first line, before its working) states the "
         "figure the rows give (`bench/self_check_right.py`). Flagged: the check did not find "
         "every sentence supported. Halves by SHA-256 of the question; only the tuning half's "
         "answers are listed.",

@@ -2,15 +2,16 @@
 
 A question written from a stored row has a known answer: the row's cell (a value), the
 difference of two of its cells (a change), that difference over the earlier cell (a
-growth), or the quotient of two rows' cells (a ratio). A label can be printed by more than
-one row (a statement and its note), so every row of the filing printing the same label
-gives a right answer. The answer's headline (its first line) is right when one of its
-numbers is one of them, as rounded to the decimals it prints, or within half a percent, or,
-for an amount, scaled by a thousand (a headline in billions of a row in millions). A change or growth
-asked "from fiscal 2017 to fiscal 2016" (the generator's years in a table's order) may be
-answered either way round: the engine reads periods in time order and says so in its
-headline ("FY2016–FY2017"). A ratio may be given as a quotient or as a percentage. Years
-and citations are not numbers an answer states.
+growth), or the quotient of two rows' cells (a ratio, a share). A label can be printed by
+more than one row (a statement and its note), so every row of the filing printing the
+same label gives a right answer.
+The answer's headline (its first line, without the working and the citations) is right
+when one of its numbers is one of them, as rounded to the decimals it prints, or within
+half a percent, or, for an amount, scaled by a thousand (a headline in billions of a row in
+millions). A change or growth asked "from fiscal 2017 to fiscal 2016" (the generator's years
+in a table's order) may be answered either way round: the engine reads periods in time
+order and says so in its headline ("FY2016–FY2017"). A ratio may be given as a quotient or
+as a percentage. Years are not what an answer states.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .computed import headline
+
 _NUMBER = re.compile(r"-?\(?\$?\d[\d,]*(?:\.\d+)?")
-_CITATION = re.compile(r"\[[^\]]*\]")
 _YEAR = re.compile(r"(?<![$\d.,])(?:FY|Q[1-4] )?(?:19|20)\d\d(?![\d.,]\d)")
 # The same amount in the row's unit, in thousands of it, or a thousand times it.
 SCALES = (1, 1e-3, 1e3)
@@ -72,9 +74,9 @@ def expected(asked: Asked, rows: list[tuple[dict, dict, list[int]]]) -> list[flo
 
 
 def _numbers(text: str) -> list[tuple[float, int]]:
-    """The numbers a text prints, each with its count of decimals: not its citations
-    ("[S1, p. 38]") nor its years ("FY2016–FY2017", "June 30, 2016")."""
-    text = _YEAR.sub(" ", _CITATION.sub(" ", text))
+    """The numbers a headline prints, each with its count of decimals: not its years
+    ("FY2016–FY2017", "June 30, 2016")."""
+    text = _YEAR.sub(" ", text)
     out = []
     for m in _NUMBER.finditer(text):
         printed = m.group().replace("$", "").replace(",", "").replace("(", "-")
@@ -98,10 +100,12 @@ def states(headline: str, right: list[float], amounts: bool = True) -> bool:
 
 
 def is_right(answer: str, asked: Asked, rows: list[tuple[dict, dict, list[int]]]) -> bool:
-    """Whether the answer's first line states the figure the rows give."""
+    """Whether the answer's headline (:func:`bench.computed.headline`: its first line
+    without the working and the citations, so an operand shown in the working is no
+    answer) states the figure the rows give."""
     right = expected(asked, rows)
     amounts = asked.kind in ("value", "change")
-    return bool(right) and states(answer.split("\n")[0], right, amounts)
+    return bool(right) and states(headline(answer), right, amounts)
 
 
 def asked_of(kind: str, row: dict[str, Any], years: list[int], other: str = "") -> Asked:

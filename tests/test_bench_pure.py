@@ -250,3 +250,25 @@ def test_metric_pages_counts_each_kind_of_question_per_half_and_in_all():
     # the shipped sets: every question has its pages, and most name a metric
     shipped = questions()
     assert len(shipped) > 100 and sum(q["metric"] for q in shipped) > len(shipped) / 2
+
+
+def test_a_self_check_answer_is_right_by_its_headline_not_its_working() -> None:
+    from bench.self_check_right import Asked, is_right
+
+    table = {"id": "t1"}
+    rows = [
+        (table, {"label": "Inventories", "years": [2023], "cells": [{"value": 8454.0}]}, [2023]),
+        (table, {"label": "Total assets", "years": [2023], "cells": [{"value": 37531.0}]}, [2023]),
+    ]
+    ratio = Asked("ratio", "Inventories", 2023, 0, "Total assets")
+    assert is_right(
+        "Ratio, FY2023: 0.23 = inventories 8,454 / total assets 37,531 [S1]", ratio, rows
+    )
+    assert not is_right(
+        "Ratio, FY2023: 0.31 = inventories 8,454 / total assets 37,531", ratio, rows
+    )
+    value = Asked("value", "Inventories", 2023)
+    assert is_right("Inventories, 2023: $8,454 million [S1, p. 61]", value, rows)
+    # the figure only in the working, or a year that happens to match, is no answer
+    assert not is_right("Total, 2023: 1 = inventories 8,454 / 8,454", value, rows)
+    assert not is_right("Nothing for 2023 [S8454]", value, rows)
