@@ -121,6 +121,24 @@ def test_nest_outline_reads_numbering_and_leaves_plain_runs_alone() -> None:
     assert _levels(nest_outline(nested)) == [("Part I", 1), ("Overview", 2)]
 
 
+def test_plain_bookmarks_between_numbered_ones_belong_to_the_one_before() -> None:
+    """Nike's 10-K: one flat run of bookmarks where the Item's own subheadings sit between
+    the Items. They go under the Item before them (the Item after them stays under its Part),
+    while the cover before Part I and the signatures after the last Item stay at the top."""
+    flat = [OutlineEntry(t, 1, n) for n, t in enumerate(
+        ["2023 Form 10-K", "Part I", "Item 1. Business", "General", "Products",
+         "Information about Our Executive Officers", "Item 1A. Risk Factors", "Item 2. Properties",
+         "Item 3. Legal Proceedings", "Part II", "Item 5. Market for Registrant's Common Equity",
+         "Item 7. Management's Discussion and Analysis", "Signatures", "Back Cover"])]  # fmt: skip
+    assert _levels(nest_outline(flat, FINANCIAL)) == [
+        ("2023 Form 10-K", 1), ("Part I", 1), ("Item 1. Business", 2), ("General", 3),
+        ("Products", 3), ("Information about Our Executive Officers", 3),
+        ("Item 1A. Risk Factors", 2), ("Item 2. Properties", 2), ("Item 3. Legal Proceedings", 2),
+        ("Part II", 1), ("Item 5. Market for Registrant's Common Equity", 2),
+        ("Item 7. Management's Discussion and Analysis", 2), ("Signatures", 1), ("Back Cover", 1),
+    ]  # fmt: skip
+
+
 def test_a_long_section_with_no_heading_to_cut_at_gets_pieces_named_by_what_they_hold() -> None:
     sentence = "Sales rose in every region as the stores reopened and demand held up well."
     pages = [" ".join([sentence] * 40) for _ in range(6)]

@@ -28,6 +28,8 @@ SKELETON_SOURCE = "bookmarks and typography"
 # A financial statement's caption ("Consolidated Balance Sheets", "Notes to Consolidated
 # Financial Statements") ranks just below the Item that holds it and above its notes.
 STATEMENT_RANK = (RANK[Kind.ITEM] + RANK[Kind.NOTE]) / 2
+# An unnumbered bookmark between numbered siblings: below whichever of them came last.
+BELOW_LATEST = float("inf")
 
 
 def structure_from_bookmarks(result: ReadResult, limits: Limits) -> Structured | None:
@@ -80,8 +82,12 @@ def nest_outline(outline: list[OutlineEntry], profile: Profile = GENERIC) -> lis
     """The outline with siblings nested by their titles' numbering, levels made consecutive.
 
     Only a run of siblings most of which carry numbering of at least two ranks is nested
-    (``PART I``, ``Item 1``, ``Item 2``): the author's own nesting always stays, and an
-    unnumbered sibling keeps the top of its run ("Signatures" beside the Parts).
+    (``PART I``, ``Item 1``, ``Item 2``): the author's own nesting always stays. An
+    unnumbered sibling between numbered ones belongs to the numbered one before it, as an
+    unnumbered heading in the text does ("General", "Products" after "Item 1. Business",
+    before "Item 1A": a flat outline of a 10-K); before the first or after the last it is
+    front or back matter and keeps the top of its run ("Signatures" beside the Parts), as
+    does one after a statement's caption (a caption names no level of its own).
     """
     root = _Node(None)
     stack: list[tuple[int, _Node]] = [(0, root)]
@@ -110,10 +116,15 @@ def _regroup(siblings: list[_Node], profile: Profile) -> list[_Node]:
     if len(set(ranked)) < 2 or len(ranked) < MIN_NESTED_RANKED_SHARE * len(siblings):
         return siblings
     top = min(ranked)
+    last = max(i for i, rank in enumerate(ranks) if rank is not None)
+    numbered = False  # the latest ranked sibling is numbered (not a statement's caption)
     out: list[_Node] = []
     stack: list[tuple[float, _Node]] = []
-    for node, rank in zip(siblings, ranks, strict=True):
-        rank = top if rank is None else rank
+    for i, (node, rank) in enumerate(zip(siblings, ranks, strict=True)):
+        if rank is None:
+            rank = BELOW_LATEST if numbered and i < last else top
+        else:
+            numbered = rank != STATEMENT_RANK
         while stack and stack[-1][0] >= rank:
             stack.pop()
         # after the whole subtree of the sibling it now sits under: document order holds
