@@ -221,3 +221,28 @@ def test_a_sentence_naming_the_asked_part_beats_the_companys_total():
     ]
     answer, _ = extractive_answer("What were Converse's revenues in fiscal 2018?", sections)
     assert "$1,886 million" in first_line(answer)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Why did gross margin fall in fiscal 2023?",
+        "What drove the decline in gross margin in fiscal 2023?",
+        "Warum ist die Bruttomarge (gross margin) im Geschäftsjahr 2023 gesunken?",
+    ],
+)
+def test_a_why_question_is_answered_by_the_sentence_giving_the_cause(question):
+    """A reason is said in a sentence: the table row printing the margin is no answer to
+    why it fell, and no change is computed from it."""
+    text = (
+        "Results of operations\n"
+        "(Dollars in millions) 2023 2022\n"
+        "Gross margin 43.5 % 46.0 %\n"
+        "Gross profit $ 22,292 $ 21,479\n"
+        "Fiscal 2023 gross margin decreased 250 basis points to 43.5%, primarily due to higher "
+        "product costs and unfavorable changes in foreign currency exchange rates.\n"
+        "We expect gross margin to be a focus of our investors in fiscal 2024.\n"
+    )
+    assert read_question(question).kind == "reason"
+    answer, _ = extractive_answer(question, [section(text)])
+    assert first_line(answer).startswith("Fiscal 2023 gross margin decreased 250 basis points")

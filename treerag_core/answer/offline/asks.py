@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ...text.messages import Phrase
 from ...text.metrics import find_metric, metric_key, plain_name
 from ...text.numbers import years_in
+from .question import REASON
 
 _DEFINED = re.compile(
     r"(?P<name>[^.?!:;]{2,80}?)\s+(?:is|are)\s+(?:being\s+)?defined\s+as:?\s*"
@@ -125,9 +126,12 @@ def asking_sentence(text: str) -> str:
 
 
 def read_ask(question: str) -> Ask | None:
-    """What ``question`` asks to compute, or None when it asks for a printed figure."""
+    """What ``question`` asks to compute, or None when it asks for a printed figure or for
+    a reason ("Why did the margin fall?": the cause is said in a sentence, not computed)."""
     defs = definitions(question)
     asked = asking_sentence(question)
+    if REASON.search(asked.lower()):
+        return None
     years = tuple(sorted(set(years_in(asked)))) or tuple(sorted(set(years_in(question))))
     if not years:
         return None

@@ -31,8 +31,9 @@ from .sentences import sentence_candidates
 
 NO_MATCH_NOTE = message("note.no_match")  # English's; each language's is in the catalogue
 # How much a row is preferred to a sentence, by what is asked: a figure is best read from
-# its table; a date, a name or a yes/no is said in a sentence.
+# its table; a date, a name, a reason or a yes/no is said in a sentence.
 ROW_PREFERENCE = {
+    "reason": -0.5,
     "amount": 0.3,
     "other": 0.3,
     "count": 0.0,

@@ -22,6 +22,12 @@ from ...text.tokens import STOPWORDS, WORD, tokenize
 # same asks in German, French, Spanish, Italian, Portuguese, Dutch, Russian, Arabic,
 # Chinese, Japanese and Korean (the last four written without spaces: no word boundaries).
 QUESTION_KINDS: tuple[tuple[str, str], ...] = (
+    (  # a cause or an explanation, said in a sentence, even of a figure ("why did it fall?")
+        "reason",
+        r"^\s*why\b|\bwhat (?:drove|drives|caused|causes|led to|explains?|contributed to)\b"
+        r"|\breasons? (?:for|why|behind)\b|\bwarum\b|\bweshalb\b|\bpourquoi\b|\bpor ?qu[eé]\b"
+        r"|\bperch[eé]\b|\bwaarom\b|\bпочему\b|لماذا|为什么|為什麼|なぜ|どうして|왜",
+    ),
     (
         "count",
         r"\bhow many\b|\bnumber of\b|\bheadcount\b|\bwie ?viele\b|\banzahl\b|\bcombien de\b"
@@ -49,6 +55,8 @@ QUESTION_KINDS: tuple[tuple[str, str], ...] = (
     ),
     ("yesno", r"^\s*(?:is|was|are|were|did|does|do|has|have|had|can|will|would)\b"),
 )
+# A question asking for a cause: answered by the sentence that gives it, never computed.
+REASON = re.compile(dict(QUESTION_KINDS)["reason"], re.I)
 COMPARE = re.compile(
     r"\bchang\w*|\bincreas\w*|\bdecreas\w*|\bgr[eo]w\w*|\bdeclin\w*|\bdrop\w*|\bcompar\w*"
     r"|\bbetween\b|\bversus\b|\bvs\.?|\bdifference\b|\btrend\w*|\byear[- ]over[- ]year\b",
@@ -262,7 +270,7 @@ class Question:
     """A question as the extractive answer reads it."""
 
     text: str
-    kind: str = "other"  # count, date, name, amount, yesno or other
+    kind: str = "other"  # reason, count, date, name, amount, yesno or other
     years: list[int] = field(default_factory=list)
     compare: bool = False
     superlative: str = ""  # "max", "min" or ""

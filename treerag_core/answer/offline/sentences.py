@@ -85,6 +85,13 @@ _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _FIGURE_WORD = re.compile(r"[\d$€£¥(),.%—–-]+")
 _PLAIN_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _AMOUNT = re.compile(r"[$€£¥]\s?\d|\d\s?(?:%|percent|million|billion)", re.I)
+# A sentence that gives a cause: what a "why" or "what drove" question asks for.
+_CAUSE = re.compile(
+    r"\b(?:due to|driven by|because|as a result of|resulting from|attributable to|owing to"
+    r"|reflect(?:s|ed|ing)?|primarily from|caused by|aufgrund|wegen|en raison de|grâce à"
+    r"|debido a|a causa de|dovut[oa] a|devido a|vanwege|из-за)\b|由于|因为|ため|때문",
+    re.I,
+)
 
 
 # Characters of scripts written without spaces: about two make a word.
@@ -121,6 +128,8 @@ def is_boilerplate(sentence: str, phrases: Sequence[str] = BOILERPLATE) -> bool:
 def kind_fit(sentence: str, question: Question, vocab: Vocabulary, near: bool) -> float:
     """What the sentence gains for saying the kind of thing asked (``near``: it says a
     figure right after the metric's name)."""
+    if question.kind == "reason":
+        return KIND_FIT if _CAUSE.search(sentence) else 0.0
     if question.kind == "count":
         return max((fit for fit, _ in counts(sentence, question, vocab)), default=0.0)
     if question.kind == "date":
