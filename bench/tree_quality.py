@@ -207,6 +207,13 @@ def totals(rows: list[dict[str, Any]], side: str) -> dict[str, Any]:
     total["filings_all_statements"] = sum(
         1 for f in filings if f["held"] and set(f["sectioned"]) >= set(f["held"])
     )
+    total["filings_all_primary"] = sum(  # issue 37's target: the auditor's report is no statement
+        1
+        for f in filings
+        if set(f["held"]) & set(STATEMENTS)
+        and set(f["sectioned"]) >= set(f["held"]) & set(STATEMENTS)
+    )
+    total["filings_primary"] = sum(1 for f in filings if set(f["held"]) & set(STATEMENTS))
     total["filings"] = len(filings)
     total["notes_held"] = sum(len(f["notes_held"]) for f in filings)
     total["notes_sectioned"] = sum(len(f["notes_sectioned"]) for f in filings)
@@ -231,6 +238,8 @@ FIGURES = (
      f" ({t['statements_sectioned']}/{t['statements_held']})"),
     ("financial reports with every statement a section", lambda t: f"{t['filings_all_statements']}/"
      f"{t['filings']}"),
+    ("… every primary statement (the auditor's report apart)",
+     lambda t: f"{t['filings_all_primary']}/{t['filings_primary']}"),
     ("auditor's report as a section", lambda t: f"{t[f'sectioned:{AUDIT}']}/{t[f'held:{AUDIT}']}"),
     ("numbered notes as sections", lambda t: f"{pct(t['notes_sectioned'], t['notes_held'])} "
      f"({t['notes_sectioned']}/{t['notes_held']})"),
