@@ -130,7 +130,7 @@ def read_ask(question: str) -> Ask | None:
     a reason ("Why did the margin fall?": the cause is said in a sentence, not computed)."""
     defs = definitions(question)
     asked = asking_sentence(question)
-    if REASON.search(asked.lower()):
+    if REASON.search(asked):
         return None
     years = tuple(sorted(set(years_in(asked)))) or tuple(sorted(set(years_in(question))))
     if not years:
