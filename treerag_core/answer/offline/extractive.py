@@ -27,13 +27,13 @@ from ...tree.labels import page_label
 from .candidates import AnswerLine, Vocabulary
 from .question import Question, read_question, with_owner
 from .rows import row_candidates
-from .sentences import gives_cause, sentence_candidates
+from .sentences import sentence_candidates
 
 NO_MATCH_NOTE = message("note.no_match")  # English's; each language's is in the catalogue
 # How much a row is preferred to a sentence, by what is asked: a figure is best read from
-# its table; a date, a name or a yes/no is said in a sentence.
+# its table; a date, a name, a reason or a yes/no is said in a sentence.
 ROW_PREFERENCE = {
-    "reason": 0.3,  # as "other": a figure's row still beats a sentence that gives no cause
+    "reason": -0.5,
     "amount": 0.3,
     "other": 0.3,
     "count": 0.0,
@@ -45,9 +45,6 @@ ROW_PREFERENCE = {
 # share when they say words of the question no line chosen so far says ("How much does it
 # cost and how long is the warranty?" needs a line for each half).
 SUPPORT_SHARE = 0.7
-# A reason is said in a sentence: one that gives a cause ("due to", "driven by") is preferred
-# to the rows by as much as a date's sentence is ("date" above), and so to other sentences.
-CAUSE_PREFERENCE = ROW_PREFERENCE["reason"] - ROW_PREFERENCE["date"]
 NEW_TERMS_SHARE = 0.35
 
 
@@ -109,8 +106,6 @@ def _rank(question: Question, candidate: AnswerLine) -> tuple[float, int, float,
     since the same row in a company table and in its segments' tables is largest in the
     company's (a total is at least each of its parts), then to the earlier section and line."""
     bias = ROW_PREFERENCE.get(question.kind, 0.0) if candidate.kind == "row" else 0.0
-    if question.kind == "reason" and candidate.kind == "sentence" and gives_cause(candidate.text):
-        bias = CAUSE_PREFERENCE
     named = len(candidate.terms.intersection(question.names))
     return (
         -round(candidate.score + bias, 2),

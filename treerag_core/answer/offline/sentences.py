@@ -125,16 +125,11 @@ def is_boilerplate(sentence: str, phrases: Sequence[str] = BOILERPLATE) -> bool:
     return any(p in lowered for p in phrases)
 
 
-def gives_cause(sentence: str) -> bool:
-    """Whether the sentence gives a cause: what a "why" question asks for."""
-    return _CAUSE.search(sentence) is not None
-
-
 def kind_fit(sentence: str, question: Question, vocab: Vocabulary, near: bool) -> float:
     """What the sentence gains for saying the kind of thing asked (``near``: it says a
     figure right after the metric's name)."""
     if question.kind == "reason":
-        return KIND_FIT if gives_cause(sentence) else 0.0
+        return KIND_FIT if _CAUSE.search(sentence) else 0.0
     if question.kind == "count":
         return max((fit for fit, _ in counts(sentence, question, vocab)), default=0.0)
     if question.kind == "date":
