@@ -286,3 +286,20 @@ def test_tags_of_a_german_document_are_phrases_not_its_stopwords() -> None:
     german = {"ein", "das", "die", "der", "dem", "von", "einem", "dass", "und", "wird", "sind"}
     for tag in tags:
         assert not german & set(tag.lower().split()), tag
+
+
+def test_a_lone_word_the_text_writes_in_lower_case_is_no_name_on_the_card() -> None:
+    """'Information' opens lines of the front page but is a common word (the text writes it
+    in lower case more often); 'Debian' is a name, though a command line writes it so once."""
+    opening = (
+        "Information\nDebian is a free operating system. Debian runs on many computers.\n"
+        "Information\nDebian has thousands of packages. Debian is made by volunteers.\n"
+        "Information\nDebian releases are named after film characters."
+    )
+    body = (
+        "More information is on the website, and the information there is updated often. "
+        "Some information is only in the manual. To try it, type: run debian"
+    )
+    flat = {"1": _node("1", "About", opening), "2": _node("2", "Details", body)}
+    names = build_card({"doc_id": "d", "file_name": "notes.txt", "flat_nodes": flat})["names"]
+    assert "Debian" in names and "Information" not in names

@@ -49,6 +49,11 @@ GENERIC_WORDS = (
     | STOPWORDS
 )
 MAX_NAMES = 10
+# How much of the text is read for the words it also writes in lower case: a lone word that
+# the document writes so is a common word ("rule", "class", "results"), not a name.
+COMMON_WORDS_CHARS = 300_000
+# A word standing alone in running text: not part of an address, a path or a package name.
+_PLAIN_WORD = re.compile(r"(?<![\w./@-])[A-Za-z][a-z]+(?![\w./@-])")
 MAX_PERIODS = 6
 
 # A document's kind from words in its name or opening, first match wins: the common kinds a
@@ -188,13 +193,35 @@ def _is_name(term: str) -> bool:
     return len(words) > 1 or not (term.isupper() or re.fullmatch(r"[IVXLC]+", term))
 
 
-def _names(opening: str, authors: list[str]) -> list[str]:
+def _names(opening: str, authors: list[str], common: frozenset[str] = frozenset()) -> list[str]:
     """The document's authors and registrant, then the names the opening mentions most,
-    without the words every such document has."""
+    without the words every such document has, nor a lone word the document also writes in
+    lower case (``common``): "Rule 405" on a cover does not make "Rule" a name."""
     tags = extract_tags(opening, max_tags=MAX_NAMES * 2)
     found = [str(a) for a in authors] + ([registrant(opening)] if registrant(opening) else [])
-    found += [t for t in tags if not _generic(t) and _is_name(t)]
+    found += [
+        t
+        for t in tags
+        if not _generic(t) and _is_name(t) and (" " in t.strip() or t.lower() not in common)
+    ]
     return list(dict.fromkeys(found))[:MAX_NAMES]
+
+
+def _common_words(flat: Mapping[str, FlatNode]) -> frozenset[str]:
+    """The words the sections' text writes in lower case, standing alone, at least as often
+    as capitalised: "information" and "class" are common words that a cover capitalises,
+    while "Debian" or "Octave" stays a name though a command line writes it in lower case."""
+    seen: Counter[str] = Counter()
+    size = 0
+    for node in flat.values():
+        text = str(node.get("text") or "")
+        seen.update(_PLAIN_WORD.findall(text))  # counted in C; each distinct word once below
+        size += len(text)
+        if size >= COMMON_WORDS_CHARS:
+            break
+    return frozenset(
+        word for word, n in seen.items() if word.islower() and n >= seen[word.capitalize()]
+    )
 
 
 def build_card(document: Document) -> Card:
@@ -211,7 +238,9 @@ def build_card(document: Document) -> Card:
         "collection": str(document.get("collection") or ""),
         "kind": kind,
         "periods": document_periods(name, opening),
-        "names": _names(opening, (document.get("metadata") or {}).get("authors") or []),
+        "names": _names(
+            opening, (document.get("metadata") or {}).get("authors") or [], _common_words(flat)
+        ),
         "description": _description(roots, flat, opening, kind, title),
         "outline": [heading_label(node) for node in roots[:MAX_OUTLINE]],
         "sections": len(flat),
