@@ -207,13 +207,12 @@ def totals(rows: list[dict[str, Any]], side: str) -> dict[str, Any]:
     total["filings_all_statements"] = sum(
         1 for f in filings if f["held"] and set(f["sectioned"]) >= set(f["held"])
     )
-    total["filings_all_primary"] = sum(  # issue 37's target: the auditor's report is no statement
-        1
-        for f in filings
-        if set(f["held"]) & set(STATEMENTS)
-        and set(f["sectioned"]) >= set(f["held"]) & set(STATEMENTS)
+    # issue 37's target: the auditor's report is no statement
+    primary = [set(f["held"]) & set(STATEMENTS) for f in filings]
+    total["filings_primary"] = sum(1 for held in primary if held)
+    total["filings_all_primary"] = sum(
+        1 for f, held in zip(filings, primary, strict=True) if held and set(f["sectioned"]) >= held
     )
-    total["filings_primary"] = sum(1 for f in filings if set(f["held"]) & set(STATEMENTS))
     total["filings"] = len(filings)
     total["notes_held"] = sum(len(f["notes_held"]) for f in filings)
     total["notes_sectioned"] = sum(len(f["notes_sectioned"]) for f in filings)

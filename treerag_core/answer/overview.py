@@ -24,7 +24,7 @@ from typing import Any
 from ..llm.prompts import format_extra_context, quote_section
 from ..navigate.base import NavigationResult
 from ..navigate.history import Conversation
-from ..summarize.card import build_card, card_line
+from ..summarize.card import build_card, card_line, card_naming
 from ..summarize.describe import main_parts
 from ..summarize.digest import boilerplate_kind, clean_lines, leading_summary
 from ..text.messages import Phrase, message
@@ -84,7 +84,7 @@ def _words(text: str) -> set[str]:
 def card_words(document: Document) -> set[str]:
     """The words a question may name a document by: its card's title, file, kind and
     periods (not the card's names: those include its sections' subjects)."""
-    card = build_card(document)
+    card = card_naming(document)
     stem = os.path.splitext(str(card.get("file_name") or ""))[0].replace("_", " ")
     named = [card.get("title"), stem, card.get("kind"), card.get("collection")]
     named += list(card.get("periods") or [])

@@ -224,24 +224,40 @@ def _common_words(flat: Mapping[str, FlatNode]) -> frozenset[str]:
     )
 
 
+def card_naming(document: Document) -> dict[str, Any]:
+    """What a question may name the document by (its title, file name, collection, kind
+    and periods, with an editor's corrections): the part of the card read while a question
+    is asked, without the names and description that read far more of the text."""
+    flat = document.get("flat_nodes", {})
+    edits = document.get("card_edits") or {}
+    found = _naming(document, _roots(flat), _opening(flat))
+    return {**found, **{k: edits[k] for k in ("kind", "periods") if k in edits}}
+
+
+def _naming(document: Document, roots: list[FlatNode], opening: str) -> dict[str, Any]:
+    name = str(document.get("file_name") or "")
+    return {
+        "title": _title(document, roots),
+        "file_name": name,
+        "collection": str(document.get("collection") or ""),
+        "kind": document_kind(name, opening),
+        "periods": document_periods(name, opening),
+    }
+
+
 def build_card(document: Document) -> Card:
     """The card of an indexed document, with the corrections an editor made to it."""
     flat = document.get("flat_nodes", {})
     roots = _roots(flat)
     opening = _opening(flat)
-    name = str(document.get("file_name") or "")
-    kind, title = document_kind(name, opening), _title(document, roots)
+    naming = _naming(document, roots, opening)
     card: Card = {
         "doc_id": str(document.get("doc_id") or ""),
-        "title": title,
-        "file_name": name,
-        "collection": str(document.get("collection") or ""),
-        "kind": kind,
-        "periods": document_periods(name, opening),
+        **naming,  # type: ignore[typeddict-item]  # the naming fields, as typed on Card
         "names": _names(
             opening, (document.get("metadata") or {}).get("authors") or [], _common_words(flat)
         ),
-        "description": _description(roots, flat, opening, kind, title),
+        "description": _description(roots, flat, opening, naming["kind"], naming["title"]),
         "outline": [heading_label(node) for node in roots[:MAX_OUTLINE]],
         "sections": len(flat),
         "pages": document.get("total_pages"),

@@ -197,9 +197,9 @@ class _Run:
             return named
         cells: list[Found] = []
         every = tuple(sorted({*operand.years, *_periods(self.ask)}))
+        tables = tuple(dict.fromkeys(c.table for c in self.out.cells)) if self.pair else ()
         for year in operand.years:
             prefer = self.first.get(operand.phrase)
-            tables = tuple(dict.fromkeys(c.table for c in self.out.cells)) if self.pair else ()
             cell = self.index.cell(operand.phrase, year, operand.note, prefer, every, tables)
             if cell is None:
                 self.out.missing.append(f"{plain_name(operand.phrase)}, {year}")

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...text.formula import label_key
 from ...text.metrics import OUTFLOWS, plain_name, statement_for
@@ -186,7 +186,7 @@ def find_cell(
     statement = statement_for(name, note)
     where = f" in the {statement}" if statement else ""
     question = read_question(f"What was the {name} in {year}{where}?")
-    scored: list[tuple[float, float, Found, bool, bool]] = []
+    scored: list[_Scored] = []
     assert index.vocab is not None
     per_share = bool(_PER_SHARE.search(name))
     change = bool(_CHANGE_ROW.search(name))
@@ -211,31 +211,39 @@ def find_cell(
         size = abs(parsed.cells[column].value or 0.0)
         doc_id = str(index.document.get("doc_id", ""))
         found = found_cell(doc_id, table, row, column, year, name)
-        scored.append((score, size, found, _prints_all(parsed, every), exact))
+        scored.append(_Scored(score, size, found, _prints_all(parsed, every), exact))
     return _chosen(scored, prefer, tables)
 
 
+class _Scored(NamedTuple):
+    """A row that may print the quantity, as :func:`find_cell` scored it."""
+
+    score: float
+    size: float  # the figure's size
+    found: Found
+    whole: bool  # prints every period asked
+    exact: bool  # labelled as the phrase prints it
+
+
 def _chosen(
-    scored: list[tuple[float, float, Found, bool, bool]], prefer: tuple[str, str],
-    tables: tuple[str, ...],
-) -> Found | None:  # fmt: skip
-    """The cell read among the scored rows (score, figure's size, cell, prints every period
-    asked, labelled as the phrase prints it): a row the phrase prints word for word before
+    scored: list[_Scored], prefer: tuple[str, str], tables: tuple[str, ...]
+) -> Found | None:
+    """The cell read among the scored rows: a row the phrase prints word for word before
     rows that only share its words ("Other, net" is not any row saying "net"), and a row
     printing every period before others."""
-    for flag in (4, 3):
-        if any(x[flag] for x in scored):
-            scored = [x for x in scored if x[flag]]
+    for kept in (lambda x: x.exact, lambda x: x.whole):
+        if any(kept(x) for x in scored):
+            scored = [x for x in scored if kept(x)]
     if not scored:
         return None
-    top = max(x[0] for x in scored)
+    top = max(x.score for x in scored)
     # Rows naming the quantity about equally well: the row an earlier period came from;
     # else one of the other quantity's table; else the largest figure is the company's
     # total (a segment's or a note's part is smaller), then the best-scoring, then the first.
-    near = [x for x in scored if x[0] >= top - NEAR_SCORE]
-    same = [x for x in near if prefer[0] and (x[2].table, x[2].label) == prefer]
-    along = [x for x in near if x[2].table in tables]
-    return (same or [max(along or near, key=lambda x: (x[1], x[0]))])[0][2]
+    near = [x for x in scored if x.score >= top - NEAR_SCORE]
+    same = [x for x in near if prefer[0] and (x.found.table, x.found.label) == prefer]
+    along = [x for x in near if x.found.table in tables]
+    return (same or [max(along or near, key=lambda x: (x.size, x.score))])[0].found
 
 
 def _names(
