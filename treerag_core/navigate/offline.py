@@ -12,6 +12,7 @@ from .base import NavigationResult, Plan, Search
 from .crosslanguage import cannot_match
 from .line_items import RowLabels, line_item_sections
 from .ranking import RankingMemory, question_terms, rank_nodes, ranking_statistics
+from .statements import statement_sections
 
 RELATIVE_CUTOFF = 0.4  # offline picks must score at least this share of the best one
 
@@ -46,9 +47,9 @@ def offline_pick(
     labels: RowLabels | None = None,
 ) -> tuple[list[str], str]:
     """The ``k`` best-ranked sections; sections whose tables print a line item the question
-    names (``labels``: the document's row labels, see :mod:`.line_items`) and ``carried``
-    ones (the previous answer's, for a follow-up on the same topic) are read too, taking
-    the places of the last-ranked."""
+    names (``labels``: the document's row labels, see :mod:`.line_items`), the statement it
+    names (:mod:`.statements`) and ``carried`` ones (the previous answer's, for a follow-up
+    on the same topic) are read too, taking the places of the last-ranked."""
     pool = candidates if candidates is not None else list(flat)
     carried = [nid for nid in carried or [] if nid in flat and nid in set(pool)][:k]
     scored = rank_nodes(
@@ -71,7 +72,12 @@ def offline_pick(
     extra = [nid for nid in carried if nid not in ranked]
     if carried:
         how.append(Phrase("nav.carried", count=len(carried)))
-    reserved = (named + extra)[-k:]
+    statements = statement_sections(query, flat, pool, labels or {})
+    if statements:
+        printed = ", ".join(f"'{flat[nid].get('title')}'" for nid, _ in statements)
+        how.append(Phrase("nav.statements", printed=printed))
+    stated = [nid for nid, _ in statements if nid not in ranked]
+    reserved = list(dict.fromkeys(named + extra + stated))[-k:]
     return ranked[: k - len(reserved)] + reserved, Joined(how)
 
 
