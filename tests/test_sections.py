@@ -84,3 +84,29 @@ def test_flat_nodes_paths_levels_and_outline():
 def test_level_jumps_nest_under_nearest_shallower_heading():
     flat = flatten_tree(build_hierarchy(parse_sections("# A\n### C\n## B\n")))
     assert flat["0001"]["parent_id"] == "0000" and flat["0002"]["parent_id"] == "0000"
+
+
+def test_a_piece_of_a_long_section_is_never_a_parent() -> None:
+    """A heading two levels below a long section goes under the section, beside the pieces
+    its text was cut into, not under the last piece."""
+    body = "\n\n".join(f"Exhibit {i}.1 is the plan of year {i}." for i in range(60))
+    text = f"## Exhibit Index\n{body}\n#### Officer Plan\nThe plan.\n##### Article I\nTerms.\n"
+    flat = flatten_tree(build_hierarchy(parse_sections(text, max_section_chars=500)))
+    by_title = {node["title"]: node for node in flat.values()}
+    index, plan = by_title["Exhibit Index"], by_title["Officer Plan"]
+    pieces = [flat[c] for c in index["children"] if flat[c].get("generated")]
+    assert len(pieces) > 1
+    assert plan["parent_id"] == index["node_id"]
+    assert by_title["Article I"]["parent_id"] == plan["node_id"]
+    assert not any(piece["children"] for piece in pieces)
+
+
+def test_headings_nest_below_markdowns_six_levels():
+    """A filing's exhibit (Part › Item › index › plan › Article › section) goes deeper than
+    Markdown's six levels: a seventh level nests under the sixth, not beside it."""
+    text = "".join(f"{'#' * n} L{n}\nx\n" for n in range(1, 10)) + "########## ten\nbody\n"
+    assert [(t, lvl) for t, lvl in titles(text)] == [(f"L{n}", n) for n in range(1, 10)]
+    flat = flatten_tree(build_hierarchy(parse_sections(text)))
+    deepest = next(node for node in flat.values() if node["title"] == "L9")
+    assert deepest["level"] == 9 and deepest["path"].startswith("L1 > L2")
+    assert "########## ten" in deepest["text"]  # past the deepest level: text, not a heading

@@ -4,6 +4,8 @@ The rules err on the side of "body text": a false heading splits a section in th
 place and misleads navigation, which is worse than a missed one.
 """
 
+from ..tree.sections import DEEPEST_HEADING
+
 # --- what a title looks like --------------------------------------------------------------
 MAX_TITLE_WORDS = 16  # a longer line is a sentence, not a title
 MAX_TITLE_CHARS = 150
@@ -65,7 +67,7 @@ TOC_TITLE_LINES = 6  # "Contents" / "Index" must be among a TOC page's first lin
 
 # --- sequence and levels -------------------------------------------------------------------
 MAX_NOTE_JUMP = 3  # "Note 13" after "Note 2" is a cross-reference, not the next note
-MAX_LEVEL = 6  # Markdown's deepest heading
+MAX_LEVEL = DEEPEST_HEADING  # the tree's deepest level (tree/sections.py says why)
 # Flat bookmarks are nested by their numbering only where most of a run of siblings is
 # numbered ("PART I", "Item 1", "Item 1A"): a run of plain titles is the author's own level.
 MIN_NESTED_RANKED_SHARE = 0.5

@@ -29,13 +29,16 @@ def build_hierarchy(sections: list[Section]) -> list[dict[str, Any]]:
     """Nest sections by level with a stack; ids follow document order ("0000", "0001", …).
 
     A level may jump (``#`` then ``###``): the deeper section simply becomes a child of the
-    nearest shallower one, so no empty placeholder nodes are invented.
+    nearest shallower one, so no empty placeholder nodes are invented. A piece a long
+    section was cut into (``generated``) is never a parent: a heading deeper than the
+    section goes under the section, beside its pieces, not under its last piece (Walmart's
+    appended plans sat under "Exhibit Index (continued): 21* List of …").
     """
     roots: list[dict[str, Any]] = []
     stack: list[dict[str, Any]] = []
     for index, section in enumerate(sections):
         node = {**section, "node_id": node_id_for(index), "children": []}
-        while stack and stack[-1]["level"] >= node["level"]:
+        while stack and (stack[-1]["level"] >= node["level"] or stack[-1].get("generated")):
             stack.pop()
         (stack[-1]["children"] if stack else roots).append(node)
         stack.append(node)

@@ -16,8 +16,15 @@ from .continued import Record, merge_continued
 from .pieces import piece_titles
 
 PAGE_BREAK = "\f"
+# The deepest heading level the tree keeps. Markdown's ATX headings stop at six, documents do
+# not: a 10-K's Part › Item 8 › notes › Note 5 › heading › subheading reaches six before a
+# table caption, an exhibit's plan › Article › section reaches eight under Part IV › Item 15,
+# and a level past the last one folded into it, beside its own parent. Readers write and
+# this parser reads up to this many "#"; a Markdown file's line of seven to nine "#" and a
+# space is a heading here too (CommonMark reads it as text: no such file was seen).
+DEEPEST_HEADING = 9
 
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_ATX = re.compile(r"^ {0,3}(#{1,9})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # Lines a reader must escape so they are not read as Markdown structure.
@@ -53,12 +60,12 @@ def escape_text(text: str) -> str:
 def heading(title: str, level: int) -> str:
     """One ATX heading line for a reader to emit; the title is flattened to one line."""
     clean = " ".join(title.split())[:_MAX_TITLE] or "Untitled"
-    return f"{'#' * max(1, min(level, 6))} {clean}"
+    return f"{'#' * max(1, min(level, DEEPEST_HEADING))} {clean}"
 
 
 def nest_headings(text: str, level: int) -> str:
     """Structured text placed under a heading of ``level - 1``: its shallowest heading moves
-    to ``level`` and the rest keep their distance below it (at most 6); setext headings
+    to ``level`` and the rest keep their distance below it (at most ``DEEPEST_HEADING``); setext headings
     become ATX and page breaks go, so a chapter, an e-mail body or an attachment read by
     another reader nests inside its container instead of becoming its sibling."""
     lines = text.replace(PAGE_BREAK, "\n").split("\n")

@@ -28,7 +28,7 @@ from .mail_parts import header_lines, parse_message, split_parts, subject, text_
 from .mail_quotes import Quote, copied_from, split_quotes
 
 LISTED_NAMES = 50  # attachments named on a message's "Attachments:" line, then "and N more"
-_HEADING = re.compile(r"^#{1,6} ", re.M)
+_HEADING = re.compile(r"^#{1,9} ", re.M)
 # Readers of attachments that are messages themselves (.eml, .msg): read here, with this
 # read's budget, rather than as a separate file with a budget of its own.
 MessageParser = Callable[[bytes, Limits, str], EmailMessage]

@@ -18,13 +18,14 @@ from ...errors import DocumentReadError, DocumentTooLargeError
 from ...limits import Limits
 from ...structure.pages import NO_OPTIONS, OutlineEntry, ReadOptions, ReadResult, RichPage
 from ...text.messages import raised
+from ...tree.sections import DEEPEST_HEADING
 from ..ocr.scan import ocr_pdf_pages
 from .pdfium_helper import PageHelper
 from .pdfium_pages import Bookmark, document_marks, page_count, page_helper, pdfium_pages
 
 # Bookmark trees are bounded: a hostile outline must not cost unbounded time or depth.
 MAX_OUTLINE_ENTRIES = 5000
-MAX_OUTLINE_DEPTH = 6
+MAX_OUTLINE_DEPTH = DEEPEST_HEADING
 # Bookmarks that point at attached or remote files ("Ex 21 Q4 2022.pdf") are not sections.
 _FILE_TITLE = re.compile(r"\.(pdf|htm|html|docx?|xlsx?|txt)$", re.IGNORECASE)
 
