@@ -186,3 +186,42 @@ def test_structure_parts_say_which_parts_came_from_where(tmp_path: Path) -> None
     assert "Structure from bookmarks and typography (3 from bookmarks, 7 from typography)" in (
         structure_note(doc)
     )
+
+
+def _prose(topic: str) -> str:
+    return (
+        f"This part of the agreement sets out the {topic}. The committee decides how the "
+        f"{topic} apply and may change them by a written resolution. " * 3
+    )
+
+
+def test_each_exhibit_heads_its_own_document(tmp_path: Path) -> None:
+    """A filing's appended exhibits are siblings, each over its own title and Articles: the
+    second exhibit does not nest in the last Article of the first, and a title printed
+    above an exhibit's label does not head the exhibits after it."""
+    pages = [
+        [("h1", "UNITED STATES SECURITIES AND EXCHANGE COMMISSION"), ("p", "FORM 10-K")],
+        [("h1", "PART IV"), ("h1", "Item 15. Exhibits"), ("p", _prose("exhibits filed")),
+         ("h2", "Signatures"), ("p", _prose("signatures"))],
+        [("h2", "EXHIBIT 10.1"), ("h1", "DIRECTORS COMPENSATION PLAN"),
+         ("h2", "ARTICLE 1"), ("p", _prose("general provisions"))],
+        [("p", _prose("annual retainer")), ("h2", "ARTICLE 2"), ("p", _prose("stock grants"))],
+        [("p", _prose("payment dates")), ("p", _prose("deferral elections"))],
+        [("p", _prose("plan amendments"))],
+        [("h2", "EXHIBIT 10.2"), ("h1", "STOCK AWARD AGREEMENT"), ("h2", "ARTICLE 1"),
+         ("p", _prose("award terms"))],
+        [("p", _prose("vesting dates")), ("h2", "ARTICLE 2"), ("p", _prose("tax withholding"))],
+        [("p", _prose("settlement rules"))],
+        [("p", _prose("transfer limits"))],
+        [("h2", "EXHIBIT 21.1"), ("h1", "LIST OF SUBSIDIARIES"), ("p", _prose("subsidiaries"))],
+    ]  # fmt: skip
+    path = tmp_path / "exhibits.pdf"
+    path.write_bytes(render_pdf(pages, []))
+    rows = _tree(_index(path, tmp_path))
+    parent = {label: up for label, _, up, _ in rows}
+    exhibits = [label for label, *_ in rows if label.startswith("EXHIBIT")]
+    assert exhibits == ["EXHIBIT 10.1", "EXHIBIT 10.2", "EXHIBIT 21.1"]
+    assert len({parent[label] for label in exhibits}) == 1
+    assert parent["DIRECTORS COMPENSATION PLAN"] == "EXHIBIT 10.1"
+    assert parent["STOCK AWARD AGREEMENT"] == "EXHIBIT 10.2"
+    assert parent["LIST OF SUBSIDIARIES"] == "EXHIBIT 21.1"

@@ -26,6 +26,14 @@ from .thresholds import ANCHOR_SHARE, MAX_LEVEL
 # "Appendix A Installing Octave" is a chapter; "A.1 Build Dependencies" a section of it.
 _APPENDIX = re.compile(r"^(?:APPENDIX|Appendix)\s+[A-Z]\b")
 _LETTER_NUMBER = re.compile(r"^[A-Z]((?:\.\d{1,3}){1,4})\.?\s+\S")
+# "Exhibit 10.24", "EXHIBIT 31.1 — Certification": a document appended to a filing. It ranks
+# above the Articles and sections it holds and below the PART it is filed under, so that each
+# exhibit heads its own plan or certification instead of nesting in the last Article of the
+# exhibit before it (3M 2018's "EXHIBIT 10.7" sat under "ARTICLE 5 MISCELLANEOUS").
+_EXHIBIT = re.compile(
+    r"^(?:EXHIBIT|Exhibit)\s+(?:No\.\s*)?\d{1,3}(?:\.\d{1,3})*[A-Z]?(?=$|[\s.:–—-])"
+)
+EXHIBIT_RANK = (RANK[Kind.PART] + RANK[Kind.ARTICLE]) / 2
 # The first of a numbered run: "Note 1 –", "Item 1.", "PART I", "1. Basis", "2.1 Scope".
 _FIRST = re.compile(r"^(?:[A-Za-z]+\s+)?(?:\d+\.)*(?:1|I|A)(?=$|[\s.:–—-])")
 # Between the ranks of two numbered levels there is room for this many styles.
@@ -40,6 +48,8 @@ def numbering_rank(title: str, profile: Profile = GENERIC) -> float | None:
         return NUMBER_RANK + 1 + m.group(1).count(".")
     if _APPENDIX.match(text):
         return NUMBER_RANK + 1
+    if _EXHIBIT.match(text):
+        return EXHIBIT_RANK
     cand = classify_line(text, profile)
     if cand is None or cand.toc_like:
         return None
@@ -60,8 +70,12 @@ def levels_from_look(headings: list[Heading]) -> None:
         nxt = headings[n + 1]
         own = headings[n]
         if own.rank is None and nxt.rank is not None and ranks[n] >= nxt.rank:
-            if _visual(own.prominence) <= _visual(nxt.prominence) and _FIRST.match(
-                " ".join(nxt.title.split())
+            following = " ".join(nxt.title.split())
+            # an exhibit's number is the filing's exhibit list's ("23.1"), not a run's first
+            if (
+                _visual(own.prominence) <= _visual(nxt.prominence)
+                and _FIRST.match(following)
+                and not _EXHIBIT.match(following)
             ):
                 ranks[n] = nxt.rank - _STEP / 2
     stack: list[float] = []
