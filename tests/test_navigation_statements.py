@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from treerag_core.navigate.offline import offline_pick
+from treerag_core.navigate.offline import offline_pick, with_reserved
 from treerag_core.navigate.statements import named_statements, statement_sections
 
 NAME = "Northwind Corporation"
@@ -86,3 +86,13 @@ def test_offline_pick_reads_the_named_statement() -> None:
     picked, how = offline_pick(question, flat, 4)
     assert picked[-1] == "cash" and len(picked) == 4
     assert "Consolidated Statements of Cash Flows" in str(how)
+
+
+def test_a_reserved_section_among_the_last_ranked_is_kept() -> None:
+    """The statement ranked eighth of eight, with two line-item sections to add, was cut
+    with the last places it sat in; reserved sections keep their place in the ranking."""
+    ranked = [f"r{i}" for i in range(8)]
+    assert with_reserved(ranked, ["r7", "x", "y"], 8) == [*ranked[:5], "r7", "x", "y"]
+    assert with_reserved(ranked, ["r1", "x"], 8) == [*ranked[:7], "x"]
+    assert with_reserved(ranked, [], 8) == ranked
+    assert with_reserved(ranked[:3], ["x"], 8) == [*ranked[:3], "x"]

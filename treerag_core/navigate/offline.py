@@ -65,20 +65,29 @@ def offline_pick(
         bm25, languages = ranking_statistics(flat, candidates, memory, language)
         order = {nid: i for i, nid in enumerate(pool)}
         items = line_item_sections(set(question_terms(query, languages)), labels, bm25, order)
-        named = [nid for nid, _ in items if nid not in ranked and nid not in carried]
-        if named:
+        named = [nid for nid, _ in items if nid not in carried]
+        if added := [nid for nid in named if nid not in ranked]:
             printed = ", ".join(dict.fromkeys(f"'{label}'" for _, label in items))
-            how.append(Phrase("nav.line_items", count=len(named), printed=printed))
-    extra = [nid for nid in carried if nid not in ranked]
+            how.append(Phrase("nav.line_items", count=len(added), printed=printed))
     if carried:
         how.append(Phrase("nav.carried", count=len(carried)))
     statements = statement_sections(query, flat, pool, labels or {})
     if statements:
         printed = ", ".join(f"'{flat[nid].get('title')}'" for nid, _ in statements)
         how.append(Phrase("nav.statements", printed=printed))
-    stated = [nid for nid, _ in statements if nid not in ranked]
-    reserved = list(dict.fromkeys(named + extra + stated))[-k:]
-    return ranked[: k - len(reserved)] + reserved, Joined(how)
+    wanted = named + carried + [nid for nid, _ in statements]
+    return with_reserved(ranked, list(dict.fromkeys(wanted))[-k:], k), Joined(how)
+
+
+def with_reserved(ranked: list[str], reserved: list[str], k: int) -> list[str]:
+    """``k`` sections: every ``reserved`` one, and the best-ranked others in the room left,
+    in the ranking's order, the reserved ones the ranking left out last. A reserved section
+    the ranking has among its last places is kept there, not cut with them (a statement
+    ranked eighth of eight was dropped to make room for the line items)."""
+    room = k - len(reserved)
+    head = [nid for nid in ranked if nid not in reserved][: max(0, room)]
+    kept = [nid for nid in ranked if nid in head or nid in reserved]
+    return kept + [nid for nid in reserved if nid not in kept]
 
 
 def descendants(flat: dict[str, FlatNode], roots: list[str]) -> list[str]:
