@@ -96,3 +96,17 @@ def test_a_reserved_section_among_the_last_ranked_is_kept() -> None:
     assert with_reserved(ranked, ["r1", "x"], 8) == [*ranked[:7], "x"]
     assert with_reserved(ranked, [], 8) == ranked
     assert with_reserved(ranked[:3], ["x"], 8) == [*ranked[:3], "x"]
+
+
+def test_a_heading_about_a_statement_is_not_the_statement() -> None:
+    """A note titled "Balance Sheet Information" prints a table, but it is not the balance
+    sheet; a caption with no text below it is nothing to read."""
+    flat = {
+        "bs": _node("Consolidated Balance Sheets", ""),
+        "note": _node("Balance Sheet Information", "Accrued liabilities 10 9"),
+        "cf": _node("Consolidated Statement of Cash Flows for the years ended 2023", "Cash 1 2"),
+    }
+    asked = "What does the statement of financial position and the cash flow statement show?"
+    assert statement_sections(asked, flat, list(flat), {"note", "cf"}) == [
+        ("cf", "cash flow statement")
+    ]

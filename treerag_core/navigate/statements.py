@@ -19,6 +19,12 @@ from typing import Any
 
 # Words a caption may carry before what the statement is: "Condensed Consolidated …".
 _QUALIFIERS = r"^(?:(?:consolidated|combined|condensed|interim|unaudited|group|company)\s+)*"
+# And after it, only its periods, units or a second statement printed with it ("… for the
+# years ended", "… at December 31", "… (in millions)", "… $ in millions", "… and
+# Comprehensive Income"): a heading that goes on in other words is about the statement, not
+# it (Verizon 2021's note "Balance Sheet Information", an MD&A's "Statement of Cash Flows
+# Discussion").
+_ENDS = r"(?=\s*$|\s*[($,:;–—-]|\s+(?:for|at|as|and|of|in|years?|fiscal|ended|usd|\d+)\b)"
 # Each primary statement: how a question names it, and how a caption that is it starts.
 # The comprehensive-income statement is not the income statement a question names.
 STATEMENTS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
@@ -31,7 +37,7 @@ STATEMENTS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
         ),
         re.compile(
             _QUALIFIERS + r"(?:income\s+statements?|statements?\s+of\s+(?:consolidated\s+)?"
-            r"(?:income|operations|earnings)|statements?\s+of\s+profit\s+or\s+loss)\b",
+            r"(?:income|operations|earnings)|statements?\s+of\s+profit\s+or\s+loss)\b" + _ENDS,
             re.IGNORECASE,
         ),
     ),
@@ -39,7 +45,7 @@ STATEMENTS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
         re.compile(r"\b(?:balance\s+sheets?|statements?\s+of\s+financial\s+position)\b", re.I),
         re.compile(
             _QUALIFIERS + r"(?:balance\s+sheets?|statements?\s+of\s+(?:consolidated\s+)?"
-            r"financial\s+position)\b",
+            r"financial\s+position)\b" + _ENDS,
             re.IGNORECASE,
         ),
     ),
@@ -47,7 +53,7 @@ STATEMENTS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
         re.compile(r"\b(?:cash\s+flows?\s+statements?|statements?\s+of\s+cash\s+flows?)\b", re.I),
         re.compile(
             _QUALIFIERS + r"(?:cash\s+flows?\s+statements?|statements?\s+of\s+(?:consolidated\s+)?"
-            r"cash\s+flows?)\b",
+            r"cash\s+flows?)\b" + _ENDS,
             re.IGNORECASE,
         ),
     ),
@@ -69,22 +75,28 @@ def statement_sections(
     ``pool`` captioned as that statement, the first in document order that prints a table
     (``tabled``: the sections the document's tables are in; a statement is one, a heading
     of the same words over prose is not), else the first. A caption over no text of its own
-    (its table cut into pieces below it) gives its first piece with text."""
+    (its table cut into pieces below it) gives its first piece with text; one with no text
+    below it either is none (there is nothing to read)."""
     out: list[tuple[str, str]] = []
     for name in named_statements(query):
         caption = STATEMENTS[name][1]
-        found = [nid for nid in pool if caption.match(str(flat[nid].get("title") or ""))]
+        found = [
+            read for nid in pool
+            if caption.match(str(flat[nid].get("title") or ""))
+            and (read := _with_text(flat, nid)) is not None
+        ]  # fmt: skip
         chosen = next((nid for nid in found if nid in tabled), found[0] if found else None)
         if chosen is not None:
-            out.append((_with_text(flat, chosen), name))
+            out.append((chosen, name))
     return out
 
 
-def _with_text(flat: Mapping[str, Mapping[str, Any]], nid: str) -> str:
-    """The section, or its first child with text when it has none of its own."""
+def _with_text(flat: Mapping[str, Mapping[str, Any]], nid: str) -> str | None:
+    """The section, or its first child with text when it has none of its own; None when
+    neither has any."""
     if str(flat[nid].get("text") or "").strip():
         return nid
     for child in flat[nid].get("children") or []:
         if child in flat and str(flat[child].get("text") or "").strip():
             return str(child)
-    return nid
+    return None
