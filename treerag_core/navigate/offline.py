@@ -85,7 +85,7 @@ def with_reserved(ranked: list[str], reserved: list[str], k: int) -> list[str]:
     the ranking has among its last places is kept there, not cut with them (a statement
     ranked eighth of eight was dropped to make room for the line items)."""
     room = k - len(reserved)
-    head = [nid for nid in ranked if nid not in reserved][: max(0, room)]
+    head = [nid for nid in ranked if nid not in reserved][:room]
     kept = [nid for nid in ranked if nid in head or nid in reserved]
     return kept + [nid for nid in reserved if nid not in kept]
 

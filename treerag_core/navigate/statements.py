@@ -17,8 +17,8 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-# Words a caption may carry before what the statement is: "Condensed Consolidated …".
-_QUALIFIERS = r"^(?:(?:consolidated|combined|condensed|interim|unaudited|group|company)\s+)*"
+from ..structure.profiles import STATEMENT_QUALIFIERS as _QUALIFIERS
+
 # And after it, only its periods, units or a second statement printed with it ("… for the
 # years ended", "… at December 31", "… (in millions)", "… $ in millions", "… and
 # Comprehensive Income"): a heading that goes on in other words is about the statement, not

@@ -13,12 +13,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-# The primary statements and reports of a financial filing, in any letter case.
-STATEMENT_TITLE = re.compile(
+# Words a statement's caption may carry before what it is: "Condensed Consolidated …".
+STATEMENT_QUALIFIERS = (
     r"^(?:(?:consolidated|combined|condensed|interim|unaudited|group|company|parent)\s+)*"
-    # IFRS reports outside the US: "Group income statement", "Consolidated cash flow
-    # statement", "Statement of profit or loss and other comprehensive income"
-    r"(?:(?:income|cash\s+flows?)\s+statements?|"
+)
+# The primary statements and reports of a financial filing, in any letter case.
+# IFRS reports outside the US: "Group income statement", "Consolidated cash flow
+# statement", "Statement of profit or loss and other comprehensive income".
+STATEMENT_TITLE = re.compile(
+    STATEMENT_QUALIFIERS + r"(?:(?:income|cash\s+flows?)\s+statements?|"
     r"statements?\s+of\s+profit\s+or\s+loss(?:\s+and\s+other\s+comprehensive\s+income)?|"
     r"statements?\s+of\s+(?:consolidated\s+)?(?:income|earnings|operations|"
     r"comprehensive\s+(?:income|loss|earnings)|cash\s+flows?|financial\s+position|"

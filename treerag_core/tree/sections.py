@@ -24,7 +24,8 @@ PAGE_BREAK = "\f"
 # space is a heading here too (CommonMark reads it as text: no such file was seen).
 DEEPEST_HEADING = 9
 
-_ATX = re.compile(r"^ {0,3}(#{1,9})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+ATX_MARKS = rf"#{{1,{DEEPEST_HEADING}}}"  # an ATX heading's marks, one to DEEPEST_HEADING
+_ATX = re.compile(rf"^ {{0,3}}({ATX_MARKS})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # Lines a reader must escape so they are not read as Markdown structure.
@@ -65,9 +66,10 @@ def heading(title: str, level: int) -> str:
 
 def nest_headings(text: str, level: int) -> str:
     """Structured text placed under a heading of ``level - 1``: its shallowest heading moves
-    to ``level`` and the rest keep their distance below it (at most ``DEEPEST_HEADING``); setext headings
-    become ATX and page breaks go, so a chapter, an e-mail body or an attachment read by
-    another reader nests inside its container instead of becoming its sibling."""
+    to ``level`` and the rest keep their distance below it (at most ``DEEPEST_HEADING``);
+    setext headings become ATX and page breaks go, so a chapter, an e-mail body or an
+    attachment read by another reader nests inside its container instead of becoming its
+    sibling."""
     lines = text.replace(PAGE_BREAK, "\n").split("\n")
     found: list[tuple[int, int, str]] = []  # (line index, level, title)
     fence: str | None = None

@@ -21,14 +21,14 @@ from typing import Any
 from ...errors import TreeragError
 from ...limits import Limits
 from ...structure.pages import NO_OPTIONS, ReadOptions
-from ...tree.sections import escape_text, heading, nest_headings
+from ...tree.sections import ATX_MARKS, escape_text, heading, nest_headings
 from .archive import expanded_size
 from .mail_html import html_body
 from .mail_parts import header_lines, parse_message, split_parts, subject, text_of
 from .mail_quotes import Quote, copied_from, split_quotes
 
 LISTED_NAMES = 50  # attachments named on a message's "Attachments:" line, then "and N more"
-_HEADING = re.compile(r"^#{1,9} ", re.M)
+_HEADING = re.compile(rf"^{ATX_MARKS} ", re.M)
 # Readers of attachments that are messages themselves (.eml, .msg): read here, with this
 # read's budget, rather than as a separate file with a budget of its own.
 MessageParser = Callable[[bytes, Limits, str], EmailMessage]
