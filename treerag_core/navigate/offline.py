@@ -76,7 +76,7 @@ def offline_pick(
         printed = ", ".join(f"'{flat[nid].get('title')}'" for nid, _ in statements)
         how.append(Phrase("nav.statements", printed=printed))
     wanted = named + carried + [nid for nid, _ in statements]
-    return with_reserved(ranked, list(dict.fromkeys(wanted))[-k:], k), Joined(how)
+    return with_reserved(ranked, list(dict.fromkeys(wanted)), k), Joined(how)
 
 
 def with_reserved(ranked: list[str], reserved: list[str], k: int) -> list[str]:
@@ -84,6 +84,7 @@ def with_reserved(ranked: list[str], reserved: list[str], k: int) -> list[str]:
     in the ranking's order, the reserved ones the ranking left out last. A reserved section
     the ranking has among its last places is kept there, not cut with them (a statement
     ranked eighth of eight was dropped to make room for the line items)."""
+    reserved = reserved[-k:]  # more than k: the last k
     room = k - len(reserved)
     head = [nid for nid in ranked if nid not in reserved][:room]
     kept = [nid for nid in ranked if nid in head or nid in reserved]
