@@ -206,3 +206,44 @@ def test_a_metric_is_read_from_the_statement_printing_its_formulas_rows(filing: 
     question = f"What was {NAME}'s quick ratio at the end of fiscal 2023?"
     result = navigate(question, filing, None, NavigationConfig(offline_sections=READ))
     assert _statement(filing) in result.node_ids
+
+
+def test_an_aside_in_a_rows_label_is_not_asked_for() -> None:
+    """ "Capital expenditures (including capitalized software)" is named by a question on
+    capital expenditures: the aside qualifies the line item, no question says it."""
+    from treerag_core.navigate.line_items import named_labels
+    from treerag_core.navigate.ranking import question_terms
+    from treerag_core.text.tokens import tokenize
+
+    capex = "Capital expenditures (including capitalized software)"
+    doc = {"tables": [{"node_id": "cf", "rows": [{"label": capex}, {"label": "(In millions)"}]}]}
+    rows = row_labels(doc, Languages("en"))["cf"]
+    assert rows[0] == (capex, frozenset(tokenize("Capital expenditures")))
+    assert rows[1] == ("(In millions)", frozenset(tokenize("In millions")))  # nothing else
+    asked = set(
+        question_terms(f"What were {NAME}'s capital expenditures in 2022?", Languages("en"))
+    )
+    assert named_labels(asked, rows) == [capex]
+
+
+def test_a_statement_printing_a_named_line_item_comes_before_the_notes(filing: dict) -> None:
+    """Notes breaking an item down print the more specific labels ("Total long-term debt")
+    than the statement stating it ("Long-term debt"): they would take every place."""
+    from treerag_core.navigate.line_items import line_item_sections
+    from treerag_core.navigate.ranking import question_terms, ranking_statistics
+    from treerag_core.navigate.statements import statement_ids
+    from treerag_core.text.tokens import tokenize
+
+    flat, statement = filing["flat_nodes"], _statement(filing)
+    notes = [nid for nid in flat if nid != statement][:3]
+    total, item = "Total long-term debt", "Long-term debt"
+    labels = {nid: [(total, frozenset(tokenize(total)))] for nid in notes}
+    labels[statement] = [(item, frozenset(tokenize(item)))]
+    bm25, languages = ranking_statistics(flat)
+    asked = set(question_terms(f"What was {NAME}'s total long-term debt?", languages))
+    order = {nid: i for i, nid in enumerate(flat)}
+    assert statement_ids(flat, list(flat)) >= {statement}
+    without = line_item_sections(asked, labels, bm25, order)
+    assert [nid for nid, _ in without] == notes  # the specific labels alone
+    chosen = line_item_sections(asked, labels, bm25, order, statements={statement})
+    assert chosen == [(statement, item), (notes[0], total), (notes[1], total)]

@@ -19,7 +19,8 @@ filings use for its phrases and the rows of a metric's formula it names), stemme
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from ..text.bm25 import BM25
@@ -45,6 +46,10 @@ LINE_ITEM_SECTIONS = 3
 LINE_ITEM_MAX_SHARE = 0.5
 
 RowLabels = dict[str, list[tuple[str, frozenset[str]]]]
+# An aside in a row's label: "Capital expenditures (including capitalized software)", "Cash,
+# end of period (Note 1)", "Net income (loss)". It qualifies the line item; a question names
+# the item without it.
+_ASIDE = re.compile(r"\s*\([^()]*\)")
 
 
 def remembered_labels(
@@ -67,7 +72,9 @@ def remembered_labels(
 
 def row_labels(document: Mapping[str, Any], language: Languages) -> RowLabels:
     """Each section's table row labels with their words, cut in the section's language
-    (``{node_id: [(label, words)]}``): built once per document and remembered."""
+    (``{node_id: [(label, words)]}``), an aside in parentheses left out of the words
+    (:data:`_ASIDE`) unless the label is nothing else: built once per document and
+    remembered."""
     out: RowLabels = {}
     for table in tables_of(document):
         nid = str(table.get("node_id") or "")
@@ -75,7 +82,9 @@ def row_labels(document: Mapping[str, Any], language: Languages) -> RowLabels:
         seen = out.setdefault(nid, [])
         for row in table.get("rows") or []:
             label = str(row.get("label") or "")
-            words = frozenset(tokenize(label, cut))
+            words = frozenset(tokenize(_ASIDE.sub("", label), cut)) or frozenset(
+                tokenize(label, cut)
+            )
             if words and any(w.isalpha() for w in words) and (label, words) not in seen:
                 seen.append((label, words))
     return out
@@ -87,10 +96,16 @@ def line_item_sections(
     bm25: BM25,
     order: Mapping[str, int],
     limit: int = LINE_ITEM_SECTIONS,
+    statements: Collection[str] = (),
 ) -> list[tuple[str, str]]:
     """The sections printing a row whose whole label the question's words ``asked`` name,
     most specific label first (the sum of its words' idf), then in document ``order`` (of
-    the sections that may be read): ``[(node_id, label)]``, at most ``limit``.
+    the sections that may be read): ``[(node_id, label)]``, at most ``limit``; the most
+    specific of them that is a primary statement (``statements``) first of all.
+
+    Why a statement first: it is where a report states the line item, and the notes that
+    break it down print the more specific labels ("Total revenues" in a segment note, where
+    the income statement prints "Revenues"), which took every place.
 
     Document order, not the ranking's, between sections printing the same label: the
     ranking is what leaves a bare statement out, and a report states a line item where
@@ -110,7 +125,9 @@ def line_item_sections(
             weights = [bm25.idf(w) for w in words]
             if sum(weights) > best.get(nid, (0.0, ""))[0]:
                 best[nid] = (sum(weights), label)
-    chosen = sorted(best, key=lambda nid: (-best[nid][0], order[nid]))[:limit]
+    chosen = sorted(best, key=lambda nid: (-best[nid][0], order[nid]))
+    stated = [nid for nid in chosen if nid in statements][:1]
+    chosen = (stated + [nid for nid in chosen if nid not in stated])[:limit]
     return [(nid, best[nid][1]) for nid in chosen]
 
 

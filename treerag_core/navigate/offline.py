@@ -12,7 +12,7 @@ from .base import NavigationResult, Plan, Search
 from .crosslanguage import cannot_match
 from .line_items import RowLabels, line_item_sections
 from .ranking import RankingMemory, question_terms, rank_nodes, ranking_statistics
-from .statements import statement_sections
+from .statements import statement_ids, statement_sections
 
 RELATIVE_CUTOFF = 0.4  # offline picks must score at least this share of the best one
 
@@ -64,7 +64,9 @@ def offline_pick(
     if labels and scored:
         bm25, languages = ranking_statistics(flat, candidates, memory, language)
         order = {nid: i for i, nid in enumerate(pool)}
-        items = line_item_sections(set(question_terms(query, languages)), labels, bm25, order)
+        asked = set(question_terms(query, languages))
+        stated = statement_ids(flat, pool)
+        items = line_item_sections(asked, labels, bm25, order, statements=stated)
         named = [nid for nid, _ in items if nid not in carried]
         if added := [nid for nid in named if nid not in ranked]:
             printed = ", ".join(dict.fromkeys(f"'{label}'" for _, label in items))

@@ -100,3 +100,16 @@ def _with_text(flat: Mapping[str, Mapping[str, Any]], nid: str) -> str | None:
         if child in flat and str(flat[child].get("text") or "").strip():
             return str(child)
     return None
+
+
+def statement_ids(flat: Mapping[str, Mapping[str, Any]], pool: Collection[str]) -> set[str]:
+    """The sections of ``pool`` that are a primary statement: captioned as one, or a piece
+    right under such a caption (a caption over no text, its table cut below it)."""
+    captions = [caption for _, caption in STATEMENTS.values()]
+    out: set[str] = set()
+    for nid in pool:
+        title = str(flat[nid].get("title") or "")
+        if any(caption.match(title) for caption in captions):
+            out.add(nid)
+            out.update(str(c) for c in flat[nid].get("children") or [] if c in flat)
+    return out
