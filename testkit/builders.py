@@ -174,6 +174,10 @@ def _typeset(pdf: Any, item: TypesetItem) -> None:
         pdf.set_font("Helvetica", "", size)
         pdf.multi_cell(170, size / 2, item[1], new_x="LMARGIN", new_y="NEXT")
         pdf.ln(2)
+    elif kind == "run":  # a bold body-size line spaced like a paragraph ("LatAm")
+        pdf.set_font("Helvetica", "B", 10)
+        pdf.cell(170, 5, item[1], new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
     elif kind == "lead":  # a paragraph that opens with a bold word: body text all the same
         _, bold, rest = item
         pdf.set_font("Helvetica", "B", 10)

@@ -449,3 +449,36 @@ def test_a_section_number_is_kept_apart_from_the_title(tmp_path: Path) -> None:
         "Appendix A",
     ]:
         assert split_number(kept) == ("", kept)
+
+
+def test_headings_spaced_like_paragraphs_are_found_between_them(tmp_path: Path) -> None:
+    """A filing that sets its division headings in bold body type with no more space above
+    them than a paragraph's ("LatAm", "Europe"): a short bold line between a finished
+    paragraph and prose heads a section; a bold sentence does not, nor a table's bold
+    header row."""
+    path = make_typeset_pdf(
+        tmp_path / "review.pdf",
+        [
+            [
+                ("h", "Division Review", "Helvetica", "B", 16),
+                ("p", BODY),
+                ("run", "Latin America"),
+                ("p", BODY),
+                ("run", "Net revenue grew in every region."),
+                ("p", BODY),
+                ("run", "Europe"),
+                ("p", BODY),
+                ("table", [["Region", "2023", "2022"], ["Europe", "1,200", "1,100"]]),
+                ("run", "Asia Pacific"),
+                ("p", BODY),
+            ],
+        ],
+    )
+    source, rows = _tree(path)
+    assert source == "typography and numbering"
+    assert [(t, lvl, parent) for t, lvl, _, parent in rows] == [
+        ("Division Review", 1, None),
+        ("Latin America", 2, "Division Review"),
+        ("Europe", 2, "Division Review"),
+        ("Asia Pacific", 2, "Division Review"),  # after a table: room above it, as before
+    ]

@@ -87,6 +87,10 @@ WRAP_ALIGN_RATIO = 2.0  # …and start (or centre) within two font sizes of each
 # its next line's first word plus this many ems (a ragged margin's slack) stands alone
 WRAP_ROOM_EMS = 2.0
 SET_APART_RATIO = 0.4  # a body-size heading has this much of a line more space above it
+# …or, where headings get no more space than paragraphs (PepsiCo's division review: "LatAm",
+# "Europe" in bold body type, a paragraph's break above), a bold line of at most this many
+# words, no sentence, between the end of a paragraph and a line of prose
+MAX_RUN_TITLE_WORDS = 6
 MIN_HEADING_LETTERS = 3
 MIN_HEADING_LETTER_SHARE = 0.5  # "2022 2021 2020" and "$ 1,373" are table rows
 OFF_COLUMN_SHARE = 0.25  # a heading starts within a quarter of the text width from its left…

@@ -25,6 +25,7 @@ from .thresholds import (
     MAX_HEADLINE_CHARS,
     MAX_HEADLINE_WORDS,
     MAX_LEAD_IN_WORDS,
+    MAX_RUN_TITLE_WORDS,
     MIN_HEADING_LETTER_SHARE,
     MIN_HEADING_LETTERS,
     MIN_LARGER_PT,
@@ -102,7 +103,9 @@ def find_headings(
             title = " ".join(" ".join(ln.text.split()) for ln in block)
             rank = numbering_rank(title, profile)
             if (
-                _is_heading(block, title, layout, above, rank)
+                _is_heading(
+                    block, title, layout, above, rank, _between_paragraphs(row, i, end, layout)
+                )
                 and (
                     not _in_table(row, i, end)
                     or _caption(title, profile)
@@ -242,7 +245,7 @@ def _room_for_next_word(last: Line, nxt: Line, layout: Layout) -> bool:
 
 
 def _is_heading(
-    block: list[Line], title: str, layout: Layout, above: str, rank: float | None
+    block: list[Line], title: str, layout: Layout, above: str, rank: float | None, apart: bool
 ) -> bool:
     if len(block) > MAX_HEADING_LINES:
         return False  # a bold paragraph, not a title
@@ -271,13 +274,38 @@ def _is_heading(
     if first.jumps_up and _indented(first, layout):
         return False  # body-size text placed back up the page, mid-width: a table's header cell
     # Body-size bold: a heading only with room above it (the top of a page has room), or,
-    # numbered, right under another heading ("PART I" then "Item 1. Business").
+    # numbered, right under another heading ("PART I" then "Item 1. Business"), or short
+    # and standing between paragraphs (``apart``: :func:`_between_paragraphs`).
     room = layout.body_gap + SET_APART_RATIO * layout.body_size
     return (
         first.gap_above >= room
         or above == _TOP
         or (above == _HEADING and rank is not None)
         or (rank is not None and first.bold and _keyword_titled(title))
+        or (apart and len(words) <= MAX_RUN_TITLE_WORDS and title[-1] not in ".,;:")
+    )
+
+
+def _between_paragraphs(row: list[Line | None], start: int, end: int, layout: Layout) -> bool:
+    """A bold line at body size with a paragraph's break above it, after a regular line
+    ending a sentence and before a regular line of prose: a heading in a document that sets
+    its headings no further apart than its paragraphs, when short and no sentence
+    (:func:`_is_heading`). A bold label inside a table has a row or a label beside it, not a
+    finished sentence above and prose below; a cover's bold lines are all bold."""
+    first = row[start]
+    if first is None or end - start != 1 or not first.bold or layout.body_bold:
+        return False
+    if first.gap_above <= layout.body_gap + SIZE_STEP:
+        return False
+    before = next((ln for ln in reversed(row[:start]) if ln is not None), None)
+    after = next((ln for ln in row[end:] if ln is not None), None)
+    return (
+        before is not None
+        and not before.bold
+        and before.text.rstrip().endswith((".", ".”", '."'))
+        and after is not None
+        and not after.bold
+        and _prose(after.text)
     )
 
 
