@@ -303,3 +303,85 @@ def test_a_lone_word_the_text_writes_in_lower_case_is_no_name_on_the_card() -> N
     flat = {"1": _node("1", "About", opening), "2": _node("2", "Details", body)}
     names = build_card({"doc_id": "d", "file_name": "notes.txt", "flat_nodes": flat})["names"]
     assert "Debian" in names and "Information" not in names
+
+
+def test_a_cards_registrant_title_and_names_come_from_the_cover_not_its_legal_lines() -> None:
+    """A cover with no "(Exact name of registrant …)" caption names its registrant under the
+    file number (3M's, Microsoft's); one whose name is a logo has none, never the file
+    number itself; no-break spaces are spaces; a title that is the SEC's header is no
+    title, and the cover's "Rule 405", "Part III" and "Notes due 2026" are no names."""
+    from treerag_core.summarize.describe import registrant
+
+    under = "FORM 10-K\nCommission file number 1-3285\n3M COMPANY\nState of Incorporation: X\n"
+    assert registrant(under) == "3M COMPANY"
+    logo = (
+        "Commission File Number 001-02217\n(Exact name of Registrant as specified in its charter)"
+    )
+    assert registrant(logo) == ""
+    spaced = "BEST BUY CO., INC.\n(Exact\xa0name\xa0of\xa0registrant\xa0as\xa0specified)\n"
+    assert registrant(spaced) == "BEST BUY CO., INC."
+    cover = (
+        "UNITED STATES\nSECURITIES AND EXCHANGE COMMISSION\nWashington, D.C. 20549\nFORM 10-K\n"
+        "For the fiscal year ended December 31, 2023\nCommission file number 1-3285\n"
+        "ACME CORPORATION\n1.500% Notes due 2026\nNew York Stock Exchange\nIndicate by check "
+        "mark if the Registrant is a well-known seasoned issuer, as defined in Rule 405. Part "
+        "III of this report incorporates the proxy statement by reference."
+    )
+    flat = {
+        "n0": {"title": "Cover", "text": cover, "level": 1},
+        "n1": {"title": "Item 1. Business", "level": 1,
+               "text": "Acme Corporation was incorporated in 1950. Acme Corporation is a "
+                       "diversified industrial company with plants in ten countries."},
+    }  # fmt: skip
+    header = "UNITED STATES SECURITIES AND EXCHANGE COMMISSION Washington, D.C. 20549"
+    card = build_card({"doc_id": "a", "file_name": "ACME_2023_10K.pdf", "flat_nodes": flat,
+                       "metadata": {"title": header}})  # fmt: skip
+    assert card["title"] == "ACME 2023 10K"  # the file's name, not the SEC's header
+    assert card["names"][0] == "ACME CORPORATION"
+    assert not {"Rule", "Part III", "Notes", "New York Stock Exchange"} & set(card["names"])
+    assert card["description"].startswith("ACME CORPORATION annual report on Form 10-K")
+    assert "is a diversified industrial company" in card["description"]
+
+
+def test_the_business_sentence_is_the_organisation_saying_what_it_is() -> None:
+    """Before Item 1's "Pfizer Inc. is a research-based, global biopharmaceutical company" a
+    glossary's "Emerging Markets includes … markets" and a segment's "GMNS also provides
+    …" have a business verb; neither is the organisation speaking of itself. A sentence cut
+    off at its start ("economic, geo-political …") is none either."""
+    from treerag_core.summarize.describe import business_sentence
+
+    cover = "PFIZER INC.\n(Exact name of registrant as specified in its charter)\n"
+    texts = [
+        ("Cover", cover),
+        ("Glossary", "Emerging Markets includes, but is not limited to, these markets: Asia."),
+        (
+            "Forward-looking",
+            "economic, geo-political and business conditions in the markets "
+            "in which Pfizer operates; changes in law.",
+        ),  # fmt: skip
+        ("Segments", "GMNS also provides fraud-prevention tools to merchants and partners."),
+        (
+            "Item 1. Business",
+            "Pfizer Inc. is a research-based, global biopharmaceutical "
+            "company. We apply science to bring therapies to people.",
+        ),  # fmt: skip
+    ]
+    flat = {f"n{i}": {"title": t, "text": x} for i, (t, x) in enumerate(texts)}
+    assert business_sentence(flat) == (
+        "Pfizer Inc. is a research-based, global biopharmaceutical company.",
+        "n4",
+    )
+    del flat["n4"]  # none says what it is: the first saying what it does, as a sentence does
+    assert business_sentence(flat)[1] == "n1"
+    flat["n1"]["text"] = "The Company is a party to swaps that it uses to hedge its debt."
+    assert business_sentence(flat)[1] == "n3"
+
+
+def test_an_earnings_release_is_not_said_to_be_on_the_form_it_mentions() -> None:
+    from treerag_core.summarize.describe import describe
+
+    opening = "PepsiCo Reports First Quarter 2023 Results. See our Form 10-Q for details."
+    flat = {"n0": {"title": "Results", "text": opening, "level": 1}}
+    said = describe(flat, ["n0"], opening, "earnings release", "PepsiCo Q1")
+    assert said.startswith("An earnings release") and "Form 10-Q" not in said
+    assert "on Form 10-Q" in describe(flat, ["n0"], opening, "quarterly report", "Q")

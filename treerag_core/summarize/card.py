@@ -21,15 +21,12 @@ from ..text.language import indexed_language
 from ..text.tokens import STOPWORDS
 from ..tree.labels import heading_label
 from ..types import Document, FlatNode
-from .describe import business_sentence, describe, main_parts, registrant
+from .describe import business_sentence, describe, main_parts, opening_text, registrant
 from .digest import boilerplate_kind, leading_summary
 from .keyterms import extract_tags
 
 # Card fields an editor may correct on the Registry page (kept across re-indexing).
 EDITABLE_FIELDS = ("kind", "periods", "description", "language")
-# How much of the document's start the kind, periods and names are read from: a filing's
-# cover page and first items, a manual's title page and preface.
-OPENING_CHARS = 6000
 # The description: the first few top-level sections' summaries, at most this long.
 DESCRIPTION_SECTIONS = 4
 DESCRIPTION_CHARS = 420
@@ -44,11 +41,13 @@ GENERIC_WORDS = (
         """contents table index item items part section chapter page inc llc ltd corp company
     registrant form securities exchange commission united states washington annual
     quarterly report act notes yes pursuant indicate january february march april may june
-    july august september october november december""".split()
+    july august september october november december rule class note due stock common senior
+    fixed floating rate par value share shares new york nasdaq market llc""".split()
     )
     | STOPWORDS
 )
 MAX_NAMES = 10
+_ROMAN = re.compile(r"[ivxlc]+")
 # How much of the text is read for the words it also writes in lower case: a lone word that
 # the document writes so is a common word ("rule", "class", "results"), not a name.
 COMMON_WORDS_CHARS = 300_000
@@ -99,18 +98,6 @@ class Card(TypedDict, total=False):
 
 def _roots(flat: Mapping[str, FlatNode]) -> list[FlatNode]:
     return [node for node in flat.values() if node.get("level") == 1]
-
-
-def _opening(flat: Mapping[str, FlatNode]) -> str:
-    """The document's first characters, headings included, in reading order."""
-    out, size = [], 0
-    for node in flat.values():
-        piece = f"{heading_label(node)}\n{node.get('text') or ''}\n"
-        out.append(piece)
-        size += len(piece)
-        if size >= OPENING_CHARS:
-            break
-    return "".join(out)[:OPENING_CHARS]
 
 
 def document_kind(file_name: str, opening: str, rules=KIND_RULES) -> str:  # noqa: ANN001
@@ -167,15 +154,19 @@ def _description(
 
 
 def _generic(text: str) -> bool:
-    words = re.findall(r"[a-z]+", text.lower())
+    """Only words that head many documents (a letter alone is no word: "D.C."; nor is a
+    roman numeral: "Part III")."""
+    words = [w for w in re.findall(r"[a-z]{2,}", text.lower()) if not _ROMAN.fullmatch(w)]
     return not words or all(word in GENERIC_WORDS for word in words)
 
 
 def _title(document: Mapping[str, Any], roots: list[FlatNode]) -> str:
-    """The title the file gives itself (an e-book's, a message's subject), else the first
-    top-level heading when it reads as a title, else the file's name."""
+    """The title the file gives itself (an e-book's, a message's subject) unless it is only
+    words every such file has (a filing's "UNITED STATES SECURITIES AND EXCHANGE COMMISSION
+    Washington, D.C. 20549"), else the first top-level heading when it reads as a title,
+    else the file's name."""
     declared = " ".join(str((document.get("metadata") or {}).get("title") or "").split())
-    if declared:
+    if declared and not _generic(declared):
         return declared
     stem = os.path.splitext(str(document.get("file_name") or ""))[0].replace("_", " ")
     first = heading_label(roots[0]) if roots else ""
@@ -230,7 +221,7 @@ def card_naming(document: Document) -> dict[str, Any]:
     is asked, without the names and description that read far more of the text."""
     flat = document.get("flat_nodes", {})
     edits = document.get("card_edits") or {}
-    found = _naming(document, _roots(flat), _opening(flat))
+    found = _naming(document, _roots(flat), opening_text(flat))
     return {**found, **{k: edits[k] for k in ("kind", "periods") if k in edits}}
 
 
@@ -249,7 +240,7 @@ def build_card(document: Document) -> Card:
     """The card of an indexed document, with the corrections an editor made to it."""
     flat = document.get("flat_nodes", {})
     roots = _roots(flat)
-    opening = _opening(flat)
+    opening = opening_text(flat)
     naming = _naming(document, roots, opening)
     card: Card = {
         "doc_id": str(document.get("doc_id") or ""),

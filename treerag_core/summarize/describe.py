@@ -20,13 +20,28 @@ from .digest import boilerplate_of, sentence_case
 
 MAX_COVERS = 5  # parts named in the description
 MAX_PART_CHARS = 48  # a part's name, cut
-_REGISTRANT = re.compile(r"^(?P<name>[^\n()]{2,80})\n\s*\(exact name of registrant", re.I | re.M)
+# How much of the document's start the kind, periods and names are read from: a filing's
+# cover page and first items, a manual's title page and preface.
+OPENING_CHARS = 6000
+_REGISTRANT = re.compile(  # \s: a cover's spaces are often no-break ones
+    r"^(?P<name>[^\n()]{2,80})\n\s*\(exact\s+name\s+of\s+registrant", re.I | re.M
+)
+_FILE_NUMBER = re.compile(r"\bfile\s+(?:number|no\.?)", re.I)
+# A name: a capital or digit first, no sentence ("State of Incorporation: …" has a colon).
+_UNDER_FILE_NUMBER = re.compile(
+    r"^commission\s+file\s+(?:number|no\.?)[^\n]*\n(?P<name>(?-i:[A-Z0-9])[^\n():;]{1,78})$",
+    re.I | re.M,
+)
 _ENDED = re.compile(
     r"(?P<what>fiscal\s+year|year|quarterly\s+period|quarter|period)\s+ended\s+"
     r"(?P<month>[a-z]+)\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})",
     re.I,
 )
 _FORM = re.compile(r"\bform\s+(10-?k|10-?q|20-?f|8-?k|40-?f)\b", re.I)
+# The forms each kind is filed on: an earnings release that mentions the coming Form 10-Q is
+# not on it.
+KIND_FORMS = {"annual report": ("10K", "20F", "40F"), "quarterly report": ("10Q",),
+              "current report": ("8K",)}  # fmt: skip
 # A filing's main Items, as a reader names them: (pattern on the title, name).
 FILING_PARTS: tuple[tuple[str, str], ...] = (
     (r"^item\s*1\.?\s*business\b", "business"),
@@ -38,10 +53,29 @@ FILING_PARTS: tuple[tuple[str, str], ...] = (
 _NOTE = re.compile(r"^note\s+\d+|^\d{1,2}\.\s+[A-Z]", re.I)
 
 
+def opening_text(flat: Mapping[str, FlatNode]) -> str:
+    """The document's first characters, headings included, in reading order."""
+    out, size = [], 0
+    for node in flat.values():
+        piece = f"{heading_label(node)}\n{node.get('text') or ''}\n"
+        out.append(piece)
+        size += len(piece)
+        if size >= OPENING_CHARS:
+            break
+    return "".join(out)[:OPENING_CHARS]
+
+
 def registrant(opening: str) -> str:
-    """The name a filing's cover gives the registrant, or ""."""
+    """The name a filing's cover gives the registrant, or "": the line above "(Exact name
+    of registrant …)", else the line under "Commission file number …" (3M's and Microsoft's
+    covers print no such caption). Never the file number itself (Coca-Cola's name is a
+    logo, and the line above its caption is the number)."""
     found = _REGISTRANT.search(opening)
-    return " ".join(found.group("name").split()) if found else ""
+    name = " ".join(found.group("name").split()) if found else ""
+    if name and not _FILE_NUMBER.search(name):
+        return name
+    below = _UNDER_FILE_NUMBER.search(opening)
+    return " ".join(below.group("name").split()) if below else ""
 
 
 def period_phrase(opening: str) -> str:
@@ -103,23 +137,53 @@ BUSINESS_SENTENCE = re.compile(
     r"\b(?:designs|develops|manufactures|markets|sells|provides|operates|offers|"
     r"principal business|is a (?:leading|global|worldwide|diversified)|is one of the)\b"
 )
+# …or, first of all, the organisation saying what it is, its subject first after at most a
+# short opening clause: "Pfizer Inc. is a research-based, global biopharmaceutical company",
+# "We are one of the largest global food and beverage companies", "With a history dating
+# back to 1886, American Water is the largest … utility company", "Our principal business
+# activity is …". The subject: we, the company, or the registrant's name (its first word,
+# then up to four capitalised words and an aside: "Verizon Communications Inc. (the
+# Company) is …"). A segment's sentence ("GMNS also provides …"), a glossary's ("Emerging
+# Markets Includes … markets") or a contract's ("The Company is a party to …") is not one.
+SELF_DESCRIPTION = (
+    r"^(?:[^.;]{{0,60}},\s+)?(?:our\s+principal\s+business|(?:we|the\s+company|{name}"
+    r"(?:[\s,]+(?-i:[A-Z])[\w.&'’-]*){{0,4}}(?:\s*\([^)]{{0,80}}\))?,?)\s+(?:is|are)\s+"
+    r"(?:a|an|the|one\s+of)\b(?:(?!\b(?:that|which|to)\b)[^.;]){{0,80}}?\b(?:compan(?:y|ies)|"
+    r"corporation|business|manufacturer|provider|leader|utility|organi[sz]ation|enterprise|"
+    r"group|bank|retailer|producer)\b)"
+)
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
 BUSINESS_SECTIONS = 60  # where to look: the document's first sections
-BUSINESS_CHARS = 240
+BUSINESS_CHARS = 360
 
 
 def business_sentence(flat: Mapping[str, FlatNode]) -> tuple[str, str]:
-    """``(sentence, node_id)``: the first sentence saying what the organisation does, from
-    the document's first sections (("", "") when none does)."""
+    """``(sentence, node_id)``: the first sentence of the document's first sections in which
+    the organisation says what it is (:data:`SELF_DESCRIPTION`), else the first saying what
+    it does (:data:`BUSINESS_SENTENCE`); one that opens as a sentence does (("", "") when
+    none)."""
+    name = _ARTICLE.sub("", registrant(opening_text(flat))).split(maxsplit=1)
+    named = re.escape(name[0].rstrip(",.")) if name and len(name[0]) > 1 else "(?!)"
+    says_what_it_is = re.compile(SELF_DESCRIPTION.format(name=named), re.I)
+    fallback = ("", "")
     for nid, node in list(flat.items())[:BUSINESS_SECTIONS]:
         for sentence in iter_sentences(str(node.get("text") or "")):
-            if not BUSINESS_SENTENCE.search(sentence) or len(sentence) > BUSINESS_CHARS:
-                continue  # the cheapest tests first: most sentences fail them
+            if len(sentence) > BUSINESS_CHARS or not (
+                sentence[:1].isupper() or sentence[:1].isdigit()
+            ):
+                continue  # long, a fragment, or a list's "(2) Valued at …"
+            itself = says_what_it_is.search(sentence)
+            if not (itself or (not fallback[0] and BUSINESS_SENTENCE.search(sentence))):
+                continue
             words = sentence.split()
-            if 6 <= len(words) and any(c.islower() for c in sentence):
-                if not _substantive(node):  # a cover's or signature page's: none of its own
-                    break
+            if len(words) < 6:
+                continue
+            if not _substantive(node):  # a cover's or signature page's: none of its own
+                break
+            if itself:
                 return " ".join(words), nid
-    return "", ""
+            fallback = (" ".join(words), nid)
+    return fallback
 
 
 def main_parts(flat: Mapping[str, FlatNode]) -> list[str]:
@@ -138,8 +202,9 @@ def describe(
     who = registrant(opening)
     form = _FORM.search(opening)
     what = kind if kind and kind != "document" else ""
-    if form and what:
-        what += f" on Form {form.group(1).upper().replace('10K', '10-K').replace('10Q', '10-Q')}"
+    printed = form.group(1).upper().replace("-", "") if form else ""
+    if printed and KIND_FORMS.get(what) and printed in KIND_FORMS[what]:
+        what += f" on Form {printed[:-1]}-{printed[-1]}"
     when = period_phrase(opening)
     if who:
         head = f"{who} {what}".strip()
