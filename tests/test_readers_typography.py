@@ -482,3 +482,37 @@ def test_headings_spaced_like_paragraphs_are_found_between_them(tmp_path: Path) 
         ("Europe", 2, "Division Review"),
         ("Asia Pacific", 2, "Division Review"),  # after a table: room above it, as before
     ]
+
+
+def test_a_title_over_a_table_after_a_paragraph_heads_a_section(tmp_path: Path) -> None:
+    """3M's segments: "Safety and Graphics Business (20.8% of consolidated sales):" in bold
+    over the segment's table, after the paragraph ending the segment before. Its aside is
+    no lead-in's words, and a finished paragraph above makes it the table's title, not a
+    label inside it; a bold row label between rows of figures stays a label."""
+    path = make_typeset_pdf(
+        tmp_path / "segments.pdf",
+        [
+            [
+                ("h", "Performance by Business Segment", "Helvetica", "B", 16),
+                ("p", BODY),
+                (
+                    "h",
+                    "Safety and Graphics Business (20.8% of consolidated sales):",
+                    "Helvetica",
+                    "B",
+                    10,
+                ),  # fmt: skip
+                ("table", [["Sales", "2018", "2017"], ["Total", "6,827", "6,235"]]),
+                ("p", BODY),
+                ("h", "Health Care Business (18.4% of consolidated sales):", "Helvetica", "B", 10),
+                ("table", [["Sales", "2018", "2017"], ["Total", "6,021", "5,853"]]),
+                ("p", BODY),
+            ],
+        ],
+    )
+    _, rows = _tree(path)
+    assert [(t, lvl) for t, lvl, _, _ in rows] == [
+        ("Performance by Business Segment", 1),
+        ("Safety and Graphics Business (20.8% of consolidated sales):", 2),
+        ("Health Care Business (18.4% of consolidated sales):", 2),
+    ]

@@ -42,6 +42,7 @@ from .thresholds import (
     WRAP_ROOM_EMS,
 )
 
+_ASIDE = re.compile(r"\s*\([^()]*\)")  # "(20.8% of consolidated sales)": not a lead-in's words
 _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, not a bullet
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
 # A lettered title: a capital and a period, then a capitalised word ("B. Tax Contingencies").
@@ -127,7 +128,7 @@ def _goes_on(title: str) -> bool:
     text after it (a long line ending in a colon): set like a heading, but no new section."""
     if CONTINUED_TITLE.search(title):
         return True
-    return title.endswith(":") and len(title.split()) > MAX_LEAD_IN_WORDS
+    return title.endswith(":") and len(_ASIDE.sub("", title).split()) > MAX_LEAD_IN_WORDS
 
 
 def _prominent(line: Line, layout: Layout, profile: Profile = GENERIC) -> bool:
@@ -302,7 +303,7 @@ def _between_paragraphs(row: list[Line | None], start: int, end: int, layout: La
     return (
         before is not None
         and not before.bold
-        and before.text.rstrip().endswith((".", ".”", '."'))
+        and _ends_sentence(before.text)
         and after is not None
         and not after.bold
         and _prose(after.text)
@@ -343,9 +344,13 @@ def _in_table(row: list[Line | None], start: int, end: int) -> bool:
     (a heading after a table is followed by prose)."""
     after = next((ln for ln in row[end:] if ln is not None), None)
     before = next((ln for ln in reversed(row[:start]) if ln is not None), None)
-    if after is not None and _figures(after.text):
-        return True
+    if after is not None and _figures(after.text):  # unless a paragraph ends above it: a
+        return before is None or not _ends_sentence(before.text)  # caption over the table
     return before is not None and _figures(before.text) and not (after and _prose(after.text))
+
+
+def _ends_sentence(text: str) -> bool:
+    return text.rstrip().endswith((".", ".”", '."'))
 
 
 def _prose(text: str) -> bool:
