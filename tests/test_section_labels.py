@@ -77,3 +77,19 @@ def test_references_and_search_results_use_the_label() -> None:
     shown = [hit_label(flat, nid) for nid, _ in search_nodes(flat, "overview")]
     assert shown == ["Item 7 › Overview, pp. 30–31", "Item 8 › Overview, p. 51"]
     assert hit_label(flat, "0002") == "Liquidity and Capital Resources, pp. 44–45"
+
+
+def test_siblings_sharing_a_title_are_told_apart_by_the_heading_of_their_group() -> None:
+    """3M's segments: "Year 2018 results:" after each segment's heading, all of them
+    children of "Performance by Business Segment": the parent tells them apart no more than
+    the title does; the segment heading before each does."""
+    flat = {"0000": _node("0000", "Performance by Business Segment", pages=(32, 37))}
+    titles = ["Industrial Business:", "Year 2018 results:", "Year 2017 results:",
+              "Health Care Business:", "Year 2018 results:", "Year 2017 results:"]  # fmt: skip
+    for i, title in enumerate(titles, 1):
+        flat[f"000{i}"] = _node(f"000{i}", title, "0000", (31 + i, 31 + i))
+    flat["0000"]["children"] = [f"000{i}" for i in range(1, 7)]
+    assert context_label(flat, "0002") == "Industrial Business: › Year 2018 results:"
+    assert context_label(flat, "0006") == "Health Care Business: › Year 2017 results:"
+    assert context_label(flat, "0004") == "Health Care Business:"  # its title is its own
+    assert context_label(_filing()["flat_nodes"], "0004") == "Item 8 › Overview"  # cousins

@@ -81,7 +81,8 @@ def context_label(
 ) -> str:
     """A section as a list of references or search results shows it: its own title, with
     its parent in front where another section of the document has the same title
-    (``Item 7 › Fiscal 2023 compared to fiscal 2022``). ``repeated``: the document's
+    (``Item 7 › Fiscal 2023 compared to fiscal 2022``), or the heading of its group where its
+    siblings share the title too (:func:`_group_heading`). ``repeated``: the document's
     :func:`repeated_titles`, when the caller labels several of its sections."""
     node = flat[node_id]
     title = own_title(node)
@@ -89,7 +90,26 @@ def context_label(
     parent = flat.get(str(node.get("parent_id") or ""))
     if _norm(title) not in repeated or parent is None:
         return title
-    return f"{short_label(parent)} › {title}"
+    return f"{short_label(_group_heading(flat, parent, node_id, title) or parent)} › {title}"
+
+
+def _group_heading(
+    flat: Mapping[str, Mapping[str, Any]], parent: Mapping[str, Any], node_id: str, title: str
+) -> Mapping[str, Any] | None:
+    """Where siblings share the section's title (3M's "Year 2018 results:" after each
+    segment's heading, all children of "Performance by Business Segment"), the nearest
+    sibling before it whose title none of them repeats: the parent tells them apart no
+    more than the title does."""
+    kids = [str(c) for c in parent.get("children") or [] if str(c) in flat]
+    if node_id not in kids:
+        return None
+    counts = Counter(_norm(own_title(flat[c])) for c in kids)
+    if counts[_norm(title)] < 2:
+        return None
+    for kid in reversed(kids[: kids.index(node_id)]):
+        if counts[_norm(own_title(flat[kid]))] == 1:
+            return flat[kid]
+    return None
 
 
 def label_with_pages(
