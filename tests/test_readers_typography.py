@@ -516,3 +516,35 @@ def test_a_title_over_a_table_after_a_paragraph_heads_a_section(tmp_path: Path) 
         ("Safety and Graphics Business (20.8% of consolidated sales):", 2),
         ("Health Care Business (18.4% of consolidated sales):", 2),
     ]
+
+
+def test_the_letters_of_a_run_are_siblings_whatever_their_size(tmp_path: Path) -> None:
+    """Pfizer 2021 set Note 2's "B. Divestitures" a point smaller than its "A.
+    Acquisitions": by style alone B sat under A. The next letter of a run (or the one after,
+    a heading not found) is A's sibling, until a higher heading starts another run."""
+    path = make_typeset_pdf(
+        tmp_path / "notes.pdf",
+        [
+            [
+                ("h", "Note 2. Acquisitions and Divestitures", "Helvetica", "B", 14),
+                ("h", "A. Acquisitions", "Helvetica", "B", 11),
+                ("p", BODY),
+                ("h", "B. Divestitures", "Helvetica", "B", 10),
+                ("p", BODY),
+                ("h", "D. Licensing", "Helvetica", "B", 10),
+                ("p", BODY),
+                ("h", "Note 3. Leases", "Helvetica", "B", 14),
+                ("h", "A. Lessee", "Helvetica", "B", 11),
+                ("p", BODY),
+            ],
+        ],
+    )
+    _, rows = _tree(path)
+    assert [(t, lvl) for t, lvl, _, _ in rows] == [
+        ("Note 2. Acquisitions and Divestitures", 1),
+        ("A. Acquisitions", 2),
+        ("B. Divestitures", 2),
+        ("D. Licensing", 2),
+        ("Note 3. Leases", 1),
+        ("A. Lessee", 2),
+    ]

@@ -36,6 +36,9 @@ _EXHIBIT = re.compile(
 EXHIBIT_RANK = (RANK[Kind.PART] + RANK[Kind.ARTICLE]) / 2
 # The first of a numbered run: "Note 1 –", "Item 1.", "PART I", "1. Basis", "2.1 Scope".
 _FIRST = re.compile(r"^(?:[A-Za-z]+\s+)?(?:\d+\.)*(?:1|I|A)(?=$|[\s.:–—-])")
+# A lettered heading: "B. Divestitures", "C) Leases" (one capital, then a capitalised word).
+_LETTERED = re.compile(r"^([A-Z])[.)]\s+[A-Z]")
+LETTER_GAP = 2  # "E." after "C.": the next but one (D's heading not found) goes on the run
 # Between the ranks of two numbered levels there is room for this many styles.
 _STEP = 0.001
 
@@ -78,12 +81,30 @@ def levels_from_look(headings: list[Heading]) -> None:
                 and not _EXHIBIT.match(following)
             ):
                 ranks[n] = nxt.rank - _STEP / 2
+    _letters_alike(headings, ranks)
     stack: list[float] = []
     for h, rank in zip(headings, ranks, strict=True):
         while stack and stack[-1] >= rank:
             stack.pop()
         h.level = min(MAX_LEVEL, len(stack) + 1)
         stack.append(rank)
+
+
+def _letters_alike(headings: list[Heading], ranks: list[float]) -> None:
+    """The next letter of a lettered run ("B. Divestitures" after "A. Acquisitions", with no
+    heading above A's rank between them; or the one after, a letter whose heading was not
+    found) takes A's rank whatever its style: Pfizer 2021 set Note 2's "B." a point smaller
+    than its "A.", and the divestitures sat under the acquisitions."""
+    last: tuple[str, float] | None = None
+    for n, h in enumerate(headings):
+        if last is not None and ranks[n] < last[1]:
+            last = None  # a higher heading between (the next note): a new run
+        letter = _LETTERED.match(" ".join(h.title.split()))
+        if letter is None:
+            continue
+        if last is not None and 1 <= ord(letter.group(1)) - ord(last[0]) <= LETTER_GAP:
+            ranks[n] = last[1]
+        last = (letter.group(1), ranks[n])
 
 
 def _style_ranks(headings: list[Heading]) -> dict[Prominence, float]:
