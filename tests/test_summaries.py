@@ -385,3 +385,28 @@ def test_an_earnings_release_is_not_said_to_be_on_the_form_it_mentions() -> None
     said = describe(flat, ["n0"], opening, "earnings release", "PepsiCo Q1")
     assert said.startswith("An earnings release") and "Form 10-Q" not in said
     assert "on Form 10-Q" in describe(flat, ["n0"], opening, "quarterly report", "Q")
+
+
+def test_a_summary_is_not_what_the_report_calls_the_company() -> None:
+    """Item 1 of a 10-K often opens on the report's own words ("the terms “we,” “us” and
+    “our” … refer to Best Buy Co., Inc.", "references to our website addresses do not
+    constitute incorporation by reference …"): the section's children say what it holds.
+    A sentence that only names the company so in passing is still a sentence of its own."""
+    from treerag_core.summarize.digest import section_summary
+
+    opening = (
+        "Unless the context otherwise requires, the terms “we,” “us” and “our” in this Annual "
+        "Report on Form 10-K refer to Best Buy Co., Inc. and its consolidated subsidiaries. "
+        "Any references to our website addresses do not constitute incorporation by "
+        "reference of the information contained on the websites."
+    )
+    node = {"title": "Item 1. Business", "text": opening}
+    kids = ["Description of Business", "Segments", "Operations"]
+    assert section_summary(node, kids).startswith("Covers Description of Business; Segments")
+    passing = (
+        "As of May 26, 2019, General Mills, Inc. (“General Mills,” the “Company,” “we,” “us,” "
+        "and “our”) had five classes of securities registered under Section 12 of the Act."
+    )
+    assert section_summary({"title": "Description of Securities", "text": passing}).startswith(
+        "As of May 26, 2019, General Mills"
+    )

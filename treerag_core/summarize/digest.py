@@ -49,7 +49,12 @@ _RUNNING = re.compile(
 BOILERPLATE = re.compile(
     r"indicate by check mark|washington,?\s+d\.?\s?c\.?|commission file number|"
     r"exact name of registrant|/s/|duly caused this report|pursuant to the requirements of|"
-    r"\(mark one\)|i\.r\.s\. employer|\btable of contents\b",
+    r"\(mark one\)|i\.r\.s\. employer|\btable of contents\b|"
+    # sentences about the report's words, not its subject: "the terms “we,” “us” and “our”
+    # … refer to …", "references to our website addresses do not constitute incorporation
+    # by reference …", "certain terms … are defined in the Glossary …"
+    r"\b(?:terms|references\s+to)\b[^.]{0,80}?[“\"']we,?[”\"']|not\s+constitute\s+incorporation\s+by\s+reference|"
+    r"\bdefined\s+in\s+(?:a|the)\s+glossary\b",
     re.I,
 )
 # Pages every filing has, recognised by what they print, and what each holds.
