@@ -410,3 +410,13 @@ def test_a_summary_is_not_what_the_report_calls_the_company() -> None:
     assert section_summary({"title": "Description of Securities", "text": passing}).startswith(
         "As of May 26, 2019, General Mills"
     )
+
+
+def test_a_first_heading_naming_a_part_is_no_title() -> None:
+    """PepsiCo's earnings release opens on "Introduction Summary": a part every report
+    has, not the document's title; the file's name says more."""
+    flat = {"n0": {"title": "Introduction Summary", "level": 1, "text": "Revenue grew 10%."}}
+    card = build_card(
+        {"doc_id": "p", "file_name": "PEPSICO_2023Q1_EARNINGS.pdf", "flat_nodes": flat}
+    )
+    assert card["title"] == "PEPSICO 2023Q1 EARNINGS"

@@ -42,7 +42,8 @@ GENERIC_WORDS = (
     registrant form securities exchange commission united states washington annual
     quarterly report act notes yes pursuant indicate january february march april may june
     july august september october november december rule class note due stock common senior
-    fixed floating rate par value share shares new york nasdaq market llc""".split()
+    fixed floating rate par value share shares new york nasdaq market llc introduction
+    summary overview preface abstract foreword""".split()
     )
     | STOPWORDS
 )
