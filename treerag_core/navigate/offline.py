@@ -13,6 +13,7 @@ from .crosslanguage import cannot_match
 from .line_items import RowLabels, line_item_sections
 from .ranking import RankingMemory, question_terms, rank_nodes, ranking_statistics
 from .statements import statement_ids, statement_sections
+from .titles import titled_sections
 
 RELATIVE_CUTOFF = 0.4  # offline picks must score at least this share of the best one
 
@@ -61,10 +62,18 @@ def offline_pick(
         return pool[:k], Phrase("nav.no_term")
     how = [Phrase("nav.offline_ranking")]
     named: list[str] = []
-    if labels and scored:
+    titled: list[str] = []
+    if scored:
         bm25, languages = ranking_statistics(flat, candidates, memory, language)
-        order = {nid: i for i, nid in enumerate(pool)}
         asked = set(question_terms(query, languages))
+        places = {nid: i for i, (nid, _) in enumerate(scored)}
+        titled = titled_sections(asked, flat, pool, bm25, languages, places)
+        titled = [nid for nid in titled if nid not in ranked]
+        if titled:
+            printed = ", ".join(f"'{flat[nid].get('title')}'" for nid in titled)
+            how.append(Phrase("nav.titles", printed=printed))
+    if labels and scored:
+        order = {nid: i for i, nid in enumerate(pool)}
         stated = statement_ids(flat, pool)
         items = line_item_sections(asked, labels, bm25, order, statements=stated)
         named = [nid for nid, _ in items if nid not in carried]
@@ -77,7 +86,7 @@ def offline_pick(
     if statements:
         printed = ", ".join(f"'{flat[nid].get('title')}'" for nid, _ in statements)
         how.append(Phrase("nav.statements", printed=printed))
-    wanted = named + carried + [nid for nid, _ in statements]
+    wanted = titled + named + carried + [nid for nid, _ in statements]
     return with_reserved(ranked, list(dict.fromkeys(wanted)), k), Joined(how)
 
 

@@ -12,6 +12,7 @@ EN: dict[str, str] = {
     "nav.line_items": "{count} section(s) whose tables print {printed} read too",
     "nav.carried": "{count} section(s) of the previous answer read again",
     "nav.statements": "the statement the question names read too ({printed})",
+    "nav.titles": "the section whose title the question names read too ({printed})",
     "nav.check_foreign": "not made: the question is in another language than the document, "
     "whose words the offline ranking cannot compare",
     "nav.check_added": "none of the {chosen} section(s) the model chose is near the offline "
@@ -58,6 +59,7 @@ DE: dict[str, str] = {
     "nav.line_items": "{count} Abschnitt(e), deren Tabellen {printed} enthalten, ebenfalls gelesen",
     "nav.carried": "{count} Abschnitt(e) der vorigen Antwort erneut gelesen",
     "nav.statements": "der Abschluss, den die Frage nennt, ebenfalls gelesen ({printed})",
+    "nav.titles": "der Abschnitt, dessen Titel die Frage nennt, ebenfalls gelesen ({printed})",
     "nav.check_foreign": "nicht durchgeführt: Die Frage ist in einer anderen Sprache als das "
     "Dokument, und dessen Wörter kann die Offline-Rangfolge nicht mit ihr vergleichen",
     "nav.check_added": "keiner der {chosen} vom Modell gewählten Abschnitte liegt nahe bei den "
