@@ -548,3 +548,35 @@ def test_the_letters_of_a_run_are_siblings_whatever_their_size(tmp_path: Path) -
         ("Note 3. Leases", 1),
         ("A. Lessee", 2),
     ]
+
+
+def test_a_covers_form_lines_are_no_headings(tmp_path: Path) -> None:
+    """An 8-K's cover sets its form's lines large: the field captions in parentheses, the
+    address with its ZIP code and the telephone number are the cover's text, not sections
+    of their own."""
+    path = make_typeset_pdf(
+        tmp_path / "8k.pdf",
+        [
+            [
+                ("h", "FORM 8-K", "Helvetica", "B", 16),
+                ("h", "Acme Corporation", "Helvetica", "B", 14),
+                (
+                    "h",
+                    "(Exact name of registrant as specified in its charter)",
+                    "Helvetica",
+                    "B",
+                    12,
+                ),
+                ("h", "700 Anderson Hill Road, Purchase, New York 10577", "Helvetica", "B", 12),
+                ("h", "Registrant's telephone number: (914) 253-2000", "Helvetica", "B", 12),
+                ("p", BODY),
+                ("h", "Item 5.07. Submission of Matters to a Vote", "Helvetica", "B", 12),
+                ("p", BODY),
+            ],
+        ],
+    )
+    _, rows = _tree(path)
+    titles = [t for t, _, _, _ in rows]
+    assert "Item 5.07. Submission of Matters to a Vote" in titles
+    assert not [t for t in titles if "registrant" in t.lower() or "10577" in t]
+    assert "(Exact name of registrant as specified in its charter)" in read_source(str(path)).text

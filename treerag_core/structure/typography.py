@@ -43,6 +43,16 @@ from .thresholds import (
 )
 
 _ASIDE = re.compile(r"\s*\([^()]*\)")  # "(20.8% of consolidated sales)": not a lead-in's words
+# A form's lines, set large on a filing's cover but no title: a field's caption in
+# parentheses ("(Exact name of registrant as specified in its charter)", "(Mark One)"), an
+# address ending in its ZIP code ("Anderson Hill Road, Purchase, New York 10577"), a
+# telephone number. (Not any line in parentheses: a plan's "(As amended and restated …)"
+# under its title keeps the plan's own contents apart from its body.)
+_FORM_LINE = re.compile(
+    r"^\((?:exact\s+name|address|state\s+or\s+other|mark\s+one|zip|i\.r\.s|commission|former\s+"
+    r"name|registrant)|[A-Za-z],?\s+\d{5}(?:-\d{4})?$|\(\d{3}\)\s*\d{3}-\d{4}$",
+    re.IGNORECASE,
+)
 _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, not a bullet
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
 # A lettered title: a capital and a period, then a capitalised word ("B. Tax Contingencies").
@@ -258,7 +268,7 @@ def _is_heading(
     most_words = MAX_HEADLINE_WORDS if larger else MAX_HEADING_WORDS
     if len(words) > most_words or len(title) > MAX_HEADLINE_CHARS:
         return False
-    if title.endswith((",", ";")) or is_admonition(title):
+    if title.endswith((",", ";")) or is_admonition(title) or _FORM_LINE.search(title):
         return False
     if not larger and title.endswith(".") and len(words) > SENTENCE_TITLE_WORDS:
         return False
