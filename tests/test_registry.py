@@ -105,6 +105,26 @@ def test_changed_source_reuses_summaries_of_unchanged_sections(tmp_path, any_reg
     assert calls[-1] == ["A", "B", "C"] and doc["stats"]["summaries_reused"] == 0
 
 
+def test_a_container_whose_parts_changed_is_summarised_again(tmp_path, any_registry):
+    """A section with no text of its own is summarised by its parts' titles: when a re-read
+    finds other parts below it, its summary is written again, though its own title and
+    text (its fingerprint) are unchanged."""
+    reg = any_registry.url
+    calls: list[list[str]] = []
+
+    def summarizer(nodes, progress=None):
+        calls.append([n["title"] for n in nodes])
+        return {"summaries": {n["node_id"]: {"summary": n["title"], "tags": []} for n in nodes},
+                "stats": {"calls": len(nodes)}}  # fmt: skip
+
+    summarizer.signature = "test-v1"
+    path = write(tmp_path / "doc.md", "# A\n## B\nbeta\n## C\ngamma\n")
+    index_document(path, summarizer=summarizer, registry_path=reg, verbose=False)
+    write(tmp_path / "doc.md", "# A\n## B\nbeta\n## D\ngamma\n")
+    doc = index_document(path, summarizer=summarizer, registry_path=reg, verbose=False)
+    assert calls[-1] == ["A", "D"] and doc["stats"]["summaries_reused"] == 1  # B's alone
+
+
 def test_delete_and_missing_ids(tmp_path, any_registry):
     reg = any_registry.url
     doc = index_document(write(tmp_path / "a.md", "# A\nx\n"), registry_path=reg)

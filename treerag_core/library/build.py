@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -146,22 +147,35 @@ def _structure_parts(source: SourceText, flat: dict[str, FlatNode]) -> dict[str,
 
 
 def _reuse_summaries(flat: dict[str, FlatNode], stored: Document | None, signature: str) -> int:
-    """Copy summaries of unchanged sections written by the same summarizer."""
+    """Copy summaries of unchanged sections written by the same summarizer. A section is
+    unchanged when its title and text are (its fingerprint) and, when it has no text of its
+    own, so are its parts' titles: such a section is summarised by the parts it holds
+    ("Covers General; Products; …"), which a re-read may find otherwise (Nike 2023's Item 1
+    kept an empty summary from a tree whose Item 1 had no parts)."""
     if not stored:
         return 0
-    previous: dict[str, FlatNode] = {}
-    for node in stored.get("flat_nodes", {}).values():
+    old_flat = stored.get("flat_nodes", {})
+    previous: dict[tuple[str, tuple[str, ...]], FlatNode] = {}
+    for node in old_flat.values():
         if node.get("summary_by") == signature:
-            previous.setdefault(node.get("fingerprint", ""), node)
+            previous.setdefault(_summary_key(node, old_flat), node)
     reused = 0
     for node in flat.values():
-        old = previous.get(node["fingerprint"])
+        old = previous.get(_summary_key(node, flat))
         if old is not None:
             node["summary"] = old.get("summary", "")
             node["tags"] = list(old.get("tags", []))
             node["summary_by"] = signature
             reused += 1
     return reused
+
+
+def _summary_key(node: FlatNode, flat: Mapping[str, FlatNode]) -> tuple[str, tuple[str, ...]]:
+    """The fingerprint, and for a section with no text of its own its parts' titles."""
+    if str(node.get("text") or "").strip():
+        return str(node.get("fingerprint", "")), ()
+    kids = tuple(str(flat[c].get("title") or "") for c in node.get("children") or [] if c in flat)
+    return str(node.get("fingerprint", "")), kids
 
 
 def _apply_summaries(

@@ -42,7 +42,9 @@ def offline_summary(node: Mapping[str, Any]) -> dict[str, Any]:
 class OfflineSummarizer:
     """What each section holds and its key phrases: deterministic, instant, no model."""
 
-    signature = f"{ENGINE_NAME}-v2"
+    # Another version whenever the summaries it writes change, so that a re-index does not
+    # keep the last version's (v3: a sentence about the report's own words is no summary).
+    signature = f"{ENGINE_NAME}-v3"
 
     def __call__(self, nodes: list[FlatNode], progress: ProgressFn | None = None) -> SummaryResult:
         started = time.perf_counter()
