@@ -338,7 +338,7 @@ def test_a_question_naming_a_year_goes_to_the_document_of_that_year(tmp_path) ->
     assert "14 million" in result["answer"]
 
 
-def test_a_new_tokenizer_makes_each_entry_again_once(tmp_path, monkeypatch) -> None:
+def test_a_new_tokenizer_or_card_makes_each_entry_again_once(tmp_path, monkeypatch) -> None:
     """An entry's terms are cut by the tokenizer of its day: after a new one, a question
     cut the new way could miss them, so every entry is stale until it is made again."""
     from treerag_core.library import catalog
@@ -347,6 +347,12 @@ def test_a_new_tokenizer_makes_each_entry_again_once(tmp_path, monkeypatch) -> N
     doc = _index(registry, "rooms.md", PLANTED)
     assert check_library_index(registry)["stale"] == []
     monkeypatch.setattr(catalog, "TOKENS_VERSION", catalog.TOKENS_VERSION + 1)
+    assert check_library_index(registry)["stale"] == [doc["doc_id"]]
+    ask_library("Which room holds the archive?", make_retriever(), registry_path=registry,
+                return_raw=False)  # fmt: skip
+    assert check_library_index(registry)["stale"] == []
+    # so does a new card: what routing and the library page read of a document
+    monkeypatch.setattr(catalog, "CARD_VERSION", catalog.CARD_VERSION + 1)
     assert check_library_index(registry)["stale"] == [doc["doc_id"]]
     ask_library("Which room holds the archive?", make_retriever(), registry_path=registry,
                 return_raw=False)  # fmt: skip

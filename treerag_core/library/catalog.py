@@ -28,7 +28,7 @@ from ..store.base import (
     WithLibraryIndex,
     collection_of,
 )
-from ..summarize.card import EDITABLE_FIELDS, build_card
+from ..summarize.card import CARD_VERSION, EDITABLE_FIELDS, build_card
 from ..text.cut_texts import CutTexts
 from ..text.language import LANGUAGE_NAMES, document_languages
 from ..text.messages import raised
@@ -43,11 +43,12 @@ MAX_CARD_FIELD_CHARS = 1000  # a corrected kind or description: a few sentences 
 
 
 def stamp_of(row: Mapping[str, Any]) -> str:
-    """What an entry was made from: a re-index (new time), another file (new hash) or
-    another tokenizer (its version: an entry's terms cut otherwise than the question's would
-    miss it, so a new tokenizer makes every entry again, once)."""
+    """What an entry was made from: a re-index (new time), another file (new hash), another
+    tokenizer (its version: an entry's terms cut otherwise than the question's would miss
+    it, so a new tokenizer makes every entry again, once) or another card (its version: the
+    card is what routing and the library page read of a document)."""
     made = f"{row.get('content_hash', '')}@{row.get('indexed_at', '')}"
-    return f"{made}#tokens{TOKENS_VERSION}"
+    return f"{made}#tokens{TOKENS_VERSION}#card{CARD_VERSION}"
 
 
 def library_entry(document: Document, tokens: TextTokens | CutTexts | None = None) -> LibraryEntry:

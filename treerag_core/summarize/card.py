@@ -27,6 +27,10 @@ from .keyterms import extract_tags
 
 # Card fields an editor may correct on the Registry page (kept across re-indexing).
 EDITABLE_FIELDS = ("kind", "periods", "description", "language")
+# Another version whenever the cards this module makes change, so that the library index
+# makes each entry again, once (2: the registrant under the file number, the organisation's
+# own "… is a … company", the cover's legal words no names).
+CARD_VERSION = 2
 # The description: the first few top-level sections' summaries, at most this long.
 DESCRIPTION_SECTIONS = 4
 DESCRIPTION_CHARS = 420
