@@ -119,16 +119,22 @@ def line_item_sections(
         for label, words in rows:
             if not names_label(words, asked, said):
                 continue
-            rarest = min(bm25.passages_with(w) for w in words)
-            if rarest > LINE_ITEM_MAX_SHARE * len(bm25.keys):
-                continue
-            weights = [bm25.idf(w) for w in words]
-            if sum(weights) > best.get(nid, (0.0, ""))[0]:
-                best[nid] = (sum(weights), label)
+            weight = specificity(words, bm25)
+            if weight is not None and weight > best.get(nid, (0.0, ""))[0]:
+                best[nid] = (weight, label)
     chosen = sorted(best, key=lambda nid: (-best[nid][0], order[nid]))
     stated = [nid for nid in chosen if nid in statements][:1]
     chosen = (stated + [nid for nid in chosen if nid not in stated])[:limit]
     return [(nid, best[nid][1]) for nid in chosen]
+
+
+def specificity(words: frozenset[str], bm25: BM25) -> float | None:
+    """How specific a label (or a title) is: the sum of its words' idf; None when even its
+    rarest word is in more than :data:`LINE_ITEM_MAX_SHARE` of the passages (it says what
+    every question about the document says)."""
+    if min(bm25.passages_with(w) for w in words) > LINE_ITEM_MAX_SHARE * len(bm25.keys):
+        return None
+    return sum(bm25.idf(w) for w in words)
 
 
 def named_labels(asked: set[str], rows: list[tuple[str, frozenset[str]]]) -> list[str]:

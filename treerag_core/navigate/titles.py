@@ -19,7 +19,7 @@ from ..text.bm25 import BM25
 from ..text.language import Languages
 from ..text.tokens import tokenize
 from ..tree.labels import own_title
-from .line_items import LINE_ITEM_MAX_SHARE, names_label, one_forms
+from .line_items import names_label, one_forms, specificity
 
 # At most this many sections are read for the titles a question names (taking the last
 # places of those read, after the line items' and the named statement's).
@@ -39,12 +39,12 @@ def titled_sections(
     pool: Collection[str],
     bm25: BM25,
     languages: Languages,
-    ranked: Mapping[str, int],
+    places: Mapping[str, int],
     limit: int = TITLE_SECTIONS,
 ) -> list[str]:
     """The sections of ``pool`` whose whole title (without its label) the question's words
-    ``asked`` name, most specific title first (the sum of its words' idf), then best
-    ``ranked`` (a division's "Europe" in the MD&A that discusses its profit before the one
+    ``asked`` name, most specific title first (:func:`.line_items.specificity`), then best
+    ranked (``places``: a division's "Europe" in the MD&A that discusses its profit before the one
     in Item 1 that lists its countries); none whose title only says what most passages say
     (the company's name, "General"), nor a piece cut from a long section (its title is not
     the author's)."""
@@ -59,7 +59,6 @@ def titled_sections(
             continue
         if not names_label(words, asked, said):
             continue
-        if min(bm25.passages_with(w) for w in words) > LINE_ITEM_MAX_SHARE * len(bm25.keys):
-            continue
-        best.append((-sum(bm25.idf(w) for w in words), ranked.get(nid, len(ranked)), nid))
+        if (weight := specificity(words, bm25)) is not None:
+            best.append((-weight, places.get(nid, len(places)), nid))
     return [nid for _, _, nid in sorted(best)[:limit]]

@@ -36,8 +36,9 @@ _EXHIBIT = re.compile(
 EXHIBIT_RANK = (RANK[Kind.PART] + RANK[Kind.ARTICLE]) / 2
 # The first of a numbered run: "Note 1 –", "Item 1.", "PART I", "1. Basis", "2.1 Scope".
 _FIRST = re.compile(r"^(?:[A-Za-z]+\s+)?(?:\d+\.)*(?:1|I|A)(?=$|[\s.:–—-])")
-# A lettered heading: "B. Divestitures", "C) Leases" (one capital, then a capitalised word).
-_LETTERED = re.compile(r"^([A-Z])[.)]\s+[A-Z]")
+# A lettered title: a capital and a period, then a capitalised word ("B. Divestitures"); the
+# letter is its group.
+LETTERED = re.compile(r"([A-Z])\.\s+[A-Z]")
 LETTER_GAP = 2  # "E." after "C.": the next but one (D's heading not found) goes on the run
 # Between the ranks of two numbered levels there is room for this many styles.
 _STEP = 0.001
@@ -99,7 +100,7 @@ def _letters_alike(headings: list[Heading], ranks: list[float]) -> None:
     for n, h in enumerate(headings):
         if last is not None and ranks[n] < last[1]:
             last = None  # a higher heading between (the next note): a new run
-        letter = _LETTERED.match(" ".join(h.title.split()))
+        letter = LETTERED.match(" ".join(h.title.split()))
         if letter is None:
             continue
         if last is not None and 1 <= ord(letter.group(1)) - ord(last[0]) <= LETTER_GAP:

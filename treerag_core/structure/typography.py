@@ -15,7 +15,7 @@ import re
 from .candidates import CONTINUED_TITLE, Kind, classify_line, is_admonition
 from .headings import Heading, Position
 from .layout import Layout, Line
-from .levels import numbering_rank
+from .levels import LETTERED, numbering_rank
 from .profiles import GENERIC, Profile
 from .thresholds import (
     CENTRED_SHARE,
@@ -55,8 +55,6 @@ _FORM_LINE = re.compile(
 )
 _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, not a bullet
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
-# A lettered title: a capital and a period, then a capitalised word ("B. Tax Contingencies").
-_LETTERED = re.compile(r"[A-Z]\.\s+[A-Z]")
 # Headings named by a keyword and number, or by a profile's standard titles ("Consolidated
 # Balance Sheets" in a filing): evidence enough even when set like the body.
 _KEYWORD_KINDS = {
@@ -166,7 +164,7 @@ def _prominent(line: Line, layout: Layout, profile: Profile = GENERIC) -> bool:
 
 def _numbered(title: str, profile: Profile) -> bool:
     """Numbered ("2.1 Scope", "Note 4") or lettered ("A. Basis of Presentation")."""
-    return bool(_LETTERED.match(title)) or numbering_rank(title, profile) is not None
+    return bool(LETTERED.match(title)) or numbering_rank(title, profile) is not None
 
 
 def _larger(line: Line, layout: Layout) -> bool:

@@ -194,7 +194,7 @@ def _names(opening: str, authors: list[str], common: frozenset[str] = frozenset(
     without the words every such document has, nor a lone word the document also writes in
     lower case (``common``): "Rule 405" on a cover does not make "Rule" a name."""
     tags = extract_tags(opening, max_tags=MAX_NAMES * 2)
-    found = [str(a) for a in authors] + ([registrant(opening)] if registrant(opening) else [])
+    found = [str(a) for a in authors] + ([who] if (who := registrant(opening)) else [])
     found += [
         t
         for t in tags
