@@ -42,6 +42,10 @@ K1 = 1.2  # BM25's usual saturation: a word's tenth occurrence adds little
 # on cards outscored a four-section policy's one section on corporate cards).
 FURTHER_SECTIONS = 2
 FURTHER_WEIGHT = 0.0
+# What another inflection of a question's word counts for ("leaves" for "leaving"), where
+# the section or card lacks the word's own form: some evidence of the same subject, less
+# than the words the question uses (``text/inflections.py`` says why not stem everything).
+FORM_WEIGHT = 0.5
 
 
 @dataclass
@@ -88,12 +92,17 @@ def score_documents(
     lengths: Mapping[str, Sequence[int]],
     totals: Mapping[str, Mapping[str, Any]],
     stats: Statistics,
+    forms: Mapping[str, str] | None = None,
 ) -> dict[str, DocumentScore]:
     """Each document's best sections and card score for the question's terms
     (``terms_by_doc``: the terms the question is cut into in each document's language;
     ``postings`` and each document's sections' ``lengths`` as the index keeps them; the
-    card's lengths are in its ``totals``)."""
+    card's lengths are in its ``totals``; ``forms``: other inflections of the question's
+    words, each with the word it stands for, counted at ``FORM_WEIGHT`` where that word
+    is missing)."""
+    forms = forms or {}
     weights: dict[str, dict[int, float]] = {}  # doc → section → its score so far
+    others = _OtherForms()
     section_df, card_df = _frequencies(postings)
     out: dict[str, DocumentScore] = {}
     section_norm = _norms(SECTION_WEIGHTS, SECTION_B, stats.section_avg)
@@ -106,15 +115,23 @@ def score_documents(
             doc = out.setdefault(doc_id, DocumentScore(doc_id))
             sections = weights.setdefault(doc_id, {})
             own, card = lengths[doc_id], totals[doc_id].get("card") or (0, 0, 0)
+            word = forms.get(term)
             for i in range(0, len(ps), POSTING):
                 section, tf = ps[i], ps[i + 1 : i + POSTING]
                 if section == CARD_SECTION:
-                    doc.card += idf_c * _saturated(tf, card, 0, card_norm)
+                    score = idf_c * _saturated(tf, card, 0, card_norm)
+                else:
+                    score = idf_s * _saturated(tf, own, FIELDS * section, section_norm)
+                if word is not None:
+                    others.found(doc_id, section, word, FORM_WEIGHT * score)
+                    continue
+                if section == CARD_SECTION:
+                    doc.card += score
                     if tf[0]:  # its name: title and file name
                         doc.card_terms.add(term)
                 else:
-                    score = idf_s * _saturated(tf, own, FIELDS * section, section_norm)
                     sections[section] = sections.get(section, 0.0) + score
+    others.add_to(out, weights, postings)
     for doc_id, sections in weights.items():
         if not sections:
             continue
@@ -123,6 +140,36 @@ def score_documents(
         doc.best = ranked[: 1 + FURTHER_SECTIONS]
         doc.sections = ranked[0][1] + FURTHER_WEIGHT * sum(x for _, x in doc.best[1:])
     return out
+
+
+class _OtherForms:
+    """Another inflection's score for each (document, section, question word), kept until
+    every term is read: it counts only where the word's own form is not in the section."""
+
+    def __init__(self) -> None:
+        self._best: dict[tuple[str, int, str], float] = {}
+
+    def found(self, doc_id: str, section: int, word: str, score: float) -> None:
+        key = (doc_id, section, word)
+        if score > self._best.get(key, 0.0):
+            self._best[key] = score
+
+    def add_to(
+        self, out: dict[str, DocumentScore], weights: dict[str, dict[int, float]],
+        postings: Mapping[str, Mapping[str, Sequence[int]]],
+    ) -> None:  # fmt: skip
+        held: dict[tuple[str, str], set[int]] = {}  # (word, document) → its sections
+        for (doc_id, section, word), score in self._best.items():
+            own = held.get((word, doc_id))
+            if own is None:
+                own = held[(word, doc_id)] = set(postings.get(word, {}).get(doc_id, ())[::POSTING])
+            if section in own:
+                continue
+            if section == CARD_SECTION:
+                out[doc_id].card += score
+            else:
+                sections = weights[doc_id]
+                sections[section] = sections.get(section, 0.0) + score
 
 
 def _frequencies(
