@@ -461,7 +461,8 @@ def run_eval(
             "passage; no model)"
         ),
         "baseline": (
-            "500-token chunks, 50-token overlap, BM25, top-k to the same token budget, over "
+            "500-token chunks, 50-token overlap, BM25 (words matched as navigation matches "
+            "them: other inflections at half weight), top-k to the same token budget, over "
             "the same PDFium page text navigation indexed (chunks_pypdf_text: over pypdf's)"
         ),
         "index_summarizer": "offline_summarizer",

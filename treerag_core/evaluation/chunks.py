@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..navigate.ranking import expand_query
+from ..text.inflections import add_other_forms, other_forms
 from ..text.tokens import CHARS_PER_TOKEN, estimate_tokens, tokenize
 from ..tree.outline import heading_label
 
@@ -117,19 +118,29 @@ class ChunkBM25:
         n = len(self.tf)
         self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
 
-    def score(self, query: list[str]) -> list[float]:
+    def score(self, query: list[str], forms: Mapping[str, str] | None = None) -> list[float]:
+        """Each chunk's score; ``forms``: other inflections of the question's words, read
+        as the tree's ranking reads them (:mod:`..text.inflections`), so the two arms
+        differ by what they rank, not by how they match words."""
         terms = set(query)
-        out = []
-        for counts, length in zip(self.tf, self.lengths, strict=True):
-            norm = self.k1 * (1 - self.b + self.b * length / (self.avg or 1))
-            out.append(
-                sum(
-                    self.idf[t] * counts[t] * (self.k1 + 1) / (counts[t] + norm)
-                    for t in terms
-                    if counts.get(t)
-                )
-            )
+        out = [
+            sum(x for t in terms for x in [self._weight(t, i)] if x) for i in range(len(self.tf))
+        ]
+        if forms:
+            scores = dict(enumerate(out))
+            add_other_forms(scores, forms, self._term_scores)
+            out = [scores[i] for i in range(len(out))]
         return out
+
+    def _weight(self, term: str, i: int) -> float:
+        f = self.tf[i].get(term)
+        if not f:
+            return 0.0
+        norm = self.k1 * (1 - self.b + self.b * self.lengths[i] / (self.avg or 1))
+        return self.idf[term] * f * (self.k1 + 1) / (f + norm)
+
+    def _term_scores(self, term: str) -> list[tuple[int, float]]:
+        return [(i, w) for i in range(len(self.tf)) if (w := self._weight(term, i))]
 
 
 class ChunkIndex:
@@ -141,7 +152,8 @@ class ChunkIndex:
 
     def rank(self, query: str) -> list[Chunk]:
         """Every chunk with a positive score, best first (ties in document order)."""
-        scores = self.bm25.score(tokenize(expand_query(query)))
+        asked = tokenize(expand_query(query))
+        scores = self.bm25.score(asked, other_forms(asked))
         order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
         return [self.chunks[i] for i in order if scores[i] > 0]
 

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from ..store.base import Cache
 from ..text.bm25 import BM25
+from ..text.inflections import ENGLISH, other_forms
 from ..text.language import Languages, detect_language, sample_of
 from ..text.metrics import formula_words
 from ..text.sentences import sentence_spans
@@ -165,9 +166,10 @@ def rank_nodes(
     ids, languages = _ranked_set(flat_nodes, candidates, language)
     bm25 = _statistics(flat_nodes, ids, languages, memory)
     asked = question_terms(query, languages)
+    forms = other_forms(asked) if languages.for_question(query) in ENGLISH else None
     best: dict[str, float] = {}
     nid: str
-    for (nid, _), score in bm25.scores(asked).items():  # type: ignore[misc]  # keys here are (node id, language)
+    for (nid, _), score in bm25.scores(asked, forms).items():  # type: ignore[misc]  # keys here are (node id, language)
         best[nid] = max(best.get(nid, 0.0), score)
     order = {nid: i for i, nid in enumerate(ids)}
     ranked = sorted(best.items(), key=lambda kv: (-kv[1], order[kv[0]]))

@@ -36,7 +36,7 @@ from ..llm.schemas import routing_schema
 from ..navigate.ranking import expand_query
 from ..store.base import DocumentStore, LibraryIndex, WithLibraryIndex, collection_of
 from ..summarize.card import card_line
-from ..text.inflections import inflected_forms
+from ..text.inflections import ENGLISH, other_forms
 from ..text.language import detect_language
 from ..text.messages import Phrase, raised, said_in
 from ..text.tokens import tokenize
@@ -72,7 +72,6 @@ _POSSESSIVE = re.compile(r"['’]s\b", re.I)  # "3M's" is asked of the documents
 _PERIOD = re.compile(r"^(?:fy|q[1-4])?(\d{4})(?:q[1-4])?$")
 _JOINED = re.compile(r"[^\W_]+(?:[-'’.][^\W_]+)+")  # one word written in parts: "coca-cola"
 _JOINERS = re.compile(r"[-'’.]")
-ENGLISH = {"", "en"}  # the languages whose words are cut with a plural strip alone
 
 
 def routing_tokens(query: str, language: str = "") -> list[str]:
@@ -89,15 +88,6 @@ def routing_tokens(query: str, language: str = "") -> list[str]:
     extra = [m.group(1) for w in kept if (m := _PERIOD.match(w)) and m.group(1) != w]
     extra += [_JOINERS.sub("", w.lower()) for w in _JOINED.findall(asked)]
     return list(dict.fromkeys(kept + extra))
-
-
-def other_forms(by_language: Mapping[str, set[str]]) -> dict[str, str]:
-    """The other inflections of an English question's words (the words it is cut into for
-    English documents), each with the word it stands for; none that the question itself
-    holds. Other languages' tokens are stemmed already."""
-    asked = set().union(*(by_language[lang] for lang in ENGLISH & by_language.keys()))
-    return {form: word for word in sorted(asked) for form in inflected_forms(word)
-            if form not in asked}  # fmt: skip
 
 
 @dataclass
@@ -206,7 +196,7 @@ def route(
     asked = with_aliases(query)
     by_language = {lang: set(routing_tokens(asked, lang)) | name_terms(named)
                    for lang in {str(t.get("language") or "") for t in totals.values()}}  # fmt: skip
-    forms = other_forms(by_language)
+    forms = other_forms(t for lang in ENGLISH & by_language.keys() for t in by_language[lang])
     for lang in ENGLISH & by_language.keys():
         by_language[lang] = by_language[lang] | forms.keys()
     terms = {d: by_language[str(t.get("language") or "")] for d, t in totals.items()}

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..library.section_terms import CARD_SECTION, FIELDS, POSTING
+from ..text.inflections import FORM_WEIGHT
 
 # BM25F's field weights (title and path, summary and tags, text) and length normalisation.
 # A title or path that holds a question's word says the section is about it; a summary
@@ -42,10 +43,6 @@ K1 = 1.2  # BM25's usual saturation: a word's tenth occurrence adds little
 # on cards outscored a four-section policy's one section on corporate cards).
 FURTHER_SECTIONS = 2
 FURTHER_WEIGHT = 0.0
-# What another inflection of a question's word counts for ("leaves" for "leaving"), where
-# the section or card lacks the word's own form: some evidence of the same subject, less
-# than the words the question uses (``text/inflections.py`` says why not stem everything).
-FORM_WEIGHT = 0.5
 
 
 @dataclass

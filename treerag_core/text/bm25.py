@@ -20,6 +20,8 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
+from .inflections import add_other_forms
+
 BM25_K1 = 1.5  # term-frequency saturation: the usual Okapi value
 BM25_B = 0.75  # length normalisation: the usual Okapi value
 STORED_VERSION = 1  # the stored form's layout
@@ -86,19 +88,30 @@ class BM25:
         """How specific a term is to the passages holding it (highest for one none holds)."""
         return self._idf(self.passages_with(term))
 
-    def scores(self, query_tokens: list[str]) -> dict[Hashable, float]:
-        """Each passage holding a query term, with its score (terms counted once)."""
+    def scores(
+        self, query_tokens: list[str], forms: Mapping[str, str] | None = None
+    ) -> dict[Hashable, float]:
+        """Each passage holding a query term, with its score (terms counted once).
+        ``forms``: other inflections of the question's words (:mod:`.inflections`)."""
         out: dict[int, float] = {}
-        k1, b, avg = self.k1, self.b, self.avg or 1
         for term in set(query_tokens):
-            hits = self._hits(term)
-            if not hits:
-                continue
-            idf = self._idf(len(hits))
-            for number, f in hits:
-                norm = k1 * (1 - b + b * self.lengths[number] / avg)
-                out[number] = out.get(number, 0.0) + idf * f * (k1 + 1) / (f + norm)
+            for number, score in self._term_scores(term):
+                out[number] = out.get(number, 0.0) + score
+        if forms:
+            add_other_forms(out, forms, self._term_scores)
         return {self.keys[number]: score for number, score in out.items() if score > 0}
+
+    def _term_scores(self, term: str) -> list[tuple[int, float]]:
+        """Each passage holding the term, with the term's BM25 weight in it."""
+        hits = self._hits(term)
+        if not hits:
+            return []
+        k1, b, avg = self.k1, self.b, self.avg or 1
+        idf, lengths = self._idf(len(hits)), self.lengths
+        return [
+            (number, idf * f * (k1 + 1) / (f + k1 * (1 - b + b * lengths[number] / avg)))
+            for number, f in hits
+        ]
 
     def stored(self) -> dict[str, Any]:
         """A JSON-serialisable copy (keys must be strings, numbers or tuples of them)."""
