@@ -105,42 +105,43 @@ def _chunk(index: int, text: str, start: int, end: int, spans: list) -> Chunk:
 
 
 class ChunkBM25:
-    """Okapi BM25 (k1 1.5, b 0.75) over chunk token lists."""
+    """Okapi BM25 (k1 1.5, b 0.75) over chunk token lists, kept as each term's postings (a
+    question visits only the chunks holding its words, and its words' other forms)."""
 
     def __init__(self, docs: Iterable[list[str]], k1: float = 1.5, b: float = 0.75) -> None:
         self.k1, self.b = k1, b
-        self.tf = [Counter(doc) for doc in docs]
-        self.lengths = [sum(c.values()) for c in self.tf]
+        self.lengths: list[int] = []
+        self.postings: dict[str, list[tuple[int, int]]] = {}
+        for i, doc in enumerate(docs):
+            counts = Counter(doc)
+            self.lengths.append(sum(counts.values()))
+            for term, f in counts.items():
+                self.postings.setdefault(term, []).append((i, f))
         self.avg = sum(self.lengths) / len(self.lengths) if self.lengths else 0.0
-        df: Counter[str] = Counter()
-        for counts in self.tf:
-            df.update(counts.keys())
-        n = len(self.tf)
-        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+        n = len(self.lengths)
+        self.idf = {t: math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5))
+                    for t, p in self.postings.items()}  # fmt: skip
 
     def score(self, query: list[str], forms: Mapping[str, str] | None = None) -> list[float]:
         """Each chunk's score; ``forms``: other inflections of the question's words, read
         as the tree's ranking reads them (:mod:`..text.inflections`), so the two arms
         differ by what they rank, not by how they match words."""
-        terms = set(query)
-        out = [
-            sum(x for t in terms for x in [self._weight(t, i)] if x) for i in range(len(self.tf))
-        ]
+        scores: dict[int, float] = {}
+        for term in set(query):
+            for i, w in self._term_scores(term):
+                scores[i] = scores.get(i, 0.0) + w
         if forms:
-            scores = dict(enumerate(out))
             add_other_forms(scores, forms, self._term_scores)
-            out = [scores[i] for i in range(len(out))]
-        return out
-
-    def _weight(self, term: str, i: int) -> float:
-        f = self.tf[i].get(term)
-        if not f:
-            return 0.0
-        norm = self.k1 * (1 - self.b + self.b * self.lengths[i] / (self.avg or 1))
-        return self.idf[term] * f * (self.k1 + 1) / (f + norm)
+        return [scores.get(i, 0.0) for i in range(len(self.lengths))]
 
     def _term_scores(self, term: str) -> list[tuple[int, float]]:
-        return [(i, w) for i in range(len(self.tf)) if (w := self._weight(term, i))]
+        """Each chunk holding the term, with the term's weight in it."""
+        k1, b, avg, lengths = self.k1, self.b, self.avg or 1, self.lengths
+        idf = self.idf.get(term, 0.0)
+        return [
+            (i, idf * f * (k1 + 1) / (f + k1 * (1 - b + b * lengths[i] / avg)))
+            for i, f in self.postings.get(term, ())
+        ]
 
 
 class ChunkIndex:
