@@ -4,20 +4,20 @@ Why it lives here: a retrieval number means little without the obvious alternati
 the same questions with the same token budget. Chunks are ~500 tokens (4 characters a
 token) with ~50 tokens of overlap, cut at whitespace; each chunk keeps the pages (and, when
 built from sections, the section titles) its characters span, so the same hit metrics
-apply. The BM25 here is deliberately small and separate from the offline engine's; only the
-tokenizer and query expansion are shared, so the comparison is about tree vs chunks, not
-about word splitting.
+apply. The chunks are ranked by the offline engine's own BM25, with its tokenizer, query
+expansion and other word forms, so the comparison is about tree vs chunks, not about word
+splitting or scoring.
 """
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..navigate.ranking import expand_query
-from ..text.inflections import add_other_forms, other_forms
+from ..text.bm25 import BM25
+from ..text.inflections import other_forms
 from ..text.tokens import CHARS_PER_TOKEN, estimate_tokens, tokenize
 from ..tree.outline import heading_label
 
@@ -104,59 +104,21 @@ def _chunk(index: int, text: str, start: int, end: int, spans: list) -> Chunk:
     return Chunk(index, text, pages, titles)
 
 
-class ChunkBM25:
-    """Okapi BM25 (k1 1.5, b 0.75) over chunk token lists, kept as each term's postings (a
-    question visits only the chunks holding its words, and its words' other forms)."""
-
-    def __init__(self, docs: Iterable[list[str]], k1: float = 1.5, b: float = 0.75) -> None:
-        self.k1, self.b = k1, b
-        self.lengths: list[int] = []
-        self.postings: dict[str, list[tuple[int, int]]] = {}
-        for i, doc in enumerate(docs):
-            counts = Counter(doc)
-            self.lengths.append(sum(counts.values()))
-            for term, f in counts.items():
-                self.postings.setdefault(term, []).append((i, f))
-        self.avg = sum(self.lengths) / len(self.lengths) if self.lengths else 0.0
-        n = len(self.lengths)
-        self.idf = {t: math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5))
-                    for t, p in self.postings.items()}  # fmt: skip
-
-    def score(self, query: list[str], forms: Mapping[str, str] | None = None) -> list[float]:
-        """Each chunk's score; ``forms``: other inflections of the question's words, read
-        as the tree's ranking reads them (:mod:`..text.inflections`), so the two arms
-        differ by what they rank, not by how they match words."""
-        scores: dict[int, float] = {}
-        for term in set(query):
-            for i, w in self._term_scores(term):
-                scores[i] = scores.get(i, 0.0) + w
-        if forms:
-            add_other_forms(scores, forms, self._term_scores)
-        return [scores.get(i, 0.0) for i in range(len(self.lengths))]
-
-    def _term_scores(self, term: str) -> list[tuple[int, float]]:
-        """Each chunk holding the term, with the term's weight in it."""
-        k1, b, avg, lengths = self.k1, self.b, self.avg or 1, self.lengths
-        idf = self.idf.get(term, 0.0)
-        return [
-            (i, idf * f * (k1 + 1) / (f + k1 * (1 - b + b * lengths[i] / avg)))
-            for i, f in self.postings.get(term, ())
-        ]
-
-
 class ChunkIndex:
     """Chunks of one document plus their BM25 index, built once per document."""
 
     def __init__(self, chunks: list[Chunk]) -> None:
         self.chunks = chunks
-        self.bm25 = ChunkBM25(tokenize(c.text) for c in chunks)
+        # the ranking's own BM25 (Okapi, k1 1.5, b 0.75), over chunks instead of passages:
+        # the two arms differ by what they rank, not by how they score or match words
+        self.bm25 = BM25({i: tokenize(c.text) for i, c in enumerate(chunks)})
 
     def rank(self, query: str) -> list[Chunk]:
         """Every chunk with a positive score, best first (ties in document order)."""
         asked = tokenize(expand_query(query))
-        scores = self.bm25.score(asked, other_forms(asked))
-        order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
-        return [self.chunks[i] for i in order if scores[i] > 0]
+        scores: dict[Any, float] = self.bm25.scores(asked, other_forms(asked))
+        order = sorted(scores, key=lambda i: (-scores[i], i))
+        return [self.chunks[i] for i in order]
 
     def top_for_budget(self, query: str, token_budget: int, min_k: int = 1) -> list[Chunk]:
         """The best chunks whose total tokens come closest to ``token_budget``.

@@ -17,7 +17,7 @@ often enough to be left out.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, TypeVar
 
 from .tokens import tokenize
@@ -28,6 +28,7 @@ ENGLISH = frozenset({"", "en"})  # the languages whose words are cut with a plur
 # the section or passage lacks the word's own form: some evidence of the same subject, less
 # than the words the question uses.
 FORM_WEIGHT = 0.5
+FORMS_CACHE = 16_384  # question words whose forms are kept: a server's vocabulary, bounded
 _ENDINGS = ("", "e", "s", "es", "ed", "d", "ing")
 _VOWELS = "aeiou"
 
@@ -55,7 +56,7 @@ def _candidates(word: str, stem: str) -> set[str]:
     return out
 
 
-@cache
+@lru_cache(maxsize=FORMS_CACHE)
 def inflected_forms(token: str) -> frozenset[str]:
     """The tokens (as English text is cut: plural stripped, stopwords out) of ``token``'s
     other inflections. Empty for a number, a short word or a word the stemmer leaves
