@@ -461,8 +461,9 @@ def run_eval(
             "passage; no model)"
         ),
         "baseline": (
-            "500-token chunks, 50-token overlap, BM25 (words matched as navigation matches "
-            "them: other inflections at half weight), top-k to the same token budget, over "
+            "500-token chunks, 50-token overlap, ranked by navigation's own BM25 (words "
+            "matched as it matches them: other inflections at half weight), top-k to the same "
+            "token budget, over "
             "the same PDFium page text navigation indexed (chunks_pypdf_text: over pypdf's)"
         ),
         "index_summarizer": "offline_summarizer",
