@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from treerag_core import index_document
 from treerag_core.library.indexing import index_upload
+from treerag_core.navigate.offline import offline_pick
 from treerag_core.navigate.ranking import rank_nodes
 from treerag_core.route.routing import route
 from treerag_core.route.scoring import Statistics, score_documents
@@ -93,3 +94,21 @@ def test_the_ranking_and_the_chunk_baseline_read_other_forms_alike(tmp_path) -> 
     chunks = BM25({0: tokenize("who leaves hands in the laptop"), 1: tokenize("leaving laptop")})
     assert chunks.scores(asked, other_forms(asked))[0] > chunks.scores(asked)[0]
     assert chunks.scores(asked, other_forms(asked))[1] == chunks.scores(asked)[1]
+
+
+def test_other_forms_reorder_the_sections_read_but_do_not_add_to_them(tmp_path) -> None:
+    """Which sections are near enough the best to be read is decided on the question's own
+    words: a section holding only another form of one ("ended" for "end") is not read too,
+    which would thin every other section's share of the answer (a head count's sentence
+    fell out of a 10-K's excerpt that way)."""
+    path = tmp_path / "notes.md"
+    path.write_text(
+        "# Notes\n\n## Staff\nAt the end of the year the company had 120 staff.\n\n"
+        "## Results\nThe quarter ended with results above plan.\n"
+    )
+    document = index_document(str(path), persist=False, verbose=False)
+    flat = document["flat_nodes"]
+    picked, _ = offline_pick("What came at the end?", flat, k=5)
+    assert [flat[nid]["title"] for nid in picked] == ["Staff"]
+    ranked = rank_nodes("What came at the end?", flat, k=5)
+    assert [flat[nid]["title"] for nid, _ in ranked] == ["Staff", "Results"]

@@ -56,8 +56,13 @@ def offline_pick(
     scored = rank_nodes(
         query, flat, k=len(pool), candidates=candidates, memory=memory, language=language
     )
-    # Keep only sections scoring near the best: a common word must not drag in noise.
-    ranked = [nid for nid, score in scored[:k] if score >= RELATIVE_CUTOFF * scored[0][1]]
+    # Keep only sections scoring near the best: a common word must not drag in noise. Near
+    # is judged on the question's own words: another form of one ("ended" for "end")
+    # reorders the sections but adds none, which would thin every excerpt of the answer.
+    exact = dict(rank_nodes(query, flat, k=len(pool), candidates=candidates, memory=memory,
+                            language=language, forms=False))  # fmt: skip
+    floor = RELATIVE_CUTOFF * max(exact.values(), default=0.0)
+    ranked = [nid for nid, _ in scored[:k] if exact.get(nid, 0.0) >= floor]
     if not ranked and not carried:
         return pool[:k], Phrase("nav.no_term")
     how = [Phrase("nav.offline_ranking")]

@@ -157,19 +157,22 @@ def rank_nodes(
     candidates: Iterable[str] | None = None,
     memory: RankingMemory | None = None,
     language: str | Languages | None = None,
+    forms: bool = True,
 ) -> list[tuple[str, float]]:
     """The ``k`` best nodes for ``query`` by their best passage's BM25 score, best first
     (ties in document order). ``memory`` keeps the passages' statistics between questions.
     ``language``: the document's (:func:`~.language.document_languages`, or its main
     language's code), in which the passages and the question are cut and stemmed; ``None``:
-    told from the sections."""
+    told from the sections. ``forms``: whether an English question's words are also
+    found in their other inflections (:mod:`..text.inflections`), at a discount."""
     ids, languages = _ranked_set(flat_nodes, candidates, language)
     bm25 = _statistics(flat_nodes, ids, languages, memory)
     asked = question_terms(query, languages)
-    forms = other_forms(asked) if languages.for_question(query) in ENGLISH else None
+    english = forms and languages.for_question(query) in ENGLISH
+    other = other_forms(asked) if english else None
     best: dict[str, float] = {}
     nid: str
-    for (nid, _), score in bm25.scores(asked, forms).items():  # type: ignore[misc]  # keys here are (node id, language)
+    for (nid, _), score in bm25.scores(asked, other).items():  # type: ignore[misc]  # keys here are (node id, language)
         best[nid] = max(best.get(nid, 0.0), score)
     order = {nid: i for i, nid in enumerate(ids)}
     ranked = sorted(best.items(), key=lambda kv: (-kv[1], order[kv[0]]))
