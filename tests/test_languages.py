@@ -285,3 +285,21 @@ def test_abbreviations_of_other_languages_end_no_sentence() -> None:
         "Der Umsatz stieg auf 5 Mio. Euro im Jahr.",
         "Danach fiel er.",
     ]
+
+
+def test_ascii_words_are_the_word_pattern_s_in_lower_case_ascii() -> None:
+    """The fast pattern for ASCII text finds exactly what the general one finds there: runs
+    of letters standing alone, not the letters of a code ("a00412", "q3", "x_1")."""
+    import re
+
+    from treerag_core.text import language
+
+    general = re.compile(r"\b[a-z]+\b")
+    for text in (
+        "the a00412 q3 x_1 it's co-op, and_ so 12ab ab12 (ok) ",
+        "",
+        "a",
+        "_a_ a_",
+        "9a a9",
+    ):
+        assert language._ASCII_WORDS.findall(text) == general.findall(text)
