@@ -11,7 +11,7 @@ from ..types import FlatNode
 from .base import NavigationResult, Plan, Search
 from .crosslanguage import cannot_match
 from .line_items import RowLabels, line_item_sections
-from .ranking import RankingMemory, question_terms, rank_nodes, ranking_statistics
+from .ranking import RankingMemory, question_terms, ranking_statistics, scored_nodes
 from .statements import statement_ids, statement_sections
 from .titles import titled_sections
 
@@ -53,14 +53,10 @@ def offline_pick(
     on the same topic) are read too, taking the places of the last-ranked."""
     pool = candidates if candidates is not None else list(flat)
     carried = [nid for nid in carried or [] if nid in flat and nid in set(pool)][:k]
-    scored = rank_nodes(
-        query, flat, k=len(pool), candidates=candidates, memory=memory, language=language
-    )
+    scored, exact = scored_nodes(query, flat, candidates, memory, language)
     # Keep only sections scoring near the best: a common word must not drag in noise. Near
     # is judged on the question's own words: another form of one ("ended" for "end")
     # reorders the sections but adds none, which would thin every excerpt of the answer.
-    exact = dict(rank_nodes(query, flat, k=len(pool), candidates=candidates, memory=memory,
-                            language=language, forms=False))  # fmt: skip
     floor = RELATIVE_CUTOFF * max(exact.values(), default=0.0)
     ranked = [nid for nid, _ in scored[:k] if exact.get(nid, 0.0) >= floor]
     if not ranked and not carried:

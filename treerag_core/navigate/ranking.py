@@ -157,26 +157,43 @@ def rank_nodes(
     candidates: Iterable[str] | None = None,
     memory: RankingMemory | None = None,
     language: str | Languages | None = None,
-    forms: bool = True,
 ) -> list[tuple[str, float]]:
     """The ``k`` best nodes for ``query`` by their best passage's BM25 score, best first
     (ties in document order). ``memory`` keeps the passages' statistics between questions.
     ``language``: the document's (:func:`~.language.document_languages`, or its main
     language's code), in which the passages and the question are cut and stemmed; ``None``:
-    told from the sections. ``forms``: whether an English question's words are also
-    found in their other inflections (:mod:`..text.inflections`), at a discount."""
+    told from the sections. An English question's words are also found in their other
+    inflections (:mod:`..text.inflections`), at a discount."""
+    return scored_nodes(query, flat_nodes, candidates, memory, language)[0][:k]
+
+
+def scored_nodes(
+    query: str,
+    flat_nodes: Mapping[str, FlatNode],
+    candidates: Iterable[str] | None = None,
+    memory: RankingMemory | None = None,
+    language: str | Languages | None = None,
+) -> tuple[list[tuple[str, float]], dict[str, float]]:
+    """Every node :func:`rank_nodes` ranks, best first, and each node's score on the
+    question's own words alone (no other forms), from the same pass."""
     ids, languages = _ranked_set(flat_nodes, candidates, language)
     bm25 = _statistics(flat_nodes, ids, languages, memory)
     asked = question_terms(query, languages)
-    english = forms and languages.for_question(query) in ENGLISH
-    other = other_forms(asked) if english else None
-    best: dict[str, float] = {}
-    nid: str
-    for (nid, _), score in bm25.scores(asked, other).items():  # type: ignore[misc]  # keys here are (node id, language)
-        best[nid] = max(best.get(nid, 0.0), score)
+    english = languages.for_question(query) in ENGLISH
+    own, both = bm25.scores_apart(asked, other_forms(asked) if english else None)
     order = {nid: i for i, nid in enumerate(ids)}
+    best = _best_by_node(both)
     ranked = sorted(best.items(), key=lambda kv: (-kv[1], order[kv[0]]))
-    return ranked[:k]
+    return ranked, _best_by_node(own)
+
+
+def _best_by_node(scores: Mapping[Hashable, float]) -> dict[str, float]:
+    """Each node's best passage score (passage keys are (node id, number))."""
+    best: dict[str, float] = {}
+    for key, score in scores.items():
+        nid = str(key[0])  # type: ignore[index]  # keys here are (node id, number)
+        best[nid] = max(best.get(nid, 0.0), score)
+    return best
 
 
 def question_terms(query: str, languages: Languages) -> list[str]:

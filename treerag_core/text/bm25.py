@@ -93,13 +93,25 @@ class BM25:
     ) -> dict[Hashable, float]:
         """Each passage holding a query term, with its score (terms counted once).
         ``forms``: other inflections of the question's words (:mod:`.inflections`)."""
-        out: dict[int, float] = {}
+        return self.scores_apart(query_tokens, forms)[1]
+
+    def scores_apart(
+        self, query_tokens: list[str], forms: Mapping[str, str] | None = None
+    ) -> tuple[dict[Hashable, float], dict[Hashable, float]]:
+        """The passages' scores on the question's own words alone, and with ``forms`` too:
+        one pass for a caller that needs both (how near the best a section is, and the
+        order of sections)."""
+        own: dict[int, float] = {}
         for term in set(query_tokens):
             for number, score in self._term_scores(term):
-                out[number] = out.get(number, 0.0) + score
+                own[number] = own.get(number, 0.0) + score
+        both = dict(own)
         if forms:
-            add_other_forms(out, forms, self._term_scores)
-        return {self.keys[number]: score for number, score in out.items() if score > 0}
+            add_other_forms(both, forms, self._term_scores)
+        return self._keyed(own), (self._keyed(both) if forms else self._keyed(own))
+
+    def _keyed(self, scores: Mapping[int, float]) -> dict[Hashable, float]:
+        return {self.keys[number]: score for number, score in scores.items() if score > 0}
 
     def _term_scores(self, term: str) -> list[tuple[int, float]]:
         """Each passage holding the term, with the term's BM25 weight in it."""
