@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..library.section_terms import CARD_SECTION, FIELDS, POSTING
-from ..text.inflections import FORM_WEIGHT
+from ..text.inflections import add_other_forms
 
 # BM25F's field weights (title and path, summary and tags, text) and length normalisation.
 # A title or path that holds a question's word says the section is about it; a summary
@@ -95,78 +95,78 @@ def score_documents(
     (``terms_by_doc``: the terms the question is cut into in each document's language;
     ``postings`` and each document's sections' ``lengths`` as the index keeps them; the
     card's lengths are in its ``totals``; ``forms``: other inflections of the question's
-    words, each with the word it stands for, counted at ``FORM_WEIGHT`` where that word
-    is missing)."""
+    words, each with the word it stands for, counted as the ranking counts them:
+    :func:`..text.inflections.add_other_forms`)."""
     forms = forms or {}
-    weights: dict[str, dict[int, float]] = {}  # doc → section → its score so far
-    others = _OtherForms()
     section_df, card_df = _frequencies(postings)
-    out: dict[str, DocumentScore] = {}
     section_norm = _norms(SECTION_WEIGHTS, SECTION_B, stats.section_avg)
     card_norm = _norms(CARD_WEIGHTS, CARD_B, stats.card_avg)
-    for term, by_doc in postings.items():
+
+    def term_scores(term: str) -> list[tuple[tuple[str, int], float]]:
+        """The term's BM25F weight in each (document, section) holding it, the card too."""
+        if term not in postings:
+            return []
         idf_s, idf_c = _idf(stats.sections, section_df[term]), _idf(stats.cards, card_df[term])
-        for doc_id, ps in by_doc.items():
+        pairs = []
+        for doc_id, ps in postings[term].items():
             if term not in terms_by_doc.get(doc_id, ()) or doc_id not in lengths:
                 continue
-            doc = out.setdefault(doc_id, DocumentScore(doc_id))
-            sections = weights.setdefault(doc_id, {})
             own, card = lengths[doc_id], totals[doc_id].get("card") or (0, 0, 0)
-            word = forms.get(term)
             for i in range(0, len(ps), POSTING):
                 section, tf = ps[i], ps[i + 1 : i + POSTING]
                 if section == CARD_SECTION:
                     score = idf_c * _saturated(tf, card, 0, card_norm)
                 else:
                     score = idf_s * _saturated(tf, own, FIELDS * section, section_norm)
-                if word is not None:
-                    others.found(doc_id, section, word, FORM_WEIGHT * score)
-                    continue
-                if section == CARD_SECTION:
-                    doc.card += score
-                    if tf[0]:  # its name: title and file name
-                        doc.card_terms.add(term)
-                else:
-                    sections[section] = sections.get(section, 0.0) + score
-    others.add_to(out, weights, postings)
+                pairs.append(((doc_id, section), score))
+        return pairs
+
+    scores: dict[tuple[str, int], float] = {}
+    for term in postings:
+        if term not in forms:
+            for key, score in term_scores(term):
+                scores[key] = scores.get(key, 0.0) + score
+    add_other_forms(scores, forms, term_scores)
+    return _by_document(scores, _card_names(terms_by_doc, postings, forms))
+
+
+def _card_names(
+    terms_by_doc: Mapping[str, set[str]],
+    postings: Mapping[str, Mapping[str, Sequence[int]]],
+    forms: Mapping[str, str],
+) -> dict[str, set[str]]:
+    """Each document's question terms (not other forms) that its card's name holds: its
+    title and file name (the card's postings come last; their first count is the name's)."""
+    names: dict[str, set[str]] = {}
+    for term, by_doc in postings.items():
+        for doc_id, ps in by_doc.items():
+            if term in forms or term not in terms_by_doc.get(doc_id, ()) or len(ps) < POSTING:
+                continue
+            if ps[-POSTING] == CARD_SECTION and ps[-POSTING + 1]:
+                names.setdefault(doc_id, set()).add(term)
+    return names
+
+
+def _by_document(
+    scores: Mapping[tuple[str, int], float], names: Mapping[str, set[str]]
+) -> dict[str, DocumentScore]:
+    """Each document's card score and best sections (the best alone is its score)."""
+    out: dict[str, DocumentScore] = {}
+    weights: dict[str, dict[int, float]] = {}
+    for (doc_id, section), score in scores.items():
+        doc = out.get(doc_id)
+        if doc is None:
+            doc = out[doc_id] = DocumentScore(doc_id, card_terms=set(names.get(doc_id, ())))
+        if section == CARD_SECTION:
+            doc.card += score
+        else:
+            weights.setdefault(doc_id, {})[section] = score
     for doc_id, sections in weights.items():
-        if not sections:
-            continue
         ranked = sorted(sections.items(), key=lambda x: -x[1])
         doc = out[doc_id]
         doc.best = ranked[: 1 + FURTHER_SECTIONS]
         doc.sections = ranked[0][1] + FURTHER_WEIGHT * sum(x for _, x in doc.best[1:])
     return out
-
-
-class _OtherForms:
-    """Another inflection's score for each (document, section, question word), kept until
-    every term is read: it counts only where the word's own form is not in the section."""
-
-    def __init__(self) -> None:
-        self._best: dict[tuple[str, int, str], float] = {}
-
-    def found(self, doc_id: str, section: int, word: str, score: float) -> None:
-        key = (doc_id, section, word)
-        if score > self._best.get(key, 0.0):
-            self._best[key] = score
-
-    def add_to(
-        self, out: dict[str, DocumentScore], weights: dict[str, dict[int, float]],
-        postings: Mapping[str, Mapping[str, Sequence[int]]],
-    ) -> None:  # fmt: skip
-        held: dict[tuple[str, str], set[int]] = {}  # (word, document) → its sections
-        for (doc_id, section, word), score in self._best.items():
-            own = held.get((word, doc_id))
-            if own is None:
-                own = held[(word, doc_id)] = set(postings.get(word, {}).get(doc_id, ())[::POSTING])
-            if section in own:
-                continue
-            if section == CARD_SECTION:
-                out[doc_id].card += score
-            else:
-                sections = weights[doc_id]
-                sections[section] = sections.get(section, 0.0) + score
 
 
 def _frequencies(
