@@ -92,16 +92,21 @@ def _add(
 ) -> list[int]:  # fmt: skip
     """Add one section's postings; returns its three field lengths."""
     title, summary, text = counts = [Counter(tokens(text, language)) for text in fields]
-    in_title, in_summary, rows = title.get, summary.get, postings.get  # bound once: a term
-    for term, n in text.items():  # most terms are the text's: no set of all three is made
+    rows = postings.get  # bound once: a call a term
+    for term, n in text.items():  # most terms are only the text's: their counts there
         row = rows(term)
         if row is None:
-            postings[term] = row = []
-        row += (section, in_title(term, 0), in_summary(term, 0), n)
-    for term, n in title.items():
-        if term not in text:
+            postings[term] = [section, 0, 0, n]
+        else:
+            row += (section, 0, 0, n)
+    for term, n in title.items():  # then the few of the title and summary, in place
+        if term in text:
+            postings[term][-3] = n
+        else:
             postings.setdefault(term, []).extend((section, n, summary.get(term, 0), 0))
     for term, n in summary.items():
-        if term not in text and term not in title:
+        if term in text:
+            postings[term][-2] = n
+        elif term not in title:
             postings.setdefault(term, []).extend((section, 0, n, 0))
     return [sum(c.values()) for c in counts]

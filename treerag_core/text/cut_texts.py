@@ -24,9 +24,13 @@ import re
 import unicodedata
 from bisect import bisect_left, bisect_right
 
+from .bm25 import PASSAGE_CHARS
 from .tokens import COMBINING_MARKS, tokenize
 
 SEGMENT_CHARS = 250  # a segment's length: a window's ragged ends are cut twice
+# A text no longer than a passage is only ever read whole (its one window is all of it): cut
+# in one call, not in segments joined (a call a segment was a fifth of an insert's cutting).
+WHOLE_CHARS = max(2 * SEGMENT_CHARS, PASSAGE_CHARS)
 _SPACE = re.compile(r"[ \n]")
 
 
@@ -97,11 +101,11 @@ class CutTexts:
 
     def _bounds_of(self, text: str) -> list[int] | None:
         """Where the text's segments start (a space or line break), then its end; None for
-        a short text or one with marks (cut whole)."""
+        a text no longer than a passage or one with marks (cut whole)."""
         if text in self._bounds:
             return self._bounds[text]
         bounds: list[int] | None = None
-        if len(text) > 2 * SEGMENT_CHARS and self.unmarked(text):
+        if len(text) > WHOLE_CHARS and self.unmarked(text):
             bounds = [0]
             found = _SPACE.search(text, SEGMENT_CHARS)
             while found is not None:

@@ -73,10 +73,12 @@ CANDIDATES = {
 # Words are runs of letters standing alone: the letters of a code such as "A00412" or "Q3"
 # are no word (an order sheet's thousand "A…" codes counted Czech's stopword "a").
 _WORDS = re.compile(r"\b[^\W\d_]+\b")
-# _WORDS in lower-case ASCII text, where a word character is [a-z0-9_]: the same matches,
-# found a quarter faster without the word-boundary tests (2,000 sections' samples at
-# indexing: 40 ms -> 31 ms)
-_ASCII_WORDS = re.compile(r"(?<![a-z0-9_])[a-z]+(?![a-z0-9_])")
+# _WORDS in lower-case ASCII text, where a word character is [a-z0-9_]: the runs of word
+# characters (every other byte made a space, then split) that are all letters. The same
+# words, found by C code alone (2,000 sections' samples at indexing: 31 ms -> 13 ms)
+_ASCII_WORD_CHARS = bytes(
+    c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789_" else 32 for c in range(256)
+)
 LANGUAGE_NAMES = {
     "en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian",
     "pt": "Portuguese", "nl": "Dutch", "sv": "Swedish", "da": "Danish", "no": "Norwegian",
@@ -178,7 +180,8 @@ def _words(sample: str) -> list[str]:
     """The sample's words, case folded (ASCII text: its lower-case letters, the same words
     found in a quarter of the time)."""
     if sample.isascii():
-        return _ASCII_WORDS.findall(sample.lower())
+        runs = sample.lower().encode("ascii").translate(_ASCII_WORD_CHARS).decode("ascii")
+        return list(filter(str.isalpha, runs.split()))
     return [w.casefold() for w in _WORDS.findall(sample)]
 
 
