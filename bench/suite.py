@@ -76,7 +76,8 @@ def index_figures(
 def registry_figures(
     ours: runner.Side, peer: runner.Side, inputs: Inputs, runs: int, out: Path, log: Log
 ) -> list[Figure]:
-    """50 large Markdown documents: the 50th insert, list, get, size on disk, peak RSS."""
+    """50 large Markdown documents: the 50th insert, list, get, size on disk, peak RSS; and
+    the same document inserted into an empty registry (the first insert)."""
     copies = registry_copies(inputs.markdown, 50, out / "sources")
     sources = sum(p.stat().st_size for p in copies)
     per_side: dict[str, dict[str, list[dict]]] = {}
@@ -91,24 +92,27 @@ def registry_figures(
             pristine.mkdir(parents=True, exist_ok=True)
             result = runner.run(side, "prefill", str(pristine / "reg.json"), *map(str, copies[:49]))
             if "error" in result:
-                per_side[side.name] = {"insert": [result], "list": [result], "get": [result]}
+                per_side[side.name] = dict.fromkeys(("insert", "first", "list", "get"), [result])
                 sizes[side.name] = None
                 continue
             (pristine / "done").write_text(result["doc_ids"][0])
             (pristine / "made_by").write_text(made_by)
         first_id = (pristine / "done").read_text()
-        inserts, lists, gets = [], [], []
+        inserts, firsts, lists, gets = [], [], [], []
         for i in range(runs):
             log(f"registry: {side.name} run {i + 1}/{runs}")
-            work = out / side.name / "run"
+            work, empty = out / side.name / "run", out / side.name / "empty"
             runner.copy_registry(pristine, work)
+            shutil.rmtree(empty, ignore_errors=True)
+            empty.mkdir(parents=True)
             reg = str(work / "reg.json")
             inserts.append(runner.run(side, "insert", str(copies[49]), reg))
+            firsts.append(runner.run(side, "insert", str(copies[49]), str(empty / "reg.json")))
             lists.append(runner.run(side, "list", reg))
             gets.append(runner.run(side, "get", reg, first_id))
         (work / "done").unlink(missing_ok=True)
         sizes[side.name] = runner.tree_size(work) / sources
-        per_side[side.name] = {"insert": inserts, "list": lists, "get": gets}
+        per_side[side.name] = {"insert": inserts, "first": firsts, "list": lists, "get": gets}
     o, t = per_side["ours"], per_side["treerag"]
     figures = [
         _pair(
@@ -120,6 +124,7 @@ def registry_figures(
             target="≤ 0.5 s",
             limit=0.5,
         ),
+        _pair("registry: first insert (empty registry)", "s", o["first"], t["first"], "seconds"),
         _pair(
             "registry: list_documents (50 docs)",
             "s",
