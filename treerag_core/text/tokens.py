@@ -73,9 +73,7 @@ ENGLISH_WORDS_CACHE = 32_768  # distinct pieces kept: a few documents' vocabular
 def _english_token(piece: str) -> str:
     """A piece's token on the fast path: ``""`` for a stopword or no word at all."""
     word = piece.strip("'-")
-    if word in STOPWORDS:
-        return ""
-    return word[:-1] if len(word) > 4 and word[-1] == "s" and word[-2] != "s" else word
+    return "" if word in STOPWORDS else _plural(word)
 
 
 # Scripts written without spaces between words: their runs become character bigrams.
@@ -211,14 +209,16 @@ def tokenize(text: str, language: str = "", other: str = "") -> list[str]:
 def _english(words: list[str]) -> list[str]:
     """English tokens of words found in text that is not all ASCII: its ASCII words as the
     fast path cuts them (stopwords out, plurals stripped; no accents to fold), the others
-    word by word. One loop without a call per word: most words of an English filing."""
+    word by word. An ASCII word's token comes from the fast path's cache (its words never
+    start or end with an apostrophe or a hyphen, which the cache strips)."""
     out: list[str] = []
     for word in words:
         if not word.isascii():
             _add_any(word, STOPWORDS, _plural, out)
-        elif word not in STOPWORDS:
-            plural = len(word) > 4 and word[-1] == "s" and word[-2] != "s"
-            out.append(word[:-1] if plural else word)
+        else:
+            token = _english_token(word)
+            if token:
+                out.append(token)
     return out
 
 
