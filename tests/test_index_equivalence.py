@@ -346,3 +346,24 @@ def test_english_ascii_tokens_are_the_word_pattern_s() -> None:
     for text in fixed + made:
         for lang in ("", "en"):
             assert tokens.tokenize(text, lang) == _reference_english_ascii(text), text
+
+
+def test_answer_vocabulary_stems_are_the_word_pattern_s() -> None:
+    """The offline answer's vocabulary cuts ASCII text into the words ``WORD`` found."""
+    import random
+
+    from treerag_core.answer.offline.candidates import Vocabulary
+    from treerag_core.answer.offline.question import stem
+
+    def reference(text: str) -> list[str]:
+        words = (w.strip("'’-") for w in tokens.WORD.findall(text.lower()))
+        return [stem(w) for w in words if w and w not in tokens.STOPWORDS]
+
+    rng = random.Random(11)
+    alphabet = "aAsSeE09'- _.,\t\n$%()xyzThEing"
+    texts = ["Net sales rose 12% in fiscal 2023 -- 'record' co-op's e-mail -x-"] + [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))) for _ in range(2000)
+    ]
+    vocabulary = Vocabulary([])
+    for text in texts:
+        assert vocabulary.stems(text) == reference(text), text

@@ -69,6 +69,13 @@ _ASCII_SPACES = bytes(
 ENGLISH_WORDS_CACHE = 32_768  # distinct pieces kept: a few documents' vocabulary, ~5 MB
 
 
+def ascii_pieces(lowered: str) -> list[str]:
+    """The runs of letters, digits, apostrophes and hyphens of lower-case ASCII text: the
+    words ``WORD`` finds there, once stripped of apostrophes and hyphens at both ends (a
+    run of those alone strips to nothing)."""
+    return lowered.encode("ascii").translate(_ASCII_SPACES).decode("ascii").split()
+
+
 @lru_cache(maxsize=ENGLISH_WORDS_CACHE)
 def _english_token(piece: str) -> str:
     """A piece's token on the fast path: ``""`` for a stopword or no word at all."""
@@ -180,8 +187,7 @@ def tokenize(text: str, language: str = "", other: str = "") -> list[str]:
     the document's own language, for a section in another: its words in the document's
     script (a Russian title over an English text) are stemmed as the document's are."""
     if language in ("", "en") and text.isascii():
-        pieces = text.lower().encode("ascii").translate(_ASCII_SPACES).decode("ascii").split()
-        return list(filter(None, map(_english_token, pieces)))
+        return list(filter(None, map(_english_token, ascii_pieces(text.lower()))))
     rules = _rules(language)
     script = SCRIPT_OF_LANGUAGE.get(other, "latin") if other else ""
     alternate = (

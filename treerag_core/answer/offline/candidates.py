@@ -12,8 +12,9 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from ...text.tokens import STOPWORDS, WORD
+from ...text.tokens import STOPWORDS, ascii_pieces
 from .question import WEAK_WORDS, Question, plain_punctuation, stem, stems
 
 # A weak word ("total", "net") weighs this share of its inverse document frequency.
@@ -22,6 +23,14 @@ WEAK_WORD_WEIGHT = 0.3
 UNORDERED_PHRASE = 0.5
 # The question's own words beat a synonym: "net sales" asked, "Net sales" over "Total revenues".
 SYNONYM_SHARE = 0.9
+STEMS_CACHE = 32_768  # distinct words whose stems are kept: a few documents' vocabulary
+
+
+@lru_cache(maxsize=STEMS_CACHE)
+def _word_stem(piece: str) -> str | None:
+    """A piece's stem (:func:`.question.stem`); None for a stopword or no word at all."""
+    word = piece.strip("'-")
+    return None if not word or word in STOPWORDS else stem(word)
 
 
 @dataclass
@@ -46,7 +55,6 @@ class Vocabulary:
 
     def __init__(self, units: Iterable[str], language: str = ""):
         self.language = "" if language == "en" else language
-        self._words: dict[str, str] = {}
         self._texts: dict[str, list[str]] = {}
         df: Counter[str] = Counter()
         n = 0
@@ -65,16 +73,8 @@ class Vocabulary:
         if self.language or not plain.isascii():
             # another language, or other scripts: cut as questions are
             found = self._texts[text] = stems(text, self.language)
-        else:
-            found = []
-            for raw in WORD.findall(plain.lower()):
-                word = raw.strip("'’-")
-                if not word or word in STOPWORDS:
-                    continue
-                stemmed = self._words.get(word)
-                if stemmed is None:
-                    stemmed = self._words[word] = stem(word)
-                found.append(stemmed)
+        else:  # each word's stem remembered: the same words recur in every row and sentence
+            found = [s for s in map(_word_stem, ascii_pieces(plain.lower())) if s is not None]
             self._texts[text] = found
         return found
 
