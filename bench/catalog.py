@@ -194,8 +194,8 @@ CATALOG: tuple[Benchmark, ...] = (
     Benchmark("evidence", "bench.evidence", "locating and drawing a cited passage", "evidence"),
     Benchmark("speed", "bench.speed", "speed and scale against treerag 0.1.5", "speed",
               _speed),
-    Benchmark("index_time", "bench.index_time", "index time against a base commit",
-              "index_time"),
+    Benchmark("index_time", "bench.index_time", "index time against a base commit "
+              "(--inserts: the first and the 50th insert, index_time_inserts)", "index_time"),
     Benchmark("pg", "bench.pg", "the PostgreSQL store against the file; indexing workers",
               "pg"),
     Benchmark("sources", "bench.sources", "a synced folder and bucket of 500 files",
