@@ -214,6 +214,8 @@ def totals(rows: list[dict[str, Any]], side: str) -> dict[str, Any]:
         1 for f, held in zip(filings, primary, strict=True) if held and set(f["sectioned"]) >= held
     )
     total["filings"] = len(filings)
+    total["statement_sections"] = sum(f.get("statement_sections", 0) for f in filings)
+    total["statements_under_prose"] = sum(f.get("statements_under_prose", 0) for f in filings)
     total["notes_held"] = sum(len(f["notes_held"]) for f in filings)
     total["notes_sectioned"] = sum(len(f["notes_sectioned"]) for f in filings)
     return total
@@ -239,6 +241,9 @@ FIGURES = (
      f"{t['filings']}"),
     ("… every primary statement (the auditor's report apart)",
      lambda t: f"{t['filings_all_primary']}/{t['filings_primary']}"),
+    ("… statement sections under a prose heading (the auditor's report, a subheading)",
+     lambda t: f"{pct(t['statements_under_prose'], t['statement_sections'])} "
+     f"({t['statements_under_prose']}/{t['statement_sections']})"),
     ("auditor's report as a section", lambda t: f"{t[f'sectioned:{AUDIT}']}/{t[f'held:{AUDIT}']}"),
     ("numbered notes as sections", lambda t: f"{pct(t['notes_sectioned'], t['notes_held'])} "
      f"({t['notes_sectioned']}/{t['notes_held']})"),

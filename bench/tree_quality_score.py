@@ -168,17 +168,22 @@ def note_number(line: str) -> int | None:
 
 
 def filing_parts(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Which statements, auditor's report and notes the filing holds, and which are
-    sections of their own."""
+    """Which statements, auditor's report and notes the filing holds, which are sections of
+    their own, and how many statement sections sit under a prose heading."""
     held: set[str] = set()
     sectioned: set[str] = set()
     notes_held: set[int] = set()
     notes_sectioned: set[int] = set()
+    statement_sections = under_prose = 0
     for node in flat.values():
         title = _strip_suffix(node_label(node))
-        for kind in caption_kind(title, MAX_TITLE_CHARS):
+        kinds = caption_kind(title, MAX_TITLE_CHARS)
+        for kind in kinds:
             held.add(kind)
             sectioned.add(kind)
+        if set(kinds) & set(STATEMENT_KINDS):
+            statement_sections += 1
+            under_prose += _under_prose(flat, node)
         number = note_number(title)
         if number is None and _under_notes(flat, node):
             m = _NUMBERED.match(title)
@@ -197,7 +202,26 @@ def filing_parts(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
         "sectioned": sorted(sectioned & held),
         "notes_held": sorted(notes_held),
         "notes_sectioned": sorted(notes_sectioned & notes_held),
+        "statement_sections": statement_sections,
+        "statements_under_prose": under_prose,
     }
+
+
+# What a statement may sit under: a part of the filing (PART, Item, Note, Exhibit, Schedule,
+# a number or an exhibit's "A-1"), a heading that names the financial statements, or
+# another statement (a statement printed over pages); else it is inside some prose section
+# (the auditor's report, a subheading of the text before it).
+_PART_OF_FILING = re.compile(r"^(?:part|item|note|exhibit|schedule|[a-z]-?\d|\d)", re.I)
+
+
+def _under_prose(flat: dict[str, dict[str, Any]], node: dict[str, Any]) -> bool:
+    parent = flat.get(str(node.get("parent_id") or ""))
+    if parent is None:
+        return False
+    title = _strip_suffix(node_label(parent))
+    named = re.search(r"financial\s+statements|financial\s+information", title, re.I)
+    return not (_PART_OF_FILING.match(title) or named or set(caption_kind(title, MAX_TITLE_CHARS))
+                & set(STATEMENT_KINDS))  # fmt: skip
 
 
 def _under_notes(flat: dict[str, dict[str, Any]], node: dict[str, Any]) -> bool:

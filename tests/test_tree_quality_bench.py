@@ -45,6 +45,23 @@ def test_shape_and_filing_parts_of_a_small_tree() -> None:
     parts = filing_parts(flat)
     assert parts["held"] == ["balance sheet", "income"] and parts["sectioned"] == ["income"]
     assert (parts["notes_held"], parts["notes_sectioned"]) == ([1, 2], [1])
+    assert (parts["statement_sections"], parts["statements_under_prose"]) == (1, 0)
+
+
+def test_a_statement_under_the_auditors_report_or_a_subheading_is_under_prose() -> None:
+    flat = {
+        "0": _node("0", "Item 8. Financial Statements", None),
+        "1": _node("1", "Report of Independent Registered Public Accounting Firm", "0"),
+        "2": _node("2", "Consolidated Balance Sheets", "1"),
+        "3": _node("3", "Consolidated Statements of Cash Flows", "0"),
+        "4": _node("4", "Prepared Management Remarks", None),
+        "5": _node("5", "Condensed Consolidated Statement of Income", "4"),
+        "6": _node("6", "A-1 - Condensed Consolidated Statement of Income", None),
+        "7": _node("7", "Condensed Consolidated Statement of Income (continued)", "6"),
+        "8": _node("8", "Consolidated Statements of Income", None),
+    }
+    parts = filing_parts(flat)
+    assert (parts["statement_sections"], parts["statements_under_prose"]) == (5, 2)
 
 
 def test_sibling_repeats_apart_are_printed_and_in_a_row_are_ours() -> None:
