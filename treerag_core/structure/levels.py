@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 
 from .candidates import NUMBER_RANK, RANK, UNRANKED, Found, Kind, classify_line
 from .headings import Heading, Prominence
-from .profiles import GENERIC, Profile
+from .profiles import GENERIC, STATEMENT_TITLE, Profile
 from .thresholds import ANCHOR_SHARE, MAX_LEVEL
 
 # "Appendix A Installing Octave" is a chapter; "A.1 Build Dependencies" a section of it.
@@ -42,6 +42,18 @@ LETTERED = re.compile(r"([A-Z])\.\s+[A-Z]")
 LETTER_GAP = 2  # "E." after "C.": the next but one (D's heading not found) goes on the run
 # Between the ranks of two numbered levels there is room for this many styles.
 _STEP = 0.001
+# A primary statement's caption with its qualifier ("Consolidated Balance Sheets", "Condensed
+# Consolidated Statement of Income", "Group income statement") is a part of the report, like
+# the Item or exhibit it is filed under: never a subsection of the prose heading before it,
+# the auditor's report or a release's last subheading, whatever its type size (Verizon 2021's
+# statements sat under its auditor's report; PepsiCo's release, without bookmarks, under
+# "Prepared Management Remarks"). Headings found in the text get the same from
+# :func:`levels_from_ranks` (a statement sits below the latest ranked heading). A bare
+# "Income statement" is left where it is: it is as often a subheading of a policies note.
+_QUALIFIED = re.compile(r"^(?:consolidated|combined|condensed|group)\s", re.IGNORECASE)
+# A heading that names the statements may hold them: "Consolidated Financial Statements",
+# "Financial Information".
+_NAMES_STATEMENTS = re.compile(r"\bfinancial\s+(?:statements|information)\b", re.IGNORECASE)
 
 
 def numbering_rank(title: str, profile: Profile = GENERIC) -> float | None:
@@ -83,12 +95,20 @@ def levels_from_look(headings: list[Heading]) -> None:
             ):
                 ranks[n] = nxt.rank - _STEP / 2
     _letters_alike(headings, ranks)
-    stack: list[float] = []
+    stack: list[tuple[float, bool]] = []  # open headings: rank, and whether it is prose
     for h, rank in zip(headings, ranks, strict=True):
-        while stack and stack[-1] >= rank:
+        statement = _is_statement(h.title)
+        while stack and (stack[-1][0] >= rank or (statement and stack[-1][1])):
             stack.pop()
         h.level = min(MAX_LEVEL, len(stack) + 1)
-        stack.append(rank)
+        prose = h.rank is None and not h.known and not statement
+        stack.append((rank, prose and not _NAMES_STATEMENTS.search(h.title)))
+
+
+def _is_statement(title: str) -> bool:
+    """Whether a title is a primary statement's qualified caption (see ``_QUALIFIED``)."""
+    text = " ".join(title.split())
+    return bool(_QUALIFIED.match(text) and STATEMENT_TITLE.match(text))
 
 
 def _letters_alike(headings: list[Heading], ranks: list[float]) -> None:
