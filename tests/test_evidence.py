@@ -89,6 +89,35 @@ def test_generated_pdf_passages_are_found_on_their_pages(tmp_path: Path) -> None
         assert found["highlights"] and check_pdf_references(doc, [other], data) == 1
 
 
+def test_evidence_remembered_is_the_same_and_reads_the_pdf_once(tmp_path: Path) -> None:
+    """With the retriever's memory, a reference located before is not located again: the
+    second answer neither reads nor opens the PDF, and its highlights are the same (copies:
+    changing one answer's leaves the next one's alone)."""
+    from treerag_core.navigate.ranking import RankingMemory
+
+    reg = str(tmp_path / "reg.json")
+    doc = index_document(str(_pdf(tmp_path / "report.pdf")), registry_path=reg, verbose=False)
+    sources, reads = open_store(reg).sources, []
+
+    class Counted:  # the store's sources, each read counted
+        def read(self, location: str) -> bytes | None:
+            reads.append(location)
+            return sources.read(location)
+
+    question = "How many people did the company employ?"
+    plain = ask(question, doc, make_retriever(None, sources=sources))
+    remembering = make_retriever(None, ranking_memory=RankingMemory(), sources=Counted())
+    first = ask(question, doc, remembering)
+    assert len(reads) == 1
+    first.references[0]["highlights"].clear()
+    second = ask(question, doc, remembering)
+    assert len(reads) == 1  # nothing read again
+    keys = ("highlights", "sentence_highlights", "sentences")
+    want = [{k: r.get(k) for k in keys} for r in plain.references]
+    assert [{k: r.get(k) for k in keys} for r in second.references] == want
+    assert any(r["highlights"] for r in second.references)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "question", "figure"),

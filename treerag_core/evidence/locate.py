@@ -11,14 +11,25 @@ to search: there the words OCR read when the document was indexed (kept with the
 the registry's OCR cache) stand in for the page's text. A reference cited for table cells
 (a computed answer's operands: ``cited_cells``) gets their boxes (``cell_boxes``, found on
 the open pages by :mod:`.cell_boxes`) as its tighter highlight: the figures themselves.
+
+Locating is half of an offline answer's CPU (opening the PDF, loading and reading its pages,
+aligning the words), and the same passage is cited again whenever people ask the same or a
+neighbouring question: with a ``remember`` function (the retriever's
+:class:`~..navigate.ranking.RankingMemory`), each reference's result is kept under what it
+depends on (the document as indexed, its pages, the passages and sentences quoted, the cells
+cited), and the PDF is read and opened only for references not located before.
 """
 
 from __future__ import annotations
 
+import copy
 import difflib
+import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..read.ocr.page_cache import Box, cached_words
@@ -57,6 +68,8 @@ class PageWords:
 
 
 SourceReader = Callable[[Document], bytes | None]
+# (key, build) → what was built under the key before, else build() (kept): RankingMemory.piece
+Remember = Callable[[Hashable, Callable[[], Any]], Any]
 # (page number, width, height in points) → the words OCR read there with their boxes, or None
 OcrWords = Callable[[int, float, float], list[tuple[str, Box]] | None]
 
@@ -95,10 +108,12 @@ def attach_evidence(
     documents: Mapping[str, Document],
     read_source: SourceReader,
     ocr_cache: Cache | None = None,
+    remember: Remember | None = None,
 ) -> None:
     """Give each cited reference its ``sentences``, ``highlights`` and
     ``sentence_highlights``; the others get ``highlights = None`` (located on demand by
     :func:`locate_evidence`, since reading every page sent would cost more than the answer).
+    ``remember``: keeps each reference's result (see the module docstring).
     """
     cited_sentences(answer, references, documents)
     cited = [r for r in references if r.get("cited")]
@@ -111,10 +126,52 @@ def attach_evidence(
         document = documents.get(doc_id)
         if document is None:
             continue
-        data = read_source(document) if is_pdf(document) else None
-        found_all = locate_all(document, refs, data, ocr_cache)
+        if is_pdf(document) and remember is not None:
+            found_all = _remembered(document, refs, read_source, ocr_cache, remember)
+        else:
+            data = read_source(document) if is_pdf(document) else None
+            found_all = locate_all(document, refs, data, ocr_cache)
         for ref, found in zip(refs, found_all, strict=True):
             ref.update(found)
+
+
+def _remembered(
+    document: Document, references: Sequence[Mapping[str, Any]], read_source: SourceReader,
+    ocr_cache: Cache | None, remember: Remember,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """:func:`locate_all` of a PDF, each reference's result kept by ``remember``; the PDF is
+    read and opened once, for the first reference not located before (if any)."""
+    with ExitStack() as stack:
+        opened: list[PdfLocator] = []
+
+        def locator() -> PdfLocator | None:
+            if not opened:
+                data = read_source(document)
+                if data is None:
+                    return None
+                opened.append(
+                    stack.enter_context(PdfLocator(data, ocr_words_of(document, ocr_cache)))
+                )
+            return opened[0]
+
+        def build(ref: Mapping[str, Any]) -> dict[str, Any]:
+            found = locator()
+            return _located(found, document, ref) if found else locate_all(document, [ref], None)[0]
+
+        return [
+            copy.deepcopy(remember(_evidence_key(document, ref), partial(build, ref)))
+            for ref in references
+        ]
+
+
+def _evidence_key(document: Document, ref: Mapping[str, Any]) -> Hashable:
+    """What a reference's evidence depends on: the document as indexed (its source's hash and
+    when it was indexed), the pages, the passages and sentences quoted, the cells cited."""
+    cells = json.dumps([ref.get("cited_cells") or [], ref.get("cell_boxes") or []],
+                       sort_keys=True, default=str)  # fmt: skip
+    return ("evidence", str(document.get("doc_id")), str(document.get("content_hash")),
+            str(document.get("indexed_at")), ref.get("page_start"), ref.get("page_end"),
+            tuple(quoted_text(document, ref)), tuple(ref.get("sentences") or ()), cells)  # fmt: skip
 
 
 def locate_all(
@@ -134,27 +191,28 @@ def locate_all(
             }
             for ref in references
         ]
-    out = []
     with PdfLocator(data, ocr_words_of(document, ocr_cache)) as locator:
-        for ref in references:
-            start, end = ref.get("page_start"), ref.get("page_end")
-            passages = quoted_text(document, ref)
-            found = locator.find(search_pages(start, end), passages)
-            if not found:
-                found = locator.find(search_pages(start, end, PAGE_SLACK), passages)
-            # (a reference kept before cells were placed here carries its boxes itself)
-            boxes = locator.cell_boxes(tables_of(document), ref.get("cited_cells") or []) or [
-                dict(box) for box in ref.get("cell_boxes") or []
-            ]
-            if boxes:  # cited for figures of a table: their boxes, not a sentence's lines
-                cells = cell_highlights(boxes)
-                out.append({"highlights": _with_pages(found, cells), "sentence_highlights": cells,
-                            "cell_boxes": boxes})  # fmt: skip
-                continue
-            pages = [h["page"] for h in found] or search_pages(start, end, PAGE_SLACK)
-            sentences = [locator.find(pages, [s]) for s in ref.get("sentences") or []]
-            out.append({"highlights": found, "sentence_highlights": _merge(sentences)})
-    return out
+        return [_located(locator, document, ref) for ref in references]
+
+
+def _located(locator: PdfLocator, document: Document, ref: Mapping[str, Any]) -> dict[str, Any]:
+    """One reference's highlights on the open PDF."""
+    start, end = ref.get("page_start"), ref.get("page_end")
+    passages = quoted_text(document, ref)
+    found = locator.find(search_pages(start, end), passages)
+    if not found:
+        found = locator.find(search_pages(start, end, PAGE_SLACK), passages)
+    # (a reference kept before cells were placed here carries its boxes itself)
+    boxes = locator.cell_boxes(tables_of(document), ref.get("cited_cells") or []) or [
+        dict(box) for box in ref.get("cell_boxes") or []
+    ]
+    if boxes:  # cited for figures of a table: their boxes, not a sentence's lines
+        cells = cell_highlights(boxes)
+        return {"highlights": _with_pages(found, cells), "sentence_highlights": cells,
+                "cell_boxes": boxes}  # fmt: skip
+    pages = [h["page"] for h in found] or search_pages(start, end, PAGE_SLACK)
+    sentences = [locator.find(pages, [s]) for s in ref.get("sentences") or []]
+    return {"highlights": found, "sentence_highlights": _merge(sentences)}
 
 
 def cell_highlights(boxes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

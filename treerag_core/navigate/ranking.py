@@ -26,9 +26,13 @@ from ..types import FlatNode
 # How many section sets (a document, or a level's candidates) a RankingMemory keeps: the
 # documents a server is asked about at once, and their levels, without growing unbounded.
 MAX_REMEMBERED_SETS = 64
-# How many quoted sections' pieces (a section's windows, its parsed table rows, its sentences)
-# a RankingMemory keeps: the sections the recent questions quoted, a few each. Small entries.
-MAX_REMEMBERED_PIECES = 512
+# How many quoted sections' pieces (a section's windows, its parsed table rows, its sentences,
+# a cited reference's highlights) a RankingMemory keeps: the sections the recent questions
+# quoted, a few each, about 3 KB an entry. Nine questions over three 10-Ks quote ~540: at 512
+# the least recently used went first and a round of the same questions again rebuilt 472 of
+# them (an LRU smaller than what is read in turn misses every time); 2,048 keeps some thirty
+# questions' worth.
+MAX_REMEMBERED_PIECES = 2048
 T = TypeVar("T")
 # A question's words as a person wrote them (a run of a script without spaces is one).
 QUESTION_WORDS = re.compile(r"[^\W_]+")
@@ -135,7 +139,8 @@ class RankingMemory:
         return made
 
     def piece(self, key: Hashable, build: Callable[[], T]) -> T:
-        """Something derived from one section's text (small: many are kept)."""
+        """Something derived from one section (its text, or its evidence on the page):
+        small, many are kept."""
         return self._pieces.get(key, build)
 
 
