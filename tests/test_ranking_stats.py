@@ -78,3 +78,44 @@ def test_indexing_keeps_the_statistics_a_first_question_reads(
     assert len(kept) == 1
     assert warm["answer"] == cold["answer"] and "beside door B" in warm["answer"]
     assert [r["node_id"] for r in warm["references"]] == [r["node_id"] for r in cold["references"]]
+
+
+def test_a_piece_asked_by_two_threads_at_once_is_built_once() -> None:
+    """The first asker builds; one asking meanwhile waits for it (or, coming after, finds
+    it kept): either way the second build never runs and both get the same object."""
+    import threading
+
+    from treerag_core.navigate.ranking import RankingMemory
+
+    memory, started, release, got = RankingMemory(), threading.Event(), threading.Event(), {}
+
+    def slow() -> list[str]:
+        started.set()
+        release.wait()
+        return ["built once"]
+
+    def second() -> list[str]:
+        raise AssertionError("built twice")
+
+    first = threading.Thread(target=lambda: got.update(a=memory.piece("key", slow)))
+    first.start()
+    started.wait()
+    other = threading.Thread(target=lambda: got.update(b=memory.piece("key", second)))
+    other.start()
+    release.set()
+    first.join()
+    other.join()
+    assert got["a"] is got["b"]
+
+
+def test_a_failed_build_leaves_the_piece_to_the_next_asker() -> None:
+    from treerag_core.navigate.ranking import RankingMemory
+
+    memory = RankingMemory()
+
+    def failing() -> list[str]:
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):
+        memory.piece("key", failing)
+    assert memory.piece("key", lambda: ["made"]) == ["made"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from threading import Lock
+from threading import Event, Lock
 from typing import Any, TypeVar
 
 from ..store.base import Cache
@@ -77,25 +77,41 @@ def expand_query(query: str, expansions: Mapping[str, str] = QUERY_EXPANSIONS) -
 
 
 class _Lru:
-    """A bounded, thread-safe map: least recently used first out; built outside the lock
-    (two threads may build the same entry once each; either result is right)."""
+    """A bounded, thread-safe map: least recently used first out. An entry is built once
+    however many threads ask for it at once: the first builds it (outside the lock), the
+    others wait for it. A server's people often ask the same thing together (the same
+    question about the same filing, a chat page opened by several): each built it, and the
+    same sections' windows, rows and evidence were made as many times as they asked. If the
+    build fails, a waiting thread builds it itself."""
 
     def __init__(self, size: int) -> None:
         self._items: OrderedDict[Hashable, Any] = OrderedDict()
         self._max = max(1, size)
         self._lock = Lock()
+        self._building: dict[Hashable, Event] = {}
 
     def get(self, key: Hashable, build: Callable[[], T]) -> T:
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-        made = build()
-        with self._lock:
-            self._items[key] = made
-            while len(self._items) > self._max:
-                self._items.popitem(last=False)
-        return made
+        while True:
+            with self._lock:
+                if key in self._items:
+                    self._items.move_to_end(key)
+                    return self._items[key]
+                pending = self._building.get(key)
+                if pending is None:
+                    done = self._building[key] = Event()
+                    break
+            pending.wait()  # another thread builds it; then look again
+        try:
+            made = build()
+            with self._lock:
+                self._items[key] = made
+                while len(self._items) > self._max:
+                    self._items.popitem(last=False)
+            return made
+        finally:
+            with self._lock:
+                del self._building[key]
+            done.set()
 
 
 class RankingMemory:
