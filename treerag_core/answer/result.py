@@ -63,10 +63,9 @@ def mark_cited(references: list[dict[str, Any]], answer: str) -> None:
 def _cite(prepared: Prepared, answer: str, retriever: Retriever) -> None:
     """Mark what the answer cites and locate that evidence in the sources."""
     mark_cited(prepared.references, answer)
-    memory = retriever.ranking_memory
     attach_evidence(
         answer, prepared.references, prepared.documents, retriever.read_source,
-        retriever.ocr_cache, memory.piece if memory is not None else None,
+        retriever.ocr_cache, retriever.ranking_memory,
     )  # fmt: skip
 
 

@@ -14,7 +14,7 @@ the open pages by :mod:`.cell_boxes`) as its tighter highlight: the figures them
 
 Locating is half of an offline answer's CPU (opening the PDF, loading and reading its pages,
 aligning the words), and the same passage is cited again whenever people ask the same or a
-neighbouring question: with a ``remember`` function (the retriever's
+neighbouring question: with somewhere to keep them (``kept``: the retriever's
 :class:`~..navigate.ranking.RankingMemory`), each reference's result is kept under what it
 depends on (the document as indexed, its pages, the passages and sentences quoted, the cells
 cited), and the PDF is read and opened only for references not located before.
@@ -27,10 +27,8 @@ import difflib
 import json
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from contextlib import ExitStack
 from dataclasses import dataclass
-from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 from ..read.ocr.page_cache import Box, cached_words
 from ..read.ocr.scan import THIN_TEXT_CHARS
@@ -68,8 +66,19 @@ class PageWords:
 
 
 SourceReader = Callable[[Document], bytes | None]
-# (key, build) → what was built under the key before, else build() (kept): RankingMemory.piece
-Remember = Callable[[Hashable, Callable[[], Any]], Any]
+
+
+class Kept(Protocol):
+    """Where located evidence is kept between answers (the retriever's RankingMemory). Read
+    and written without waiting for another thread: a reference is located while PDFium's
+    lock is held, and waiting there for another answer's reference, located under the same
+    lock, would never end."""
+
+    def kept(self, key: Hashable) -> Any: ...
+
+    def keep(self, key: Hashable, value: Any) -> None: ...
+
+
 # (page number, width, height in points) → the words OCR read there with their boxes, or None
 OcrWords = Callable[[int, float, float], list[tuple[str, Box]] | None]
 
@@ -108,12 +117,12 @@ def attach_evidence(
     documents: Mapping[str, Document],
     read_source: SourceReader,
     ocr_cache: Cache | None = None,
-    remember: Remember | None = None,
+    kept: Kept | None = None,
 ) -> None:
     """Give each cited reference its ``sentences``, ``highlights`` and
     ``sentence_highlights``; the others get ``highlights = None`` (located on demand by
     :func:`locate_evidence`, since reading every page sent would cost more than the answer).
-    ``remember``: keeps each reference's result (see the module docstring).
+    ``kept``: where each reference's result is kept (see the module docstring).
     """
     cited_sentences(answer, references, documents)
     cited = [r for r in references if r.get("cited")]
@@ -126,8 +135,8 @@ def attach_evidence(
         document = documents.get(doc_id)
         if document is None:
             continue
-        if is_pdf(document) and remember is not None:
-            found_all = _remembered(document, refs, read_source, ocr_cache, remember)
+        if is_pdf(document) and kept is not None:
+            found_all = _remembered(document, refs, read_source, ocr_cache, kept)
         else:
             data = read_source(document) if is_pdf(document) else None
             found_all = locate_all(document, refs, data, ocr_cache)
@@ -137,31 +146,20 @@ def attach_evidence(
 
 def _remembered(
     document: Document, references: Sequence[Mapping[str, Any]], read_source: SourceReader,
-    ocr_cache: Cache | None, remember: Remember,
+    ocr_cache: Cache | None, kept: Kept,
 ) -> list[dict[str, Any]]:  # fmt: skip
-    """:func:`locate_all` of a PDF, each reference's result kept by ``remember``; the PDF is
-    read and opened once, for the first reference not located before (if any)."""
-    with ExitStack() as stack:
-        opened: list[PdfLocator] = []
-
-        def locator() -> PdfLocator | None:
-            if not opened:
-                data = read_source(document)
-                if data is None:
-                    return None
-                opened.append(
-                    stack.enter_context(PdfLocator(data, ocr_words_of(document, ocr_cache)))
-                )
-            return opened[0]
-
-        def build(ref: Mapping[str, Any]) -> dict[str, Any]:
-            found = locator()
-            return _located(found, document, ref) if found else locate_all(document, [ref], None)[0]
-
-        return [
-            copy.deepcopy(remember(_evidence_key(document, ref), partial(build, ref)))
-            for ref in references
-        ]
+    """:func:`locate_all` of a PDF, each reference's result kept in ``kept``; the PDF is read
+    and opened once, for the references not located before (if any)."""
+    keys = [_evidence_key(document, ref) for ref in references]
+    found = [kept.kept(key) for key in keys]
+    missing = [n for n, result in enumerate(found) if result is None]
+    if missing:
+        data = read_source(document)
+        fresh = locate_all(document, [references[n] for n in missing], data, ocr_cache)
+        for n, result in zip(missing, fresh, strict=True):
+            kept.keep(keys[n], result)
+            found[n] = result
+    return [copy.deepcopy(result) for result in found]
 
 
 def _evidence_key(document: Document, ref: Mapping[str, Any]) -> Hashable:

@@ -81,8 +81,10 @@ class _Lru:
     however many threads ask for it at once: the first builds it (outside the lock), the
     others wait for it. A server's people often ask the same thing together (the same
     question about the same filing, a chat page opened by several): each built it, and the
-    same sections' windows, rows and evidence were made as many times as they asked. If the
-    build fails, a waiting thread builds it itself."""
+    same sections' windows, rows and sentences were made as many times as they asked. If
+    the build fails, a waiting thread builds it itself. A build must not wait for a lock
+    another build may hold (evidence, located under PDFium's lock, uses ``peek`` and
+    ``put``)."""
 
     def __init__(self, size: int) -> None:
         self._items: OrderedDict[Hashable, Any] = OrderedDict()
@@ -103,15 +105,26 @@ class _Lru:
             pending.wait()  # another thread builds it; then look again
         try:
             made = build()
-            with self._lock:
-                self._items[key] = made
-                while len(self._items) > self._max:
-                    self._items.popitem(last=False)
+            self.put(key, made)
             return made
         finally:
             with self._lock:
                 del self._building[key]
             done.set()
+
+    def peek(self, key: Hashable) -> Any:
+        """The entry under ``key``, or None, without building or waiting."""
+        with self._lock:
+            if key not in self._items:
+                return None
+            self._items.move_to_end(key)
+            return self._items[key]
+
+    def put(self, key: Hashable, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._max:
+                self._items.popitem(last=False)
 
 
 class RankingMemory:
@@ -155,9 +168,17 @@ class RankingMemory:
         return made
 
     def piece(self, key: Hashable, build: Callable[[], T]) -> T:
-        """Something derived from one section (its text, or its evidence on the page):
-        small, many are kept."""
+        """Something derived from one section's text: small, many are kept."""
         return self._pieces.get(key, build)
+
+    def kept(self, key: Hashable) -> Any:
+        """A piece kept under ``key``, or None; never waits (see ``keep``)."""
+        return self._pieces.peek(key)
+
+    def keep(self, key: Hashable, value: Any) -> None:
+        """Keep a piece made elsewhere: a cited reference's evidence, located while PDFium's
+        lock is held, where waiting for another thread's build could never end."""
+        self._pieces.put(key, value)
 
 
 def remembered(memory: RankingMemory | None, key: Hashable, build: Callable[[], T]) -> T:
