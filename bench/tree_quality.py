@@ -216,6 +216,8 @@ def totals(rows: list[dict[str, Any]], side: str) -> dict[str, Any]:
     total["filings"] = len(filings)
     total["statement_sections"] = sum(f.get("statement_sections", 0) for f in filings)
     total["statements_under_prose"] = sum(f.get("statements_under_prose", 0) for f in filings)
+    total["note_sections"] = sum(f.get("note_sections", 0) for f in filings)
+    total["notes_out_of_line"] = sum(f.get("notes_out_of_line", 0) for f in filings)
     total["notes_held"] = sum(len(f["notes_held"]) for f in filings)
     total["notes_sectioned"] = sum(len(f["notes_sectioned"]) for f in filings)
     return total
@@ -247,6 +249,9 @@ FIGURES = (
     ("auditor's report as a section", lambda t: f"{t[f'sectioned:{AUDIT}']}/{t[f'held:{AUDIT}']}"),
     ("numbered notes as sections", lambda t: f"{pct(t['notes_sectioned'], t['notes_held'])} "
      f"({t['notes_sectioned']}/{t['notes_held']})"),
+    ("… numbered notes out of line (not under the parent most notes share)",
+     lambda t: f"{pct(t['notes_out_of_line'], t['note_sections'])} "
+     f"({t['notes_out_of_line']}/{t['note_sections']})"),
     ("junk summaries", lambda t: pct(t["junk_summaries"], t["summaries"]) if t["has_junk"]
      else "n/a"),
     ("junk tags", lambda t: pct(t["junk_tags"], t["tags"]) if t["has_junk"] else "n/a"),

@@ -175,6 +175,7 @@ def filing_parts(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
     notes_held: set[int] = set()
     notes_sectioned: set[int] = set()
     statement_sections = under_prose = 0
+    note_parents: list[str] = []  # each numbered note section's parent
     for node in flat.values():
         title = _strip_suffix(node_label(node))
         kinds = caption_kind(title, MAX_TITLE_CHARS)
@@ -191,6 +192,8 @@ def filing_parts(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
         if number is not None:
             notes_held.add(number)
             notes_sectioned.add(number)
+            if not node.get("generated"):
+                note_parents.append(str(node.get("parent_id") or ""))
         for line in str(node.get("text") or "").split("\n"):
             if len(line) <= MAX_CAPTION_CHARS:
                 held.update(caption_kind(line))
@@ -204,7 +207,17 @@ def filing_parts(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
         "notes_sectioned": sorted(notes_sectioned & notes_held),
         "statement_sections": statement_sections,
         "statements_under_prose": under_prose,
+        "note_sections": len(note_parents),
+        "notes_out_of_line": _out_of_line(note_parents),
     }
+
+
+def _out_of_line(parents: list[str]) -> int:
+    """Numbered notes not under the parent most of them share: the notes are siblings, so
+    a note nested in another note's subheading (or split off from the rest) is misplaced."""
+    if not parents:
+        return 0
+    return len(parents) - Counter(parents).most_common(1)[0][1]
 
 
 # What a statement may sit under: a part of the filing (PART, Item, Note, Exhibit, Schedule,

@@ -104,3 +104,27 @@ def test_microsoft_10k_items_and_notes_from_contents_and_numbering():
     assert by_title["NOTE 19 — SEGMENT INFORMATION AND GEOGRAPHIC DATA"]["page_start"] == 93
     assert by_title["PART II"]["level"] == 1 and by_title["Item 8. Financial Statements and "
                                                           "Supplementary Data"]["level"] == 2  # fmt: skip
+    # the notes are siblings, each holding its own subheadings: Microsoft sets a note's title
+    # at body size and its subheadings in bold, which by look alone nested each note in the
+    # last subheading of the one before; NOTE 1 sits right under the notes' heading
+    assert len(notes) == 19 and len({n["parent_id"] for n in notes}) == 1
+    assert flat[notes[0]["parent_id"]]["title"] == "NOTES TO FINANCIAL STATEMENTS"
+    held = by_title["Investment Components"]
+    assert flat[held["parent_id"]]["title"] == "NOTE 4 — INVESTMENTS"
+    segments = by_title["Intelligent Cloud"]  # after the last note: still the last note's
+    assert flat[segments["parent_id"]]["title"].startswith("NOTE 19")
+    report = by_title["REPORT OF INDEPENDENT REGISTERED PUBLIC ACCOUNTING FIRM"]
+    assert flat[report["parent_id"]]["title"].startswith("Item 8.")
+
+
+def test_american_express_note_numbers_and_titles_on_two_lines_are_one_heading():
+    """ "NOTE 1" set small with "SUMMARY OF SIGNIFICANT ACCOUNTING POLICIES" large on the
+    next line: one heading, its number's rank; the notes are siblings."""
+    _, flat = _tree("AMERICANEXPRESS_2022_10K.pdf")  # 202 pages, no bookmarks
+    notes = [n for n in flat.values() if n["title"].startswith("NOTE ")]
+    assert len(notes) == 25 and len({n["parent_id"] for n in notes}) == 1
+    first = notes[0]
+    assert first["title"] == "NOTE 1 — SUMMARY OF SIGNIFICANT ACCOUNTING POLICIES"
+    assert flat[first["parent_id"]]["title"] == "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS"
+    company = next(n for n in flat.values() if n["title"] == "THE COMPANY")
+    assert company["parent_id"] == first["node_id"]

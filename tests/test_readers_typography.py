@@ -580,3 +580,40 @@ def test_a_covers_form_lines_are_no_headings(tmp_path: Path) -> None:
     assert "Item 5.07. Submission of Matters to a Vote" in titles
     assert not [t for t in titles if "registrant" in t.lower() or "10577" in t]
     assert "(Exact name of registrant as specified in its charter)" in read_source(str(path)).text
+
+
+def test_a_note_number_over_its_title_is_one_heading(tmp_path: Path) -> None:
+    """American Express sets "NOTE 1" small and its title large on the next line: one
+    heading titled by both, at its number's rank, so the notes stay siblings."""
+    pages = [
+        [
+            ("h", "Notes to Consolidated Financial Statements", "Helvetica", "B", 16),
+            ("h", f"NOTE {n}", "Helvetica", "B", 10),
+            ("h", title, "Helvetica", "B", 13),
+            ("h", sub, "Helvetica", "B", 10),
+            ("p", BODY),
+        ]
+        if n == 1
+        else [
+            ("h", f"NOTE {n}", "Helvetica", "B", 10),
+            ("h", title, "Helvetica", "B", 13),
+            ("h", sub, "Helvetica", "B", 10),
+            ("p", BODY),
+        ]
+        for n, title, sub in (
+            (1, "SUMMARY OF SIGNIFICANT ACCOUNTING POLICIES", "THE COMPANY"),
+            (2, "LOANS AND RECEIVABLES", "CARD MEMBER LOANS"),
+            (3, "INVESTMENT SECURITIES", "AVAILABLE FOR SALE"),
+        )
+    ]
+    _, rows = _tree(make_typeset_pdf(tmp_path / "notes.pdf", pages))
+    assert [(t, lvl, parent) for t, lvl, _, parent in rows] == [
+        ("Notes to Consolidated Financial Statements", 1, None),
+        ("NOTE 1 — SUMMARY OF SIGNIFICANT ACCOUNTING POLICIES", 2,
+         "Notes to Consolidated Financial Statements"),
+        ("THE COMPANY", 3, "NOTE 1 — SUMMARY OF SIGNIFICANT ACCOUNTING POLICIES"),
+        ("NOTE 2 — LOANS AND RECEIVABLES", 2, "Notes to Consolidated Financial Statements"),
+        ("CARD MEMBER LOANS", 3, "NOTE 2 — LOANS AND RECEIVABLES"),
+        ("NOTE 3 — INVESTMENT SECURITIES", 2, "Notes to Consolidated Financial Statements"),
+        ("AVAILABLE FOR SALE", 3, "NOTE 3 — INVESTMENT SECURITIES"),
+    ]  # fmt: skip

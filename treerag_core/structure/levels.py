@@ -95,6 +95,7 @@ def levels_from_look(headings: list[Heading]) -> None:
             ):
                 ranks[n] = nxt.rank - _STEP / 2
     _letters_alike(headings, ranks)
+    _runs_hold_their_subheadings(headings, ranks)
     stack: list[tuple[float, bool]] = []  # open headings: rank, and whether it is prose
     for h, rank in zip(headings, ranks, strict=True):
         statement = _is_statement(h.title)
@@ -126,6 +127,77 @@ def _letters_alike(headings: list[Heading], ranks: list[float]) -> None:
         if last is not None and 1 <= ord(letter.group(1)) - ord(last[0]) <= LETTER_GAP:
             ranks[n] = last[1]
         last = (letter.group(1), ranks[n])
+
+
+def _run_member(title: str) -> tuple[object, int, str] | None:
+    """A numbered heading's run (its keyword, or the number above its own: "2.3" is of
+    "2"'s run), its number in the run and its label; None for any other heading."""
+    cand = classify_line(" ".join(title.split()))
+    if cand is None or cand.toc_like or cand.kind in UNRANKED:
+        return None
+    if cand.kind == Kind.NUMBER and cand.number:
+        return (cand.number[:-1], cand.number[-1], cand.key)
+    number = re.match(r"\w+ (\d+)", cand.key)
+    return (cand.kind, int(number.group(1)), cand.key) if number else None
+
+
+def _runs_hold_their_subheadings(headings: list[Heading], ranks: list[float]) -> None:
+    """Two headings numbered one after the other ("NOTE 4 —", then "NOTE 5 —") are
+    siblings, so the unnumbered headings between them belong to the first: one that would
+    rank above the run, or with it, takes a place just below it, whatever its look.
+    Microsoft sets its notes' titles at body size and their subheadings in bold: each note
+    nested in the last subheading of the note before. A heading set right above the next
+    of the run is left alone (it may head a group of notes), and so is a run that a heading
+    of a higher numbered rank interrupts. After the run's last member, the styles put below
+    it stay there up to the next heading that is named (the auditor's report), numbered, a
+    statement or of another style."""
+    last: dict[object, tuple[int, int, str]] = {}  # a run's latest member: index, number, label
+    styles: dict[object, set[Prominence]] = {}  # the styles each run put below it
+    for j, h in enumerate(headings):
+        member = _run_member(h.title) if h.rank is not None else None
+        if member is None:
+            continue
+        family, number, label = member
+        before = last.get(family)
+        last[family] = (j, number, label)
+        i = before[0] if before is not None else j
+        if (
+            before is None
+            or not 0 <= number - before[1] <= 1
+            or label == before[2]
+            or ranks[j] != ranks[i]
+            or any(headings[m].rank is not None and ranks[m] < ranks[i] for m in range(i, j))
+        ):
+            styles[family] = set()  # a run starts here
+            continue
+        for m in range(i + 1, j):
+            if headings[m].rank is None and ranks[m] <= ranks[i] and not _heads(headings, m, j):
+                styles[family].add(headings[m].prominence)
+                ranks[m] = _below(ranks[i], ranks[m])
+    for family, (j, _, _) in last.items():
+        for m in range(j + 1, len(headings)):
+            h = headings[m]
+            if h.rank is not None or h.known or h.prominence not in styles[family]:
+                break
+            if _is_statement(h.title):
+                break
+            ranks[m] = _below(ranks[j], ranks[m])
+
+
+def _heads(headings: list[Heading], m: int, j: int) -> bool:
+    """Whether heading ``m`` is set right above heading ``j`` (the next line or the one
+    after: a title over the part it names)."""
+    return (
+        m + 1 == j
+        and headings[j].page == headings[m].page
+        and headings[j].start - headings[m].end <= 1
+    )
+
+
+def _below(run_rank: float, rank: float) -> float:
+    """A rank just below ``run_rank`` (within one style step) that keeps the order of the
+    ranks it replaces (all above ``run_rank``, none negative)."""
+    return run_rank + _STEP * (1 + rank) / (2 + run_rank)
 
 
 def _style_ranks(headings: list[Heading]) -> dict[Prominence, float]:

@@ -10,6 +10,7 @@ headings such as the notes to financial statements).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 
@@ -172,17 +173,24 @@ def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]
     return out
 
 
+# The word of a keyword's label ("Part " of "Part I — Gnuplot"), before its number.
+_LABEL_WORD = re.compile(r"^[^\W\d_]+\s+(?=\d|[IVXLC]+\b)")
+
+
 def _named(h: Heading, names: set[tuple[str, int]]) -> bool:
     """The heading repeats an entry's title (or its label, a running "Item 7A"; or its name
     without the entry's label: "Condensed Consolidated Statement of Income" printed under
     the bookmark "A-1 - Condensed Consolidated Statement of Income") nearby."""
     own = title_key(h.title)
+    # "Part I — Gnuplot" printed for the contents' "I Gnuplot": its name without the word
+    bare = title_key(_LABEL_WORD.sub("", h.title)) if h.rank is not None else own
     return bool(own) and any(
         abs(page - h.page) <= 1
         and (
             name == own
             or name.startswith(own)
             or (len(own) >= MIN_SUFFIX_KEY and name.endswith(own))
+            or (bare != own and name == bare)
         )
         for name, page in names
     )

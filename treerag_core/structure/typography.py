@@ -11,6 +11,7 @@ numbering and style (:mod:`.levels`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .candidates import CONTINUED_TITLE, Kind, classify_line, is_admonition
 from .headings import Heading, Position
@@ -54,6 +55,10 @@ _FORM_LINE = re.compile(
     re.IGNORECASE,
 )
 _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, not a bullet
+# A keyword's label with its number and nothing after ("NOTE 1", "Item 7A.", "PART II —").
+_LABEL_ONLY = re.compile(
+    r"[^\W\d_]+\s*(?:\d{1,4}(?:\.\d{1,4})*[A-Z]?|[IVXLC]{1,7})\s*[.:\-–—]?", re.IGNORECASE
+)
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
 # Headings named by a keyword and number, or by a profile's standard titles ("Consolidated
 # Balance Sheets" in a filing): evidence enough even when set like the body.
@@ -128,7 +133,37 @@ def find_headings(
             else:
                 above = _TEXT
             i = end
-    return found
+    return _labels_with_titles(found, profile)
+
+
+def _labels_with_titles(found: list[Heading], profile: Profile) -> list[Heading]:
+    """A bare label ("NOTE 1", "Item 7", "PART II") with an unnumbered heading on the very
+    next line is one heading, titled by both: American Express sets "NOTE 1" small and
+    "SUMMARY OF SIGNIFICANT ACCOUNTING POLICIES" large under it, and each note's title
+    ranked above its own number."""
+    out: list[Heading] = []
+    for h in found:
+        label = out[-1] if out else None
+        if (
+            label is not None
+            and label.rank is not None
+            and h.rank is None
+            and h.page == label.page
+            and h.start == label.end
+            and _bare_label(label.title, profile)
+        ):
+            out[-1] = replace(label, end=h.end, title=f"{label.title.rstrip(' .:-–—')} — {h.title}")
+            continue
+        out.append(h)
+    return out
+
+
+def _bare_label(title: str, profile: Profile) -> bool:
+    """A keyword and its number, nothing else ("NOTE 1", "Item 7A.", "PART II")."""
+    cand = classify_line(title, profile)
+    if cand is None or cand.kind not in _KEYWORD_KINDS or cand.toc_like:
+        return False
+    return _LABEL_ONLY.fullmatch(title) is not None
 
 
 def _goes_on(title: str) -> bool:
@@ -191,12 +226,14 @@ def _known(title: str, profile: Profile) -> bool:
 
 def _keyword_heading(line: Line, title: str, layout: Layout, above: str, profile: Profile) -> bool:
     """A heading set like the body but named by its keyword and number ("NOTE 4 —
-    INVESTMENTS", "Item 7."), standing apart; numbering is evidence enough. The cheap
-    checks come first: this is asked of every body line."""
+    INVESTMENTS", "Item 7."), standing apart or right under another heading (Microsoft's
+    "NOTE 1 — ACCOUNTING POLICIES" under "NOTES TO FINANCIAL STATEMENTS", as "Item 1." under
+    "PART I"); numbering is evidence enough. The cheap checks come first: this is asked of
+    every body line."""
     if not line.uniform or line.shares_row or not title[:1].isupper():
         return False
     room = layout.body_gap + SET_APART_RATIO * layout.body_size
-    if not (line.gap_above >= room or above == _TOP):
+    if not (line.gap_above >= room or above in (_TOP, _HEADING)):
         return False
     # Not the first line of a paragraph: capitals, or a line that stops short of the margin.
     width = layout.body_right - layout.body_left
