@@ -169,6 +169,14 @@ def _typeset(pdf: Any, item: TypesetItem) -> None:
         for line in text.split("\n"):
             pdf.cell(170, size * 0.45, line, new_x="LMARGIN", new_y="NEXT")
         pdf.ln(2)
+    elif kind == "hang":  # ("hang", first line, next line, font, style, size): indented
+        _, first, rest, font, style, size = item
+        pdf.ln(4)
+        pdf.set_font(font, style, size)
+        pdf.cell(170, size * 0.45, first, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_x(60)
+        pdf.cell(130, size * 0.45, rest, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
     elif kind == "p":  # ("p", text) or ("p", text, size): body text, 10 pt by default
         size = item[2] if len(item) > 2 else 10
         pdf.set_font("Helvetica", "", size)

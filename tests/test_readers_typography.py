@@ -617,3 +617,33 @@ def test_a_note_number_over_its_title_is_one_heading(tmp_path: Path) -> None:
         ("NOTE 3 — INVESTMENT SECURITIES", 2, "Notes to Consolidated Financial Statements"),
         ("AVAILABLE FOR SALE", 3, "NOTE 3 — INVESTMENT SECURITIES"),
     ]  # fmt: skip
+
+
+def test_a_title_that_stops_on_and_goes_on_under_a_hanging_indent(tmp_path: Path) -> None:
+    """American Express hangs "RESULTS OF OPERATIONS (MD&A)" under "ITEM 7. MANAGEMENT'S
+    DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION AND": one title, not a heading and a
+    child; a title that ends whole keeps its indented next line apart."""
+    path = make_typeset_pdf(
+        tmp_path / "items.pdf",
+        [
+            [
+                ("hang", "ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS OF CONDITION AND",
+                 "RESULTS OF OPERATIONS", "Helvetica", "B", 12),
+                ("p", BODY),
+                ("h", "EXECUTIVE OVERVIEW", "Helvetica", "B", 11),
+                ("p", BODY),
+            ],
+            [
+                ("hang", "ITEM 8. FINANCIAL STATEMENTS", "SUPPLEMENTARY DATA", "Helvetica", "B",
+                 12),
+                ("p", BODY),
+            ],
+        ],
+    )  # fmt: skip
+    _, rows = _tree(path)
+    titles = [t for t, _, _, _ in rows]
+    assert titles[0] == (
+        "ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS OF CONDITION AND RESULTS OF OPERATIONS"
+    )
+    assert "RESULTS OF OPERATIONS" not in titles and "EXECUTIVE OVERVIEW" in titles
+    assert "ITEM 8. FINANCIAL STATEMENTS" in titles

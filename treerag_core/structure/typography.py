@@ -59,6 +59,9 @@ _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, no
 _LABEL_ONLY = re.compile(
     r"[^\W\d_]+\s*(?:\d{1,4}(?:\.\d{1,4})*[A-Z]?|[IVXLC]{1,7})\s*[.:\-–—]?", re.IGNORECASE
 )
+# A line that cannot end a title: it stops on a conjunction, preposition or article, or on
+# a comma, an ampersand or a dash.
+_DANGLING = re.compile(r"(?:\b(?:and|or|of|the|for|to|in|on|with|by|an?)|[,&–—-])\s*$", re.I)
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
 # Headings named by a keyword and number, or by a profile's standard titles ("Consolidated
 # Balance Sheets" in a filing): evidence enough even when set like the body.
@@ -270,7 +273,9 @@ def _wraps(last: Line, nxt: Line, layout: Layout) -> bool:
     centre = abs((nxt.x0 + nxt.x1) - (last.x0 + last.x1)) / 2 <= WRAP_ALIGN_RATIO * last.size
     if left and not centre and _room_for_next_word(last, nxt, layout) and _stands(nxt, layout):
         return False  # "Note 14. Equity …" over "Equity": a line breaks only when full
-    return left or centre
+    # a title that stops on "AND" goes on, however its next line is indented (American
+    # Express hangs "RESULTS OF OPERATIONS (MD&A)" under "ITEM 7. MANAGEMENT'S … AND")
+    return left or centre or _DANGLING.search(last.text) is not None
 
 
 def _stands(line: Line, layout: Layout) -> bool:
