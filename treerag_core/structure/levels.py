@@ -196,7 +196,7 @@ def _heads(headings: list[Heading], m: int, j: int) -> bool:
 
 def _below(run_rank: float, rank: float) -> float:
     """A rank just below ``run_rank`` (within one style step) that keeps the order of the
-    ranks it replaces (all above ``run_rank``, none negative)."""
+    ranks it replaces (at or above ``run_rank``, none negative)."""
     return run_rank + _STEP * (1 + rank) / (2 + run_rank)
 
 
