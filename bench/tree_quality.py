@@ -218,6 +218,8 @@ def totals(rows: list[dict[str, Any]], side: str) -> dict[str, Any]:
     total["statements_under_prose"] = sum(f.get("statements_under_prose", 0) for f in filings)
     total["note_sections"] = sum(f.get("note_sections", 0) for f in filings)
     total["notes_out_of_line"] = sum(f.get("notes_out_of_line", 0) for f in filings)
+    total["report_parts"] = sum(f.get("report_parts", 0) for f in filings)
+    total["report_parts_outside"] = sum(f.get("report_parts_outside", 0) for f in filings)
     total["notes_held"] = sum(len(f["notes_held"]) for f in filings)
     total["notes_sectioned"] = sum(len(f["notes_sectioned"]) for f in filings)
     return total
@@ -247,6 +249,9 @@ FIGURES = (
      lambda t: f"{pct(t['statements_under_prose'], t['statement_sections'])} "
      f"({t['statements_under_prose']}/{t['statement_sections']})"),
     ("auditor's report as a section", lambda t: f"{t[f'sectioned:{AUDIT}']}/{t[f'held:{AUDIT}']}"),
+    ("… its parts (opinion, basis, audit matters) outside the report's section",
+     lambda t: f"{pct(t['report_parts_outside'], t['report_parts'])} "
+     f"({t['report_parts_outside']}/{t['report_parts']})"),
     ("numbered notes as sections", lambda t: f"{pct(t['notes_sectioned'], t['notes_held'])} "
      f"({t['notes_sectioned']}/{t['notes_held']})"),
     ("… numbered notes out of line (not under the parent most notes share)",

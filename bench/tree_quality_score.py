@@ -209,7 +209,47 @@ def filing_parts(flat: dict[str, dict[str, Any]]) -> dict[str, Any]:
         "statements_under_prose": under_prose,
         "note_sections": len(note_parents),
         "notes_out_of_line": _out_of_line(note_parents),
+        **report_parts(flat),
     }
+
+
+# An auditor's report's title however it goes on, and the parts the auditing standards
+# write it in (PCAOB AS 3101/2201, ISA 700/701): the scorer's own words, not the reader's.
+_REPORT = re.compile(
+    r"^(?:report\s+of\s+independent\s+(?:registered\s+public\s+accounting\s+firm|auditors?)"
+    r"|independent\s+auditor\S*\s+report)\b", re.I,
+)  # fmt: skip
+_REPORT_PART = re.compile(
+    r"^(?:opinions?\s+on\b|basis\s+for\s+(?:\w+\s+)?opinion|(?:critical|key)\s+audit\s+"
+    r"matters?|definition\s+and\s+limitations?\s+of)", re.I,
+)  # fmt: skip
+
+
+def report_parts(flat: dict[str, dict[str, Any]]) -> dict[str, int]:
+    """The auditor's reports' standard parts that follow a report's title (up to the next
+    statement or report) and how many of them are not inside the report's section: a
+    report whose opinion sits beside it holds only its addressee."""
+    parts = outside = 0
+    report: str | None = None
+    for nid, node in flat.items():
+        title = _strip_suffix(node_label(node))
+        if _REPORT.match(title):
+            report = nid
+        elif set(caption_kind(title, MAX_TITLE_CHARS)) & set(STATEMENT_KINDS):
+            report = None
+        elif report is not None and _REPORT_PART.match(title):
+            parts += 1
+            outside += not _inside(flat, nid, report)
+    return {"report_parts": parts, "report_parts_outside": outside}
+
+
+def _inside(flat: dict[str, dict[str, Any]], nid: str, ancestor: str) -> bool:
+    parent = flat[nid].get("parent_id")
+    while parent:
+        if parent == ancestor:
+            return True
+        parent = flat[parent].get("parent_id")
+    return False
 
 
 def _out_of_line(parents: list[str]) -> int:
@@ -233,6 +273,7 @@ def _under_prose(flat: dict[str, dict[str, Any]], node: dict[str, Any]) -> bool:
         return False
     title = _strip_suffix(node_label(parent))
     named = re.search(r"financial\s+statements|financial\s+information", title, re.I)
+    named = named and not _REPORT.match(title)  # the auditor's report on them is prose
     return not (_PART_OF_FILING.match(title) or named or set(caption_kind(title, MAX_TITLE_CHARS))
                 & set(STATEMENT_KINDS))  # fmt: skip
 

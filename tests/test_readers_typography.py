@@ -647,3 +647,45 @@ def test_a_title_that_stops_on_and_goes_on_under_a_hanging_indent(tmp_path: Path
     )
     assert "RESULTS OF OPERATIONS" not in titles and "EXECUTIVE OVERVIEW" in titles
     assert "ITEM 8. FINANCIAL STATEMENTS" in titles
+
+
+def test_the_auditors_report_holds_its_parts_and_not_the_statements(tmp_path: Path) -> None:
+    """Lockheed Martin sets its auditor's report's title in the bold italic of its minor
+    headings and the report's parts (opinion, basis, critical audit matters) in bold upright:
+    the parts go under the report whatever its look, the matters under theirs, and the
+    statements after it are the Item's, not the report's."""
+    report = "Report of Independent Registered Public Accounting Firm on the Financial Statements"
+    pages = [
+        [
+            ("h", "ITEM 7. Management's Discussion and Analysis", "Helvetica", "B", 10),
+            ("h", "Business Overview", "Helvetica", "B", 10),
+            ("p", BODY),
+            ("h", "Backlog", "Helvetica", "BI", 10),
+            ("p", BODY),
+        ],
+        [
+            ("h", "ITEM 8. Financial Statements and Supplementary Data", "Helvetica", "B", 10),
+            ("h", report, "Helvetica", "BI", 10),
+            ("p", BODY),
+            ("h", "Opinion on the Financial Statements", "Helvetica", "B", 10),
+            ("p", BODY),
+            ("h", "Basis for Opinion", "Helvetica", "B", 10),
+            ("p", BODY),
+            ("h", "Critical Audit Matters", "Helvetica", "B", 10),
+            ("p", BODY),
+            ("h", "Revenue recognition over time", "Helvetica", "BI", 10),
+            ("p", BODY),
+        ],
+        [
+            ("h", "Consolidated Statements of Earnings", "Helvetica", "B", 10),
+            ("p", BODY),
+        ],
+    ]
+    _, rows = _tree(make_typeset_pdf(tmp_path / "audit.pdf", pages))
+    parents = {t: parent for t, _, _, parent in rows}
+    for part in ("Opinion on the Financial Statements", "Basis for Opinion",
+                 "Critical Audit Matters"):  # fmt: skip
+        assert parents[part] == report
+    assert parents["Revenue recognition over time"] == "Critical Audit Matters"
+    assert parents[report] == "ITEM 8. Financial Statements and Supplementary Data"
+    assert parents["Consolidated Statements of Earnings"] == parents[report]

@@ -64,6 +64,22 @@ def test_a_statement_under_the_auditors_report_or_a_subheading_is_under_prose() 
     assert (parts["statement_sections"], parts["statements_under_prose"]) == (5, 2)
 
 
+def test_the_auditors_report_parts_beside_it_are_counted_and_it_is_prose() -> None:
+    report = "Report of Independent Registered Public Accounting Firm on the Financial Statements"
+    flat = {
+        "0": _node("0", "Item 8. Financial Statements", None),
+        "1": _node("1", report, "0"),
+        "2": _node("2", "Opinion on the Financial Statements", "1"),
+        "3": _node("3", "Basis for Opinion", "0"),
+        "4": _node("4", "Critical Audit Matters", "0"),
+        "5": _node("5", "Consolidated Balance Sheets", "1"),
+        "6": _node("6", "Opinion on the Financial Statements", "0"),  # after a statement
+    }
+    parts = filing_parts(flat)
+    assert (parts["report_parts"], parts["report_parts_outside"]) == (3, 2)
+    assert parts["statements_under_prose"] == 1
+
+
 def test_sibling_repeats_apart_are_printed_and_in_a_row_are_ours() -> None:
     titles = ["Description", "Judgments", "Description", "Judgments", "Balance Sheets",
               "Balance Sheets", "Overview"]  # fmt: skip

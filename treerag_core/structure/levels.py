@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 
 from .candidates import NUMBER_RANK, RANK, UNRANKED, Found, Kind, classify_line
 from .headings import Heading, Prominence
-from .profiles import GENERIC, STATEMENT_TITLE, Profile
+from .profiles import AUDIT_PART, AUDIT_REPORT, GENERIC, STATEMENT_TITLE, Profile
 from .thresholds import ANCHOR_SHARE, MAX_LEVEL
 
 # "Appendix A Installing Octave" is a chapter; "A.1 Build Dependencies" a section of it.
@@ -95,6 +95,7 @@ def levels_from_look(headings: list[Heading]) -> None:
             ):
                 ranks[n] = nxt.rank - _STEP / 2
     _letters_alike(headings, ranks)
+    _reports_hold_their_parts(headings, ranks)
     _runs_hold_their_subheadings(headings, ranks)
     stack: list[tuple[float, bool]] = []  # open headings: rank, and whether it is prose
     for h, rank in zip(headings, ranks, strict=True):
@@ -103,13 +104,20 @@ def levels_from_look(headings: list[Heading]) -> None:
             stack.pop()
         h.level = min(MAX_LEVEL, len(stack) + 1)
         prose = h.rank is None and not h.known and not statement
-        stack.append((rank, prose and not _NAMES_STATEMENTS.search(h.title)))
+        stack.append((rank, prose and not _holds_statements(h.title)))
 
 
 def _is_statement(title: str) -> bool:
     """Whether a title is a primary statement's qualified caption (see ``_QUALIFIED``)."""
     text = " ".join(title.split())
     return bool(_QUALIFIED.match(text) and STATEMENT_TITLE.match(text))
+
+
+def _holds_statements(title: str) -> bool:
+    """Whether a prose heading names the statements it may hold ("Consolidated Financial
+    Statements"); an auditor's report on them does not hold them."""
+    text = " ".join(title.split())
+    return bool(_NAMES_STATEMENTS.search(text)) and not AUDIT_REPORT.match(text)
 
 
 def _letters_alike(headings: list[Heading], ranks: list[float]) -> None:
@@ -127,6 +135,32 @@ def _letters_alike(headings: list[Heading], ranks: list[float]) -> None:
         if last is not None and 1 <= ord(letter.group(1)) - ord(last[0]) <= LETTER_GAP:
             ranks[n] = last[1]
         last = (letter.group(1), ranks[n])
+
+
+def _reports_hold_their_parts(headings: list[Heading], ranks: list[float]) -> None:
+    """An auditor's report heads the parts the auditing standards write it in ("Opinion on
+    the Financial Statements", "Basis for Opinion", "Critical Audit Matters"), whatever the
+    look of its title: Lockheed Martin 2022 set the report's title in the bold italic of
+    its minor headings and the parts in bold upright, so the opinion sat beside the report,
+    whose own section held two lines. The parts are the unnumbered headings after the title
+    that bear a part's name, up to a statement, a numbered heading, the next report, or a
+    heading at or above the parts' rank that is no part (what the parts hold stays theirs)."""
+    for r, h in enumerate(headings):
+        if h.rank is not None or not AUDIT_REPORT.match(" ".join(h.title.split())):
+            continue
+        parts: list[float] = []
+        floor = ranks[r]
+        for m in range(r + 1, len(headings)):
+            title = " ".join(headings[m].title.split())
+            if headings[m].rank is not None or _is_statement(title) or AUDIT_REPORT.match(title):
+                break
+            if AUDIT_PART.match(title):
+                parts.append(ranks[m])
+                floor = min(floor, ranks[m])
+            elif ranks[m] <= floor:
+                break
+        if parts:
+            ranks[r] = min(ranks[r], min(parts) - _STEP / 2)
 
 
 def _run_member(title: str) -> tuple[object, int, str] | None:

@@ -33,6 +33,26 @@ STATEMENT_TITLE = re.compile(
     r"(?:\s*\(.{0,60}\))?\s*$",
     re.IGNORECASE,
 )
+# An auditor's report, however its title goes on ("… on the Consolidated Financial
+# Statements", "… Regarding Internal Control", "… to the Members of X plc").
+AUDIT_REPORT = re.compile(
+    r"^(?:report\s+of\s+independent\s+(?:registered\s+public\s+accounting\s+firm|auditors?)|"
+    r"independent\s+(?:registered\s+public\s+accounting\s+firm['’]s|auditor(?:s|['’]s|s['’])?)"
+    r"\s+report)\b",
+    re.IGNORECASE,
+)
+# The parts every auditor's report is written in, their titles set by the auditing standards
+# (PCAOB AS 3101 and AS 2201 in the US, ISA 700/701/706 elsewhere), not by the company.
+AUDIT_PART = re.compile(
+    r"^(?:opinions?\b|basis\s+for\s+(?:(?:qualified|adverse)\s+)?opinions?\b|"
+    r"(?:critical|key)\s+audit\s+matters?\b|definition\s+and\s+limitations?\s+of\b|"
+    r"emphasis\s+of\s+(?:a\s+)?matters?\b|material\s+uncertainty\b|other\s+matters?\b|"
+    r"other\s+information\b|change\s+in\s+accounting\s+principle\b|"
+    r"(?:auditor['’]?s['’]?\s+)?responsibilities\s+(?:of|for)\b|"
+    r"report\s+on\s+(?:the\s+)?(?:audit\b|financial\s+statements\b|other\s+legal\b|"
+    r"internal\s+control\b))",
+    re.IGNORECASE,
+)
 # "...finished goods. NOTE 3 — PROPERTY, PLANT": a caps note/item heading run into a line.
 GLUED_HEADING = re.compile(
     r"(?<=[.!?:;)”\"] )\s*((?:NOTE|ITEM|PART)\s+[0-9IVX]{1,4}[A-C]?\s*[.:\-–—]\s*[A-Z][A-Z0-9 ,&'’()/\-]{3,})$"
