@@ -74,11 +74,13 @@ def numbering_rank(title: str, profile: Profile = GENERIC) -> float | None:
     return RANK.get(cand.kind)
 
 
-def levels_from_look(headings: list[Heading]) -> None:
+def levels_from_look(headings: list[Heading], in_text: bool = True) -> None:
     """Set every heading's level from its numbering and its style's place.
 
     An unnumbered heading right above the first of a numbered run ("Notes to Consolidated
     Financial Statements" over "Note 1 – …"), set at least as prominently, heads that run.
+    ``in_text`` says the headings stand where their sections begin (not a contents page's
+    entries, each on the line above the next), so that two in a row tell which heads which.
     """
     style_rank = _style_ranks(headings)
     ranks = [h.rank if h.rank is not None else style_rank[h.prominence] for h in headings]
@@ -95,6 +97,8 @@ def levels_from_look(headings: list[Heading]) -> None:
             ):
                 ranks[n] = nxt.rank - _STEP / 2
     _letters_alike(headings, ranks)
+    if in_text:
+        _titles_over_subheadings(headings, ranks)
     _reports_hold_their_parts(headings, ranks)
     _runs_hold_their_subheadings(headings, ranks)
     stack: list[tuple[float, bool]] = []  # open headings: rank, and whether it is prose
@@ -135,6 +139,27 @@ def _letters_alike(headings: list[Heading], ranks: list[float]) -> None:
         if last is not None and 1 <= ord(letter.group(1)) - ord(last[0]) <= LETTER_GAP:
             ranks[n] = last[1]
         last = (letter.group(1), ranks[n])
+
+
+def _titles_over_subheadings(headings: list[Heading], ranks: list[float]) -> None:
+    """An unnumbered heading set on the line right above an unnumbered heading of another
+    style, nothing between them, heads it: a section does not end before it has begun.
+    Lockheed Martin 2022 set "Critical Accounting Policies" in the bold italic of its minor
+    headings, right above its first topic in bold upright; by look alone the policies nested
+    in the section before and their topics stood beside them."""
+    for m in range(len(headings) - 1):
+        own, nxt = headings[m], headings[m + 1]
+        if (
+            own.rank is None
+            and nxt.rank is None
+            and ranks[m] >= ranks[m + 1]
+            and own.prominence != nxt.prominence
+            and own.page == nxt.page
+            and own.end == nxt.start
+            and not _is_statement(own.title)
+            and not _is_statement(nxt.title)
+        ):
+            ranks[m] = ranks[m + 1] - _STEP / 2
 
 
 def _reports_hold_their_parts(headings: list[Heading], ranks: list[float]) -> None:
