@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from testkit.builders import make_formatted_docx, make_typeset_pdf
 from treerag_core import index_document
 from treerag_core.read.source import read_source
@@ -649,12 +651,20 @@ def test_a_title_that_stops_on_and_goes_on_under_a_hanging_indent(tmp_path: Path
     assert "ITEM 8. FINANCIAL STATEMENTS" in titles
 
 
-def test_the_auditors_report_holds_its_parts_and_not_the_statements(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "report",
+    [
+        "Report of Independent Registered Public Accounting Firm on the Financial Statements",
+        "Report of Independent Registered Public Accounting Firm",  # a standard title
+    ],
+)
+def test_the_auditors_report_holds_its_parts_and_not_the_statements(
+    tmp_path: Path, report: str
+) -> None:
     """Lockheed Martin sets its auditor's report's title in the bold italic of its minor
     headings and the report's parts (opinion, basis, critical audit matters) in bold upright:
     the parts go under the report whatever its look, the matters under theirs, and the
     statements after it are the Item's, not the report's."""
-    report = "Report of Independent Registered Public Accounting Firm on the Financial Statements"
     pages = [
         [
             ("h", "ITEM 7. Management's Discussion and Analysis", "Helvetica", "B", 10),
@@ -677,7 +687,7 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(tmp_path: Pa
             ("p", BODY),
         ],
         [
-            ("h", "Consolidated Statements of Earnings", "Helvetica", "B", 10),
+            ("h", "CONSOLIDATED STATEMENTS OF EARNINGS", "Helvetica", "B", 10),
             ("p", BODY),
         ],
     ]
@@ -688,4 +698,39 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(tmp_path: Pa
         assert parents[part] == report
     assert parents["Revenue recognition over time"] == "Critical Audit Matters"
     assert parents[report] == "ITEM 8. Financial Statements and Supplementary Data"
-    assert parents["Consolidated Statements of Earnings"] == parents[report]
+    assert parents["CONSOLIDATED STATEMENTS OF EARNINGS"] == parents[report]
+
+
+def test_a_heading_right_above_one_of_another_style_heads_it(tmp_path: Path) -> None:
+    """Lockheed Martin sets "Critical Accounting Policies" in the bold italic of its minor
+    headings, on the line right above its first topic in bold upright: it heads its topics
+    instead of nesting in the section before, while a minor heading with text of its own
+    stays minor."""
+    pages = [
+        [
+            ("h", "ITEM 7. Management's Discussion and Analysis", "Helvetica", "B", 10),
+            ("h", "Liquidity and Cash Flows", "Helvetica", "B", 10),
+            ("p", BODY),
+            ("h", "Operating Activities", "Helvetica", "BI", 10),
+            ("p", BODY),
+            ("h", "Contractual Commitments", "Helvetica", "B", 10),
+            ("p", BODY),
+        ],
+        [
+            ("h", "Critical Accounting Policies", "Helvetica", "BI", 10),
+            ("h", "Contract Accounting", "Helvetica", "B", 10),
+            ("p", BODY),
+            ("h", "Goodwill", "Helvetica", "B", 10),
+            ("p", BODY),
+            ("h", "ITEM 8. Financial Statements", "Helvetica", "B", 10),
+            ("p", BODY),
+        ],
+    ]
+    _, rows = _tree(make_typeset_pdf(tmp_path / "mdna.pdf", pages))
+    parents = {t: parent for t, _, _, parent in rows}
+    item7 = "ITEM 7. Management's Discussion and Analysis"
+    assert parents["Operating Activities"] == "Liquidity and Cash Flows"
+    assert parents["Critical Accounting Policies"] == item7
+    assert parents["Contract Accounting"] == "Critical Accounting Policies"
+    assert parents["Goodwill"] == "Critical Accounting Policies"
+    assert parents["ITEM 8. Financial Statements"] is None

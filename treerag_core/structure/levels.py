@@ -101,14 +101,13 @@ def levels_from_look(headings: list[Heading], in_text: bool = True) -> None:
         _titles_over_subheadings(headings, ranks)
     _reports_hold_their_parts(headings, ranks)
     _runs_hold_their_subheadings(headings, ranks)
-    stack: list[tuple[float, bool]] = []  # open headings: rank, and whether it is prose
+    stack: list[tuple[float, bool]] = []  # open headings: rank, and whether a statement ends it
     for h, rank in zip(headings, ranks, strict=True):
         statement = _is_statement(h.title)
         while stack and (stack[-1][0] >= rank or (statement and stack[-1][1])):
             stack.pop()
         h.level = min(MAX_LEVEL, len(stack) + 1)
-        prose = h.rank is None and not h.known and not statement
-        stack.append((rank, prose and not _holds_statements(h.title)))
+        stack.append((rank, not statement and _ends_at_statements(h)))
 
 
 def _is_statement(title: str) -> bool:
@@ -117,11 +116,15 @@ def _is_statement(title: str) -> bool:
     return bool(_QUALIFIED.match(text) and STATEMENT_TITLE.match(text))
 
 
-def _holds_statements(title: str) -> bool:
-    """Whether a prose heading names the statements it may hold ("Consolidated Financial
-    Statements"); an auditor's report on them does not hold them."""
-    text = " ".join(title.split())
-    return bool(_NAMES_STATEMENTS.search(text)) and not AUDIT_REPORT.match(text)
+def _ends_at_statements(h: Heading) -> bool:
+    """Whether a statement's caption ends this heading's section: a prose heading's does
+    (the text before the statements), and the auditor's report's, named by a standard title
+    or not; a numbered or named part of the filing, or a heading that names the statements
+    ("Consolidated Financial Statements"), may hold them."""
+    text = " ".join(h.title.split())
+    if AUDIT_REPORT.match(text):
+        return True
+    return h.rank is None and not h.known and not _NAMES_STATEMENTS.search(text)
 
 
 def _letters_alike(headings: list[Heading], ranks: list[float]) -> None:
