@@ -664,7 +664,8 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
     """Lockheed Martin sets its auditor's report's title in the bold italic of its minor
     headings and the report's parts (opinion, basis, critical audit matters) in bold upright:
     the parts go under the report whatever its look, the matters under theirs, and the
-    statements after it are the Item's, not the report's."""
+    statements after it are the Item's, not the report's; a second report is the first's
+    peer, not inside it."""
     pages = [
         [
             ("h", "ITEM 7. Management's Discussion and Analysis", "Helvetica", "B", 10),
@@ -687,10 +688,13 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
             ("p", BODY),
         ],
         [
+            ("h", "Report of Independent Registered Public Accounting Firm on Internal Control",
+             "Helvetica", "BI", 10),
+            ("p", BODY),
             ("h", "CONSOLIDATED STATEMENTS OF EARNINGS", "Helvetica", "B", 10),
             ("p", BODY),
         ],
-    ]
+    ]  # fmt: skip
     _, rows = _tree(make_typeset_pdf(tmp_path / "audit.pdf", pages))
     parents = {t: parent for t, _, _, parent in rows}
     for part in ("Opinion on the Financial Statements", "Basis for Opinion",
@@ -699,38 +703,8 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
     assert parents["Revenue recognition over time"] == "Critical Audit Matters"
     assert parents[report] == "ITEM 8. Financial Statements and Supplementary Data"
     assert parents["CONSOLIDATED STATEMENTS OF EARNINGS"] == parents[report]
-
-
-def test_a_heading_right_above_one_of_another_style_heads_it(tmp_path: Path) -> None:
-    """Lockheed Martin sets "Critical Accounting Policies" in the bold italic of its minor
-    headings, on the line right above its first topic in bold upright: it heads its topics
-    instead of nesting in the section before, while a minor heading with text of its own
-    stays minor."""
-    pages = [
-        [
-            ("h", "ITEM 7. Management's Discussion and Analysis", "Helvetica", "B", 10),
-            ("h", "Liquidity and Cash Flows", "Helvetica", "B", 10),
-            ("p", BODY),
-            ("h", "Operating Activities", "Helvetica", "BI", 10),
-            ("p", BODY),
-            ("h", "Contractual Commitments", "Helvetica", "B", 10),
-            ("p", BODY),
-        ],
-        [
-            ("h", "Critical Accounting Policies", "Helvetica", "BI", 10),
-            ("h", "Contract Accounting", "Helvetica", "B", 10),
-            ("p", BODY),
-            ("h", "Goodwill", "Helvetica", "B", 10),
-            ("p", BODY),
-            ("h", "ITEM 8. Financial Statements", "Helvetica", "B", 10),
-            ("p", BODY),
-        ],
-    ]
-    _, rows = _tree(make_typeset_pdf(tmp_path / "mdna.pdf", pages))
-    parents = {t: parent for t, _, _, parent in rows}
-    item7 = "ITEM 7. Management's Discussion and Analysis"
-    assert parents["Operating Activities"] == "Liquidity and Cash Flows"
-    assert parents["Critical Accounting Policies"] == item7
-    assert parents["Contract Accounting"] == "Critical Accounting Policies"
-    assert parents["Goodwill"] == "Critical Accounting Policies"
-    assert parents["ITEM 8. Financial Statements"] is None
+    # a second report, on internal control, whose parts are not headings: the first's peer
+    assert (
+        parents["Report of Independent Registered Public Accounting Firm on Internal Control"]
+        == parents[report]
+    )

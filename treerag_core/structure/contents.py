@@ -97,7 +97,7 @@ def read_contents(
         _read_page(layout, p, skip, contents, profile)
     if len(contents.entries) < MIN_CONTENTS_ENTRIES:
         return None
-    levels_from_look([e.heading for e in contents.entries], in_text=False)
+    levels_from_look([e.heading for e in contents.entries])
     return contents
 
 

@@ -74,13 +74,11 @@ def numbering_rank(title: str, profile: Profile = GENERIC) -> float | None:
     return RANK.get(cand.kind)
 
 
-def levels_from_look(headings: list[Heading], in_text: bool = True) -> None:
+def levels_from_look(headings: list[Heading]) -> None:
     """Set every heading's level from its numbering and its style's place.
 
     An unnumbered heading right above the first of a numbered run ("Notes to Consolidated
     Financial Statements" over "Note 1 – …"), set at least as prominently, heads that run.
-    ``in_text`` says the headings stand where their sections begin (not a contents page's
-    entries, each on the line above the next), so that two in a row tell which heads which.
     """
     style_rank = _style_ranks(headings)
     ranks = [h.rank if h.rank is not None else style_rank[h.prominence] for h in headings]
@@ -97,8 +95,6 @@ def levels_from_look(headings: list[Heading], in_text: bool = True) -> None:
             ):
                 ranks[n] = nxt.rank - _STEP / 2
     _letters_alike(headings, ranks)
-    if in_text:
-        _titles_over_subheadings(headings, ranks)
     _reports_hold_their_parts(headings, ranks)
     _runs_hold_their_subheadings(headings, ranks)
     stack: list[tuple[float, bool]] = []  # open headings: rank, and whether a statement ends it
@@ -144,51 +140,46 @@ def _letters_alike(headings: list[Heading], ranks: list[float]) -> None:
         last = (letter.group(1), ranks[n])
 
 
-def _titles_over_subheadings(headings: list[Heading], ranks: list[float]) -> None:
-    """An unnumbered heading set on the line right above an unnumbered heading of another
-    style, nothing between them, heads it: a section does not end before it has begun.
-    Lockheed Martin 2022 set "Critical Accounting Policies" in the bold italic of its minor
-    headings, right above its first topic in bold upright; by look alone the policies nested
-    in the section before and their topics stood beside them."""
-    for m in range(len(headings) - 1):
-        own, nxt = headings[m], headings[m + 1]
-        if (
-            own.rank is None
-            and nxt.rank is None
-            and ranks[m] >= ranks[m + 1]
-            and own.prominence != nxt.prominence
-            and own.page == nxt.page
-            and own.end == nxt.start
-            and not _is_statement(own.title)
-            and not _is_statement(nxt.title)
-        ):
-            ranks[m] = ranks[m + 1] - _STEP / 2
-
-
 def _reports_hold_their_parts(headings: list[Heading], ranks: list[float]) -> None:
     """An auditor's report heads the parts the auditing standards write it in ("Opinion on
     the Financial Statements", "Basis for Opinion", "Critical Audit Matters"), whatever the
     look of its title: Lockheed Martin 2022 set the report's title in the bold italic of
     its minor headings and the parts in bold upright, so the opinion sat beside the report,
-    whose own section held two lines. The parts are the unnumbered headings after the title
-    that bear a part's name, up to a statement, a numbered heading, the next report, or a
-    heading at or above the parts' rank that is no part (what the parts hold stays theirs)."""
-    for r, h in enumerate(headings):
-        if h.rank is not None or not AUDIT_REPORT.match(" ".join(h.title.split())):
-            continue
-        parts: list[float] = []
-        floor = ranks[r]
-        for m in range(r + 1, len(headings)):
-            title = " ".join(headings[m].title.split())
-            if headings[m].rank is not None or _is_statement(title) or AUDIT_REPORT.match(title):
-                break
-            if AUDIT_PART.match(title):
-                parts.append(ranks[m])
-                floor = min(floor, ranks[m])
-            elif ranks[m] <= floor:
-                break
-        if parts:
-            ranks[r] = min(ranks[r], min(parts) - _STEP / 2)
+    whose own section held two lines. A report raised above its parts raises the filing's
+    other reports with it: one report is never inside another."""
+    reports = [
+        r
+        for r, h in enumerate(headings)
+        if h.rank is None and AUDIT_REPORT.match(" ".join(h.title.split()))
+    ]
+    raised = False
+    for r in reports:
+        parts = _report_parts(headings, ranks, r)
+        if parts and min(parts) <= ranks[r]:
+            ranks[r] = min(parts) - _STEP / 2
+            raised = True
+    if raised:
+        top = min(ranks[r] for r in reports)
+        for r in reports:
+            ranks[r] = top
+
+
+def _report_parts(headings: list[Heading], ranks: list[float], r: int) -> list[float]:
+    """The ranks of report ``r``'s parts: the unnumbered headings after its title that bear a
+    part's name, up to a statement, a numbered heading, the next report, or a heading at or
+    above the parts' rank that is no part (what the parts hold stays theirs)."""
+    parts: list[float] = []
+    floor = ranks[r]
+    for m in range(r + 1, len(headings)):
+        title = " ".join(headings[m].title.split())
+        if headings[m].rank is not None or _is_statement(title) or AUDIT_REPORT.match(title):
+            break
+        if AUDIT_PART.match(title):
+            parts.append(ranks[m])
+            floor = min(floor, ranks[m])
+        elif ranks[m] <= floor:
+            break
+    return parts
 
 
 def _run_member(title: str) -> tuple[object, int, str] | None:
