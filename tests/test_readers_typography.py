@@ -664,8 +664,8 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
     """Lockheed Martin sets its auditor's report's title in the bold italic of its minor
     headings and the report's parts (opinion, basis, critical audit matters) in bold upright:
     the parts go under the report whatever its look, the matters under theirs, and the
-    statements after it are the Item's, not the report's; a second report is the first's
-    peer, not inside it."""
+    statements after it (or an index to them) are the Item's, not the report's; a second
+    report is the first's peer, not inside it."""
     pages = [
         [
             ("h", "ITEM 7. Management's Discussion and Analysis", "Helvetica", "B", 10),
@@ -691,7 +691,9 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
             ("h", "Report of Independent Registered Public Accounting Firm on Internal Control",
              "Helvetica", "BI", 10),
             ("p", BODY),
-            ("h", "CONSOLIDATED STATEMENTS OF EARNINGS", "Helvetica", "B", 10),
+            ("h", "Index to Consolidated Financial Statements", "Helvetica", "BI", 10),
+            ("p", BODY),
+            ("h", "CONSOLIDATED STATEMENTS OF EARNINGS $ in millions", "Helvetica", "B", 10),
             ("p", BODY),
         ],
     ]  # fmt: skip
@@ -702,7 +704,13 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
         assert parents[part] == report
     assert parents["Revenue recognition over time"] == "Critical Audit Matters"
     assert parents[report] == "ITEM 8. Financial Statements and Supplementary Data"
-    assert parents["CONSOLIDATED STATEMENTS OF EARNINGS"] == parents[report]
+    # the index to the statements (American Express's, after its report) closes the report
+    assert parents["Index to Consolidated Financial Statements"] == parents[report]
+    # a statement's caption with its units (Best Buy's) is the Item's or the index's
+    assert parents["CONSOLIDATED STATEMENTS OF EARNINGS $ in millions"] in (
+        parents[report],
+        "Index to Consolidated Financial Statements",
+    )
     # a second report, on internal control, whose parts are not headings: the first's peer
     assert (
         parents["Report of Independent Registered Public Accounting Firm on Internal Control"]

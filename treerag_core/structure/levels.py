@@ -51,6 +51,12 @@ _STEP = 0.001
 # :func:`levels_from_ranks` (a statement sits below the latest ranked heading). A bare
 # "Income statement" is left where it is: it is as often a subheading of a policies note.
 _QUALIFIED = re.compile(r"^(?:consolidated|combined|condensed|group)\s", re.IGNORECASE)
+# The units a caption may carry on its line: Best Buy's "Consolidated Balance Sheets $ in
+# millions, except per share amounts", "… $ and shares in millions", "… (in thousands)".
+_UNITS = re.compile(
+    r"\s+\(?(?:[$€£]\s*)?(?:(?:and|&)\s+shares\s+)?in\s+(?:millions|thousands|billions)\b.*$",
+    re.IGNORECASE,
+)
 # A heading that names the statements may hold them: "Consolidated Financial Statements",
 # "Financial Information".
 _NAMES_STATEMENTS = re.compile(r"\bfinancial\s+(?:statements|information)\b", re.IGNORECASE)
@@ -97,18 +103,34 @@ def levels_from_look(headings: list[Heading]) -> None:
     _letters_alike(headings, ranks)
     _reports_hold_their_parts(headings, ranks)
     _runs_hold_their_subheadings(headings, ranks)
-    stack: list[tuple[float, bool]] = []  # open headings: rank, and whether a statement ends it
+    _nest(headings, ranks)
+
+
+def _nest(headings: list[Heading], ranks: list[float]) -> None:
+    """Levels from ranks: each heading under the open ones of higher rank. A statement's
+    caption also closes the prose before it (see ``_ends_at_statements``); a title that names
+    the statements ("Index to Consolidated Financial Statements"), unless it is one of the
+    report's parts ("Opinion on the Financial Statements"), closes the auditor's report it
+    follows (American Express prints its index after the report, in the report's style)."""
+    stack: list[tuple[float, bool, bool]] = []  # open: rank, a statement ends it, a report
     for h, rank in zip(headings, ranks, strict=True):
-        statement = _is_statement(h.title)
+        text = " ".join(h.title.split())
+        statement = _is_statement(text)
+        closes = _NAMES_STATEMENTS.search(text) and not AUDIT_PART.match(text)
+        if closes and any(report for _, _, report in stack):
+            while not stack.pop()[2]:
+                pass
         while stack and (stack[-1][0] >= rank or (statement and stack[-1][1])):
             stack.pop()
         h.level = min(MAX_LEVEL, len(stack) + 1)
-        stack.append((rank, not statement and _ends_at_statements(h)))
+        report = bool(AUDIT_REPORT.match(text))
+        stack.append((rank, not statement and _ends_at_statements(h), report))
 
 
 def _is_statement(title: str) -> bool:
-    """Whether a title is a primary statement's qualified caption (see ``_QUALIFIED``)."""
-    text = " ".join(title.split())
+    """Whether a title is a primary statement's qualified caption (see ``_QUALIFIED``), its
+    units printed after it or not."""
+    text = _UNITS.sub("", " ".join(title.split()))
     return bool(_QUALIFIED.match(text) and STATEMENT_TITLE.match(text))
 
 

@@ -42,9 +42,11 @@ AUDIT_REPORT = re.compile(
     re.IGNORECASE,
 )
 # The parts every auditor's report is written in, their titles set by the auditing standards
-# (PCAOB AS 3101 and AS 2201 in the US, ISA 700/701/706 elsewhere), not by the company.
+# (PCAOB AS 3101 and AS 2201 in the US, ISA 700/701/706 elsewhere), not by the company, and
+# its addressee ("To the Board of Directors and Shareholders of …"), which they require.
 AUDIT_PART = re.compile(
-    r"^(?:opinions?\b|basis\s+for\s+(?:(?:qualified|adverse)\s+)?opinions?\b|"
+    r"^(?:to\s+the\s+(?:board|shareholders|stockholders|shareowners|members)\b|opinions?\b|"
+    r"basis\s+for\s+(?:(?:qualified|adverse)\s+)?opinions?\b|"
     r"(?:critical|key)\s+audit\s+matters?\b|definition\s+and\s+limitations?\s+of\b|"
     r"emphasis\s+of\s+(?:a\s+)?matters?\b|material\s+uncertainty\b|other\s+matters?\b|"
     r"other\s+information\b|change\s+in\s+accounting\s+principle\b|"
