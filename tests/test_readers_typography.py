@@ -684,7 +684,7 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
             ("p", BODY),
             ("h", "Critical Audit Matters", "Helvetica", "B", 10),
             ("p", BODY),
-            ("h", "Revenue recognition over time", "Helvetica", "BI", 10),
+            ("h", "Revenue recognition - Refer to Note 1 to the financial statements", "Helvetica", "BI", 10),
             ("p", BODY),
         ],
         [
@@ -702,7 +702,10 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
     for part in ("Opinion on the Financial Statements", "Basis for Opinion",
                  "Critical Audit Matters"):  # fmt: skip
         assert parents[part] == report
-    assert parents["Revenue recognition over time"] == "Critical Audit Matters"
+    assert (
+        parents["Revenue recognition - Refer to Note 1 to the financial statements"]
+        == "Critical Audit Matters"
+    )
     assert parents[report] == "ITEM 8. Financial Statements and Supplementary Data"
     # the index to the statements (American Express's, after its report) closes the report
     assert parents["Index to Consolidated Financial Statements"] == parents[report]

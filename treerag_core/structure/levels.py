@@ -59,6 +59,13 @@ _UNITS = re.compile(
 )
 # A heading that names the statements may hold them: "Consolidated Financial Statements",
 # "Financial Information".
+# A title whose subject is the statements: "Index to Consolidated Financial Statements",
+# "Notes to the Financial Statements", "Consolidated Financial Information".
+_ABOUT_STATEMENTS = re.compile(
+    r"^(?:(?:index|notes)\s+to\s+(?:the\s+)?)?(?:(?:consolidated|combined|condensed)\s+)*"
+    r"financial\s+(?:statements|information)\b",
+    re.IGNORECASE,
+)
 _NAMES_STATEMENTS = re.compile(r"\bfinancial\s+(?:statements|information)\b", re.IGNORECASE)
 
 
@@ -109,15 +116,15 @@ def levels_from_look(headings: list[Heading]) -> None:
 def _nest(headings: list[Heading], ranks: list[float]) -> None:
     """Levels from ranks: each heading under the open ones of higher rank. A statement's
     caption also closes the prose before it (see ``_ends_at_statements``); a title that names
-    the statements ("Index to Consolidated Financial Statements"), unless it is one of the
-    report's parts ("Opinion on the Financial Statements"), closes the auditor's report it
-    follows (American Express prints its index after the report, in the report's style)."""
+    the statements as its subject ("Index to Consolidated Financial Statements") closes the
+    auditor's report it follows (American Express prints its index after the report, in the
+    report's style); a critical audit matter's "… Refer to Note 1 to the financial
+    statements" does not."""
     stack: list[tuple[float, bool, bool]] = []  # open: rank, a statement ends it, a report
     for h, rank in zip(headings, ranks, strict=True):
         text = " ".join(h.title.split())
         statement = _is_statement(text)
-        closes = _NAMES_STATEMENTS.search(text) and not AUDIT_PART.match(text)
-        if closes and any(report for _, _, report in stack):
+        if _ABOUT_STATEMENTS.match(text) and any(report for _, _, report in stack):
             while not stack.pop()[2]:
                 pass
         while stack and (stack[-1][0] >= rank or (statement and stack[-1][1])):
