@@ -719,3 +719,38 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
         parents["Report of Independent Registered Public Accounting Firm on Internal Control"]
         == parents[report]
     )
+
+
+@pytest.mark.parametrize("last", ["Signatures", "Item 15. Exhibits"])
+def test_exhibits_after_the_last_entry_are_documents_of_their_own(
+    tmp_path: Path, last: str
+) -> None:
+    """A 10-K's contents ends at its signatures; the exhibits filed after them (a plan, a
+    grant whose own title is set larger than its label, the auditor's consent) are each a
+    top-level section holding its own headings, not a part of the signatures. After an
+    entry about the exhibits they stay its own."""
+    items = ["Item 1. Business", "Item 1A. Risk Factors", "Item 7. Management's Discussion", last]
+    body = [
+        [("h", title, "Helvetica", "B", 12), ("p", BODY), ("h", "Overview", "Helvetica", "B", 11),
+         ("p", BODY)]
+        for title in items
+    ]  # fmt: skip
+    exhibits = [
+        [("h", "Exhibit 10.13", "Helvetica", "B", 11), ("h", "Amendment No. 3", "Helvetica", "B", 16),
+         ("p", BODY), ("h", "Eligibility", "Helvetica", "B", 11), ("p", BODY)],
+        [("h", "Exhibit 23", "Helvetica", "B", 11), ("h", "Consent of Independent Accountants",
+         "Helvetica", "B", 12), ("p", BODY)],
+    ]  # fmt: skip
+    contents = [("h", "Table of Contents", "Helvetica", "B", 14)] + [
+        ("toc", title, n, 0) for n, title in enumerate(items, 1)
+    ]
+    path = make_typeset_pdf(tmp_path / "10k.pdf", [contents, *body, *exhibits], first_printed=2)
+    source, rows = _tree(path)
+    assert source == "printed contents and typography"
+    got = {title: (level, parent) for title, level, _, parent in rows}
+    owner = None if last == "Signatures" else last
+    assert got["Exhibit 10.13"] == (1 if owner is None else 2, owner)
+    assert got["Amendment No. 3"][1] == "Exhibit 10.13"
+    assert got["Eligibility"][1] == "Amendment No. 3"
+    assert got["Exhibit 23"][1] == owner
+    assert got["Consent of Independent Accountants"][1] == "Exhibit 23"

@@ -23,7 +23,7 @@ from .contents_place import place
 from .furniture import furniture_lines
 from .headings import Heading, Position, render
 from .layout import Layout, build_layout
-from .levels import levels_from_look
+from .levels import EXHIBIT_RANK, levels_from_look
 from .pages import ReadResult
 from .profiles import PROFILES, Profile, detect_profile
 from .thresholds import MIN_LOCATED_SHARE, MIN_SUFFIX_KEY, MIN_TYPOGRAPHY_HEADINGS
@@ -33,6 +33,9 @@ CONTENTS_SOURCE = "printed contents"
 MIXED_SOURCE = "printed contents and typography"
 TYPOGRAPHY_SOURCE = "typography and numbering"
 TYPOGRAPHY_PART = "typography"  # headings found by their look and numbering, below entries
+
+
+_EXHIBITS_WORD = re.compile(r"\bexhibits?\b", re.IGNORECASE)
 
 
 @dataclass
@@ -169,8 +172,30 @@ def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]
         else:
             group.append(h)
         out.append(h)
-    _shift_below(owner, group)
+    _last_below(owner, group)
     return out
+
+
+def _last_below(owner: Heading | None, group: list[Heading]) -> None:
+    """The headings inside the last entry, up to the first exhibit filed after it, below
+    it; the exhibits each head what follows them up to the next (a grant's own title,
+    "Amendment No. 3", set larger than its label, is still its own), at the top level: an
+    exhibit is a document filed with the report, not a part of its signatures or its last
+    Item (American Water's 100 pages of plans and grants sat under "Signatures"). Below an
+    entry about the exhibits ("Item 15. Exhibits") they are that entry's."""
+    if owner is None:
+        return
+    cut = next((n for n, h in enumerate(group) if h.rank == EXHIBIT_RANK), len(group))
+    _shift_below(owner, group[:cut])
+    level = owner.level + 1 if _EXHIBITS_WORD.search(owner.title) else 1
+    starts = [n for n in range(cut, len(group)) if group[n].rank == EXHIBIT_RANK]
+    for n, start in enumerate(starts):
+        group[start].level = level
+        rest = group[start + 1 : starts[n + 1] if n + 1 < len(starts) else None]
+        if rest:
+            top = min(h.level for h in rest)
+            for h in rest:
+                h.level = level + 1 + h.level - top
 
 
 # The word of a keyword's label ("Part " of "Part I — Gnuplot"), before its number.
