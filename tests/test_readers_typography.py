@@ -727,8 +727,8 @@ def test_exhibits_after_the_last_entry_are_documents_of_their_own(
 ) -> None:
     """A 10-K's contents ends at its signatures; the exhibits filed after them (a plan, a
     grant whose own title is set larger than its label, the auditor's consent) are each a
-    top-level section holding its own headings, not a part of the signatures. After an
-    entry about the exhibits they stay its own."""
+    section beside the last entry holding its own headings, not a part of the signatures.
+    After an entry about the exhibits they stay its own."""
     items = ["Item 1. Business", "Item 1A. Risk Factors", "Item 7. Management's Discussion", last]
     body = [
         [("h", title, "Helvetica", "B", 12), ("p", BODY), ("h", "Overview", "Helvetica", "B", 11),

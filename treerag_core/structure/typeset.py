@@ -179,15 +179,16 @@ def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]
 def _last_below(owner: Heading | None, group: list[Heading]) -> None:
     """The headings inside the last entry, up to the first exhibit filed after it, below
     it; the exhibits each head what follows them up to the next (a grant's own title,
-    "Amendment No. 3", set larger than its label, is still its own), at the top level: an
-    exhibit is a document filed with the report, not a part of its signatures or its last
-    Item (American Water's 100 pages of plans and grants sat under "Signatures"). Below an
-    entry about the exhibits ("Item 15. Exhibits") they are that entry's."""
+    "Amendment No. 3", set larger than its label, is still its own), beside the last entry:
+    an exhibit is a document filed with the report, not a part of its signatures or its
+    last Item (American Water's 100 pages of plans and grants sat under "Signatures"), and
+    beside "Item 16" it is still in the PART that files it. Below an entry about the
+    exhibits ("Item 15. Exhibits") they are that entry's."""
     if owner is None:
         return
     cut = next((n for n, h in enumerate(group) if h.rank == EXHIBIT_RANK), len(group))
     _shift_below(owner, group[:cut])
-    level = owner.level + 1 if _EXHIBITS_WORD.search(owner.title) else 1
+    level = owner.level + 1 if _EXHIBITS_WORD.search(owner.title) else owner.level
     starts = [n for n in range(cut, len(group)) if group[n].rank == EXHIBIT_RANK]
     for n, start in enumerate(starts):
         group[start].level = level
