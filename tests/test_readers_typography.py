@@ -721,15 +721,23 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
     )
 
 
-@pytest.mark.parametrize("last", ["Signatures", "Item 15. Exhibits"])
+@pytest.mark.parametrize(
+    ("last", "indent", "owner"),
+    [
+        ("Signatures", 0, None),  # a top-level entry: the exhibits are top-level too
+        ("Signatures", 8, None),  # listed under Item 16: beside Item 16
+        ("Item 15. Exhibits", 0, "Item 15. Exhibits"),  # about the exhibits: its own
+    ],
+)
 def test_exhibits_after_the_last_entry_are_documents_of_their_own(
-    tmp_path: Path, last: str
+    tmp_path: Path, last: str, indent: int, owner: str | None
 ) -> None:
     """A 10-K's contents ends at its signatures; the exhibits filed after them (a plan, a
     grant whose own title is set larger than its label, the auditor's consent) are each a
-    section beside the last entry holding its own headings, not a part of the signatures.
-    After an entry about the exhibits they stay its own."""
-    items = ["Item 1. Business", "Item 1A. Risk Factors", "Item 7. Management's Discussion", last]
+    section holding its own headings beside the last entry (or the entry it is listed
+    under), not a part of the signatures. After an entry about the exhibits they stay its
+    own."""
+    items = ["Item 1. Business", "Item 1A. Risk Factors", "Item 16. Form 10-K Summary", last]
     body = [
         [("h", title, "Helvetica", "B", 12), ("p", BODY), ("h", "Overview", "Helvetica", "B", 11),
          ("p", BODY)]
@@ -742,15 +750,18 @@ def test_exhibits_after_the_last_entry_are_documents_of_their_own(
          "Helvetica", "B", 12), ("p", BODY)],
     ]  # fmt: skip
     contents = [("h", "Table of Contents", "Helvetica", "B", 14)] + [
-        ("toc", title, n, 0) for n, title in enumerate(items, 1)
+        ("toc", title, n, indent if title == last else 0) for n, title in enumerate(items, 1)
     ]
     path = make_typeset_pdf(tmp_path / "10k.pdf", [contents, *body, *exhibits], first_printed=2)
     source, rows = _tree(path)
     assert source == "printed contents and typography"
     got = {title: (level, parent) for title, level, _, parent in rows}
-    owner = None if last == "Signatures" else last
+    assert got["Signatures" if indent else last][1] == (
+        "Item 16. Form 10-K Summary" if indent else None
+    )
     assert got["Exhibit 10.13"] == (1 if owner is None else 2, owner)
-    assert got["Amendment No. 3"][1] == "Exhibit 10.13"
-    assert got["Eligibility"][1] == "Amendment No. 3"
     assert got["Exhibit 23"][1] == owner
-    assert got["Consent of Independent Accountants"][1] == "Exhibit 23"
+    if not indent:  # below a contents that details (indents), only numbered headings are added
+        assert got["Amendment No. 3"][1] == "Exhibit 10.13"
+        assert got["Eligibility"][1] == "Amendment No. 3"
+        assert got["Consent of Independent Accountants"][1] == "Exhibit 23"

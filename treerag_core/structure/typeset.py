@@ -172,14 +172,17 @@ def below_entries(entries: list[Heading], found: list[Heading]) -> list[Heading]
         else:
             group.append(h)
         out.append(h)
-    _last_below(owner, group)
+    # the last two entries' shallower level: beside "Signatures" listed under "Item 16"
+    # the exhibits are Item 16's peers, not the signatures'
+    beside = min((h.level for h in sorted(entries, key=lambda h: h.position)[-2:]), default=1)
+    _last_below(owner, group, beside)
     return out
 
 
-def _last_below(owner: Heading | None, group: list[Heading]) -> None:
+def _last_below(owner: Heading | None, group: list[Heading], beside: int) -> None:
     """The headings inside the last entry, up to the first exhibit filed after it, below
     it; the exhibits each head what follows them up to the next (a grant's own title,
-    "Amendment No. 3", set larger than its label, is still its own), beside the last entry:
+    "Amendment No. 3", set larger than its label, is still its own), at level ``beside``:
     an exhibit is a document filed with the report, not a part of its signatures or its
     last Item (American Water's 100 pages of plans and grants sat under "Signatures"), and
     beside "Item 16" it is still in the PART that files it. Below an entry about the
@@ -188,7 +191,7 @@ def _last_below(owner: Heading | None, group: list[Heading]) -> None:
         return
     cut = next((n for n, h in enumerate(group) if h.rank == EXHIBIT_RANK), len(group))
     _shift_below(owner, group[:cut])
-    level = owner.level + 1 if _EXHIBITS_WORD.search(owner.title) else owner.level
+    level = owner.level + 1 if _EXHIBITS_WORD.search(owner.title) else beside
     starts = [n for n in range(cut, len(group)) if group[n].rank == EXHIBIT_RANK]
     for n, start in enumerate(starts):
         group[start].level = level
