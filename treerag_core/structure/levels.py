@@ -57,8 +57,6 @@ _UNITS = re.compile(
     r"\s+\(?(?:[$€£]\s*)?(?:(?:and|&)\s+shares\s+)?in\s+(?:millions|thousands|billions)\b.*$",
     re.IGNORECASE,
 )
-# A heading that names the statements may hold them: "Consolidated Financial Statements",
-# "Financial Information".
 # A title whose subject is the statements: "Index to Consolidated Financial Statements",
 # "Notes to the Financial Statements", "Consolidated Financial Information".
 _ABOUT_STATEMENTS = re.compile(
@@ -66,6 +64,8 @@ _ABOUT_STATEMENTS = re.compile(
     r"financial\s+(?:statements|information)\b",
     re.IGNORECASE,
 )
+# A heading that names the statements may hold them: "Consolidated Financial Statements",
+# "Financial Information".
 _NAMES_STATEMENTS = re.compile(r"\bfinancial\s+(?:statements|information)\b", re.IGNORECASE)
 
 
