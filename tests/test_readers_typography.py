@@ -665,7 +665,8 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
     headings and the report's parts (opinion, basis, critical audit matters) in bold upright:
     the parts go under the report whatever its look, the matters under theirs, and the
     statements after it (or an index to them) are the Item's, not the report's; a second
-    report is the first's peer, not inside it."""
+    report is the first's peer, not inside it; its addressee set larger (American Express)
+    is one of its parts, not their head."""
     pages = [
         [
             ("h", "ITEM 7. Management's Discussion and Analysis", "Helvetica", "B", 10),
@@ -677,6 +678,7 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
         [
             ("h", "ITEM 8. Financial Statements and Supplementary Data", "Helvetica", "B", 10),
             ("h", report, "Helvetica", "BI", 10),
+            ("h", "To the Board of Directors and Shareholders of Acme", "Helvetica", "B", 11),
             ("p", BODY),
             ("h", "Opinion on the Financial Statements", "Helvetica", "B", 10),
             ("p", BODY),
@@ -699,7 +701,8 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
     ]  # fmt: skip
     _, rows = _tree(make_typeset_pdf(tmp_path / "audit.pdf", pages))
     parents = {t: parent for t, _, _, parent in rows}
-    for part in ("Opinion on the Financial Statements", "Basis for Opinion",
+    for part in ("To the Board of Directors and Shareholders of Acme",  # its addressee, set
+                 "Opinion on the Financial Statements", "Basis for Opinion",  # larger: a part
                  "Critical Audit Matters"):  # fmt: skip
         assert parents[part] == report
     assert (

@@ -57,6 +57,8 @@ _UNITS = re.compile(
     r"\s+\(?(?:[$€£]\s*)?(?:(?:and|&)\s+shares\s+)?in\s+(?:millions|thousands|billions)\b.*$",
     re.IGNORECASE,
 )
+# A report's addressee, when it is set as a heading.
+_ADDRESSEE = re.compile(r"\s*to\s+the\s", re.IGNORECASE)
 # A title whose subject is the statements: "Index to Consolidated Financial Statements",
 # "Notes to the Financial Statements", "Consolidated Financial Information".
 _ABOUT_STATEMENTS = re.compile(
@@ -174,8 +176,10 @@ def _reports_hold_their_parts(headings: list[Heading], ranks: list[float]) -> No
     the Financial Statements", "Basis for Opinion", "Critical Audit Matters"), whatever the
     look of its title: Lockheed Martin 2022 set the report's title in the bold italic of
     its minor headings and the parts in bold upright, so the opinion sat beside the report,
-    whose own section held two lines. A report raised above its parts raises the filing's
-    other reports with it: one report is never inside another."""
+    whose own section held two lines. The addressee set as a heading ("To the Board of
+    Directors and Shareholders of …", American Express) is one part among the others, not
+    their head. A report raised above its parts raises the filing's other reports with it:
+    one report is never inside another."""
     reports = [
         r
         for r, h in enumerate(headings)
@@ -184,8 +188,13 @@ def _reports_hold_their_parts(headings: list[Heading], ranks: list[float]) -> No
     raised = False
     for r in reports:
         parts = _report_parts(headings, ranks, r)
-        if parts and min(parts) <= ranks[r]:
-            ranks[r] = min(parts) - _STEP / 2
+        named = [m for m in parts if not _ADDRESSEE.match(headings[m].title)]
+        for m in parts:
+            if named and m not in named:
+                ranks[m] = min(ranks[n] for n in named)
+        top = min((ranks[m] for m in parts), default=ranks[r])
+        if top <= ranks[r]:
+            ranks[r] = top - _STEP / 2
             raised = True
     if raised:
         top = min(ranks[r] for r in reports)
@@ -193,18 +202,18 @@ def _reports_hold_their_parts(headings: list[Heading], ranks: list[float]) -> No
             ranks[r] = top
 
 
-def _report_parts(headings: list[Heading], ranks: list[float], r: int) -> list[float]:
-    """The ranks of report ``r``'s parts: the unnumbered headings after its title that bear a
-    part's name, up to a statement, a numbered heading, the next report, or a heading at or
-    above the parts' rank that is no part (what the parts hold stays theirs)."""
-    parts: list[float] = []
+def _report_parts(headings: list[Heading], ranks: list[float], r: int) -> list[int]:
+    """Report ``r``'s parts: the unnumbered headings after its title that bear a part's
+    name, up to a statement, a numbered heading, the next report, or a heading at or above
+    the parts' rank that is no part (what the parts hold stays theirs)."""
+    parts: list[int] = []
     floor = ranks[r]
     for m in range(r + 1, len(headings)):
         title = " ".join(headings[m].title.split())
         if headings[m].rank is not None or _is_statement(title) or AUDIT_REPORT.match(title):
             break
         if AUDIT_PART.match(title):
-            parts.append(ranks[m])
+            parts.append(m)
             floor = min(floor, ranks[m])
         elif ranks[m] <= floor:
             break
