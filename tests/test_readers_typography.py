@@ -665,18 +665,20 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
     headings and the report's parts (opinion, basis, critical audit matters) in bold upright:
     the parts go under the report whatever its look, the matters under theirs, and the
     statements after it (or an index to them) are the Item's, not the report's; a second
-    report is the first's peer, not inside it; its addressee set larger (American Express)
-    is one of its parts, not their head."""
+    report is the first's peer, not inside it, and so is management's report before it; its
+    addressee set larger (American Express) is one of its parts, not their head."""
     pages = [
         [
-            ("h", "ITEM 7. Management's Discussion and Analysis", "Helvetica", "B", 10),
+            ("h", "ITEM 7. Management's Discussion and Analysis", "Helvetica", "B", 12),
             ("h", "Business Overview", "Helvetica", "B", 10),
             ("p", BODY),
             ("h", "Backlog", "Helvetica", "BI", 10),
             ("p", BODY),
         ],
         [
-            ("h", "ITEM 8. Financial Statements and Supplementary Data", "Helvetica", "B", 10),
+            ("h", "ITEM 8. Financial Statements and Supplementary Data", "Helvetica", "B", 12),
+            ("h", "MANAGEMENT'S REPORT ON INTERNAL CONTROL", "Helvetica", "B", 11),
+            ("p", BODY),
             ("h", report, "Helvetica", "BI", 10),
             ("h", "To the Board of Directors and Shareholders of Acme", "Helvetica", "B", 11),
             ("p", BODY),
@@ -688,12 +690,15 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
             ("p", BODY),
             ("h", "Revenue recognition - Refer to Note 1 to the financial statements", "Helvetica", "BI", 10),
             ("p", BODY),
+            ("h", "Index to Consolidated Financial Statements", "Helvetica", "BI", 10),
+            ("p", BODY),
         ],
         [
             ("h", "Report of Independent Registered Public Accounting Firm on Internal Control",
              "Helvetica", "BI", 10),
             ("p", BODY),
-            ("h", "Index to Consolidated Financial Statements", "Helvetica", "BI", 10),
+            ("h", "Consolidated Balance Sheets at December 31, 2022 and 2021", "Helvetica", "B",
+             10),
             ("p", BODY),
             ("h", "CONSOLIDATED STATEMENTS OF EARNINGS $ in millions", "Helvetica", "B", 10),
             ("p", BODY),
@@ -705,22 +710,21 @@ def test_the_auditors_report_holds_its_parts_and_not_the_statements(
                  "Opinion on the Financial Statements", "Basis for Opinion",  # larger: a part
                  "Critical Audit Matters"):  # fmt: skip
         assert parents[part] == report
-    assert (
-        parents["Revenue recognition - Refer to Note 1 to the financial statements"]
-        == "Critical Audit Matters"
-    )
-    assert parents[report] == "ITEM 8. Financial Statements and Supplementary Data"
+    matter = "Revenue recognition - Refer to Note 1 to the financial statements"
+    assert parents[matter] == "Critical Audit Matters"
+    item8 = "ITEM 8. Financial Statements and Supplementary Data"
+    assert parents[report] == item8  # not inside management's report, set larger (Nike)
+    assert parents["MANAGEMENT'S REPORT ON INTERNAL CONTROL"] == item8
     # the index to the statements (American Express's, after its report) closes the report
-    assert parents["Index to Consolidated Financial Statements"] == parents[report]
-    # a statement's caption with its units (Best Buy's) is the Item's or the index's
-    assert parents["CONSOLIDATED STATEMENTS OF EARNINGS $ in millions"] in (
-        parents[report],
-        "Index to Consolidated Financial Statements",
-    )
+    assert parents["Index to Consolidated Financial Statements"] == item8
+    # a statement's caption with its period (3M's) or its units (Best Buy's) closes the
+    # second report
+    assert parents["Consolidated Balance Sheets at December 31, 2022 and 2021"] == item8
+    assert parents["CONSOLIDATED STATEMENTS OF EARNINGS $ in millions"] == item8
     # a second report, on internal control, whose parts are not headings: the first's peer
     assert (
         parents["Report of Independent Registered Public Accounting Firm on Internal Control"]
-        == parents[report]
+        == item8
     )
 
 

@@ -51,12 +51,19 @@ _STEP = 0.001
 # :func:`levels_from_ranks` (a statement sits below the latest ranked heading). A bare
 # "Income statement" is left where it is: it is as often a subheading of a policies note.
 _QUALIFIED = re.compile(r"^(?:consolidated|combined|condensed|group)\s", re.IGNORECASE)
-# The units a caption may carry on its line: Best Buy's "Consolidated Balance Sheets $ in
-# millions, except per share amounts", "… $ and shares in millions", "… (in thousands)".
-_UNITS = re.compile(
-    r"\s+\(?(?:[$€£]\s*)?(?:(?:and|&)\s+shares\s+)?in\s+(?:millions|thousands|billions)\b.*$",
+# What a caption may carry after its name on its line: its units (Best Buy's "Consolidated
+# Balance Sheets $ in millions, except per share amounts", "… (in thousands)") or its period
+# (3M's "Consolidated Statement of Income for the years ended December 31, 2018, …",
+# "Consolidated Balance Sheet at December 31, 2018 and 2017").
+_TAIL = re.compile(
+    r"\s+(?:\(?(?:[$€£]\s*)?(?:(?:and|&)\s+shares\s+)?in\s+(?:millions|thousands|billions)\b"
+    r"|for\s+the\s+(?:(?:fiscal\s+)?years?|quarters?|periods?|(?:three|six|nine|twelve)\s+months)\b"
+    r"|(?:at|as\s+of)\s+(?:[A-Z][a-z]+\s+\d{1,2}|\d)).*$",
     re.IGNORECASE,
 )
+# Management's report on the statements or on internal control (SEC Regulation S-K, Item
+# 308), the auditor's report's peer.
+_MANAGEMENT_REPORT = re.compile(r"management['’]?s\s+(?:annual\s+)?report\b", re.IGNORECASE)
 # A report's addressee, when it is set as a heading.
 _ADDRESSEE = re.compile(r"\s*to\s+the\s", re.IGNORECASE)
 # A title whose subject is the statements: "Index to Consolidated Financial Statements",
@@ -117,29 +124,32 @@ def levels_from_look(headings: list[Heading]) -> None:
 
 def _nest(headings: list[Heading], ranks: list[float]) -> None:
     """Levels from ranks: each heading under the open ones of higher rank. A statement's
-    caption also closes the prose before it (see ``_ends_at_statements``); a title that names
-    the statements as its subject ("Index to Consolidated Financial Statements") closes the
-    auditor's report it follows (American Express prints its index after the report, in the
-    report's style); a critical audit matter's "… Refer to Note 1 to the financial
+    caption also closes the prose before it (see ``_ends_at_statements``). An auditor's
+    report, or a title that names the statements as its subject ("Index to Consolidated
+    Financial Statements"), closes the report it follows, the auditor's or management's
+    (Nike sets its auditor's report smaller than "MANAGEMENT'S ANNUAL REPORT ON INTERNAL
+    CONTROL …" and it sat inside it; American Express prints its index after the report,
+    in the report's style); a critical audit matter's "… Refer to Note 1 to the financial
     statements" does not."""
     stack: list[tuple[float, bool, bool]] = []  # open: rank, a statement ends it, a report
     for h, rank in zip(headings, ranks, strict=True):
         text = " ".join(h.title.split())
         statement = _is_statement(text)
-        if _ABOUT_STATEMENTS.match(text) and any(report for _, _, report in stack):
+        audit = bool(AUDIT_REPORT.match(text))
+        if (audit or _ABOUT_STATEMENTS.match(text)) and any(r for _, _, r in stack):
             while not stack.pop()[2]:
                 pass
         while stack and (stack[-1][0] >= rank or (statement and stack[-1][1])):
             stack.pop()
         h.level = min(MAX_LEVEL, len(stack) + 1)
-        report = bool(AUDIT_REPORT.match(text))
+        report = audit or bool(_MANAGEMENT_REPORT.match(text))
         stack.append((rank, not statement and _ends_at_statements(h), report))
 
 
 def _is_statement(title: str) -> bool:
     """Whether a title is a primary statement's qualified caption (see ``_QUALIFIED``), its
-    units printed after it or not."""
-    text = _UNITS.sub("", " ".join(title.split()))
+    units or period printed after it or not."""
+    text = _TAIL.sub("", " ".join(title.split()))
     return bool(_QUALIFIED.match(text) and STATEMENT_TITLE.match(text))
 
 
@@ -192,9 +202,8 @@ def _reports_hold_their_parts(headings: list[Heading], ranks: list[float]) -> No
         for m in parts:
             if named and m not in named:
                 ranks[m] = min(ranks[n] for n in named)
-        top = min((ranks[m] for m in parts), default=ranks[r])
-        if top <= ranks[r]:
-            ranks[r] = top - _STEP / 2
+        if parts and min(ranks[m] for m in parts) <= ranks[r]:
+            ranks[r] = min(ranks[m] for m in parts) - _STEP / 2
             raised = True
     if raised:
         top = min(ranks[r] for r in reports)
