@@ -220,6 +220,8 @@ def totals(rows: list[dict[str, Any]], side: str) -> dict[str, Any]:
     total["notes_out_of_line"] = sum(f.get("notes_out_of_line", 0) for f in filings)
     total["report_parts"] = sum(f.get("report_parts", 0) for f in filings)
     total["report_parts_outside"] = sum(f.get("report_parts_outside", 0) for f in filings)
+    total["reports"] = sum(f.get("reports", 0) for f in filings)
+    total["reports_inside_reports"] = sum(f.get("reports_inside_reports", 0) for f in filings)
     total["notes_held"] = sum(len(f["notes_held"]) for f in filings)
     total["notes_sectioned"] = sum(len(f["notes_sectioned"]) for f in filings)
     return total
@@ -252,6 +254,8 @@ FIGURES = (
     ("… its parts (opinion, basis, audit matters) outside the report's section",
      lambda t: f"{pct(t['report_parts_outside'], t['report_parts'])} "
      f"({t['report_parts_outside']}/{t['report_parts']})"),
+    ("… inside another report (management's or an auditor's)",
+     lambda t: f"{t['reports_inside_reports']}/{t['reports']}"),
     ("numbered notes as sections", lambda t: f"{pct(t['notes_sectioned'], t['notes_held'])} "
      f"({t['notes_sectioned']}/{t['notes_held']})"),
     ("… numbered notes out of line (not under the parent most notes share)",

@@ -219,6 +219,7 @@ _REPORT = re.compile(
     r"^(?:report\s+of\s+independent\s+(?:registered\s+public\s+accounting\s+firm|auditors?)"
     r"|independent\s+auditor\S*\s+report)\b", re.I,
 )  # fmt: skip
+_MANAGEMENT_REPORT = re.compile(r"management['’]?s\s+(?:annual\s+)?report\b", re.I)
 _REPORT_PART = re.compile(
     r"^(?:opinions?\s+on\b|basis\s+for\s+(?:\w+\s+)?opinion|(?:critical|key)\s+audit\s+"
     r"matters?|definition\s+and\s+limitations?\s+of)", re.I,
@@ -228,19 +229,38 @@ _REPORT_PART = re.compile(
 def report_parts(flat: dict[str, dict[str, Any]]) -> dict[str, int]:
     """The auditor's reports' standard parts that follow a report's title (up to the next
     statement or report) and how many of them are not inside the report's section: a
-    report whose opinion sits beside it holds only its addressee."""
-    parts = outside = 0
+    report whose opinion sits beside it holds only its addressee. And the auditor's reports,
+    and how many sit inside another report (management's, or another auditor's): the
+    reports are peers."""
+    parts = outside = reports = nested = 0
     report: str | None = None
     for nid, node in flat.items():
         title = _strip_suffix(node_label(node))
         if _REPORT.match(title):
             report = nid
+            reports += 1
+            nested += _inside_report(flat, nid)
         elif set(caption_kind(title, MAX_TITLE_CHARS)) & set(STATEMENT_KINDS):
             report = None
         elif report is not None and _REPORT_PART.match(title):
             parts += 1
             outside += not _inside(flat, nid, report)
-    return {"report_parts": parts, "report_parts_outside": outside}
+    return {
+        "report_parts": parts,
+        "report_parts_outside": outside,
+        "reports": reports,
+        "reports_inside_reports": nested,
+    }
+
+
+def _inside_report(flat: dict[str, dict[str, Any]], nid: str) -> bool:
+    parent = flat[nid].get("parent_id")
+    while parent:
+        title = _strip_suffix(node_label(flat[parent]))
+        if _REPORT.match(title) or _MANAGEMENT_REPORT.search(title):
+            return True
+        parent = flat[parent].get("parent_id")
+    return False
 
 
 def _inside(flat: dict[str, dict[str, Any]], nid: str, ancestor: str) -> bool:

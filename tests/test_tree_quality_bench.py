@@ -74,9 +74,12 @@ def test_the_auditors_report_parts_beside_it_are_counted_and_it_is_prose() -> No
         "4": _node("4", "Critical Audit Matters", "0"),
         "5": _node("5", "Consolidated Balance Sheets", "1"),
         "6": _node("6", "Opinion on the Financial Statements", "0"),  # after a statement
+        "7": _node("7", "Management's Annual Report on Internal Control", "0"),
+        "8": _node("8", "Report of Independent Registered Public Accounting Firm", "7"),
     }
     parts = filing_parts(flat)
     assert (parts["report_parts"], parts["report_parts_outside"]) == (3, 2)
+    assert (parts["reports"], parts["reports_inside_reports"]) == (2, 1)
     assert parts["statements_under_prose"] == 1
 
 
