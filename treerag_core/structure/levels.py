@@ -124,7 +124,7 @@ def levels_from_look(headings: list[Heading]) -> None:
 
 def _nest(headings: list[Heading], ranks: list[float]) -> None:
     """Levels from ranks: each heading under the open ones of higher rank. A statement's
-    caption also closes the prose before it (see ``_ends_at_statements``). An auditor's
+    caption also closes the prose before it and the auditor's report. An auditor's
     report, or a title that names the statements as its subject ("Index to Consolidated
     Financial Statements"), closes the report it follows, the auditor's or management's
     (Nike sets its auditor's report smaller than "MANAGEMENT'S ANNUAL REPORT ON INTERNAL
@@ -142,8 +142,12 @@ def _nest(headings: list[Heading], ranks: list[float]) -> None:
         while stack and (stack[-1][0] >= rank or (statement and stack[-1][1])):
             stack.pop()
         h.level = min(MAX_LEVEL, len(stack) + 1)
+        # a statement's caption ends a prose heading's section and the auditor's report's
+        # (named by a standard title or not); a numbered or named part of the filing, or a
+        # heading that names the statements ("Consolidated Financial Statements"), may hold them
+        prose = h.rank is None and not h.known and not _NAMES_STATEMENTS.search(text)
         report = audit or bool(_MANAGEMENT_REPORT.match(text))
-        stack.append((rank, not statement and _ends_at_statements(h), report))
+        stack.append((rank, not statement and (audit or prose), report))
 
 
 def _is_statement(title: str) -> bool:
@@ -151,17 +155,6 @@ def _is_statement(title: str) -> bool:
     units or period printed after it or not."""
     text = _TAIL.sub("", " ".join(title.split()))
     return bool(_QUALIFIED.match(text) and STATEMENT_TITLE.match(text))
-
-
-def _ends_at_statements(h: Heading) -> bool:
-    """Whether a statement's caption ends this heading's section: a prose heading's does
-    (the text before the statements), and the auditor's report's, named by a standard title
-    or not; a numbered or named part of the filing, or a heading that names the statements
-    ("Consolidated Financial Statements"), may hold them."""
-    text = " ".join(h.title.split())
-    if AUDIT_REPORT.match(text):
-        return True
-    return h.rank is None and not h.known and not _NAMES_STATEMENTS.search(text)
 
 
 def _letters_alike(headings: list[Heading], ranks: list[float]) -> None:
@@ -199,11 +192,12 @@ def _reports_hold_their_parts(headings: list[Heading], ranks: list[float]) -> No
     for r in reports:
         parts = _report_parts(headings, ranks, r)
         named = [m for m in parts if not _ADDRESSEE.match(headings[m].title)]
-        for m in parts:
-            if named and m not in named:
+        if named:  # the addressee ranks with the parts it addresses
+            for m in set(parts) - set(named):
                 ranks[m] = min(ranks[n] for n in named)
-        if parts and min(ranks[m] for m in parts) <= ranks[r]:
-            ranks[r] = min(ranks[m] for m in parts) - _STEP / 2
+        top = min((ranks[m] for m in parts), default=None)
+        if top is not None and top <= ranks[r]:
+            ranks[r] = top - _STEP / 2
             raised = True
     if raised:
         top = min(ranks[r] for r in reports)

@@ -195,11 +195,9 @@ def _last_below(owner: Heading | None, group: list[Heading], beside: int) -> Non
     starts = [n for n in range(cut, len(group)) if group[n].rank == EXHIBIT_RANK]
     for n, start in enumerate(starts):
         group[start].level = level
-        rest = group[start + 1 : starts[n + 1] if n + 1 < len(starts) else None]
-        if rest:
-            top = min(h.level for h in rest)
-            for h in rest:
-                h.level = level + 1 + h.level - top
+        _shift_below(
+            group[start], group[start + 1 : starts[n + 1] if n + 1 < len(starts) else None]
+        )
 
 
 # The word of a keyword's label ("Part " of "Part I — Gnuplot"), before its number.
