@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from testkit.builders import make_formatted_docx, make_typeset_pdf
+from testkit.builders import TypesetItem, make_formatted_docx, make_typeset_pdf
 from treerag_core import index_document
 from treerag_core.read.source import read_source
 from treerag_core.tree.labels import heading_label
@@ -517,6 +517,98 @@ def test_a_title_over_a_table_after_a_paragraph_heads_a_section(tmp_path: Path) 
         ("Performance by Business Segment", 1),
         ("Safety and Graphics Business (20.8% of consolidated sales):", 2),
         ("Health Care Business (18.4% of consolidated sales):", 2),
+    ]
+
+
+def _segment(name: str, share: str, top: bool = False) -> list[TypesetItem]:
+    """A 3M-like segment: its title over its table, then the same two subheadings in the
+    same bold as the title (after a paragraph, unless it opens the page)."""
+    return [
+        *([] if top else [("p", BODY)]),
+        ("h", f"{name} Business ({share} of consolidated sales):", "Helvetica", "B", 10),
+        ("table", [["Sales", "2018", "2017"], ["Total", "6,827", "6,235"]]),
+        ("h", "Year 2018 results:", "Helvetica", "B", 10),
+        ("p", BODY),
+        ("h", "Year 2017 results:", "Helvetica", "B", 10),
+        (
+            "p",
+            f"Sales in {name} rose in every region, and the segment ended the year with more "
+            "orders than it began it with.",
+        ),
+    ]
+
+
+def test_titles_repeated_in_each_group_go_below_the_groups_title(tmp_path: Path) -> None:
+    """3M 2018 sets each segment's title and its "Year 2018 results:" and "Year 2017
+    results:" in one bold: by their look all were siblings, the results of five segments in
+    one flat list. Titles printed once per group are the group's parts. A segment opening a
+    page under the running head "Table of Contents" is still the title over its table: the
+    paragraph above it ended the page before."""
+    path = make_typeset_pdf(
+        tmp_path / "segments.pdf",
+        [
+            [
+                ("h", "Performance by Business Segment", "Helvetica", "B", 16),
+                *_segment("Safety and Graphics", "20.8%"),
+            ],
+            _segment("Health Care", "18.4%", top=True),
+            [*_segment("Consumer", "14.6%", top=True), ("h", "Outlook", "Helvetica", "B", 16)],
+        ],
+        header="Table of Contents",
+    )
+    _, rows = _tree(path)
+    results = [("Year 2018 results:", 3), ("Year 2017 results:", 3)]
+    assert [(t, lvl) for t, lvl, _, _ in rows] == [
+        ("Performance by Business Segment", 1),
+        ("Safety and Graphics Business (20.8% of consolidated sales):", 2),
+        *results,
+        ("Health Care Business (18.4% of consolidated sales):", 2),
+        *results,
+        ("Consumer Business (14.6% of consolidated sales):", 2),
+        *results,
+        ("Outlook", 1),
+    ]
+
+
+_PLAN = ["Obligations and Funded Status:", "Plan Assets:", "Employer Contributions:"]
+
+
+@pytest.mark.parametrize(
+    "titles",
+    [
+        ["Revenues", "Income Taxes", "Critical Accounting Estimates", "Income Taxes"],
+        [
+            _PLAN[0],
+            "Components of Net Pension Cost:",
+            *_PLAN[1:],
+            _PLAN[0],
+            "Components of Net Postretirement Cost:",
+            *_PLAN[1:],
+        ],
+    ],
+    ids=["one-title-two-sections", "set-under-a-heading-not-found"],
+)
+def test_repeated_titles_without_a_head_each_stay_beside_them(
+    tmp_path: Path, titles: list[str]
+) -> None:
+    """Every heading set alike. "Income Taxes" under the results of operations and again
+    under the critical estimates: two sections that share a title, not a group's parts.
+    Kraft Heinz's pension plans, then its postretirement plans (that heading not found):
+    the set opens with a repeat, so the unique titles among it are its parts, not heads.
+    Nothing moves below the heading before it."""
+    path = make_typeset_pdf(
+        tmp_path / "mdna.pdf",
+        [
+            [
+                ("h", "Management's Discussion and Analysis", "Helvetica", "B", 16),
+                *[item for t in titles for item in (("h", t, "Helvetica", "B", 10), ("p", BODY))],
+            ],
+        ],
+    )
+    _, rows = _tree(path)
+    assert [(t, lvl) for t, lvl, _, _ in rows] == [
+        ("Management's Discussion and Analysis", 1),
+        *[(t, 2) for t in titles],
     ]
 
 

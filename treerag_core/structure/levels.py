@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
+from .bookmarks import title_key
 from .candidates import NUMBER_RANK, RANK, UNRANKED, Found, Kind, classify_line
 from .headings import Heading, Prominence
 from .profiles import AUDIT_PART, AUDIT_REPORT, GENERIC, STATEMENT_TITLE, Profile
@@ -119,6 +120,7 @@ def levels_from_look(headings: list[Heading]) -> None:
     _letters_alike(headings, ranks)
     _reports_hold_their_parts(headings, ranks)
     _runs_hold_their_subheadings(headings, ranks)
+    _repeats_go_below(headings, ranks)
     _nest(headings, ranks)
 
 
@@ -221,6 +223,50 @@ def _report_parts(headings: list[Heading], ranks: list[float], r: int) -> list[i
         elif ranks[m] <= floor:
             break
     return parts
+
+
+def _repeats_go_below(headings: list[Heading], ranks: list[float]) -> None:
+    """Headings of one style that repeat a set of titles, each set after a heading of that
+    style whose title is its own ("Industrial Business:", then "Year 2018 results:", "Year
+    2017 results:"; "Safety and Graphics Business:", then the same two), go below the
+    heading before them. Set alike, the look cannot tell the levels apart, but a reader
+    can: titles printed once per group are the group's parts, and the title before each
+    group names it. A group moves only when it has two or more titles, none twice, and
+    another such group opens on its first title; nothing moves when a repeat comes before
+    the first head: the set then began under a heading not found (Kraft Heinz's pension and
+    postretirement plans), and the titles between the repeats are its parts, not heads."""
+    for run in _peer_runs(headings, ranks):
+        keys = {n: title_key(headings[n].title) for n in run}
+        counts = Counter(keys.values())
+        if counts[keys[run[0]]] > 1:
+            continue
+        groups: list[list[int]] = []
+        for n in run:
+            if counts[keys[n]] == 1:
+                groups.append([])  # a head
+            else:
+                groups[-1].append(n)
+        sets = [g for g in groups if 1 < len(g) == len({keys[n] for n in g})]
+        opening = Counter(keys[g[0]] for g in sets)
+        for g in sets:
+            if opening[keys[g[0]]] > 1:
+                for n in g:
+                    ranks[n] = _below(ranks[n], ranks[n])
+
+
+def _peer_runs(headings: list[Heading], ranks: list[float]) -> list[list[int]]:
+    """Runs of unnumbered headings of one rank with no heading of a higher rank between
+    them (those below them do not end a run)."""
+    runs: list[list[int]] = []
+    open_runs: dict[float, list[int]] = {}
+    for n, (h, rank) in enumerate(zip(headings, ranks, strict=True)):
+        for r in [r for r in open_runs if r > rank]:
+            runs.append(open_runs.pop(r))
+        if h.rank is not None or h.known:
+            runs.extend(open_runs.pop(r) for r in [r for r in open_runs if r >= rank])
+            continue
+        open_runs.setdefault(rank, []).append(n)
+    return [*runs, *open_runs.values()]
 
 
 def _run_member(title: str) -> tuple[object, int, str] | None:

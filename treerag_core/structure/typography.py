@@ -124,7 +124,7 @@ def find_headings(
                     block, title, layout, above, rank, _between_paragraphs(row, i, end, layout)
                 )
                 and (
-                    not _in_table(row, i, end)
+                    not _in_table(row, i, end, _body_line_above(layout.lines, dropped, p, i))
                     or _caption(title, profile)
                     or (rank is not None and block[0].bold and _keyword_titled(title))
                 )
@@ -389,14 +389,32 @@ def _indented(line: Line, layout: Layout) -> bool:
     return width > 0 and line.x0 - layout.body_left > OFF_COLUMN_SHARE * width
 
 
-def _in_table(row: list[Line | None], start: int, end: int) -> bool:
-    """A label inside a table: right above a row of figures, or between one and more rows
-    (a heading after a table is followed by prose)."""
+def _in_table(row: list[Line | None], start: int, end: int, above: Line | None) -> bool:
+    """A label inside a table: right above a row of figures, unless a paragraph ends above
+    it (``above``, the body line before it, over a page break), or between one and more
+    rows on its page (a heading after a table is followed by prose)."""
     after = next((ln for ln in row[end:] if ln is not None), None)
+    if after is not None and _figures(after.text):  # a caption over the table
+        return above is None or not _ends_sentence(above.text)
     before = next((ln for ln in reversed(row[:start]) if ln is not None), None)
-    if after is not None and _figures(after.text):  # unless a paragraph ends above it: a
-        return before is None or not _ends_sentence(before.text)  # caption over the table
     return before is not None and _figures(before.text) and not (after and _prose(after.text))
+
+
+def _body_line_above(
+    lines: list[list[Line | None]], dropped: set[Position], page: int, start: int
+) -> Line | None:
+    """The nearest line above a candidate that is not furniture, over the page break: at the
+    top of a page, under its running header, a table's caption follows the paragraph that
+    ended the page before (3M 2018's "Consumer Business (14.6% of consolidated sales):"
+    under "Table of Contents", over its table of sales)."""
+    for p in (page, page - 1):
+        if p < 0:
+            break
+        row = lines[p]
+        for i in range(start - 1 if p == page else len(row) - 1, -1, -1):
+            if row[i] is not None and (p, i) not in dropped:
+                return row[i]
+    return None
 
 
 def _ends_sentence(text: str) -> bool:
