@@ -120,7 +120,7 @@ def make_zip_bomb_docx(path: Path, inflated_bytes: int = 300 * 1024 * 1024) -> P
 # A typeset page is a list of items: ("h", text, font, style, size) for a heading (a "\n" in
 # text wraps it over lines), ("p", text) for a body paragraph in Helvetica 10, ("table",
 # rows) whose first row is set bold, ("toc", title, printed page, indent mm) for a contents
-# entry with dotted leaders (a "\n" in title wraps it), or ("gap", mm).
+# entry with dotted leaders (a "\n" in title wraps it; no page: a part title), or ("gap", mm).
 TypesetItem = tuple[Any, ...]
 
 
@@ -210,6 +210,9 @@ def _typeset(pdf: Any, item: TypesetItem) -> None:
         indent += 8 if wrapped else 0
         pdf.set_x(20 + indent)
         width = 160 - indent
+        if printed is None:  # a part title listed without a page
+            pdf.cell(width, 6, title, new_x="LMARGIN", new_y="NEXT")
+            return
         dots = "." * int((width - pdf.get_string_width(title)) / pdf.get_string_width(". "))
         pdf.cell(width, 6, f"{title} {' '.join(dots)}")
         pdf.cell(10, 6, str(printed), align="R", new_x="LMARGIN", new_y="NEXT")

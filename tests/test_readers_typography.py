@@ -151,6 +151,51 @@ def test_printed_contents_mapped_to_physical_pages(tmp_path: Path) -> None:
     assert got["Table of Contents"][1] == 2
 
 
+def test_a_part_listed_without_a_page_starts_where_it_is_printed(tmp_path: Path) -> None:
+    """Walmart's contents lists "Part I" with no page, then "Item 1 Business ... 5"; the
+    filing prints "PART I" four pages earlier, over its cautionary statement. The part
+    starts there and holds the statement, whatever the distance to Item 1: before, it was
+    placed at Item 1 and the "PART I" found by typography stood beside it as a second part."""
+    filler = [
+        f"Statement {n} looks forward: results may differ from what we expect for many reasons, "
+        f"among them the {n} risks described under Item 1A of this report."
+        for n in ("one", "two", "three", "four")
+    ]
+    items = [("Item 1 Business", 5), ("Item 1A Risk Factors", 6), ("Item 2 Properties", 7),
+             ("Item 5 Market", 8), ("Item 7 Discussion", 9)]  # fmt: skip
+    body = [
+        [
+            ("h", "PART I", "Helvetica", "B", 14),
+            ("p", filler[0]),
+            ("h", "Cautionary Statement", "Helvetica", "B", 12),
+            ("p", filler[1]),
+        ],  # fmt: skip
+        [("p", filler[2])],
+        [("p", filler[3])],
+        [("p", BODY)],
+        *[
+            [
+                *([("h", "PART II", "Helvetica", "B", 14)] if title == "Item 5 Market" else []),
+                ("h", title.replace(" ", ". ", 2).replace(". ", " ", 1), "Helvetica", "B", 12),
+                ("p", f"{title} sets out what this part of the report covers. {BODY}"),
+            ]
+            for title, _ in items
+        ],
+    ]
+    entries = [("Part I", None, 0), *[(t, n, 0) for t, n in items[:3]], ("Part II", None, 0),
+               *[(t, n, 0) for t, n in items[3:]]]  # fmt: skip
+    contents = [("h", "Contents", "Helvetica", "B", 14)] + [("toc", *e) for e in entries]
+    path = make_typeset_pdf(tmp_path / "10k.pdf", [contents, *body], first_printed=2)
+    source, rows = _tree(path)
+    assert source.startswith("printed contents")
+    got = {title: (level, page, parent) for title, level, page, parent in rows}
+    assert got["Part I"] == (1, 2, None)
+    assert got["Cautionary Statement"][2] == "Part I"
+    assert got["Item 1 Business"] == (2, 6, "Part I")
+    assert got["Part II"] == (1, 9, None)
+    assert [t.casefold() for t, *_ in rows].count("part i") == 1
+
+
 def test_flat_contents_gets_typography_below_it(tmp_path: Path) -> None:
     names = ["Basics", "Advanced", "Recipes", "Limits"]
     chapters = [

@@ -120,7 +120,7 @@ def place(
         if spots[n] is None and expected[n] is None:  # a part title: between its neighbours
             limit = (after[0], after[1]) if after else None
             goal = after[0] if after else None
-            spots[n] = _locate(entry, goal, cursor, pages, typeset, limit=limit)
+            spots[n] = _locate(entry, goal, cursor, pages, typeset, None, limit)
         page, line, end = spots[n] or _inserted(layout, dropped, cursor, expected[n], after)
         h = entry.heading
         out.append(Heading(page, line, end, entry.title, h.prominence, h.rank, h.level))
@@ -178,16 +178,18 @@ def _locate(
     cursor: Position,
     pages: _Pages,
     typeset: dict[Position, int],
-    slack: int = CONTENTS_PAGE_SLACK,
+    slack: int | None = CONTENTS_PAGE_SLACK,
     limit: Position | None = None,
 ) -> tuple[int, int, int] | None:
     """(page, first line, end) of the entry's title at or after ``cursor`` (and before
-    ``limit``), nearest to the expected page; a heading found by typography wins over a
-    plain line."""
+    ``limit``), nearest to the expected page (within ``slack`` pages of it, unless None:
+    a part title is anywhere between its neighbours; Walmart prints "PART I" over the
+    three pages of its cautionary statement, before Item 1); a heading found by typography
+    wins over a plain line."""
     hits = [h for t in _title_keys(entry.title) for h in pages.matches(t)]
     end = limit or (len(pages.texts), 0)
     hits = [(p, i, s) for p, i, s in hits if cursor <= (p, i) < end]
-    if expected is not None:
+    if expected is not None and slack is not None:
         hits = [(p, i, s) for p, i, s in hits if abs(p - expected) <= slack]
     if not hits:
         return None
