@@ -110,3 +110,31 @@ def test_headings_nest_below_markdowns_six_levels():
     deepest = next(node for node in flat.values() if node["title"] == "L9")
     assert deepest["level"] == 9 and deepest["path"].startswith("L1 > L2")
     assert "########## ten" in deepest["text"]  # past the deepest level: text, not a heading
+
+
+def test_a_pieces_title_is_no_cell_of_a_tables_header_and_no_broken_line():
+    """Walmart's Item 1 cut in pieces: each piece was titled "Owned and", the first cell of a
+    table header set one cell a line ("Owned and", "Operated", "Third Party", …). A title
+    that stops on "and" or "in" is a line broken off, and a run of short cells is a header:
+    the piece takes the next heading it holds, else its opening words."""
+    from treerag_core.tree.pieces import piece_titles
+
+    prose = "The segment sells through stores and online, in every market it serves."
+    header = ["as of January 31, 2018 :", "Owned and", "Operated", "Owned and", "Third Party"]
+    parts = [
+        [(1, "Our business begins here with a sentence."), (1, prose)],
+        [
+            (2, prose),
+            *[(2, cell) for cell in header],
+            (2, "Walmart U.S. distribution facilities 103 2 23 157"),
+            (2, prose),
+            (2, "Sam's Club Segment"),
+            (2, prose),
+        ],
+        [(3, "Pretax Gain (Loss) Recognized in"), (3, "Income on Derivatives"), (3, prose)],
+    ]
+    assert piece_titles("Item 1 Business", parts, "p") == [
+        "Our business begins here with a sentence. The segment sells…",
+        "Item 1 (continued): Sam's Club Segment",
+        "Item 1 (continued): Pretax Gain (Loss) Recognized in Income on Derivatives The…",
+    ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from ..tree.pieces import DANGLING
 from .candidates import CONTINUED_TITLE, Kind, classify_line, is_admonition
 from .headings import Heading, Position
 from .layout import Layout, Line
@@ -59,9 +60,6 @@ _OPENERS = "\"'“‘(§"  # a title may open with a quote or a section sign, no
 _LABEL_ONLY = re.compile(
     r"[^\W\d_]+\s*(?:\d{1,4}(?:\.\d{1,4})*[A-Z]?|[IVXLC]{1,7})\s*[.:\-–—]?", re.IGNORECASE
 )
-# A line that cannot end a title: it stops on a conjunction, preposition or article, or on
-# a comma, an ampersand or a dash.
-_DANGLING = re.compile(r"(?:\b(?:and|or|of|the|for|to|in|on|with|by|an?)|[,&–—-])\s*$", re.I)
 _AMOUNT = re.compile(r"\(?[-–—]?\d[\d.,]*\d\)?|\(?\d\)?|[-–—]|n/?m", re.IGNORECASE)
 # Headings named by a keyword and number, or by a profile's standard titles ("Consolidated
 # Balance Sheets" in a filing): evidence enough even when set like the body.
@@ -275,7 +273,7 @@ def _wraps(last: Line, nxt: Line, layout: Layout) -> bool:
         return False  # "Note 14. Equity …" over "Equity": a line breaks only when full
     # a title that stops on "AND" goes on, however its next line is indented (American
     # Express hangs "RESULTS OF OPERATIONS (MD&A)" under "ITEM 7. MANAGEMENT'S … AND")
-    return left or centre or _DANGLING.search(last.text) is not None
+    return left or centre or DANGLING.search(last.text) is not None
 
 
 def _stands(line: Line, layout: Layout) -> bool:

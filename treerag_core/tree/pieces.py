@@ -23,6 +23,10 @@ MIN_HEADING_CHARS = 4
 MIN_LETTER_SHARE = 0.7  # "$ 1,234 1,100" and "2023 2022" are rows, not captions
 MIN_CAPITALISED_SHARE = 0.7  # of the words of four letters or more: "Results of Operations"
 LONG_WORD_LETTERS = 4
+# A table's header set one cell a line: a run of at least this many lines of at most this
+# many words each, none ending a sentence.
+MIN_HEADER_CELLS = 3
+MAX_CELL_WORDS = 3
 # The label that stands for the parent: its keyword and number ("Item 7", "Note 14",
 # "Part II", "1.2"), else its opening words up to this many characters.
 MAX_LABEL_CHARS = 40
@@ -33,6 +37,9 @@ _KEYWORD_LABEL = re.compile(
     re.IGNORECASE,
 )
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
+# A line that cannot end a title: it stops on a conjunction, preposition or article, or on
+# a comma, an ampersand or a dash (a header cell's first line, "Owned and", over "Operated").
+DANGLING = re.compile(r"(?:\b(?:and|or|of|the|for|to|in|on|with|by|an?)|[,&–—-])\s*$", re.I)
 
 
 def piece_titles(title: str, parts: list[list[Line]], page_unit: str) -> list[str]:
@@ -70,6 +77,8 @@ def is_heading_like(line: str) -> bool:
         return False
     if text[-1].isdigit() or ". ." in text or "..." in text:
         return False  # a running head with its page number, a contents or index line
+    if DANGLING.search(text):
+        return False
     visible = text.replace(" ", "")
     if sum(c.isalpha() for c in visible) < MIN_LETTER_SHARE * len(visible):
         return False
@@ -82,15 +91,33 @@ def is_heading_like(line: str) -> bool:
 
 def _heading_line(part: list[Line], taken: set[str]) -> str | None:
     """The first heading-like line of the piece that stands on its own (at the start, or
-    after a blank line or a finished sentence: not a wrapped line of a paragraph) and is
-    not a title already used."""
+    after a blank line or a finished sentence: not a wrapped line of a paragraph), is not a
+    title already used and is no cell of a table's header."""
+    texts = [" ".join(line.split()) for _, line in part]
+    cells = _header_cells(texts)
     stands_alone = True
-    for _, line in part:
-        text = " ".join(line.split())
-        if text and stands_alone and is_heading_like(text) and _norm(text) not in taken:
-            return text
+    for n, text in enumerate(texts):
+        if text and stands_alone and n not in cells and is_heading_like(text):
+            if _norm(text) not in taken:
+                return text
         stands_alone = not text or text.endswith((".", ":", "!", "?", ")")) or is_heading_like(text)
     return None
+
+
+def _header_cells(texts: list[str]) -> set[int]:
+    """Lines in a run of MIN_HEADER_CELLS or more short lines, none a sentence: a table's
+    header set one cell a line ("Owned and", "Operated", "Owned and", "Third Party", …,
+    Walmart's distribution facilities), not a heading and the text under it."""
+    cells: set[int] = set()
+    run: list[int] = []
+    for n, text in enumerate([*texts, ""]):
+        if text and len(text.split()) <= MAX_CELL_WORDS and not text.endswith((".", ":")):
+            run.append(n)
+            continue
+        if len(run) >= MIN_HEADER_CELLS:
+            cells.update(run)
+        run = []
+    return cells
 
 
 def _starts(part: list[Line], line: str) -> bool:
