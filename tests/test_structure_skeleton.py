@@ -121,6 +121,32 @@ def test_nest_outline_reads_numbering_and_leaves_plain_runs_alone() -> None:
     assert _levels(nest_outline(nested)) == [("Part I", 1), ("Overview", 2)]
 
 
+def test_statements_bookmarked_under_the_auditors_report_follow_it() -> None:
+    """Verizon's outline nests the statements and their notes under the auditor's report
+    (its opinion and basis are the report's own). The report is on the statements and holds
+    none of them: from the first caption on, its children follow it under Item 8."""
+    outline = [
+        OutlineEntry("Item 8. Financial Statements and Supplementary Data", 1, 48),
+        OutlineEntry("Report of Independent Registered Public Accounting Firm", 2, 49),
+        OutlineEntry("Opinion on the Financial Statements", 3, 49),
+        OutlineEntry("Consolidated Statements of Income", 3, 51),
+        OutlineEntry("Consolidated Balance Sheets", 3, 53),
+        OutlineEntry("Notes to Consolidated Financial Statements", 3, 56),
+        OutlineEntry("Note 1. Description of Business", 4, 56),
+        OutlineEntry("Item 9. Changes in and Disagreements with Accountants", 1, 103),
+    ]
+    assert _levels(nest_outline(outline, FINANCIAL)) == [
+        ("Item 8. Financial Statements and Supplementary Data", 1),
+        ("Report of Independent Registered Public Accounting Firm", 2),
+        ("Opinion on the Financial Statements", 3),
+        ("Consolidated Statements of Income", 2),
+        ("Consolidated Balance Sheets", 2),
+        ("Notes to Consolidated Financial Statements", 2),
+        ("Note 1. Description of Business", 3),
+        ("Item 9. Changes in and Disagreements with Accountants", 1),
+    ]
+
+
 def test_plain_bookmarks_between_numbered_ones_belong_to_the_one_before() -> None:
     """Nike's 10-K: one flat run of bookmarks where the Item's own subheadings sit between
     the Items. They go under the Item before them (the Item after them stays under its Part),

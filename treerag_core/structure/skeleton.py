@@ -19,7 +19,7 @@ from .candidates import RANK, Kind, classify_line
 from .headings import Heading, render
 from .levels import numbering_rank
 from .pages import OutlineEntry, ReadResult
-from .profiles import GENERIC, Profile, detect_profile
+from .profiles import AUDIT_REPORT, GENERIC, Profile, detect_profile
 from .thresholds import MAX_LEVEL, MIN_NESTED_RANKED_SHARE
 from .typeset import TYPOGRAPHY_PART, below_entries, checked_headings, measure
 
@@ -82,7 +82,8 @@ def nest_outline(outline: list[OutlineEntry], profile: Profile = GENERIC) -> lis
     """The outline with siblings nested by their titles' numbering, levels made consecutive.
 
     Only a run of siblings most of which carry numbering of at least two ranks is nested
-    (``PART I``, ``Item 1``, ``Item 2``): the author's own nesting always stays. An
+    (``PART I``, ``Item 1``, ``Item 2``): the author's own nesting stays, but for statements
+    nested under the auditor's report (:func:`_statements_leave_reports`). An
     unnumbered sibling between numbered ones belongs to the numbered one before it, as an
     unnumbered heading in the text does ("General", "Products" after "Item 1. Business",
     before "Item 1A": a flat outline of a 10-K); before the first or after the last it is
@@ -98,7 +99,27 @@ def nest_outline(outline: list[OutlineEntry], profile: Profile = GENERIC) -> lis
         stack[-1][1].children.append(node)
         stack.append((entry.level, node))
     out: list[OutlineEntry] = []
-    _walk(_regroup(root.children, profile), 1, out, profile)
+    _walk(_regroup(_statements_leave_reports(root.children, profile), profile), 1, out, profile)
+    return out
+
+
+def _statements_leave_reports(nodes: list[_Node], profile: Profile) -> list[_Node]:
+    """Bookmarks nested under an auditor's report from its first statement's caption on
+    ("Consolidated Statements of Income", "Notes to …") follow the report instead: the report
+    is on the statements, it does not hold them, whatever the author's outline nests (as the
+    text path reads it: a statement's caption closes the report)."""
+    out: list[_Node] = []
+    for node in nodes:
+        node.children = _statements_leave_reports(node.children, profile)
+        out.append(node)
+        if node.entry is None or not AUDIT_REPORT.match(" ".join(node.entry.title.split())):
+            continue
+        ranks = [title_rank(child.entry.title, profile) if child.entry else None
+                 for child in node.children]  # fmt: skip
+        first = next((n for n, rank in enumerate(ranks) if rank == STATEMENT_RANK), None)
+        if first is not None:
+            out.extend(node.children[first:])
+            node.children = node.children[:first]
     return out
 
 
