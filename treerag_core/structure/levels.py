@@ -256,7 +256,8 @@ def _repeats_go_below(headings: list[Heading], ranks: list[float]) -> None:
 
 def _peer_runs(headings: list[Heading], ranks: list[float]) -> list[list[int]]:
     """Runs of unnumbered headings of one rank with no heading of a higher rank between
-    them (those below them do not end a run)."""
+    them; a numbered or named heading of their rank ends a run too (those below them do
+    not)."""
     runs: list[list[int]] = []
     open_runs: dict[float, list[int]] = {}
     for n, (h, rank) in enumerate(zip(headings, ranks, strict=True)):
