@@ -4,6 +4,11 @@ statistics built from the text."""
 
 from __future__ import annotations
 
+import sys
+import threading
+import time
+from pathlib import Path
+
 import pytest
 from conftest import RegistryUnderTest
 
@@ -80,13 +85,22 @@ def test_indexing_keeps_the_statistics_a_first_question_reads(
     assert [r["node_id"] for r in warm["references"]] == [r["node_id"] for r in cold["references"]]
 
 
+def _waiting_in_get(thread: threading.Thread) -> bool:
+    """Whether ``thread`` is blocked in the memory's ``get``, waiting for another thread's
+    build (its stack: ``_Lru.get`` calling ``Event.wait``)."""
+    frame = sys._current_frames().get(thread.ident or -1)
+    names = []
+    while frame is not None:
+        names.append((Path(frame.f_code.co_filename).name, frame.f_code.co_name))
+        frame = frame.f_back
+    return ("threading.py", "wait") in names and ("ranking.py", "get") in names
+
+
 def test_a_piece_asked_by_two_threads_at_once_is_built_once() -> None:
-    """The first asker builds; one asking meanwhile waits for it (or, coming after, finds
-    it kept): either way the second build never runs and both get the same object."""
-    import threading
-
-    from treerag_core.navigate.ranking import RankingMemory
-
+    """The first asker builds; one asking meanwhile waits for it: the second build never
+    runs and both get the same object. The build is held until the second asker is seen
+    waiting in ``get`` (its stack, polled), so the waiting path is the one exercised, not
+    the later "found kept" one."""
     memory, started, release, got = RankingMemory(), threading.Event(), threading.Event(), {}
 
     def slow() -> list[str]:
@@ -97,14 +111,21 @@ def test_a_piece_asked_by_two_threads_at_once_is_built_once() -> None:
     def second() -> list[str]:
         raise AssertionError("built twice")
 
-    first = threading.Thread(target=lambda: got.update(a=memory.piece("key", slow)))
+    first = threading.Thread(target=lambda: got.update(a=memory.piece("key", slow)), daemon=True)
     first.start()
     started.wait()
-    other = threading.Thread(target=lambda: got.update(b=memory.piece("key", second)))
+    other = threading.Thread(target=lambda: got.update(b=memory.piece("key", second)), daemon=True)
     other.start()
-    release.set()
-    first.join()
-    other.join()
+    try:
+        deadline = time.monotonic() + 30
+        while not _waiting_in_get(other):
+            assert time.monotonic() < deadline, "the second asker never waited for the build"
+            assert other.is_alive(), "the second asker did not wait for the first's build"
+            time.sleep(0.001)  # a poll's pause: correctness does not depend on its length
+    finally:
+        release.set()  # a failing check must not leave the first asker blocked
+    first.join(30)
+    other.join(30)
     assert got["a"] is got["b"]
 
 
