@@ -120,7 +120,7 @@ def place(
         if spots[n] is None and expected[n] is None:  # a part title: between its neighbours
             limit = (after[0], after[1]) if after else None
             goal = after[0] if after else None
-            spots[n] = _locate(entry, goal, cursor, pages, typeset, None, limit)
+            spots[n] = _locate(entry, goal, cursor, pages, typeset, slack=None, limit=limit)
         page, line, end = spots[n] or _inserted(layout, dropped, cursor, expected[n], after)
         h = entry.heading
         out.append(Heading(page, line, end, entry.title, h.prominence, h.rank, h.level))

@@ -251,7 +251,7 @@ def _repeats_go_below(headings: list[Heading], ranks: list[float]) -> None:
         for g in sets:
             if opening[keys[g[0]]] > 1:
                 for n in g:
-                    ranks[n] = _below(ranks[n], ranks[n])
+                    ranks[n] = _below(ranks[n], ranks[n])  # a step below its head
 
 
 def _peer_runs(headings: list[Heading], ranks: list[float]) -> list[list[int]]:
